@@ -1,0 +1,46 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { prisma, type TransactionClient } from "@/lib/db/prisma";
+
+export type AuditAction =
+  | "auth.sign_up"
+  | "auth.sign_in"
+  | "auth.sign_in_failed"
+  | "auth.sign_out_everywhere"
+  | "auth.password_changed"
+  | "credential.saved"
+  | "credential.tested"
+  | "credential.deleted"
+  | "invitation.created"
+  | "invitation.revoked"
+  | "team.joined"
+  | "team.role_changed"
+  | "team.member_removed"
+  | "team.member_left"
+  | "view.shared";
+
+export interface AuditEntry {
+  action: AuditAction;
+  teamId?: string | null;
+  actorId?: string | null;
+  actorEmail?: string | null;
+  target?: string | null;
+  ip?: string | null;
+  /** Never a secret: callers pass ids, names and outcomes only. */
+  metadata?: Prisma.InputJsonValue;
+}
+
+/** Appends one audit record. Pass `tx` inside a transaction (one connection on the embedded DB). */
+export async function audit(entry: AuditEntry, tx?: TransactionClient): Promise<void> {
+  const db = tx ?? prisma;
+  await db.auditLog.create({
+    data: {
+      action: entry.action,
+      teamId: entry.teamId ?? null,
+      actorId: entry.actorId ?? null,
+      actorEmail: entry.actorEmail ?? null,
+      target: entry.target ?? null,
+      ip: entry.ip ?? null,
+      metadata: entry.metadata,
+    },
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * An error whose message was written for the person using the portal. Only these messages reach
+ * a page or a form; anything else is logged with a request id and shown as a generic message.
+ */
+export class SafeError extends Error {
+  readonly safe = true;
+  constructor(
+    message: string,
+    readonly code: string = "error",
+  ) {
+    super(message);
+    this.name = "SafeError";
+  }
+}
+
+export function isSafeError(error: unknown): error is SafeError {
+  return error instanceof SafeError || (typeof error === "object" && error !== null && (error as { safe?: unknown }).safe === true);
+}
+
+export const GENERIC_ERROR_MESSAGE = "Something went wrong on our side. Please try again.";
+
+/** The message a user may see for any error. */
+export function userMessageOf(error: unknown): string {
+  return isSafeError(error) ? error.message : GENERIC_ERROR_MESSAGE;
+}
