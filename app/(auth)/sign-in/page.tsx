@@ -1,0 +1,29 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getActor } from "@/lib/auth/session";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { SignInForm } from "@/components/auth/sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const params = await searchParams;
+  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  if (await getActor()) redirect(callbackUrl);
+  const signUpHref = callbackUrl === "/" ? "/sign-up" : `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}`;
+  const notice = params.callbackUrl && callbackUrl !== "/" ? "Sign in to continue." : undefined;
+  return (
+    <>
+      <h1 className="text-xl font-semibold">Sign in</h1>
+      <p className="mb-6 mt-1 text-sm text-slate-600">Welcome back to EMS Portal.</p>
+      <SignInForm callbackUrl={callbackUrl} notice={notice} />
+      <p className="mt-6 text-center text-sm text-slate-600">
+        New here?{" "}
+        <Link href={signUpHref} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import type { Metadata, Viewport } from "next";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "EMS Portal", template: "%s · EMS Portal" },
+  description: "Webhook groups and events of your Event Management Service, for the whole team.",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#4f46e5" };
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+          Skip to content
+        </a>
+        {children}
+      </body>
+    </html>
+  );
+}

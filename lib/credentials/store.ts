@@ -1,0 +1,242 @@
+import "server-only";
+import type { Actor } from "@/lib/auth/session";
+import { audit } from "@/lib/audit/log";
+import { DecryptionError, decryptSecret, encryptSecret } from "@/lib/crypto";
+import { prisma, type TransactionClient } from "@/lib/db/prisma";
+import { credentialFingerprint, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
+import { SafeError } from "@/lib/errors";
+import type { RequestContext } from "@/lib/teams/access";
+import { NotFoundError, currentRole } from "@/lib/teams/access";
+import { credentialAad } from "./aad";
+import { checkBaseUrl } from "./base-url";
+
+/** What the settings page may show about saved credentials: never the key or the secret. */
+export interface CredentialSummary {
+  id: string;
+  baseUrl: string;
+  keyLast4: string;
+  savedAt: Date;
+  lastVerifiedAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+}
+
+export interface CredentialInput {
+  baseUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export class CredentialUnreadableError extends SafeError {
+  constructor() {
+    super(
+      "Your saved API credentials can no longer be read: the server's encryption key has changed. Enter your consumer key and secret again in Settings.",
+      "credential_unreadable",
+    );
+  }
+}
+
+export class NoCredentialError extends SafeError {
+  constructor() {
+    super("You have not saved any API credentials yet. Add them in Settings.", "no_credential");
+  }
+}
+
+function lastFour(key: string): string {
+  return key.length <= 4 ? key : key.slice(-4);
+}
+
+/** The actor's own credential summary, or null. Nobody can ask for anyone else's. */
+export async function getCredentialSummary(actor: Actor): Promise<CredentialSummary | null> {
+  const row = await prisma.apiCredential.findUnique({
+    where: { userId: actor.userId },
+    select: { id: true, baseUrl: true, keyLast4: true, updatedAt: true, lastVerifiedAt: true, lastErrorAt: true, lastError: true, fingerprint: true },
+  });
+  if (!row) return null;
+  let { lastErrorAt, lastError } = row;
+  // The EMS client marks a credential failing when a page's call is refused; show that too.
+  const state = await getCredentialState(row.fingerprint).catch(() => null);
+  if (state?.failedAt && (!lastErrorAt || state.failedAt > lastErrorAt) && (!row.lastVerifiedAt || state.failedAt > row.lastVerifiedAt)) {
+    lastErrorAt = state.failedAt;
+    lastError = state.failureReason ?? "The EMS API rejected these credentials.";
+  }
+  return {
+    id: row.id,
+    baseUrl: row.baseUrl,
+    keyLast4: row.keyLast4,
+    savedAt: row.updatedAt,
+    lastVerifiedAt: row.lastVerifiedAt,
+    lastErrorAt,
+    lastError,
+  };
+}
+
+async function dropOrphanedTokenCache(tx: TransactionClient, fingerprint: string): Promise<void> {
+  const users = await tx.apiCredential.count({ where: { fingerprint } });
+  if (users === 0) await tx.emsTokenCache.deleteMany({ where: { fingerprint } });
+}
+
+/** Saves (or replaces) the actor's own credentials, encrypted; the base URL rules are checked again here. */
+export async function saveCredential(actor: Actor, input: CredentialInput, context: RequestContext = {}): Promise<CredentialSummary> {
+  const checked = checkBaseUrl(input.baseUrl);
+  if (!checked.ok) throw new SafeError(checked.message, "invalid_base_url");
+  const consumerKey = input.consumerKey.trim();
+  const consumerSecret = input.consumerSecret;
+  if (!consumerKey) throw new SafeError("Enter the consumer key.", "invalid_key");
+  if (!consumerSecret) throw new SafeError("Enter the consumer secret.", "invalid_secret");
+
+  const data = {
+    baseUrl: checked.baseUrl,
+    keyCiphertext: encryptSecret(consumerKey, credentialAad(actor.userId, "key")),
+    secretCiphertext: encryptSecret(consumerSecret, credentialAad(actor.userId, "secret")),
+    keyLast4: lastFour(consumerKey),
+    fingerprint: credentialFingerprint(checked.baseUrl, consumerKey, consumerSecret),
+    lastVerifiedAt: null,
+    lastErrorAt: null,
+    lastError: null,
+  };
+
+  const saved = await prisma.$transaction(async (tx) => {
+    await currentRole(tx, actor);
+    const previous = await tx.apiCredential.findUnique({ where: { userId: actor.userId }, select: { fingerprint: true } });
+    const row = await tx.apiCredential.upsert({
+      where: { userId: actor.userId },
+      create: { userId: actor.userId, ...data },
+      update: data,
+    });
+    if (previous && previous.fingerprint !== row.fingerprint) await dropOrphanedTokenCache(tx, previous.fingerprint);
+    await audit(
+      {
+        action: "credential.saved",
+        teamId: actor.teamId,
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        target: `credential:${row.id}`,
+        ip: context.ip ?? null,
+        metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4, replaced: previous !== null },
+      },
+      tx,
+    );
+    return row;
+  });
+  return {
+    id: saved.id,
+    baseUrl: saved.baseUrl,
+    keyLast4: saved.keyLast4,
+    savedAt: saved.updatedAt,
+    lastVerifiedAt: null,
+    lastErrorAt: null,
+    lastError: null,
+  };
+}
+
+/**
+ * Deletes the actor's own credentials. `credentialId` is what the form showed; an id that is not the
+ * actor's (another member's, crafted) is refused and nothing is deleted.
+ */
+export async function deleteCredential(actor: Actor, input: { credentialId: string }, context: RequestContext = {}): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    await currentRole(tx, actor);
+    const row = await tx.apiCredential.findFirst({ where: { id: input.credentialId, userId: actor.userId }, select: { id: true, fingerprint: true, baseUrl: true, keyLast4: true } });
+    if (!row) throw new NotFoundError("Those credentials do not exist, or they are not yours.");
+    await tx.apiCredential.delete({ where: { id: row.id } });
+    await dropOrphanedTokenCache(tx, row.fingerprint);
+    await audit(
+      {
+        action: "credential.deleted",
+        teamId: actor.teamId,
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        target: `credential:${row.id}`,
+        ip: context.ip ?? null,
+        metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4 },
+      },
+      tx,
+    );
+  });
+}
+
+/**
+ * The actor's own credential, decrypted, for the EMS client only. Null when none is saved; a
+ * ciphertext that no longer decrypts is a clear SafeError for this credential, never garbage.
+ */
+async function loadOwnCredential(actor: Actor): Promise<(EmsCredential & { id: string }) | null> {
+  const row = await prisma.apiCredential.findUnique({
+    where: { userId: actor.userId },
+    select: { id: true, baseUrl: true, keyCiphertext: true, secretCiphertext: true, fingerprint: true },
+  });
+  if (!row) return null;
+  try {
+    return {
+      id: row.id,
+      fingerprint: row.fingerprint,
+      baseUrl: row.baseUrl,
+      consumerKey: decryptSecret(row.keyCiphertext, credentialAad(actor.userId, "key")),
+      consumerSecret: decryptSecret(row.secretCiphertext, credentialAad(actor.userId, "secret")),
+    };
+  } catch (error) {
+    if (error instanceof DecryptionError) {
+      console.error(JSON.stringify({ level: "error", msg: "credential does not decrypt", credentialId: row.id, reason: error.message }));
+      throw new CredentialUnreadableError();
+    }
+    throw error;
+  }
+}
+
+/**
+ * An EMS client for the actor's own credentials (the listing pages use it), or null when they have
+ * saved none. Throws CredentialUnreadableError (a SafeError) when the stored ciphertext cannot be read.
+ */
+export async function getEmsClientForActor(actor: Actor): Promise<EmsClient | null> {
+  const credential = await loadOwnCredential(actor);
+  if (!credential) return null;
+  const { id: _id, ...emsCredential } = credential;
+  void _id;
+  return getEmsClient(emsCredential);
+}
+
+export type ConnectionTestResult =
+  | { ok: true; expiresAt: Date; webhookGroupCount: number; testedAt: Date }
+  | { ok: false; message: string; testedAt: Date };
+
+/**
+ * Gets a token with the actor's credentials and counts the webhook groups the account sees. The
+ * outcome is recorded on the credential (verified time, or the error in words) and in the audit log.
+ */
+export async function testCredential(actor: Actor, context: RequestContext = {}): Promise<ConnectionTestResult> {
+  const credential = await loadOwnCredential(actor);
+  if (!credential) throw new NoCredentialError();
+  const testedAt = new Date();
+  let result: ConnectionTestResult;
+  try {
+    const { id: _id, ...emsCredential } = credential;
+    void _id;
+    const outcome = await getEmsClient(emsCredential).testConnection();
+    result = { ok: true, expiresAt: outcome.expiresAt, webhookGroupCount: outcome.webhookGroupCount, testedAt };
+  } catch (error) {
+    if (!isEmsError(error)) {
+      console.error(JSON.stringify({ level: "error", msg: "connection test failed unexpectedly", credentialId: credential.id, error: String(error) }));
+    }
+    result = { ok: false, message: isEmsError(error) ? error.userMessage : "The connection test failed for an unexpected reason. Please try again.", testedAt };
+  }
+  await prisma.$transaction(async (tx) => {
+    // Only the row tested: if the credentials were replaced meanwhile, this outcome is not theirs.
+    await tx.apiCredential.updateMany({
+      where: { id: credential.id, fingerprint: credential.fingerprint },
+      data: result.ok ? { lastVerifiedAt: testedAt, lastErrorAt: null, lastError: null } : { lastErrorAt: testedAt, lastError: result.message },
+    });
+    await audit(
+      {
+        action: "credential.tested",
+        teamId: actor.teamId,
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        target: `credential:${credential.id}`,
+        ip: context.ip ?? null,
+        metadata: result.ok ? { ok: true, webhookGroupCount: result.webhookGroupCount } : { ok: false, error: result.message },
+      },
+      tx,
+    );
+  });
+  return result;
+}

@@ -1,0 +1,108 @@
+import "server-only";
+import { SafeError } from "@/lib/errors";
+
+/**
+ * The typed errors of the EMS client. Each carries `userMessage`, written for the person using the
+ * portal, and is a SafeError (`message` === `userMessage`, a `code`), so `userMessageOf()` from
+ * lib/errors shows it. Details for the logs live in `detail`, never in the
+ * user message.
+ */
+export class EmsError extends SafeError {
+  readonly userMessage: string;
+  /** HTTP status of the answer that caused it, when there was one. */
+  readonly status?: number;
+  /** For logs only: what exactly went wrong. Never holds a token or a secret. */
+  readonly detail?: string;
+
+  constructor(userMessage: string, options: { code: string; status?: number; detail?: string; cause?: unknown }) {
+    super(userMessage, options.code);
+    if (options.cause !== undefined) this.cause = options.cause;
+    this.name = new.target.name;
+    this.userMessage = userMessage;
+    this.status = options.status;
+    this.detail = options.detail;
+  }
+}
+
+/** The EMS API refused the key and secret (token endpoint 401, or 401 twice with a fresh token). */
+export class CredentialsRejectedError extends EmsError {
+  constructor(detail?: string, status = 401) {
+    super("The EMS API rejected your API credentials. Check the consumer key and secret in Settings.", {
+      code: "ems_credentials_rejected",
+      status,
+      detail,
+    });
+  }
+}
+
+/** Over the rate limit: try again in `retryAfterSeconds`. */
+export class RateLimitedError extends EmsError {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, detail?: string) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(`The EMS API rate limit for your credentials is used up. Try again in ${formatWait(seconds)}.`, {
+      code: "ems_rate_limited",
+      status: 429,
+      detail,
+    });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
+/** 5xx, a network error or a timeout (after the retries a GET gets). */
+export class UpstreamUnavailableError extends EmsError {
+  constructor(detail: string, options: { status?: number; cause?: unknown; timedOut?: boolean } = {}) {
+    super(
+      options.timedOut
+        ? "The EMS API did not answer in time. Please try again in a moment."
+        : "The EMS API is unavailable right now. Please try again in a moment.",
+      { code: options.timedOut ? "ems_timeout" : "ems_unavailable", status: options.status, detail, cause: options.cause },
+    );
+  }
+}
+
+/** The API refused the request (400, 403, 404, 405, 415, 422): `apiMessage` is what it said. */
+export class EmsBadRequestError extends EmsError {
+  readonly apiMessage: string;
+  constructor(apiMessage: string, status: number) {
+    super(`The EMS API refused the request: ${apiMessage}`, { code: "ems_bad_request", status, detail: apiMessage });
+    this.apiMessage = apiMessage;
+  }
+}
+
+/** The answer could not be read (not JSON, or not the shape the contract describes). */
+export class InvalidResponseError extends EmsError {
+  constructor(detail: string, status?: number) {
+    super("The EMS API sent an answer the portal could not read. Please try again; if it persists, contact support.", {
+      code: "ems_invalid_response",
+      status,
+      detail,
+    });
+  }
+}
+
+/** A listing query that cannot be sent as it is (unknown field, bad operator, a value with `&`, ...). */
+export class InvalidQueryError extends EmsError {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`The query cannot be sent to the EMS API: ${issues.join("; ")}`, { code: "ems_invalid_query", detail: issues.join("; ") });
+    this.issues = issues;
+  }
+}
+
+/** The credential's base URL is unusable (not a URL, not HTTPS for a non-loopback host). */
+export class InvalidBaseUrlError extends EmsError {
+  constructor(reason: string) {
+    super(`The EMS base URL is not valid: ${reason}`, { code: "ems_invalid_base_url", detail: reason });
+  }
+}
+
+export function isEmsError(error: unknown): error is EmsError {
+  return error instanceof EmsError;
+}
+
+function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}

@@ -1,0 +1,116 @@
+import "server-only";
+import { MAX_GET_RETRIES, timeoutMs } from "./config";
+import { UpstreamUnavailableError } from "./errors";
+import { emsLog } from "./log";
+
+export interface EmsHttpRequest {
+  method: "GET" | "POST";
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The caller's signal: aborting it stops the call at once (no retry). */
+  signal?: AbortSignal;
+  requestId: string;
+  /** Short, non-secret id of the credential for the logs. */
+  fingerprint: string;
+  /** Retry on 5xx, network errors and timeouts (up to MAX_GET_RETRIES times). */
+  retry: boolean;
+  timeoutMs?: number;
+}
+
+export interface EmsHttpResponse {
+  status: number;
+  headers: Headers;
+  bodyText: string;
+  /** Epoch ms just before the request (of the attempt that answered) was sent. */
+  sentAt: number;
+  receivedAt: number;
+}
+
+const BACKOFF_BASE_MS = 200;
+
+/** Jittered exponential backoff: between half and all of 200 ms, 400 ms, ... */
+export function backoffDelay(retry: number): number {
+  const ceiling = BACKOFF_BASE_MS * 2 ** retry;
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}
+
+/** Sleeps, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
+}
+
+/**
+ * One HTTP exchange with the EMS API, with a per-attempt timeout and, when `retry` is set, up
+ * to two retries on 5xx, network errors and timeouts. Returns every answer it gets (4xx and a
+ * final 5xx included) for the caller to map; throws UpstreamUnavailableError when no answer came,
+ * or the caller's abort reason. Logs one line per attempt: never a header or a body.
+ */
+export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse> {
+  const path = new URL(request.url).pathname;
+  const limit = request.timeoutMs ?? timeoutMs();
+  const attempts = request.retry ? MAX_GET_RETRIES + 1 : 1;
+  for (let attempt = 1; ; attempt++) {
+    if (request.signal?.aborted) throw abortReason(request.signal);
+    const timeout = AbortSignal.timeout(limit);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const sentAt = Date.now();
+    const started = performance.now();
+    const logFields = { requestId: request.requestId, fingerprint: request.fingerprint, method: request.method, path, attempt };
+    try {
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        signal,
+        redirect: "manual",
+        cache: "no-store",
+      });
+      const bodyText = await response.text();
+      const receivedAt = Date.now();
+      const durationMs = Math.round(performance.now() - started);
+      const willRetry = response.status >= 500 && attempt < attempts;
+      emsLog(response.status >= 500 ? "warn" : "info", "ems.http", { ...logFields, status: response.status, durationMs, retrying: willRetry || undefined });
+      if (!willRetry) return { status: response.status, headers: response.headers, bodyText, sentAt, receivedAt };
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      if (request.signal?.aborted) {
+        emsLog("info", "ems.http", { ...logFields, status: null, durationMs, outcome: "aborted" });
+        throw abortReason(request.signal);
+      }
+      const timedOut = timeout.aborted;
+      const willRetry = attempt < attempts;
+      const reason = timedOut ? `no answer within ${limit} ms` : describeNetworkError(error);
+      emsLog("warn", "ems.http", { ...logFields, status: null, durationMs, outcome: timedOut ? "timeout" : "network_error", reason, retrying: willRetry || undefined });
+      if (!willRetry) {
+        throw new UpstreamUnavailableError(`${request.method} ${path}: ${reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`, {
+          cause: error,
+          timedOut,
+        });
+      }
+    }
+    await sleep(backoffDelay(attempt - 1), request.signal);
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const code = cause?.code ?? (error as { code?: string })?.code;
+  const name = error instanceof Error ? error.name : "Error";
+  return code ? `${name} (${code})` : name;
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * Every environment variable the portal server reads, validated once. `npm run dev` generates the
+ * secrets into .env.local; in production a missing or malformed value stops the server at start-up
+ * (instrumentation.ts) with a message naming the variable and how to make one.
+ */
+const HOW_TO_MAKE_SECRET = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
+const HOW_TO_MAKE_KEY = `node -e "console.log('k1:'+require('crypto').randomBytes(32).toString('base64'))"`;
+
+const keyRing = z
+  .string({ error: `is missing. Make one with: ${HOW_TO_MAKE_KEY}` })
+  .refine(
+    (value) =>
+      value.split(",").every((entry) => {
+        const [kid, key] = entry.trim().split(":");
+        return !!kid && /^[A-Za-z0-9_-]{1,32}$/.test(kid) && !!key && Buffer.from(key, "base64").length === 32;
+      }),
+    { error: `must be a comma-separated list of "<key id>:<32 bytes in base64>", the active key first. Make one with: ${HOW_TO_MAKE_KEY}` },
+  );
+
+const booleanString = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const serverEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string({ error: "is missing. Set it to your PostgreSQL URL, e.g. postgresql://user:password@host:5432/ems_portal" })
+    .regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" }),
+  NEXTAUTH_SECRET: z
+    .string({ error: `is missing. Make one with: ${HOW_TO_MAKE_SECRET}` })
+    .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }),
+  NEXTAUTH_URL: z.url({ error: "must be the portal's public URL, e.g. https://portal.example.com" }).optional(),
+  CREDENTIAL_ENCRYPTION_KEYS: keyRing,
+  SANDBOX_ENABLED: booleanString,
+  AUTH_MAX_FAILURES_PER_ACCOUNT: positiveInt(10),
+  AUTH_MAX_FAILURES_PER_ADDRESS: positiveInt(10),
+  AUTH_THROTTLE_WINDOW_SECONDS: positiveInt(15 * 60),
+});
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`EMS Portal cannot start: the environment is not valid.\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee the configuration table in README.md.`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
+  const result = serverEnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+  }
+  return result.data;
+}
+
+let cached: ServerEnv | undefined;
+
+/** The validated environment of this server process. */
+export function serverEnv(): ServerEnv {
+  cached ??= parseServerEnv(process.env);
+  return cached;
+}
+
+/** The sandbox is on in development and tests, and in production only when asked for. */
+export function isSandboxEnabled(env: Pick<ServerEnv, "NODE_ENV" | "SANDBOX_ENABLED"> = serverEnv()): boolean {
+  return env.NODE_ENV !== "production" || env.SANDBOX_ENABLED;
+}

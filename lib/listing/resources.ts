@@ -1,0 +1,118 @@
+/**
+ * What each listing page offers, built on the EMS client's own field and operator constants
+ * (lib/ems/query.ts is the single source of truth for names and types; this file only adds what the
+ * pages need on top: labels, default columns, which columns sort).
+ */
+import {
+  EVENT_FIELDS,
+  OPERATORS_BY_TYPE,
+  SEARCHABLE_FIELDS,
+  WEBHOOK_GROUP_FIELDS,
+} from "@/lib/ems/query";
+
+export type ListingResource = "webhook-groups" | "events";
+export type FieldType = "number" | "text" | "date";
+
+export interface ResourceConfig {
+  resource: ListingResource;
+  path: string;
+  title: string;
+  /** Every standard field, in the API's order. */
+  fields: readonly string[];
+  defaultFields: readonly string[];
+  /** Fields always asked for, shown or not (the row needs them: links, time zones). */
+  expandable: readonly string[];
+  sortable: readonly string[];
+  defaultSort: readonly { field: string; direction: "asc" | "desc" }[];
+  searchable: Readonly<Record<string, FieldType>>;
+  labels: Readonly<Record<string, string>>;
+}
+
+function searchableOf(resource: ListingResource): Record<string, FieldType> {
+  const source = (SEARCHABLE_FIELDS as unknown as Record<string, unknown>)[resource];
+  const out: Record<string, FieldType> = {};
+  if (Array.isArray(source)) {
+    for (const entry of source as Array<{ field?: string; name?: string; type: FieldType }>) {
+      const name = entry.field ?? entry.name;
+      if (name) out[name] = entry.type;
+    }
+  } else if (source && typeof source === "object") {
+    for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
+      out[name] = (typeof value === "string" ? value : (value as { type: FieldType }).type) as FieldType;
+    }
+  }
+  return out;
+}
+
+export const OPERATORS: Readonly<Record<FieldType, readonly string[]>> = OPERATORS_BY_TYPE as unknown as Record<
+  FieldType,
+  readonly string[]
+>;
+
+const WEBHOOK_GROUP_LABELS: Record<string, string> = {
+  id: "ID",
+  name: "Name",
+  headers: "Headers",
+  notification_emails: "Notification emails",
+};
+
+const EVENT_LABELS: Record<string, string> = {
+  id: "ID",
+  name: "Name",
+  status: "Status",
+  type_id: "Type",
+  folder_id: "Folder",
+  start_date: "Starts",
+  end_date: "Ends",
+  start_time: "Start time",
+  end_time: "End time",
+  timezone: "Time zone",
+  capacity: "Capacity",
+  free_event: "Free",
+  url: "URL slug",
+  created_at: "Created",
+  updated_at: "Updated",
+};
+
+const webhookGroupFields = [...(WEBHOOK_GROUP_FIELDS as readonly string[])];
+const eventFields = [...(EVENT_FIELDS as readonly string[])];
+
+export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
+  resource: "webhook-groups",
+  path: "/webhook-groups",
+  title: "Webhook groups",
+  fields: webhookGroupFields,
+  defaultFields: webhookGroupFields.filter((f) => ["id", "name", "headers", "notification_emails"].includes(f)),
+  expandable: ["webhooks"],
+  sortable: webhookGroupFields.filter((f) => f === "id" || f === "name"),
+  defaultSort: [],
+  searchable: searchableOf("webhook-groups"),
+  labels: WEBHOOK_GROUP_LABELS,
+};
+
+export const EVENT_LISTING: ResourceConfig = {
+  resource: "events",
+  path: "/events",
+  title: "Events",
+  fields: eventFields,
+  // The production API returns only id and name without `fields`: these are always asked for by name.
+  defaultFields: eventFields.filter((f) => ["id", "name", "status", "start_date", "end_date", "timezone"].includes(f)),
+  expandable: [],
+  sortable: eventFields.filter((f) => !["url"].includes(f)),
+  defaultSort: [],
+  searchable: searchableOf("events"),
+  labels: EVENT_LABELS,
+};
+
+export function listingConfig(resource: ListingResource): ResourceConfig {
+  return resource === "events" ? EVENT_LISTING : WEBHOOK_GROUP_LISTING;
+}
+
+export function fieldLabel(config: ResourceConfig, field: string): string {
+  return config.labels[field] ?? field;
+}
+
+export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const;
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_SORT_LEVELS = 4;
+export const MAX_FILTERS = 20;

@@ -1,0 +1,299 @@
+/**
+ * Every option of a listing page lives in its URL. One zod schema per page parses the URL; a bad
+ * value never fails the page: it is dropped (only the bad entry of a list), the page falls back to
+ * the default for it, and a notice says what was ignored and why.
+ *
+ * URL parameters (names follow the API's where they mean the same):
+ *   fields=id,name  expand=webhooks  filter=<field><op><value> (repeated)  searchCondition=and|or
+ *   sort=-id,name  page=2  per-page=20|50|100|200  ids=1,2,3  view=<saved view id>
+ */
+import { z } from "zod";
+import { formatFilter, parseFilter, type FilterCondition } from "./filters";
+import { formatIdList, parseIdList } from "./ids";
+import {
+  DEFAULT_PER_PAGE,
+  MAX_FILTERS,
+  MAX_SORT_LEVELS,
+  OPERATORS,
+  PER_PAGE_OPTIONS,
+  listingConfig,
+  type ListingResource,
+  type ResourceConfig,
+} from "./resources";
+
+export interface SortKey {
+  field: string;
+  direction: "asc" | "desc";
+}
+
+export interface ListingState {
+  resource: ListingResource;
+  /** The columns shown, in the order chosen. */
+  fields: string[];
+  expand: string[];
+  filters: FilterCondition[];
+  searchCondition: "and" | "or";
+  page: number;
+  perPage: number;
+  sort: SortKey[];
+  ids: number[];
+  /** What the "only these ids" box shows: the text as typed when it could not be used. */
+  idsText: string;
+  /** Precise problems with the ids box; the ids are then not applied. */
+  idsErrors: string[];
+  view: string | null;
+  /** Everything that was ignored in the URL, in words. */
+  notices: string[];
+}
+
+export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
+
+const LIST_KEYS = ["fields", "expand", "filter", "sort"] as const;
+const KEY_LABELS: Record<string, string> = {
+  fields: "Columns",
+  expand: "Show webhooks",
+  filter: "Filter",
+  searchCondition: "Match",
+  sort: "Sort",
+  page: "Page",
+  "per-page": "Rows per page",
+  ids: "Only these ids",
+  view: "View",
+};
+
+function toEntries(input: SearchParamsInput): [string, string][] {
+  if (input instanceof URLSearchParams) return [...input.entries()];
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) out.push([key, v]);
+  }
+  return out;
+}
+
+const splitList = (values: string[]) =>
+  values
+    .flatMap((value) => value.split(","))
+    .map((value) => value.trim())
+    .filter((value) => value !== "");
+
+/** The URL as a plain object of strings and lists, ready for the schema. */
+function rawFromSearchParams(input: SearchParamsInput): Record<string, unknown> {
+  const grouped = new Map<string, string[]>();
+  for (const [key, value] of toEntries(input)) {
+    grouped.set(key, [...(grouped.get(key) ?? []), value]);
+  }
+  const raw: Record<string, unknown> = {};
+  for (const [key, values] of grouped) {
+    if (key === "fields" || key === "expand" || key === "sort") raw[key] = splitList(values);
+    else if (key === "filter") raw[key] = values.filter((v) => v !== "");
+    else if (key === "ids") raw[key] = values.join(",");
+    else if (key in KEY_LABELS) raw[key] = values[values.length - 1];
+    // Unknown parameters (utm_*, a typo) are ignored without a notice: they change nothing.
+  }
+  return raw;
+}
+
+/** The one schema of a listing page's URL. */
+export function listingSearchParamsSchema(config: ResourceConfig) {
+  const fieldName = z.string().refine((f) => config.fields.includes(f), {
+    error: (issue) => `“${String(issue.input)}” is not a column of ${config.title.toLowerCase()}.`,
+  });
+  const expandName = z.string().refine((e) => config.expandable.includes(e), {
+    error: (issue) => `“${String(issue.input)}” cannot be expanded here.`,
+  });
+  const filter = z.string().transform((text, ctx) => {
+    const parsed = parseFilter(text, config.searchable, OPERATORS);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }
+    return parsed.condition;
+  });
+  const sortKey = z.string().transform((text, ctx): SortKey => {
+    const direction = text.startsWith("-") ? "desc" : "asc";
+    const field = text.replace(/^[-+]/, "");
+    if (!config.sortable.includes(field)) {
+      ctx.addIssue({ code: "custom", message: `${config.title} cannot be sorted by “${field}”.` });
+      return z.NEVER;
+    }
+    return { field, direction };
+  });
+  const positiveInt = (what: string, max: number) =>
+    z
+      .string()
+      .regex(/^\d+$/, { error: `${what} must be a whole number.` })
+      .transform(Number)
+      .pipe(z.number().int().min(1, { error: `${what} starts at 1.` }).max(max, { error: `${what} can be at most ${max}.` }));
+
+  return z.object({
+    fields: z.array(fieldName).optional(),
+    expand: z.array(expandName).optional(),
+    filter: z.array(filter).max(MAX_FILTERS, { error: `At most ${MAX_FILTERS} filters are used.` }).optional(),
+    searchCondition: z.enum(["and", "or"], { error: "Match must be “and” or “or”." }).optional(),
+    sort: z.array(sortKey).max(MAX_SORT_LEVELS, { error: `At most ${MAX_SORT_LEVELS} sort levels are used.` }).optional(),
+    page: positiveInt("The page", 1_000_000).optional(),
+    "per-page": z
+      .string()
+      .refine((v) => (PER_PAGE_OPTIONS as readonly number[]).includes(Number(v)), {
+        error: `Rows per page must be one of ${PER_PAGE_OPTIONS.join(", ")}.`,
+      })
+      .transform(Number)
+      .optional(),
+    ids: z
+      .string()
+      .transform((text, ctx) => {
+        const parsed = parseIdList(text);
+        if (!parsed.ok) {
+          for (const message of parsed.errors) ctx.addIssue({ code: "custom", message });
+          return z.NEVER;
+        }
+        return parsed.ids;
+      })
+      .optional(),
+    view: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "That is not a saved view's id." })
+      .optional(),
+  });
+}
+
+type ParsedUrl = z.output<ReturnType<typeof listingSearchParamsSchema>>;
+
+/**
+ * Parses a listing URL with fallback: each failing entry (or key) is removed and the URL parsed
+ * again, so one bad filter costs only that filter.
+ */
+export function parseListingSearchParams(resource: ListingResource, input: SearchParamsInput): ListingState {
+  const config = listingConfig(resource);
+  const schema = listingSearchParamsSchema(config);
+  const raw = rawFromSearchParams(input);
+  const rawIds = typeof raw.ids === "string" ? raw.ids : "";
+  const notices: string[] = [];
+  let idsErrors: string[] = [];
+  let parsed: ParsedUrl | undefined;
+
+  for (let attempt = 0; attempt < 50 && !parsed; attempt++) {
+    const result = schema.safeParse(raw);
+    if (result.success) {
+      parsed = result.data;
+      break;
+    }
+    const dropKeys = new Set<string>();
+    const dropItems = new Map<string, Set<number>>();
+    for (const issue of result.error.issues) {
+      const [key, index] = issue.path as [string | undefined, unknown];
+      if (key === undefined) continue;
+      if (key === "ids") {
+        idsErrors.push(issue.message);
+        dropKeys.add(key);
+        continue;
+      }
+      const label = KEY_LABELS[key] ?? key;
+      notices.push(`${label}: ${issue.message} It was ignored.`);
+      if ((LIST_KEYS as readonly string[]).includes(key) && typeof index === "number") {
+        dropItems.set(key, (dropItems.get(key) ?? new Set()).add(index));
+      } else {
+        dropKeys.add(key);
+      }
+    }
+    if (dropKeys.size === 0 && dropItems.size === 0) {
+      // Nothing we know how to drop (should not happen): start from the defaults.
+      notices.push("The address had options that could not be read; the defaults are shown.");
+      for (const key of Object.keys(raw)) delete raw[key];
+      continue;
+    }
+    for (const key of dropKeys) delete raw[key];
+    for (const [key, indexes] of dropItems) {
+      const list = raw[key] as unknown[];
+      raw[key] = list.filter((_, i) => !indexes.has(i));
+    }
+  }
+  if (!parsed) parsed = {};
+  idsErrors = [...new Set(idsErrors)];
+
+  const fields = dedupe(parsed.fields ?? []);
+  const sort: SortKey[] = [];
+  for (const key of parsed.sort ?? []) if (!sort.some((s) => s.field === key.field)) sort.push(key);
+
+  return {
+    resource,
+    fields: fields.length > 0 ? fields : [...config.defaultFields],
+    expand: dedupe(parsed.expand ?? []),
+    filters: parsed.filter ?? [],
+    searchCondition: parsed.searchCondition ?? "and",
+    page: parsed.page ?? 1,
+    perPage: parsed["per-page"] ?? DEFAULT_PER_PAGE,
+    sort: sort.length > 0 ? sort : [...config.defaultSort],
+    ids: parsed.ids ?? [],
+    idsText: idsErrors.length > 0 ? rawIds : formatIdList(parsed.ids ?? []),
+    idsErrors,
+    view: parsed.view ?? null,
+    notices,
+  };
+}
+
+function dedupe<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+export function formatSort(sort: readonly SortKey[]): string {
+  return sort.map((s) => (s.direction === "desc" ? `-${s.field}` : s.field)).join(",");
+}
+
+/**
+ * The canonical URL search string of a state: fixed order, defaults left out, so that equal
+ * options give equal URLs (saved views compare by it).
+ */
+export function toSearchParams(state: ListingState, options: { includeView?: boolean; includePage?: boolean } = {}): URLSearchParams {
+  const config = listingConfig(state.resource);
+  const params = new URLSearchParams();
+  if (state.fields.join(",") !== config.defaultFields.join(",")) params.set("fields", state.fields.join(","));
+  if (state.expand.length > 0) params.set("expand", state.expand.join(","));
+  for (const filter of state.filters) params.append("filter", formatFilter(filter));
+  if (state.filters.length > 1 && state.searchCondition === "or") params.set("searchCondition", "or");
+  if (state.sort.length > 0 && formatSort(state.sort) !== formatSort(config.defaultSort)) params.set("sort", formatSort(state.sort));
+  if (state.ids.length > 0) params.set("ids", formatIdList(state.ids));
+  else if (state.idsErrors.length > 0 && state.idsText) params.set("ids", state.idsText);
+  if (state.perPage !== DEFAULT_PER_PAGE) params.set("per-page", String(state.perPage));
+  if ((options.includePage ?? true) && state.page > 1) params.set("page", String(state.page));
+  if ((options.includeView ?? true) && state.view) params.set("view", state.view);
+  return params;
+}
+
+/** The query a saved view stores: the options without page and view. */
+export function viewQueryOf(state: ListingState): string {
+  return toSearchParams(state, { includeView: false, includePage: false }).toString();
+}
+
+export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): string {
+  const next = { ...state, ...patch };
+  const search = toSearchParams(next).toString();
+  return `${listingConfig(state.resource).path}${search ? `?${search}` : ""}`;
+}
+
+/** Clicking a header: sort by that column; clicking the leading column again flips its direction. */
+export function sortByColumn(sort: readonly SortKey[], field: string): SortKey[] {
+  if (sort[0]?.field === field) {
+    return [{ field, direction: sort[0].direction === "asc" ? "desc" : "asc" }, ...sort.slice(1)];
+  }
+  return [{ field, direction: "asc" }];
+}
+
+/** "Then by": add the column as the next level, or flip it where it already is. */
+export function sortThenBy(sort: readonly SortKey[], field: string): SortKey[] {
+  const index = sort.findIndex((s) => s.field === field);
+  if (index >= 0) {
+    return sort.map((s, i) => (i === index ? { field, direction: s.direction === "asc" ? "desc" : "asc" } : s));
+  }
+  return [...sort, { field, direction: "asc" as const }].slice(0, MAX_SORT_LEVELS);
+}
+
+export function sortWithout(sort: readonly SortKey[], field: string): SortKey[] {
+  return sort.filter((s) => s.field !== field);
+}
+
+/** True when the URL carries no listing option at all (a default view may then apply). */
+export function hasListingOptions(input: SearchParamsInput): boolean {
+  return toEntries(input).some(([key]) => key in KEY_LABELS && key !== "view");
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/**
+ * Faults on demand: "the next N calls" answer a chosen status, arrive late, or carry broken JSON.
+ * Rules are consumed in the order they were injected; each call takes at most one rule.
+ */
+export const faultRuleSchema = z
+  .object({
+    count: z.number().int().min(1).max(100_000),
+    status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(429), z.literal(500), z.literal(503)]).optional(),
+    delayMs: z.number().int().min(0).max(120_000).optional(),
+    malformedJson: z.boolean().optional(),
+    /** Seconds sent in Retry-After with an injected 429 or 503. */
+    retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
+    paths: z.enum(["token", "api", "all"]).default("all"),
+  })
+  .refine((rule) => rule.status !== undefined || rule.delayMs !== undefined || rule.malformedJson === true, {
+    message: "A fault needs at least one of status, delayMs or malformedJson.",
+  });
+export type FaultRuleInput = z.input<typeof faultRuleSchema>;
+export type FaultRule = z.output<typeof faultRuleSchema>;
+
+export type CallKind = "token" | "api";
+
+export class FaultQueue {
+  private rules: (FaultRule & { remaining: number })[] = [];
+
+  add(rule: FaultRule): void {
+    this.rules.push({ ...rule, remaining: rule.count });
+  }
+
+  /** Takes one use of the first rule that applies to this kind of call, if any. */
+  take(kind: CallKind): FaultRule | undefined {
+    if (this.rules.length === 0) return undefined;
+    const index = this.rules.findIndex((rule) => rule.paths === "all" || rule.paths === kind);
+    if (index < 0) return undefined;
+    const rule = this.rules[index];
+    rule.remaining -= 1;
+    if (rule.remaining <= 0) this.rules.splice(index, 1);
+    return rule;
+  }
+
+  pending(): number {
+    return this.rules.reduce((sum, rule) => sum + rule.remaining, 0);
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+}
+
+/** Cuts a JSON body so no parser accepts it, while it still looks like the start of the real answer. */
+export function breakJson(body: string): string {
+  const cut = Math.max(1, Math.floor(body.length / 2));
+  return `${body.slice(0, cut)}<!-- truncated`;
+}

@@ -1,0 +1,60 @@
+/**
+ * Word lists for realistic names. Deliberately mixed scripts (Latin with accents, CJK, Cyrillic,
+ * Arabic, emoji) so that the portal's rendering, sorting and search are exercised on real Unicode.
+ */
+export const GROUP_PURPOSES = [
+  "CRM sync", "Registrant export", "Badge printing", "Slack alerts", "Marketing automation", "Finance ledger",
+  "Session scanner", "Lead retrieval", "Travel desk", "Hotel block", "Survey hand-off", "Data warehouse",
+  "Zapier bridge", "Salesforce", "HubSpot", "Mailchimp audience", "Check-in kiosk", "Speaker portal",
+  "Sponsor leads", "Invoice pipeline", "Accessibility requests", "Catering counts", "Café orders",
+  "Équipe logistique", "Zürich ops", "São Paulo desk", "Kraków support", "Malmö archive", "Ωmega analytics",
+  "会議 sync", "東京オフィス", "北京 team", "서울 이벤트", "Москва партнёры", "فريق الدعم", "Nordic Ærø hub",
+  "🎉 Celebrations", "🚀 Launch alerts", "📊 Reporting", "🎟️ Ticketing", "🔔 Notifications", "Déjà-vu dedupe",
+];
+
+export const GROUP_QUALIFIERS = [
+  "production", "staging", "EU", "US", "APAC", "backup", "v2", "legacy", "nightly", "realtime", "pilot",
+  "Q1", "Q3", "beta", "primary", "secondary", "internal", "partner", "Straße", "naïve retry", "–", "(test)",
+];
+
+export const EVENT_THEMES = [
+  "Summit", "Conference", "Forum", "Expo", "Meetup", "Workshop", "Gala", "Hackathon", "Symposium",
+  "Roadshow", "Kick-off", "Retreat", "Masterclass", "Festival", "Town hall", "Webinar series",
+];
+
+export const EVENT_PLACES = [
+  "Lisboa", "Zürich", "São Paulo", "Kraków", "Malmö", "Reykjavík", "Montréal", "Zaragoza", "Genève",
+  "東京", "大阪", "北京", "上海", "서울", "Москва", "Αθήνα", "القاهرة", "Mumbai", "Nairobi", "Sydney",
+  "Auckland", "Berlin", "Paris", "New York", "Chicago", "Toronto", "Mexico City", "Buenos Aires", "Cape Town",
+];
+
+export const EVENT_TOPICS = [
+  "Cloud", "Data", "Design", "Health", "Fintech", "AI", "Security", "Product", "Marketing", "Sustainability",
+  "Open source", "Mobility", "Retail", "Éducation", "Santé", "イノベーション", "개발자", "🌍 Climate", "🎵 Music",
+];
+
+/** Time zones chosen to include half- and quarter-hour offsets and both hemispheres. */
+export const TIME_ZONES = [
+  "UTC", "Europe/London", "Europe/Lisbon", "Europe/Paris", "Europe/Berlin", "Europe/Zurich", "Europe/Warsaw",
+  "Europe/Athens", "Europe/Moscow", "Europe/Istanbul", "Africa/Cairo", "Africa/Nairobi", "Africa/Johannesburg",
+  "Asia/Dubai", "Asia/Tehran", "Asia/Kolkata", "Asia/Kathmandu", "Asia/Dhaka", "Asia/Bangkok", "Asia/Shanghai",
+  "Asia/Tokyo", "Asia/Seoul", "Australia/Adelaide", "Australia/Sydney", "Pacific/Auckland", "Pacific/Chatham",
+  "Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver", "America/Chicago",
+  "America/New_York", "America/Toronto", "America/Mexico_City", "America/Sao_Paulo", "America/Argentina/Buenos_Aires",
+  "America/St_Johns", "Atlantic/Reykjavik",
+];
+
+export const TRIGGER_OBJECTS = ["registrant", "session", "event", "attendee", "order", "speaker", "exhibitor"];
+
+export const HEADER_TEMPLATES: readonly (readonly [string, (suffix: string) => string])[] = [
+  ["X-Api-Key", (s) => `k-${s}`],
+  ["Authorization", (s) => `Bearer ${s}`],
+  ["X-Source", () => "ems"],
+  ["X-Tenant", (s) => `tenant-${s.slice(0, 6)}`],
+  ["X-Signature-Version", () => "2"],
+  ["Accept-Language", () => "fr-CH, de;q=0.8"],
+];
+
+export const EMAIL_LOCALS = ["ops", "alerts", "it", "events", "integrations", "marie.dupont", "jose.garcia", "oncall", "noc"];
+export const EMAIL_DOMAINS = ["example.com", "example.org", "corp.example.net", "events.example.co.uk"];
+export const HOOK_HOSTS = ["hooks.example.com", "api.crm.example.org", "ingest.example.net", "hooks.zapier.example"];

@@ -1,0 +1,19 @@
+import { z } from "zod";
+
+export const LISTING_PAGES = ["webhook-groups", "events"] as const;
+export type ListingPage = (typeof LISTING_PAGES)[number];
+
+export const viewPageSchema = z.enum(LISTING_PAGES, { error: "Unknown page." });
+export const viewIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "That is not a saved view." });
+export const viewNameSchema = z
+  .string({ error: "Give the view a name." })
+  .transform((name) => name.replace(/\s+/g, " ").trim())
+  .pipe(
+    z
+      .string()
+      .min(1, { error: "Give the view a name." })
+      .max(80, { error: "A view's name can be at most 80 characters." }),
+  );
+export const viewScopeSchema = z.enum(["PERSONAL", "TEAM"], { error: "Choose personal or team." });
+/** The listing options a view names: a URL search string, re-read by the page's own schema. */
+export const viewQuerySchema = z.string().max(4000, { error: "These options are too long to save." });

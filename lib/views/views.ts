@@ -1,0 +1,228 @@
+import "server-only";
+import type { Actor } from "@/lib/auth/session";
+import { audit } from "@/lib/audit/log";
+import { prisma } from "@/lib/db/prisma";
+import { SafeError } from "@/lib/errors";
+import type { SavedView } from "@/lib/generated/prisma/client";
+import { parseListingSearchParams, viewQueryOf } from "@/lib/listing/search-params";
+import { canManageView, canSeeView } from "./access";
+import {
+  viewIdSchema,
+  viewNameSchema,
+  viewPageSchema,
+  viewQuerySchema,
+  viewScopeSchema,
+  type ListingPage,
+} from "./validation";
+
+export interface ViewSummary {
+  id: string;
+  page: ListingPage;
+  name: string;
+  query: string;
+  scope: "PERSONAL" | "TEAM";
+  ownerId: string | null;
+  ownerName: string | null;
+  isMine: boolean;
+  canManage: boolean;
+  isDefault: boolean;
+  updatedAt: Date;
+}
+
+const NOT_FOUND = "That view does not exist or is not shared with you.";
+
+/** The URL a view opens: its options plus its id (a recipient who cannot see it still gets the options). */
+export function viewHref(view: Pick<SavedView, "id" | "page" | "query">): string {
+  const params = new URLSearchParams(view.query);
+  params.set("view", view.id);
+  return `/${view.page}?${params.toString()}`;
+}
+
+/** Re-reads options through the page's schema, so a view only ever stores what the page accepts. */
+export function canonicalViewQuery(page: ListingPage, query: string): string {
+  const state = parseListingSearchParams(page, new URLSearchParams(query));
+  return viewQueryOf({ ...state, page: 1, view: null });
+}
+
+function visibleWhere(actor: Actor) {
+  return {
+    teamId: actor.teamId,
+    OR: [{ scope: "TEAM" as const }, { scope: "PERSONAL" as const, ownerId: actor.userId }],
+  };
+}
+
+/** The views the actor can see on a page (or on every page), team ones and their own. */
+export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
+  const pageFilter = page ? { page: viewPageSchema.parse(page) } : {};
+  const [views, defaults] = await Promise.all([
+    prisma.savedView.findMany({
+      where: { ...visibleWhere(actor), ...pageFilter },
+      include: { owner: { select: { name: true } } },
+      orderBy: [{ page: "asc" }, { scope: "asc" }, { name: "asc" }],
+    }),
+    prisma.userDefaultView.findMany({ where: { userId: actor.userId } }),
+  ]);
+  const defaultIds = new Set(defaults.map((d) => d.viewId));
+  return views.map((view) => ({
+    id: view.id,
+    page: view.page as ListingPage,
+    name: view.name,
+    query: view.query,
+    scope: view.scope,
+    ownerId: view.ownerId,
+    ownerName: view.owner?.name ?? null,
+    isMine: view.ownerId === actor.userId,
+    canManage: canManageView(actor, view),
+    isDefault: defaultIds.has(view.id),
+    updatedAt: view.updatedAt,
+  }));
+}
+
+/** A view the actor may see, or null (never says whether it exists elsewhere). */
+export async function getVisibleView(actor: Actor, viewId: string): Promise<SavedView | null> {
+  const id = viewIdSchema.safeParse(viewId);
+  if (!id.success) return null;
+  const view = await prisma.savedView.findUnique({ where: { id: id.data } });
+  return view && canSeeView(actor, view) ? view : null;
+}
+
+async function requireManageableView(actor: Actor, viewId: string): Promise<SavedView> {
+  const view = await getVisibleView(actor, viewId);
+  if (!view) throw new SafeError(NOT_FOUND, "not_found");
+  if (!canManageView(actor, view)) {
+    throw new SafeError("Only owners and admins (and the person who shared it) can change a team view. You can copy it instead.", "forbidden");
+  }
+  return view;
+}
+
+async function assertNameFree(actor: Actor, page: string, scope: "PERSONAL" | "TEAM", name: string, exceptId?: string) {
+  const clash = await prisma.savedView.findFirst({
+    where: {
+      teamId: actor.teamId,
+      page,
+      scope,
+      name: { equals: name, mode: "insensitive" },
+      ...(scope === "PERSONAL" ? { ownerId: actor.userId } : {}),
+      ...(exceptId ? { NOT: { id: exceptId } } : {}),
+    },
+    select: { id: true },
+  });
+  if (clash) {
+    throw new SafeError(
+      scope === "TEAM" ? `Your team already has a view named “${name}”.` : `You already have a view named “${name}”.`,
+      "name_taken",
+    );
+  }
+}
+
+export interface CreateViewInput {
+  page: string;
+  name: string;
+  query: string;
+  scope: string;
+}
+
+export async function createView(actor: Actor, input: CreateViewInput): Promise<SavedView> {
+  const page = viewPageSchema.parse(input.page);
+  const name = viewNameSchema.parse(input.name);
+  const scope = viewScopeSchema.parse(input.scope);
+  const query = canonicalViewQuery(page, viewQuerySchema.parse(input.query));
+  await assertNameFree(actor, page, scope, name);
+  return prisma.$transaction(async (tx) => {
+    const view = await tx.savedView.create({
+      data: { teamId: actor.teamId, ownerId: actor.userId, page, name, query, scope },
+    });
+    if (scope === "TEAM") {
+      await audit(
+        { action: "view.shared", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, target: view.id, metadata: { name, page } },
+        tx,
+      );
+    }
+    return view;
+  });
+}
+
+export interface UpdateViewInput {
+  name?: string;
+  scope?: string;
+  /** Replace the options the view names (e.g. "update with the current options"). */
+  query?: string;
+}
+
+export async function updateView(actor: Actor, viewId: string, input: UpdateViewInput): Promise<SavedView> {
+  const view = await requireManageableView(actor, viewId);
+  const name = input.name === undefined ? view.name : viewNameSchema.parse(input.name);
+  const scope = input.scope === undefined ? view.scope : viewScopeSchema.parse(input.scope);
+  const query =
+    input.query === undefined ? view.query : canonicalViewQuery(view.page as ListingPage, viewQuerySchema.parse(input.query));
+  if (scope === "PERSONAL" && view.scope === "TEAM" && view.ownerId !== actor.userId) {
+    throw new SafeError("Only the person who shared a team view can make it personal again; you can delete it or copy it.", "forbidden");
+  }
+  if (name !== view.name || scope !== view.scope) await assertNameFree(actor, view.page, scope, name, view.id);
+  return prisma.$transaction(async (tx) => {
+    const updated = await tx.savedView.update({ where: { id: view.id }, data: { name, scope, query } });
+    if (scope === "PERSONAL" && view.scope === "TEAM") {
+      // No longer shared: teammates who had it as their default fall back to no default.
+      await tx.userDefaultView.deleteMany({ where: { viewId: view.id, NOT: { userId: actor.userId } } });
+    }
+    if (scope === "TEAM" && view.scope === "PERSONAL") {
+      await audit(
+        { action: "view.shared", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, target: view.id, metadata: { name, page: view.page } },
+        tx,
+      );
+    }
+    return updated;
+  });
+}
+
+export async function deleteView(actor: Actor, viewId: string): Promise<void> {
+  const view = await requireManageableView(actor, viewId);
+  await prisma.savedView.delete({ where: { id: view.id } });
+}
+
+/** A personal copy of any view the actor can see (how members take a team view and change it). */
+export async function copyView(actor: Actor, viewId: string, newName?: string): Promise<SavedView> {
+  const source = await getVisibleView(actor, viewId);
+  if (!source) throw new SafeError(NOT_FOUND, "not_found");
+  let name = newName === undefined || newName.trim() === "" ? `${source.name} (copy)` : viewNameSchema.parse(newName);
+  if (newName === undefined || newName.trim() === "") {
+    // Find a free "(copy n)" name rather than failing on the second copy.
+    for (let n = 2; n < 100; n++) {
+      const taken = await prisma.savedView.findFirst({
+        where: { teamId: actor.teamId, page: source.page, scope: "PERSONAL", ownerId: actor.userId, name: { equals: name, mode: "insensitive" } },
+        select: { id: true },
+      });
+      if (!taken) break;
+      name = `${source.name} (copy ${n})`;
+    }
+    name = viewNameSchema.parse(name.slice(0, 80));
+  }
+  return createView(actor, { page: source.page, name, query: source.query, scope: "PERSONAL" });
+}
+
+/** The actor's default view for a page; null clears it. */
+export async function setDefaultView(actor: Actor, page: string, viewId: string | null): Promise<void> {
+  const listingPage = viewPageSchema.parse(page);
+  if (viewId === null) {
+    await prisma.userDefaultView.deleteMany({ where: { userId: actor.userId, page: listingPage } });
+    return;
+  }
+  const view = await getVisibleView(actor, viewId);
+  if (!view) throw new SafeError(NOT_FOUND, "not_found");
+  if (view.page !== listingPage) throw new SafeError("That view belongs to another page.", "wrong_page");
+  await prisma.userDefaultView.upsert({
+    where: { userId_page: { userId: actor.userId, page: listingPage } },
+    create: { userId: actor.userId, page: listingPage, viewId: view.id },
+    update: { viewId: view.id },
+  });
+}
+
+/** The default view of a page for the actor, if it is still one they can see. */
+export async function getDefaultView(actor: Actor, page: ListingPage): Promise<SavedView | null> {
+  const row = await prisma.userDefaultView.findUnique({
+    where: { userId_page: { userId: actor.userId, page } },
+    include: { view: true },
+  });
+  if (!row) return null;
+  return canSeeView(actor, row.view) ? row.view : null;
+}

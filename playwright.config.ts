@@ -1,0 +1,39 @@
+import { defineConfig, devices } from "@playwright/test";
+import { findChromium, HOW_TO_GET_CHROMIUM } from "./scripts/find-chromium";
+import { E2E_BASE_URL, E2E_PORT } from "./e2e/helpers/config";
+
+const executablePath = findChromium();
+if (!executablePath) {
+  console.error(HOW_TO_GET_CHROMIUM);
+  process.exit(1);
+}
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: process.env.E2E_BASE_URL
+    ? undefined
+    : {
+        command: "npx tsx scripts/e2e-server.ts",
+        url: `http://localhost:${E2E_PORT}/api/health`,
+        reuseExistingServer: !process.env.CI,
+        timeout: 120_000,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+});
