@@ -89,7 +89,7 @@ test.describe("sign-up and sign-in", () => {
     await page.goto("/account");
     const newPassword = `${user.password} renewed`;
     await page.getByLabel("Current password").fill(user.password);
-    await page.getByLabel("New password").fill(newPassword);
+    await page.getByLabel("New password", { exact: true }).fill(newPassword);
     await page.getByLabel("Repeat the new password").fill(newPassword);
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Password changed. Other sessions have been signed out.")).toBeVisible();

@@ -19,13 +19,14 @@ export async function signUp(page: Page, user: TestUser, options: { invite?: str
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password", { exact: true }).fill(user.password);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("user-name")).toHaveText(user.name);
+  // Hashing, signing in and the first render of the landing page: allow more than the default.
+  await expect(page.getByTestId("user-name")).toHaveText(user.name, { timeout: 30_000 });
 }
 
 export async function signIn(page: Page, user: Pick<TestUser, "email" | "password">, path = "/sign-in"): Promise<void> {
   await page.goto(path);
   await fillSignIn(page, user);
-  await expect(page.getByTestId("user-name")).toBeVisible();
+  await expect(page.getByTestId("user-name")).toBeVisible({ timeout: 30_000 });
 }
 
 export async function fillSignIn(page: Page, user: Pick<TestUser, "email" | "password">): Promise<void> {

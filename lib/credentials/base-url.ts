@@ -3,11 +3,11 @@
  * HTTPS required except for loopback hosts (the sandbox). Pure: used by the zod schema of the
  * settings form and again by the data function that stores it.
  */
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+// The same three hosts as the EMS client's normalizeBaseUrl (lib/ems/credentials.ts).
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(host) || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host);
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 
 export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; message: string };

@@ -206,19 +206,20 @@ export type ConnectionTestResult =
 export async function testCredential(actor: Actor, context: RequestContext = {}): Promise<ConnectionTestResult> {
   const credential = await loadOwnCredential(actor);
   if (!credential) throw new NoCredentialError();
-  const testedAt = new Date();
   let result: ConnectionTestResult;
   try {
     const { id: _id, ...emsCredential } = credential;
     void _id;
     const outcome = await getEmsClient(emsCredential).testConnection();
-    result = { ok: true, expiresAt: outcome.expiresAt, webhookGroupCount: outcome.webhookGroupCount, testedAt };
+    result = { ok: true, expiresAt: outcome.expiresAt, webhookGroupCount: outcome.webhookGroupCount, testedAt: new Date() };
   } catch (error) {
     if (!isEmsError(error)) {
       console.error(JSON.stringify({ level: "error", msg: "connection test failed unexpectedly", credentialId: credential.id, error: String(error) }));
     }
-    result = { ok: false, message: isEmsError(error) ? error.userMessage : "The connection test failed for an unexpected reason. Please try again.", testedAt };
+    // Taken after the call: the EMS client's own failure mark (EmsTokenCache) is then older than this.
+    result = { ok: false, message: isEmsError(error) ? error.userMessage : "The connection test failed for an unexpected reason. Please try again.", testedAt: new Date() };
   }
+  const { testedAt } = result;
   await prisma.$transaction(async (tx) => {
     // Only the row tested: if the credentials were replaced meanwhile, this outcome is not theirs.
     await tx.apiCredential.updateMany({

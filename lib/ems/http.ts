@@ -67,8 +67,16 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
   const attempts = request.retry ? MAX_GET_RETRIES + 1 : 1;
   for (let attempt = 1; ; attempt++) {
     if (request.signal?.aborted) throw abortReason(request.signal);
-    const timeout = AbortSignal.timeout(limit);
-    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    // One controller per attempt, aborted by our timer or by the caller's signal (cheaper than
+    // AbortSignal.timeout + AbortSignal.any on every call, and nothing is left behind).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException(`No answer within ${limit} ms.`, "TimeoutError"));
+    }, limit);
+    const onCallerAbort = () => controller.abort(abortReason(request.signal!));
+    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
     const sentAt = Date.now();
     const started = performance.now();
     const logFields = { requestId: request.requestId, fingerprint: request.fingerprint, method: request.method, path, attempt };
@@ -77,8 +85,9 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal,
+        signal: controller.signal,
         redirect: "manual",
+        // Never let Next's data cache keep an authenticated answer.
         cache: "no-store",
       });
       const bodyText = await response.text();
@@ -93,7 +102,6 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
         emsLog("info", "ems.http", { ...logFields, status: null, durationMs, outcome: "aborted" });
         throw abortReason(request.signal);
       }
-      const timedOut = timeout.aborted;
       const willRetry = attempt < attempts;
       const reason = timedOut ? `no answer within ${limit} ms` : describeNetworkError(error);
       emsLog("warn", "ems.http", { ...logFields, status: null, durationMs, outcome: timedOut ? "timeout" : "network_error", reason, retrying: willRetry || undefined });
@@ -103,6 +111,9 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
           timedOut,
         });
       }
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onCallerAbort);
     }
     await sleep(backoffDelay(attempt - 1), request.signal);
   }

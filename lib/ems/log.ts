@@ -11,14 +11,33 @@ export type EmsLogLevel = "info" | "warn" | "error";
 export type EmsLogFields = Record<string, string | number | boolean | null | undefined>;
 
 const SECRET_FIELD = /authorization|token(?!Requests)|secret|password|cookie|credential(?!Id)/i;
-const SECRET_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+const SECRET_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+const fieldAllowed = new Map<string, boolean>();
+
+function isAllowedField(key: string): boolean {
+  let allowed = fieldAllowed.get(key);
+  if (allowed === undefined) {
+    allowed = !SECRET_FIELD.test(key);
+    fieldAllowed.set(key, allowed);
+  }
+  return allowed;
+}
+
+const LEVELS: Record<EmsLogLevel | "silent", number> = { info: 0, warn: 1, error: 2, silent: 3 };
+
+/** EMS_LOG_LEVEL: info (default), warn, error or silent. */
+function threshold(): number {
+  const configured = process.env.EMS_LOG_LEVEL?.trim().toLowerCase() as keyof typeof LEVELS | undefined;
+  return configured && configured in LEVELS ? LEVELS[configured] : LEVELS.info;
+}
 
 export function emsLog(level: EmsLogLevel, event: string, fields: EmsLogFields = {}): void {
+  if (LEVELS[level] < threshold()) return;
   const entry: Record<string, unknown> = { time: new Date().toISOString(), level, scope: "ems", event };
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    if (SECRET_FIELD.test(key)) continue;
-    entry[key] = typeof value === "string" ? value.replace(SECRET_VALUE, "$1 [redacted]") : value;
+  for (const key in fields) {
+    const value = fields[key];
+    if (value === undefined || !isAllowedField(key)) continue;
+    entry[key] = typeof value === "string" && value.length > 6 ? value.replace(SECRET_VALUE, "$1 [redacted]") : value;
   }
   const line = JSON.stringify(entry);
   if (level === "info") console.info(line);

@@ -62,7 +62,7 @@ export function parseFilter(
     return { ok: false, message: `The filter on “${field}” has no operator that fits a ${type} field.` };
   }
   const value = rest.slice(operator.length);
-  const problem = valueProblem(field, type, value);
+  const problem = valueProblem(field, type, value, operator);
   if (problem) return { ok: false, message: problem };
   return { ok: true, condition: { field, operator, value } };
 }
@@ -70,12 +70,13 @@ export function parseFilter(
 const DATE_PREFIX = /^\d{4}(-\d{2}(-\d{2}( \d{2}(:\d{2}(:\d{2})?)?)?)?)?$/;
 
 /** What is wrong with a value for a field, in words; null when it is fine. */
-export function valueProblem(field: string, type: FieldType, value: string): string | null {
+export function valueProblem(field: string, type: FieldType, value: string, operator = "="): string | null {
   if (value.trim() === "") return `The filter on “${field}” has no value.`;
   if (value.includes("&")) return `The filter on “${field}” contains “&”, which the EMS API cannot search for; remove it or search for the part before or after it.`;
   if (/^\*[a-z]*\*/i.test(value)) return `The value of the filter on “${field}” starts with “${value.slice(0, value.indexOf("*", 1) + 1)}”, which looks like a mistyped operator.`;
   if (type === "number" && !/^-?\d+$/.test(value.trim())) return `The filter on “${field}” needs a whole number, not “${clip(value)}”.`;
-  if (type === "date" && !DATE_PREFIX.test(value.trim())) {
+  // Dates compare as text: a comparison needs the stated format; "contains" takes any part of it.
+  if (type === "date" && !operator.includes("*") && !DATE_PREFIX.test(value.trim())) {
     return `The filter on “${field}” needs a date written YYYY-MM-DD (optionally with HH:MM:SS), not “${clip(value)}”.`;
   }
   if (value.length > 200) return `The filter on “${field}” is longer than 200 characters.`;

@@ -1,9 +1,11 @@
+import { MAX_IDS } from "@/lib/ems/query";
+
 /**
  * The "only these ids" box: people paste lists from spreadsheets, logs and chats, so any mix of
  * commas, spaces, semicolons and new lines separates ids. Every problem is reported precisely
  * (which entry, and why) instead of silently dropping it: a wrong filter is worse than none.
  */
-export const MAX_IDS = 100;
+export { MAX_IDS };
 
 export type IdListResult =
   | { ok: true; ids: number[] }

@@ -1,14 +1,15 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { getEmsClientForActor } from "@/lib/credentials";
+import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
+  getCredentialState,
   CredentialsRejectedError,
   EmsBadRequestError,
   InvalidResponseError,
   RateLimitedError,
   UpstreamUnavailableError,
 } from "@/lib/ems";
-import { userMessageOf } from "@/lib/errors";
+import { isSafeError, userMessageOf } from "@/lib/errors";
 import { toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
 
@@ -51,7 +52,7 @@ export function failureOf(error: unknown): ListingFailure {
   if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage };
   if (error instanceof EmsBadRequestError) return { kind: "bad-request", message: error.userMessage };
   if (error instanceof InvalidResponseError) return { kind: "invalid-response", message: error.userMessage };
-  console.error("[listing] unexpected error", error);
+  if (!isSafeError(error)) console.error("[listing] unexpected error", error);
   return { kind: "unknown", message: userMessageOf(error) };
 }
 
@@ -70,10 +71,7 @@ export async function loadListing(actor: Actor, state: ListingState): Promise<Li
   try {
     const query = toEmsQuery(state);
     // Page renders never sleep through a rate limit: they say how long to wait instead.
-    const result =
-      state.resource === "events"
-        ? await client.listEvents(query as never, { waitForRateLimit: false })
-        : await client.listWebhookGroups(query as never, { waitForRateLimit: false });
+    const result = await client.list(state.resource, query as never, { waitForRateLimit: false });
     return {
       kind: "ok",
       items: result.items as unknown as Record<string, unknown>[],
@@ -81,6 +79,10 @@ export async function loadListing(actor: Actor, state: ListingState): Promise<Li
       budget: result.rateLimit,
     };
   } catch (error) {
-    return failureOf(error);
+    const failure = failureOf(error);
+    if (failure.kind === "rate-limited" && !failure.budget) {
+      failure.budget = (await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit ?? null;
+    }
+    return failure;
   }
 }

@@ -4,14 +4,19 @@
  * pages need on top: labels, default columns, which columns sort).
  */
 import {
+  DEFAULT_PER_PAGE as EMS_DEFAULT_PER_PAGE,
   EVENT_FIELDS,
+  MAX_SEARCH_CONDITIONS,
   OPERATORS_BY_TYPE,
   SEARCHABLE_FIELDS,
+  SORTABLE_FIELDS,
+  WEBHOOK_GROUP_EXPAND,
   WEBHOOK_GROUP_FIELDS,
+  type FieldType,
 } from "@/lib/ems/query";
 
 export type ListingResource = "webhook-groups" | "events";
-export type FieldType = "number" | "text" | "date";
+export type { FieldType };
 
 export interface ResourceConfig {
   resource: ListingResource;
@@ -20,7 +25,7 @@ export interface ResourceConfig {
   /** Every standard field, in the API's order. */
   fields: readonly string[];
   defaultFields: readonly string[];
-  /** Fields always asked for, shown or not (the row needs them: links, time zones). */
+  /** What `expand` accepts. */
   expandable: readonly string[];
   sortable: readonly string[];
   defaultSort: readonly { field: string; direction: "asc" | "desc" }[];
@@ -28,26 +33,7 @@ export interface ResourceConfig {
   labels: Readonly<Record<string, string>>;
 }
 
-function searchableOf(resource: ListingResource): Record<string, FieldType> {
-  const source = (SEARCHABLE_FIELDS as unknown as Record<string, unknown>)[resource];
-  const out: Record<string, FieldType> = {};
-  if (Array.isArray(source)) {
-    for (const entry of source as Array<{ field?: string; name?: string; type: FieldType }>) {
-      const name = entry.field ?? entry.name;
-      if (name) out[name] = entry.type;
-    }
-  } else if (source && typeof source === "object") {
-    for (const [name, value] of Object.entries(source as Record<string, unknown>)) {
-      out[name] = (typeof value === "string" ? value : (value as { type: FieldType }).type) as FieldType;
-    }
-  }
-  return out;
-}
-
-export const OPERATORS: Readonly<Record<FieldType, readonly string[]>> = OPERATORS_BY_TYPE as unknown as Record<
-  FieldType,
-  readonly string[]
->;
+export const OPERATORS: Readonly<Record<FieldType, readonly string[]>> = OPERATORS_BY_TYPE;
 
 const WEBHOOK_GROUP_LABELS: Record<string, string> = {
   id: "ID",
@@ -74,8 +60,8 @@ const EVENT_LABELS: Record<string, string> = {
   updated_at: "Updated",
 };
 
-const webhookGroupFields = [...(WEBHOOK_GROUP_FIELDS as readonly string[])];
-const eventFields = [...(EVENT_FIELDS as readonly string[])];
+const webhookGroupFields: readonly string[] = WEBHOOK_GROUP_FIELDS;
+const eventFields: readonly string[] = EVENT_FIELDS;
 
 export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
   resource: "webhook-groups",
@@ -83,10 +69,10 @@ export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
   title: "Webhook groups",
   fields: webhookGroupFields,
   defaultFields: webhookGroupFields.filter((f) => ["id", "name", "headers", "notification_emails"].includes(f)),
-  expandable: ["webhooks"],
-  sortable: webhookGroupFields.filter((f) => f === "id" || f === "name"),
+  expandable: WEBHOOK_GROUP_EXPAND,
+  sortable: SORTABLE_FIELDS["webhook-groups"],
   defaultSort: [],
-  searchable: searchableOf("webhook-groups"),
+  searchable: SEARCHABLE_FIELDS["webhook-groups"],
   labels: WEBHOOK_GROUP_LABELS,
 };
 
@@ -98,9 +84,9 @@ export const EVENT_LISTING: ResourceConfig = {
   // The production API returns only id and name without `fields`: these are always asked for by name.
   defaultFields: eventFields.filter((f) => ["id", "name", "status", "start_date", "end_date", "timezone"].includes(f)),
   expandable: [],
-  sortable: eventFields.filter((f) => !["url"].includes(f)),
+  sortable: SORTABLE_FIELDS.events,
   defaultSort: [],
-  searchable: searchableOf("events"),
+  searchable: SEARCHABLE_FIELDS.events,
   labels: EVENT_LABELS,
 };
 
@@ -113,6 +99,6 @@ export function fieldLabel(config: ResourceConfig, field: string): string {
 }
 
 export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const;
-export const DEFAULT_PER_PAGE = 20;
+export const DEFAULT_PER_PAGE = EMS_DEFAULT_PER_PAGE;
 export const MAX_SORT_LEVELS = 4;
-export const MAX_FILTERS = 20;
+export const MAX_FILTERS = MAX_SEARCH_CONDITIONS;

@@ -8,6 +8,7 @@
  *   sort=-id,name  page=2  per-page=20|50|100|200  ids=1,2,3  view=<saved view id>
  */
 import { z } from "zod";
+import { querySchemaOf } from "@/lib/ems/query";
 import { formatFilter, parseFilter, type FilterCondition } from "./filters";
 import { formatIdList, parseIdList } from "./ids";
 import {
@@ -81,6 +82,8 @@ const splitList = (values: string[]) =>
 function rawFromSearchParams(input: SearchParamsInput): Record<string, unknown> {
   const grouped = new Map<string, string[]>();
   for (const [key, value] of toEntries(input)) {
+    // An empty field of a GET form means "not set", not "set to nothing".
+    if (value.trim() === "") continue;
     grouped.set(key, [...(grouped.get(key) ?? []), value]);
   }
   const raw: Record<string, unknown> = {};
@@ -106,6 +109,13 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
     const parsed = parseFilter(text, config.searchable, OPERATORS);
     if (!parsed.ok) {
       ctx.addIssue({ code: "custom", message: parsed.message });
+      return z.NEVER;
+    }
+    // The EMS client's schema has the last word on what a condition may be.
+    const checked = querySchemaOf(config.resource).safeParse({ search: [parsed.condition] });
+    if (!checked.success) {
+      const message = checked.error.issues[0]?.message ?? "this filter cannot be sent";
+      ctx.addIssue({ code: "custom", message: `${message[0].toUpperCase()}${message.slice(1)}.` });
       return z.NEVER;
     }
     return parsed.condition;

@@ -46,7 +46,7 @@ function engineVersionHash() {
 
 // ---------------------------------------------------------------------------------------------
 // Connection settings.
-// Mismatch 2: the pg factory gets discrete fields, never `connectionString` (pg lets a connection
+// Mismatch 3: the pg factory gets discrete fields, never `connectionString` (pg lets a connection
 // string override `database`, which would point a shadow database's pool back at the main one), and
 // Prisma's `?schema=` becomes the session's search_path plus the adapter's schema name.
 function connectionSettings(url) {
@@ -73,7 +73,7 @@ function connectionSettings(url) {
 
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;
 
-// Mismatch 1 (and 3): adapter-pg refuses columns of type `"char"` (OID 18), which the engine's catalog
+// Mismatches 1 and 2: adapter-pg refuses columns of type `"char"` (OID 18), which the engine's catalog
 // queries return. They are decoded as strings and reported as Character: on PostgreSQL 18 (PGlite)
 // the engine reads `constraint_type 'n'` with a char getter and panics if it arrives as Text.
 function acceptCharColumns(queryable) {
@@ -137,7 +137,7 @@ function createAdapterFactory({ url, shadowDatabaseUrl }) {
   };
 }
 
-// Mismatch 3: a configured shadow database (the embedded server's second, in-memory PGlite) is reused
+// Mismatch 4: a configured shadow database (the embedded server's second, in-memory PGlite) is reused
 // from one command to the next, so it is emptied first, as the native engine does.
 async function connectToConfiguredShadowDb(shadowUrl) {
   const shadow = connectionSettings(shadowUrl);
@@ -150,7 +150,7 @@ async function connectToConfiguredShadowDb(shadowUrl) {
   return adapter;
 }
 
-// Mismatch 3: adapter-pg's own temporary shadow database is dropped while its pool is still
+// Mismatch 4: adapter-pg's own temporary shadow database is dropped while its pool is still
 // connected to it, which PostgreSQL refuses. Here the pool is closed first, then the database dropped.
 async function connectToTemporaryShadowDb(main) {
   const admin = new pg.Client({ ...main.config, max: undefined });
@@ -212,6 +212,10 @@ function describeConnectionError(error, config) {
 }
 
 async function runOneShot(command, datasource) {
+  // The CLI skips the first stderr line of a one-shot command (the native engine's start-up log).
+  process.stderr.write(
+    `${JSON.stringify({ timestamp: new Date().toISOString(), level: "INFO", fields: { message: "Starting schema engine CLI (wasm bridge)" }, target: "schema_engine::cli" })}\n`,
+  );
   const { config } = connectionSettings(datasource.url);
   if (command === "can-connect-to-database") {
     const client = new pg.Client(config);
@@ -268,7 +272,7 @@ class EngineHost {
     this.args = args;
     this.enginePromise = null;
     this.adapterFactory = null;
-    this.historyDiagnosed = false;
+    this.diagnosedHistories = new Set();
     this.pendingPrints = new Map();
     this.nextPrintId = 1;
   }
@@ -296,25 +300,25 @@ class EngineHost {
       case "createDatabase":
         return this.createDatabase(params);
       case "evaluateDataLoss":
-      case "createMigration":
-        // Mismatch 4: on a fresh database with existing migrations these fail until the migration
-        // history has been diagnosed once in this engine.
-        if (!this.historyDiagnosed) {
+      case "createMigration": {
+        // Mismatch 5: the wasm engine computes the schema of the migration history (replayed on the
+        // shadow database) only in diagnoseMigrationHistory/devDiagnostic and caches it; these two
+        // methods only read that cache, and fail ("shadow DB must be provided through an external
+        // factory") when it is cold, e.g. on a fresh database with existing migrations. Warm it once
+        // per migration list.
+        const key = JSON.stringify(params.migrationsList?.migrationDirectories?.map((d) => d.path) ?? []);
+        if (!this.diagnosedHistories.has(key)) {
           await engine.diagnoseMigrationHistory({
             migrationsList: params.migrationsList,
-            optInToShadowDatabase: false,
+            optInToShadowDatabase: true,
             filters: params.filters,
           });
-          this.historyDiagnosed = true;
+          this.diagnosedHistories.add(key);
         }
         return engine[method](params);
-      case "diagnoseMigrationHistory": {
-        const result = await engine.diagnoseMigrationHistory(params);
-        this.historyDiagnosed = true;
-        return result;
       }
       case "diff": {
-        // Mismatch 5: the native engine prints the diff through a `print` request to the CLI and
+        // Mismatch 6: the native engine prints the diff through a `print` request to the CLI and
         // answers with stdout: null; the wasm engine returns the text instead.
         const { stdout, ...rest } = await engine.diff(params);
         if (stdout) await this.print(stdout);
@@ -352,13 +356,13 @@ class EngineHost {
     return true;
   }
 
-  // Mismatch 6: engine errors become JSON-RPC errors with code 4466 and `data.message` (plus
+  // Mismatch 7: engine errors become JSON-RPC errors with code 4466 and `data.message` (plus
   // `error_code` for the P-codes the CLI knows); a failure inside the adapter is kept in the
   // adapter's error registry and only its id reaches the engine's message, so it is looked up.
   toRpcError(error) {
     const isPanic = error instanceof WebAssembly.RuntimeError || error?.name === "RuntimeError";
     let message = error?.message ?? String(error);
-    const registryId = /GenericJs[^0-9]*(\d+)/.exec(message)?.[1];
+    const registryId = /(?:External error id#|GenericJs\D*)(\d+)/.exec(message)?.[1];
     if (registryId !== undefined && this.adapterFactory) {
       const record = this.adapterFactory.errorRegistry.consumeError(Number(registryId));
       if (record) message = `${message}\n${record.error?.message ?? String(record.error)}`;

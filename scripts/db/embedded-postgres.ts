@@ -1,8 +1,20 @@
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+// The template below is only valid for the PGlite build that made it. (package.json is not exported.)
+const PGLITE_VERSION = (() => {
+  try {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    const manifest = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`)), "package.json");
+    return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+})();
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is unset: PGlite (PostgreSQL compiled to
@@ -220,8 +232,33 @@ async function startGate(opts: {
   };
 }
 
+// A fresh in-memory PGlite runs initdb, which takes 4-20 s depending on the machine's load. The
+// result of one initdb is kept as a template (git-ignored, per PGlite version) and later in-memory
+// databases (the shadow database, the test databases) start from a copy in about a quarter of that.
+const TEMPLATE_FILE = path.resolve(".data/cache", `pglite-${PGLITE_VERSION}-template.tar`);
+
+async function createMemoryPglite(): Promise<PGlite> {
+  try {
+    const template = fs.readFileSync(TEMPLATE_FILE);
+    return await PGlite.create({ dataDir: MEMORY, loadDataDir: new Blob([template]) });
+  } catch {
+    // No template yet (or an unreadable one): make one.
+  }
+  const db = await PGlite.create(MEMORY);
+  try {
+    const dump = await db.dumpDataDir("none");
+    fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
+    const partial = `${TEMPLATE_FILE}.${process.pid}.partial`;
+    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(partial, TEMPLATE_FILE);
+  } catch (error) {
+    console.warn(`embedded database: could not save the template (${(error as Error).message}); next start will be slower.`);
+  }
+  return db;
+}
+
 async function startPglite(dataDir: string): Promise<{ port: number; close(): Promise<void> }> {
-  const db = await PGlite.create(dataDir === MEMORY ? MEMORY : path.resolve(dataDir));
+  const db = dataDir === MEMORY ? await createMemoryPglite() : await PGlite.create(path.resolve(dataDir));
   // The gate already serialises clients; 2 leaves room for the previous connection's handler to
   // finish detaching while the next one attaches.
   const socketServer = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 2 });

@@ -36,6 +36,16 @@ export class RateLimiter {
     return { allowed: true, limit, remaining: limit - bucket.used, resetSeconds };
   }
 
+  /** The bucket's state without charging it (for answers that cost nothing, e.g. injected faults). */
+  peek(bucketKey: string, now: number = Date.now()): RateLimitOutcome {
+    const windowMs = this.settings.windowSeconds * 1000;
+    const bucket = this.buckets.get(bucketKey);
+    const limit = this.settings.credits;
+    if (!bucket || now - bucket.windowStart >= windowMs) return { allowed: true, limit, remaining: limit, resetSeconds: this.settings.windowSeconds };
+    const resetSeconds = Math.max(1, Math.ceil((bucket.windowStart + windowMs - now) / 1000));
+    return { allowed: bucket.used < limit, limit, remaining: Math.max(0, limit - bucket.used), resetSeconds };
+  }
+
   configure(settings: Partial<RateLimitSettings>): void {
     this.settings = { ...this.settings, ...settings };
     this.buckets.clear();

@@ -1,12 +1,12 @@
 import type { EmsEvent, Webhook, WebhookGroup } from "../api/resources";
 import type { SandboxAccount } from "../core/config";
 import { generateEvents, generateWebhookGroups } from "./generate";
-import { Table } from "./table";
+import { Table, tableSourceOf } from "./table";
 
 export type AccountDataset = {
   groups: Table<WebhookGroup>;
-  /** webhooks of the group at the same row index */
-  webhooksByGroup: readonly Webhook[][];
+  /** webhooks of the group at a row index (made on first use) */
+  webhooksOf: (index: number) => Webhook[];
   events: Table<EmsEvent>;
 };
 
@@ -20,8 +20,13 @@ export function datasetFor(account: Pick<SandboxAccount, "groups" | "events" | "
   const key = `${account.seed}:${account.groups}:${account.events}`;
   let dataset = cache.get(key);
   if (!dataset) {
-    const { groups, webhooksByGroup } = generateWebhookGroups(account.groups, account.seed);
-    dataset = { groups: new Table(groups), webhooksByGroup, events: new Table(generateEvents(account.events, account.seed)) };
+    const generated = generateWebhookGroups(account.groups, account.seed);
+    const groups = new Table<WebhookGroup>({
+      size: generated.ids.length,
+      value: (index, field) => (field === "id" ? generated.ids[index] : field === "name" ? generated.names[index] : null),
+      row: generated.groupAt,
+    });
+    dataset = { groups, webhooksOf: generated.webhooksOf, events: new Table(tableSourceOf(generateEvents(account.events, account.seed))) };
     cache.set(key, dataset);
   }
   return dataset;

@@ -11,59 +11,91 @@ import {
  * Deterministic, realistic records for one account. Ids ascend with small gaps (real tables have
  * deleted rows), names repeat only rarely, and every array may be empty.
  */
-export type GeneratedGroups = { groups: WebhookGroup[]; webhooksByGroup: Webhook[][] };
+/**
+ * Webhook groups keep only ids and names in memory (what search and sort need); the rest of a
+ * group and its webhooks come from their own seeded stream (seed and group id), made on first use
+ * and then kept. So 100,000 groups take a few arrays, and a row is the same whenever it is made.
+ */
+export type GeneratedGroups = {
+  ids: Int32Array;
+  names: string[];
+  groupAt: (index: number) => WebhookGroup;
+  webhooksOf: (index: number) => Webhook[];
+};
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+const NO_PAIRS: readonly { key: string; value: string }[] = Object.freeze([]);
 
 function headerPairs(random: SeededRandom, max: number) {
   const count = random.int(0, max);
+  if (count === 0) return NO_PAIRS as { key: string; value: string }[];
   const pairs: { key: string; value: string }[] = [];
+  const first = random.int(0, HEADER_TEMPLATES.length - 1);
+  // Consecutive templates never repeat a header name within one list.
   for (let i = 0; i < count; i++) {
-    const [key, value] = HEADER_TEMPLATES[(i + random.int(0, HEADER_TEMPLATES.length - 1)) % HEADER_TEMPLATES.length];
-    if (pairs.some((pair) => pair.key === key)) continue;
+    const [key, value] = HEADER_TEMPLATES[(first + i) % HEADER_TEMPLATES.length];
     pairs.push({ key, value: value(random.token(16)) });
   }
   return pairs;
 }
 
+/** A per-row stream: independent of generation order, so lazily made rows are deterministic. */
+function rowRandom(seed: number, id: number, stream: number): SeededRandom {
+  return new SeededRandom(seed ^ Math.imul(id, 0x2c1b3c6d), stream);
+}
+
+function groupDetails(id: number, name: string, seed: number): WebhookGroup {
+  const random = rowRandom(seed, id, 4);
+  const emailCount = random.int(0, 3);
+  const notificationEmails: string[] = [];
+  for (let e = 0; e < emailCount; e++) notificationEmails.push(`${random.pick(EMAIL_LOCALS)}${e || ""}@${random.pick(EMAIL_DOMAINS)}`);
+  return { id, name, headers: headerPairs(random, 3), notification_emails: notificationEmails };
+}
+
+/** Webhook ids derive from the group id (`group id * 10 + position`), unique without a counter. */
+function generateWebhooks(groupId: number, seed: number): Webhook[] {
+  const random = rowRandom(seed, groupId, 3);
+  const count = random.int(0, 8);
+  const hooks: Webhook[] = new Array(count);
+  for (let h = 0; h < count; h++) {
+    const trigger = random.pick(TRIGGER_OBJECTS);
+    hooks[h] = {
+      id: groupId * 10 + h + 1,
+      name: `${trigger} → ${random.pick(GROUP_PURPOSES)}`,
+      url: `https://${random.pick(HOOK_HOSTS)}/ems/${trigger}/${random.token(10)}`,
+      group_id: groupId,
+      trigger_object: trigger,
+      trigger_on_insert: random.chance(0.8),
+      trigger_on_update: random.chance(0.6),
+      trigger_on_delete: random.chance(0.3),
+      enabled: random.chance(0.85),
+      content_type: random.chance(0.75) ? "json" : "form",
+      headers: headerPairs(random, 2),
+    };
+  }
+  return hooks;
+}
+
 export function generateWebhookGroups(count: number, seed: number): GeneratedGroups {
   const random = new SeededRandom(seed, 1);
-  const groups: WebhookGroup[] = new Array(count);
-  const webhooksByGroup: Webhook[][] = new Array(count);
+  const ids = new Int32Array(count);
+  const names: string[] = new Array(count);
   let groupId = random.int(1, 40);
-  let webhookId = random.int(100, 900);
   for (let i = 0; i < count; i++) {
     groupId += random.chance(0.15) ? random.int(2, 4) : 1;
+    ids[i] = groupId;
     const qualifier = random.chance(0.6) ? ` ${random.pick(GROUP_QUALIFIERS)}` : "";
     // The trailing number keeps names distinct across large datasets, like real teams' "#2" copies.
-    const name = `${random.pick(GROUP_PURPOSES)}${qualifier} #${i + 1}`;
-    const emailCount = random.int(0, 3);
-    const notificationEmails: string[] = [];
-    for (let e = 0; e < emailCount; e++) notificationEmails.push(`${random.pick(EMAIL_LOCALS)}${e || ""}@${random.pick(EMAIL_DOMAINS)}`);
-    groups[i] = { id: groupId, name, headers: headerPairs(random, 3), notification_emails: notificationEmails };
-
-    const hookCount = random.int(0, 8);
-    const hooks: Webhook[] = new Array(hookCount);
-    for (let h = 0; h < hookCount; h++) {
-      webhookId += random.int(1, 3);
-      const trigger = random.pick(TRIGGER_OBJECTS);
-      hooks[h] = {
-        id: webhookId,
-        name: `${trigger} → ${random.pick(GROUP_PURPOSES)}`,
-        url: `https://${random.pick(HOOK_HOSTS)}/ems/${trigger}/${random.token(10)}`,
-        group_id: groupId,
-        trigger_object: trigger,
-        trigger_on_insert: random.chance(0.8),
-        trigger_on_update: random.chance(0.6),
-        trigger_on_delete: random.chance(0.3),
-        enabled: random.chance(0.85),
-        content_type: random.chance(0.75) ? "json" : "form",
-        headers: headerPairs(random, 2),
-      };
-    }
-    webhooksByGroup[i] = hooks;
+    names[i] = `${random.pick(GROUP_PURPOSES)}${qualifier} #${i + 1}`;
   }
-  return { groups, webhooksByGroup };
+  const groups: (WebhookGroup | undefined)[] = new Array(count);
+  const webhooks: (Webhook[] | undefined)[] = new Array(count);
+  return {
+    ids,
+    names,
+    groupAt: (index) => (groups[index] ??= groupDetails(ids[index], names[index], seed)),
+    webhooksOf: (index) => (webhooks[index] ??= generateWebhooks(ids[index], seed)),
+  };
 }
 
 /** Days since 1970-01-01 of 2024-01-01; events span 2024..2027, a fixed window for determinism. */

@@ -1,0 +1,76 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { saveCredentialsAction } from "@/lib/actions/credentials/save-credentials";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "./form-message";
+import { useFormAction } from "./use-form-action";
+
+/**
+ * Base URL, consumer key and consumer secret. The key and secret fields start empty every time:
+ * saved values are never sent back to the browser. After a successful save they are cleared.
+ */
+export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { defaultBaseUrl: string; sandboxBaseUrl: string | null; replacing: boolean }) {
+  const { state, pending, onSubmit, fieldErrors } = useFormAction(saveCredentialsAction);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (state.status !== "success" || !formRef.current) return;
+    for (const name of ["consumerKey", "consumerSecret"]) {
+      const input = formRef.current.elements.namedItem(name);
+      if (input instanceof HTMLInputElement) input.value = "";
+    }
+  }, [state]);
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="max-w-xl space-y-4" aria-label={replacing ? "Replace API credentials" : "Add API credentials"} data-testid="credential-form">
+      <FormMessage state={state} testId="credential-form" />
+      <div>
+        <Field
+          id="credential-base-url"
+          name="baseUrl"
+          label="Base URL"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          spellCheck={false}
+          placeholder="https://api.example.com"
+          defaultValue={defaultBaseUrl}
+          error={fieldErrors.baseUrl}
+          hint="The address before /api/v1. HTTPS is required, except for localhost."
+          required
+        />
+        {sandboxBaseUrl ? (
+          <button
+            type="button"
+            className="mt-2 text-sm font-medium text-brand-700 underline-offset-2 hover:underline"
+            onClick={() => {
+              const input = document.getElementById("credential-base-url");
+              if (input instanceof HTMLInputElement) {
+                input.value = sandboxBaseUrl;
+                input.focus();
+              }
+            }}
+          >
+            Use the built-in sandbox URL ({sandboxBaseUrl})
+          </button>
+        ) : null}
+      </div>
+      <Field name="consumerKey" label="Consumer key" autoComplete="off" spellCheck={false} error={fieldErrors.consumerKey} required />
+      <Field
+        name="consumerSecret"
+        label="Consumer secret"
+        type="password"
+        autoComplete="new-password"
+        spellCheck={false}
+        error={fieldErrors.consumerSecret}
+        hint="Stored encrypted. It is never shown again, not even to you or your team's admins."
+        required
+      />
+      <Button type="submit" pending={pending}>
+        {replacing ? "Replace credentials" : "Save credentials"}
+      </Button>
+    </form>
+  );
+}

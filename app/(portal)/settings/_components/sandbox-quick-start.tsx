@@ -1,0 +1,38 @@
+"use client";
+
+import { applySandboxCredentialsAction } from "@/lib/actions/credentials/apply-sandbox-credentials";
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "./form-message";
+import { useFormAction } from "./use-form-action";
+
+/**
+ * The one-click choice: the built-in sandbox with one of its demo accounts. The server fills in the
+ * demo key and secret, saves and tests them; they are never put in the page.
+ */
+export function SandboxQuickStart({ sandboxBaseUrl }: { sandboxBaseUrl: string }) {
+  const { state, pending, onSubmit } = useFormAction(applySandboxCredentialsAction);
+  return (
+    <form onSubmit={onSubmit} className="space-y-3" aria-labelledby="sandbox-heading" data-testid="sandbox-quick-start">
+      <h3 id="sandbox-heading" className="text-sm font-semibold text-slate-900">
+        Try the built-in sandbox
+      </h3>
+      <p className="text-sm text-slate-600">
+        A stand-in for the EMS API at <code className="rounded bg-slate-100 px-1">{sandboxBaseUrl}</code>, with sample webhook groups and events.
+        Its demo credentials are filled in for you, saved and tested.
+      </p>
+      <fieldset className="flex flex-wrap gap-4 text-sm">
+        <legend className="sr-only">Sandbox account</legend>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="account" value="demo" defaultChecked /> Demo account
+        </label>
+        <label className="flex items-center gap-2">
+          <input type="radio" name="account" value="other" /> Second demo account
+        </label>
+      </fieldset>
+      <Button type="submit" variant="secondary" pending={pending}>
+        Use the sandbox
+      </Button>
+      <FormMessage state={state} testId="sandbox-quick-start" />
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+"use client";
+
+import { testConnectionAction } from "@/lib/actions/credentials/test-connection";
+import { Button } from "@/components/ui/button";
+import { FormMessage } from "./form-message";
+import { useFormAction } from "./use-form-action";
+
+const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+
+export function TestConnectionForm() {
+  const { state, pending, onSubmit } = useFormAction(testConnectionAction);
+  return (
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Test connection" data-testid="test-connection-form">
+      <Button type="submit" variant="secondary" pending={pending}>
+        {pending ? "Testing…" : "Test connection"}
+      </Button>
+      <FormMessage state={state} testId="test-connection" />
+      {state.status === "success" && state.data ? (
+        <dl className="grid max-w-md grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="test-connection-details">
+          <dt className="text-slate-500">Token expires</dt>
+          <dd>{utc.format(new Date(state.data.expiresAt))} UTC</dd>
+          <dt className="text-slate-500">Webhook groups</dt>
+          <dd data-testid="webhook-group-count">{state.data.webhookGroupCount}</dd>
+        </dl>
+      ) : null}
+    </form>
+  );
+}

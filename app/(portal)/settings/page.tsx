@@ -1,0 +1,108 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { requireActor } from "@/lib/auth/session";
+import { getCredentialSummary } from "@/lib/credentials/store";
+import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
+import { isSandboxEnabled } from "@/lib/env";
+import { Notice } from "@/components/ui/notice";
+import { CredentialForm } from "./_components/credential-form";
+import { DeleteCredentialForm } from "./_components/delete-credential-form";
+import { SandboxQuickStart } from "./_components/sandbox-quick-start";
+import { TestConnectionForm } from "./_components/test-connection-form";
+
+export const metadata: Metadata = { title: "Settings" };
+
+const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+function When({ date, never }: { date: Date | null; never: string }) {
+  return date ? <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time> : <span className="text-slate-500">{never}</span>;
+}
+
+export default async function SettingsPage() {
+  const actor = await requireActor();
+  const summary = await getCredentialSummary(actor);
+  const sandboxUrl = isSandboxEnabled() ? sandboxBaseUrl(await headers()) : null;
+
+  return (
+    <div className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-semibold">Settings</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Your own EMS API credentials. Each member of {actor.teamName} uses their own; nobody else, not even an owner, can read yours.
+        </p>
+      </div>
+
+      <section aria-labelledby="credentials-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+        <h2 id="credentials-heading" className="text-lg font-semibold">
+          EMS API credentials
+        </h2>
+        {summary ? (
+          <div className="mt-4 space-y-6">
+            <dl className="grid max-w-2xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]" data-testid="credential-summary">
+              <dt className="font-medium text-slate-500">Base URL</dt>
+              <dd className="break-all" data-testid="credential-base-url">{summary.baseUrl}</dd>
+              <dt className="font-medium text-slate-500">Consumer key</dt>
+              <dd>
+                <span aria-label={`ending in ${summary.keyLast4}`} data-testid="credential-key-last4">
+                  <span aria-hidden>••••</span>
+                  {summary.keyLast4}
+                </span>
+              </dd>
+              <dt className="font-medium text-slate-500">Consumer secret</dt>
+              <dd className="text-slate-600">Saved, encrypted (never shown)</dd>
+              <dt className="font-medium text-slate-500">Saved</dt>
+              <dd>
+                <When date={summary.savedAt} never="" />
+              </dd>
+              <dt className="font-medium text-slate-500">Last verified</dt>
+              <dd data-testid="credential-last-verified">
+                <When date={summary.lastVerifiedAt} never="Not tested yet" />
+              </dd>
+              <dt className="font-medium text-slate-500">Last error</dt>
+              <dd data-testid="credential-last-error">
+                {summary.lastError ? (
+                  <span className="text-red-700">
+                    {summary.lastError} (<When date={summary.lastErrorAt} never="" />)
+                  </span>
+                ) : (
+                  <span className="text-slate-500">None</span>
+                )}
+              </dd>
+            </dl>
+            <TestConnectionForm />
+            <details className="rounded-lg border border-slate-200 p-4">
+              <summary className="cursor-pointer text-sm font-medium text-slate-800">Replace credentials</summary>
+              <div className="mt-4">
+                <CredentialForm defaultBaseUrl={summary.baseUrl} sandboxBaseUrl={sandboxUrl} replacing />
+              </div>
+            </details>
+            {sandboxUrl ? (
+              <details className="rounded-lg border border-slate-200 p-4">
+                <summary className="cursor-pointer text-sm font-medium text-slate-800">Switch to the sandbox</summary>
+                <div className="mt-4">
+                  <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
+                </div>
+              </details>
+            ) : null}
+            <DeleteCredentialForm credentialId={summary.id} />
+          </div>
+        ) : (
+          <div className="mt-4 space-y-6">
+            <Notice tone="info" testId="no-credentials">
+              You have not saved API credentials yet. The webhook group and event pages need them.
+            </Notice>
+            {sandboxUrl ? (
+              <div className="rounded-lg border border-brand-100 bg-brand-50/50 p-4">
+                <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
+              </div>
+            ) : null}
+            <div>
+              <h3 className="mb-3 text-sm font-semibold text-slate-900">{sandboxUrl ? "Or enter your own" : "Enter your credentials"}</h3>
+              <CredentialForm defaultBaseUrl="" sandboxBaseUrl={sandboxUrl} replacing={false} />
+            </div>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+"use client";
+
+import { leaveTeamAction } from "@/lib/actions/team/leave-team";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { FormMessage } from "../../settings/_components/form-message";
+import { useFormAction } from "../../settings/_components/use-form-action";
+
+export function LeaveTeamForm({ teamName }: { teamName: string }) {
+  const { state, pending, onSubmit, fieldErrors } = useFormAction(leaveTeamAction);
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-3" aria-label="Leave team">
+      <FormMessage state={state} testId="leave-team" />
+      <Field
+        name="confirmTeamName"
+        label={`Type “${teamName}” to confirm`}
+        autoComplete="off"
+        error={fieldErrors.confirmTeamName}
+        hint="Your API credentials and personal views are deleted; views you shared stay with the team. You continue in a new team of your own."
+      />
+      <Button type="submit" variant="danger" pending={pending}>
+        Leave team
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+import Link from "next/link";
+import type { Actor } from "@/lib/auth/session";
+import { exportMaxRows } from "@/lib/listing/export-config";
+import { formatCount } from "@/lib/listing/format";
+import { loadListing } from "@/lib/listing/load";
+import { listingConfig } from "@/lib/listing/resources";
+import { hrefOf, toSearchParams, type ListingState } from "@/lib/listing/search-params";
+import { ExportButton } from "./export-button";
+import { ListingTable } from "./listing-table";
+import { Pagination } from "./pagination";
+import { BudgetLine, StateMessage } from "./state-message";
+
+/** The part of a listing page that waits for the EMS API: streamed in behind a skeleton. */
+export async function ListingResults({ actor, state }: { actor: Actor; state: ListingState }) {
+  const config = listingConfig(state.resource);
+  const outcome = await loadListing(actor, state);
+  if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
+
+  const { items, meta, budget } = outcome;
+  const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
+  return (
+    <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">
+      {meta.currentPage !== state.page && meta.totalCount > 0 ? (
+        <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm" data-testid="page-notice">
+          Page {formatCount(state.page)} does not exist; showing page {formatCount(meta.currentPage)}, the last one.
+        </p>
+      ) : null}
+      {items.length === 0 ? (
+        <div className="rounded-md border border-slate-200 bg-white p-6 text-center" data-testid="state-empty">
+          <h2 className="text-base font-semibold text-slate-900">No {config.title.toLowerCase()} match these options</h2>
+          <p className="mt-1 text-sm text-slate-700">
+            Loosen the filters or the ids, or{" "}
+            <Link href={`${config.path}?view=none`} className="text-brand-700 underline">
+              start again from the whole list
+            </Link>
+            .
+          </p>
+        </div>
+      ) : (
+        <>
+          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} />
+          <Pagination state={{ ...state, page: meta.currentPage }} meta={meta} />
+        </>
+      )}
+      <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-200 pt-3">
+        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={exportMaxRows()} /> : <span />}
+        {budget ? <BudgetLine budget={budget} /> : null}
+      </div>
+    </section>
+  );
+}

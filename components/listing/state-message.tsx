@@ -1,0 +1,113 @@
+import Link from "next/link";
+import type { ListingFailure, RateBudget } from "@/lib/listing/load";
+import { formatCount, formatSeconds } from "@/lib/listing/format";
+
+/** The page's answer when there is no table to show: each state says what happened and what to do. */
+export function StateMessage({ failure, retryHref }: { failure: ListingFailure; retryHref: string }) {
+  switch (failure.kind) {
+    case "no-credentials":
+      return (
+        <Panel testId="state-no-credentials" title="Add your EMS API credentials first">
+          <p>
+            The portal lists your data with your own API credentials, and you have not saved any yet.{" "}
+            <Link href="/settings" className="font-medium text-brand-700 underline">
+              Add them in Settings
+            </Link>
+            .
+          </p>
+        </Panel>
+      );
+    case "rejected":
+      return (
+        <Panel testId="state-rejected" title="Your API credentials were rejected" tone="error">
+          <p>{failure.message}</p>
+          <p className="mt-2">
+            <Link href="/settings" className="font-medium text-brand-700 underline">
+              Open Settings
+            </Link>{" "}
+            to correct the consumer key or secret.
+          </p>
+        </Panel>
+      );
+    case "rate-limited":
+      return (
+        <Panel testId="state-rate-limited" title="Rate limit reached" tone="warning">
+          <p>
+            The EMS API allows a limited number of calls per credential. Try again in{" "}
+            <strong data-testid="retry-after">{formatSeconds(failure.retryAfterSeconds)}</strong>.
+          </p>
+          <BudgetLine budget={failure.budget ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000) }} />
+          <p className="mt-2">
+            <Link href={retryHref} className="font-medium text-brand-700 underline">
+              Try again
+            </Link>
+          </p>
+        </Panel>
+      );
+    case "unavailable":
+      return (
+        <Panel testId="state-unavailable" title="The EMS API is unavailable" tone="error">
+          <p>{failure.message}</p>
+          <p className="mt-2">
+            <Link href={retryHref} className="font-medium text-brand-700 underline">
+              Try again
+            </Link>
+          </p>
+        </Panel>
+      );
+    case "bad-request":
+      return (
+        <Panel testId="state-bad-request" title="The EMS API refused these options" tone="error">
+          <p>{failure.message}</p>
+        </Panel>
+      );
+    case "invalid-response":
+    case "unknown":
+      return (
+        <Panel testId="state-error" title="The list could not be loaded" tone="error">
+          <p>{failure.message}</p>
+          <p className="mt-2">
+            <Link href={retryHref} className="font-medium text-brand-700 underline">
+              Try again
+            </Link>
+          </p>
+        </Panel>
+      );
+  }
+}
+
+export function BudgetLine({ budget }: { budget: RateBudget }) {
+  const seconds = Math.max(0, Math.ceil((new Date(budget.resetAt).getTime() - Date.now()) / 1000));
+  return (
+    <p className="text-sm text-slate-700" data-testid="rate-budget">
+      API budget: {budget.limit > 0 ? `${formatCount(budget.remaining)} of ${formatCount(budget.limit)} credits left` : "none left"}
+      {seconds > 0 ? `, the window resets in ${formatSeconds(seconds)}` : ""}.
+    </p>
+  );
+}
+
+function Panel({
+  title,
+  children,
+  tone = "info",
+  testId,
+}: {
+  title: string;
+  children: React.ReactNode;
+  tone?: "info" | "warning" | "error";
+  testId: string;
+}) {
+  const colours = {
+    info: "border-blue-200 bg-blue-50",
+    warning: "border-amber-300 bg-amber-50",
+    error: "border-red-300 bg-red-50",
+  }[tone];
+  return (
+    <section className={`rounded-md border p-4 ${colours}`} data-testid={testId} aria-labelledby={`${testId}-title`}>
+      <h2 id={`${testId}-title`} className="mb-1 text-base font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="text-sm text-slate-800">{children}</div>
+    </section>
+  );
+}

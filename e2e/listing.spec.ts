@@ -1,0 +1,190 @@
+import { expect, test } from "@playwright/test";
+import { createAdminClient } from "../lib/sandbox/testing";
+import { E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { newTestUser, signUp } from "./helpers/auth";
+import { apiList, apiListAll, rowIds, SANDBOX_BASE_URL, signUpWithSandbox } from "./listing-helpers";
+
+// Each test signs up its own person (own team, own credentials for the sandbox's demo account).
+test.describe.configure({ timeout: 120_000 });
+test.describe("webhook groups listing", () => {
+  test("a name filter returns exactly the matching rows", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/webhook-groups");
+    await expect(page.getByTestId("listing-table")).toBeVisible();
+    const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&per-page=200");
+    expect(expected.items.length).toBeGreaterThan(0);
+
+    await page.getByRole("button", { name: "Add filter" }).click();
+    const row = page.getByRole("group", { name: "Filter 1" });
+    await row.getByLabel("Field").selectOption("name");
+    await row.getByLabel("Operator").selectOption({ label: "contains" });
+    await row.getByLabel("Value").fill("sync");
+    await page.getByLabel("Rows per page").selectOption("200");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/filter=name%3D\*contains\*sync/);
+    await expect(page.getByTestId("listing-total")).toContainText(`of ${expected._meta.totalCount} webhook groups`);
+    expect(await rowIds(page)).toEqual(expected.items.map((item) => item.id));
+
+    // A negation: the rows that do not contain it, and both together are the whole list.
+    await page.getByRole("group", { name: "Filter 1" }).getByLabel("Operator").selectOption({ label: "does not contain" });
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/filter=name%21%3D\*contains\*sync/);
+    const negated = await apiList("webhook-groups", "search=name!%3D*contains*sync&per-page=200");
+    await expect(page.getByTestId("listing-total")).toContainText(`of ${negated._meta.totalCount} webhook groups`);
+    expect(await rowIds(page)).toEqual(negated.items.map((item) => item.id));
+  });
+
+  test("sort -id by clicking the header, page 2, 200 per page, and the back button", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/webhook-groups");
+    await page.getByTestId("sort-id").click();
+    await expect(page).toHaveURL(/sort=id(&|$)/);
+    await page.getByTestId("sort-id").click();
+    await expect(page).toHaveURL(/sort=-id/);
+    await expect(page.getByRole("columnheader", { name: /ID/ })).toHaveAttribute("aria-sort", "descending");
+    const first = await apiList("webhook-groups", "sort=-id");
+    expect(await rowIds(page)).toEqual(first.items.map((item) => item.id));
+
+    await page.getByTestId("page-next").click();
+    await expect(page).toHaveURL(/page=2/);
+    const second = await apiList("webhook-groups", "sort=-id&page=2");
+    await expect.poll(() => rowIds(page)).toEqual(second.items.map((item) => item.id));
+    await expect(page.getByTestId("listing-total")).toContainText(`21–40 of ${second._meta.totalCount}`);
+
+    await page.getByLabel("Rows per page").selectOption("200");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/per-page=200/);
+    const all = await apiList("webhook-groups", "sort=-id&per-page=200");
+    await expect.poll(() => rowIds(page)).toEqual(all.items.map((item) => item.id));
+    expect(all.items.length).toBe(all._meta.totalCount);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/page=2/);
+    await expect.poll(() => rowIds(page)).toEqual(second.items.map((item) => item.id));
+  });
+
+  test("an ids list: precise messages for a bad one, exactly those rows for a good one", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/webhook-groups");
+    await page.getByLabel("Only these ids").fill("12, abc\n0 7.5");
+    await page.getByRole("button", { name: "Apply" }).click();
+    const errors = page.getByTestId("ids-errors");
+    await expect(errors).toContainText("Entry 2 (“abc”) is not a number");
+    await expect(errors).toContainText("Entry 3 (“0”) is not a positive integer");
+    await expect(errors).toContainText("Entry 4 (“7.5”) is not a whole number");
+    // The box keeps the text as typed, so it can be corrected.
+    await expect(page.getByLabel("Only these ids")).toHaveValue("12, abc\n0 7.5");
+
+    const many = Array.from({ length: 101 }, (_, i) => i + 1).join(" ");
+    await page.getByLabel("Only these ids").fill(many);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("ids-errors")).toContainText("101 different ids were given; at most 100");
+
+    await page.getByLabel("Only these ids").fill("9\n3, 5 3");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/ids=9%2C3%2C5/);
+    const expected = await apiList("webhook-groups", "ids=9,3,5");
+    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+    expect(expected.items.length).toBe(3);
+  });
+
+  test("webhooks shown, and one group with its header values hidden until revealed", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/webhook-groups");
+    await page.getByLabel("Show webhooks").check();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/expand=webhooks/);
+    const expected = await apiList("webhook-groups", "expand=webhooks");
+    const withWebhooks = expected.items.find((item) => Array.isArray(item.webhooks) && item.webhooks.length > 0)!;
+    const webhookNames = (withWebhooks.webhooks as { name: string }[]).map((w) => w.name);
+    const index = expected.items.indexOf(withWebhooks);
+    const table = page.getByTestId("webhooks-row").nth(index).getByTestId("webhook-table");
+    await expect(table.getByTestId("webhook-row")).toHaveCount(webhookNames.length);
+    for (const name of webhookNames) await expect(table).toContainText(name);
+
+    const withHeaders = expected.items.find((item) => Array.isArray(item.headers) && item.headers.length > 0)!;
+    const header = (withHeaders.headers as { key: string; value: string }[])[0];
+    await page.goto(`/webhook-groups/${withHeaders.id}`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(String(withHeaders.name));
+    const value = page.getByTestId("group-details").getByTestId("header-value").first();
+    await expect(value).toBeHidden();
+    await page.getByTestId("group-details").getByText("Reveal").first().click();
+    await expect(value).toBeVisible();
+    await expect(value).toHaveText(header.value);
+  });
+
+  test("an export whose files match the API's data row for row", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/webhook-groups?sort=-id&expand=webhooks");
+    const expected = await apiListAll("webhook-groups", "sort=-id&expand=webhooks");
+
+    const jsonDownload = page.waitForEvent("download");
+    await page.getByTestId("export-json").click();
+    const json = JSON.parse(await (await (await jsonDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")));
+    expect(json).toEqual(expected.map((item) => expect.objectContaining({ id: item.id, name: item.name, headers: item.headers, notification_emails: item.notification_emails })));
+    expect(json.map((item: { webhooks: unknown[] }) => item.webhooks.length)).toEqual(expected.map((item) => (item.webhooks as unknown[]).length));
+    await expect(page.getByTestId("export-status")).toContainText(`Exported ${expected.length} rows`);
+
+    const csvDownload = page.waitForEvent("download");
+    await page.getByTestId("export-csv").click();
+    const csv = await (await (await csvDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
+    const { parseCsv } = await import("../lib/listing/csv");
+    const rows = parseCsv(csv);
+    expect(rows[0]).toEqual(["id", "name", "headers", "notification_emails", "webhooks"]);
+    expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(expected.map((item) => item.id));
+    expect(rows.slice(1).map((r) => r[1].replace(/^'(?=[=+\-@])/, ""))).toEqual(expected.map((item) => item.name));
+  });
+
+  test("a token that expires mid-session never shows an error", async ({ page }) => {
+    const admin = createAdminClient(SANDBOX_BASE_URL, E2E_SANDBOX_ADMIN_SECRET);
+    await signUpWithSandbox(page);
+    await admin.setTokenLifetime(2);
+    try {
+      for (const url of ["/webhook-groups", "/events", "/webhook-groups?page=2", "/events?sort=-id", "/webhook-groups?sort=name"]) {
+        await page.goto(url);
+        await expect(page.getByTestId("listing-table")).toBeVisible();
+        await expect(page.locator("[data-testid^=state-]")).toHaveCount(0);
+        await page.waitForTimeout(2_500);
+      }
+    } finally {
+      await admin.setTokenLifetime(1800);
+    }
+  });
+
+  test("wrong credentials show the clear message; none at all link to Settings", async ({ page }) => {
+    const user = newTestUser("wrongcreds");
+    await signUp(page, user);
+    await page.goto("/webhook-groups");
+    await expect(page.getByTestId("state-no-credentials")).toBeVisible();
+    await expect(page.getByTestId("state-no-credentials").getByRole("link", { name: "Add them in Settings" })).toHaveAttribute("href", "/settings");
+
+    await page.goto("/settings");
+    await page.getByLabel("Base URL").fill(SANDBOX_BASE_URL);
+    await page.getByLabel("Consumer key").fill("ems_demo_key");
+    await page.getByLabel("Consumer secret").fill("not the secret");
+    await page.getByRole("button", { name: "Save credentials" }).click();
+    await expect(page.getByText("Saved, encrypted (never shown)")).toBeVisible();
+    await page.goto("/webhook-groups");
+    await expect(page.getByTestId("state-rejected")).toContainText("rejected your API credentials");
+    await page.goto("/events");
+    await expect(page.getByTestId("state-rejected")).toBeVisible();
+  });
+});
+
+test.describe("events listing", () => {
+  test("default columns by name, status badges, dates in the event's zone, a date filter", async ({ page }) => {
+    await signUpWithSandbox(page);
+    await page.goto("/events?sort=id");
+    const expected = await apiList("events", "fields=id,name,status,start_date,start_time,end_date,end_time,timezone&sort=id");
+    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+    const first = expected.items[0];
+    const row = page.getByTestId("listing-row").first();
+    await expect(row.getByTestId("status-badge")).toHaveText(String(first.status));
+    await expect(row.locator('[data-field="start_date"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
+    await expect(row.locator('[data-field="timezone"]')).toHaveText(String(first.timezone));
+
+    await page.goto("/events?filter=start_date%3E%3D2026-01-01&filter=status%3Dlive&sort=-start_date&per-page=200");
+    const filtered = await apiList("events", "search=start_date%3E%3D2026-01-01%26status%3Dlive&sort=-start_date&per-page=200");
+    await expect.poll(() => rowIds(page)).toEqual(filtered.items.map((item) => item.id));
+  });
+});

@@ -1,0 +1,24 @@
+import "server-only";
+
+/** The EMS client: the only code that talks to the EMS API or holds its tokens. */
+export { getEmsClient } from "./client";
+export type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
+export { credentialFingerprint, normalizeBaseUrl, basicAuthorization, encodeCredentialPart } from "./credentials";
+export type { EmsCredential } from "./credentials";
+export {
+  CredentialsRejectedError,
+  EmsBadRequestError,
+  EmsError,
+  InvalidBaseUrlError,
+  InvalidQueryError,
+  InvalidResponseError,
+  isEmsError,
+  RateLimitedError,
+  UpstreamUnavailableError,
+} from "./errors";
+export { forgetCredential, getCredentialState, tokenCacheAad } from "./token";
+export type { CredentialState } from "./token";
+export type { RateLimit } from "./rate-limit";
+export { flushEmsState } from "./lifecycle";
+export * from "./query";
+export type { EmsEvent, EmsHeader, ListMeta, Webhook, WebhookGroup } from "./responses";

@@ -1,0 +1,241 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * Response shapes, parsed tolerantly where the production service is lax (contract section 4):
+ * fields the query did not ask for may be missing, unknown fields are ignored, `webhooks` comes
+ * as an array or as an object keyed by id, integers may arrive as numeric strings, and
+ * `headers` as `[{key, value}]` or as a `{name: value}` object. An item without an `id` is not a
+ * record: that answer is rejected as a whole.
+ */
+
+const intLike = z.preprocess(
+  (value) => (typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
+  z.number().int(),
+);
+
+const nullableInt = z.preprocess((value) => (value === "" ? null : value), intLike.nullable());
+
+const textLike = z.preprocess((value) => (typeof value === "number" || typeof value === "boolean" ? String(value) : value), z.string());
+
+const nullableText = z.preprocess((value) => (typeof value === "number" ? String(value) : value), z.string().nullable());
+
+const booleanLike = z.preprocess((value) => {
+  if (value === 1 || value === "1" || value === "true") return true;
+  if (value === 0 || value === "0" || value === "false") return false;
+  return value;
+}, z.boolean());
+
+export type EmsHeader = { key: string; value: string };
+
+const headerEntrySchema = z.object({ key: textLike, value: z.preprocess((v) => v ?? "", textLike) });
+
+const headersSchema = z.preprocess((value): unknown => {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>).map(([key, entry]) =>
+      entry !== null && typeof entry === "object" && "key" in (entry as object) ? entry : { key, value: entry },
+    );
+  }
+  return value;
+}, z.array(headerEntrySchema));
+
+const emailsSchema = z.preprocess((value): unknown => {
+  if (value === null || value === undefined) return [];
+  if (typeof value === "string") return value.split(/[,;\s]+/).filter(Boolean);
+  if (typeof value === "object" && !Array.isArray(value)) return Object.values(value as Record<string, unknown>);
+  return value;
+}, z.array(textLike));
+
+export const webhookSchema = z.object({
+  id: intLike,
+  name: textLike.optional(),
+  url: textLike.optional(),
+  group_id: nullableInt.optional(),
+  trigger_object: textLike.optional(),
+  trigger_on_insert: booleanLike.optional(),
+  trigger_on_update: booleanLike.optional(),
+  trigger_on_delete: booleanLike.optional(),
+  enabled: booleanLike.optional(),
+  content_type: textLike.optional(),
+  headers: headersSchema.optional(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
+/** `webhooks` as an array, or as an object keyed by id (the seed types it "object"): always a list. */
+const webhooksSchema = z.preprocess((value): unknown => {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) return value;
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>).map(([id, entry]) =>
+      entry !== null && typeof entry === "object" && !("id" in (entry as object)) ? { id, ...(entry as object) } : entry,
+    );
+  }
+  return value;
+}, z.array(webhookSchema));
+
+export const webhookGroupSchema = z.object({
+  id: intLike,
+  name: textLike.optional(),
+  headers: headersSchema.optional(),
+  notification_emails: emailsSchema.optional(),
+  webhooks: webhooksSchema.optional(),
+});
+export type WebhookGroup = z.infer<typeof webhookGroupSchema>;
+
+export const emsEventSchema = z.object({
+  id: intLike,
+  name: textLike.optional(),
+  status: textLike.optional(),
+  type_id: nullableInt.optional(),
+  folder_id: nullableInt.optional(),
+  start_date: nullableText.optional(),
+  end_date: nullableText.optional(),
+  start_time: nullableText.optional(),
+  end_time: nullableText.optional(),
+  timezone: nullableText.optional(),
+  capacity: nullableInt.optional(),
+  free_event: z.preprocess((value) => (value === true ? 1 : value === false ? 0 : value), intLike).optional(),
+  url: nullableText.optional(),
+  created_at: nullableText.optional(),
+  updated_at: nullableText.optional(),
+});
+export type EmsEvent = z.infer<typeof emsEventSchema>;
+
+/*
+ * The canonical shapes, checked first: the common, well-formed answer passes these plain schemas
+ * several times faster than the tolerant ones above, which only run when an item needs mending.
+ */
+const strictHeaders = z.array(z.object({ key: z.string(), value: z.string() }));
+const strictWebhook = z.object({
+  id: z.number().int(),
+  name: z.string().optional(),
+  url: z.string().optional(),
+  group_id: z.number().int().nullable().optional(),
+  trigger_object: z.string().optional(),
+  trigger_on_insert: z.boolean().optional(),
+  trigger_on_update: z.boolean().optional(),
+  trigger_on_delete: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  content_type: z.string().optional(),
+  headers: strictHeaders.optional(),
+});
+const strictWebhookGroup = z.object({
+  id: z.number().int(),
+  name: z.string().optional(),
+  headers: strictHeaders.optional(),
+  notification_emails: z.array(z.string()).optional(),
+  webhooks: z.array(strictWebhook).optional(),
+});
+const strictEvent = z.object({
+  id: z.number().int(),
+  name: z.string().optional(),
+  status: z.string().optional(),
+  type_id: z.number().int().nullable().optional(),
+  folder_id: z.number().int().nullable().optional(),
+  start_date: z.string().nullable().optional(),
+  end_date: z.string().nullable().optional(),
+  start_time: z.string().nullable().optional(),
+  end_time: z.string().nullable().optional(),
+  timezone: z.string().nullable().optional(),
+  capacity: z.number().int().nullable().optional(),
+  free_event: z.number().int().optional(),
+  url: z.string().nullable().optional(),
+  created_at: z.string().nullable().optional(),
+  updated_at: z.string().nullable().optional(),
+});
+const STRICT_SCHEMAS = new Map<z.ZodType, z.ZodType>([
+  [webhookGroupSchema, strictWebhookGroup],
+  [emsEventSchema, strictEvent],
+]);
+
+const metaSchema = z.object({
+  totalCount: intLike,
+  pageCount: intLike,
+  currentPage: intLike,
+  perPage: intLike,
+});
+export type ListMeta = z.infer<typeof metaSchema>;
+
+/** The framework's envelope `{items, _links, _meta}`; a bare array is accepted as `items`. */
+const envelopeSchema = z.preprocess(
+  (value) => (Array.isArray(value) ? { items: value } : value),
+  z.object({ items: z.array(z.unknown()), _meta: z.unknown().optional() }),
+);
+
+export interface ParsedList<T> {
+  items: T[];
+  meta: ListMeta;
+}
+
+export class ResponseShapeError extends Error {}
+
+/**
+ * Parses a listing answer. `_meta` wins; without it the `X-Pagination-*` headers; without those,
+ * one page holding what came back.
+ */
+export function parseListBody<T>(
+  body: unknown,
+  itemSchema: z.ZodType<T>,
+  headers: Headers,
+  requested: { page?: number; perPage?: number },
+): ParsedList<T> {
+  const envelope = envelopeSchema.safeParse(body);
+  if (!envelope.success) throw new ResponseShapeError("the answer has no items list");
+  const items: T[] = [];
+  const strict = STRICT_SCHEMAS.get(itemSchema);
+  for (const [index, raw] of envelope.data.items.entries()) {
+    const canonical = strict?.safeParse(raw);
+    if (canonical?.success) {
+      items.push(canonical.data as T);
+      continue;
+    }
+    const item = itemSchema.safeParse(raw);
+    if (!item.success) {
+      const issue = item.error.issues[0];
+      throw new ResponseShapeError(`item ${index} is unreadable at "${issue?.path.join(".") ?? ""}": ${issue?.message ?? "invalid"}`);
+    }
+    items.push(item.data);
+  }
+  const meta = metaSchema.safeParse(envelope.data._meta);
+  if (meta.success) return { items, meta: meta.data };
+  const fromHeaders = metaSchema.safeParse({
+    totalCount: headers.get("x-pagination-total-count"),
+    pageCount: headers.get("x-pagination-page-count"),
+    currentPage: headers.get("x-pagination-current-page"),
+    perPage: headers.get("x-pagination-per-page"),
+  });
+  if (fromHeaders.success) return { items, meta: fromHeaders.data };
+  const perPage = requested.perPage ?? 20;
+  return {
+    items,
+    meta: { totalCount: items.length, pageCount: 1, currentPage: requested.page ?? 1, perPage },
+  };
+}
+
+/** The `message` of an error body (`{name, message, code, status}` or a 422 `[{field, message}]`), or null. */
+export function apiErrorMessage(bodyText: string): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    return null;
+  }
+  if (Array.isArray(body)) {
+    const messages = body
+      .map((entry) => {
+        if (!entry || typeof entry !== "object") return null;
+        const { field, message } = entry as { field?: unknown; message?: unknown };
+        if (typeof message !== "string") return null;
+        return typeof field === "string" && field ? `${field}: ${message}` : message;
+      })
+      .filter((message): message is string => message !== null);
+    return messages.length ? messages.join("; ").slice(0, 500) : null;
+  }
+  if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string") {
+    const message = (body as { message: string }).message.trim();
+    return message ? message.slice(0, 500) : null;
+  }
+  return null;
+}

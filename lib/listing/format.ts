@@ -1,0 +1,102 @@
+/**
+ * How values look in the tables. Event dates and times are written in the event's own time zone:
+ * `start_date`/`start_time` are already local to it; `created_at`/`updated_at` are UTC and converted.
+ */
+
+export function isValidTimeZone(zone: unknown): zone is string {
+  if (typeof zone !== "string" || zone === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The short name of a zone at a moment, e.g. "CEST" or "GMT+2". */
+export function zoneAbbreviation(zone: string, at: Date): string {
+  try {
+    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(at);
+    return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
+  } catch {
+    return zone;
+  }
+}
+
+/** A local wall-clock date and time in a zone, as the moment it names (best effort across DST). */
+function wallClockToDate(date: string, time: string, zone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return null;
+  const [h, m, s] = (/^\d{2}:\d{2}(:\d{2})?$/.test(time) ? time : "12:00:00").split(":").map(Number);
+  const asUtc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), h, m, s || 0);
+  const offset = zoneOffsetMs(zone, new Date(asUtc));
+  return new Date(asUtc - offset);
+}
+
+function zoneOffsetMs(zone: string, at: Date): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour") % 24, get("minute"), get("second"));
+  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/** "2026-05-01 09:00 CEST" for an event's local start or end. */
+export function formatEventLocal(date: unknown, time: unknown, zone: unknown): string {
+  if (typeof date !== "string" || date === "") return "";
+  const hhmm = typeof time === "string" && /^\d{2}:\d{2}/.test(time) ? time.slice(0, 5) : "";
+  if (!isValidTimeZone(zone)) return hhmm ? `${date} ${hhmm}` : date;
+  const moment = wallClockToDate(date, typeof time === "string" ? time : "", zone);
+  const abbreviation = moment ? zoneAbbreviation(zone, moment) : zone;
+  return `${date}${hhmm ? ` ${hhmm}` : ""} ${abbreviation}`;
+}
+
+/** A UTC timestamp ("YYYY-MM-DD HH:MM:SS" or ISO) shown in the event's zone. */
+export function formatUtcInZone(timestamp: unknown, zone: unknown): string {
+  if (typeof timestamp !== "string" || timestamp === "") return "";
+  const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(timestamp) ? `${timestamp.replace(" ", "T")}Z` : timestamp;
+  const moment = new Date(iso);
+  if (Number.isNaN(moment.getTime())) return timestamp;
+  const tz = isValidTimeZone(zone) ? zone : "UTC";
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: tz,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(moment);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${zoneAbbreviation(tz, moment)}`;
+}
+
+export function formatCount(n: number): string {
+  return new Intl.NumberFormat("en-US").format(n);
+}
+
+export function formatSeconds(seconds: number): string {
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minutes`;
+}
+
+export const EVENT_STATUSES = ["live", "draft", "closed", "cancelled"] as const;
+
+/** Cell text for any value the API may send (arrays of strings, objects, booleans, numbers). */
+export function plainValue(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (Array.isArray(value) && value.every((v) => typeof v === "string" || typeof v === "number")) return value.join(", ");
+  return JSON.stringify(value);
+}

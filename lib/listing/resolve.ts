@@ -1,0 +1,73 @@
+import "server-only";
+import { redirect } from "next/navigation";
+import type { Actor } from "@/lib/auth/session";
+import type { SavedView } from "@/lib/generated/prisma/client";
+import { canManageView } from "@/lib/views/access";
+import { getDefaultView, getVisibleView, listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import type { ListingResource } from "./resources";
+import { hasListingOptions, parseListingSearchParams, viewQueryOf, type ListingState, type SearchParamsInput } from "./search-params";
+
+export interface ResolvedListing {
+  state: ListingState;
+  activeView: SavedView | null;
+  canManageActiveView: boolean;
+  /** The options on screen differ from the active view's. */
+  modified: boolean;
+  views: ViewSummary[];
+}
+
+/**
+ * The options a listing page shows, with saved views applied:
+ * - a bare address opens the person's default view for the page, if any (`view=none` opts out);
+ * - `?view=ID` alone opens that view's options, when the person may see it;
+ * - a view link carries its options too, so someone who may not see the view (another team, a
+ *   personal view) still gets its filters, with a notice, and never learns anything else about it.
+ */
+export async function resolveListing(actor: Actor, resource: ListingResource, searchParams: SearchParamsInput): Promise<ResolvedListing> {
+  const state = parseListingSearchParams(resource, searchParams);
+  const hasOptions = hasListingOptions(searchParams);
+  const [views, requested] = await Promise.all([
+    listViews(actor, resource),
+    state.view && state.view !== "none" ? getVisibleView(actor, state.view) : Promise.resolve(null),
+  ]);
+
+  if (!hasOptions) {
+    const target = state.view === "none" ? null : state.view ? requested : await getDefaultView(actor, resource);
+    if (target && target.page === resource && target.query !== "") redirect(viewHref(target));
+    if (target && target.page === resource) {
+      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: canManageView(actor, target), modified: false, views };
+    }
+  }
+
+  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views };
+
+  if (state.view && (!requested || requested.page !== resource)) {
+    return {
+      state: {
+        ...state,
+        view: null,
+        notices: [
+          ...state.notices,
+          hasOptions
+            ? "The saved view in this link is not available to you, so its name is not shown; its filters and options are applied."
+            : "That saved view does not exist or is not shared with you.",
+        ],
+      },
+      activeView: null,
+      canManageActiveView: false,
+      modified: false,
+      views,
+    };
+  }
+
+  if (requested) {
+    return {
+      state,
+      activeView: requested,
+      canManageActiveView: canManageView(actor, requested),
+      modified: viewQueryOf(state) !== requested.query,
+      views,
+    };
+  }
+  return { state, activeView: null, canManageActiveView: false, modified: false, views };
+}

@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { SandboxRequest, SandboxResponse } from "../core/http-types";
+import { errorResponse } from "../core/errors";
+
+/** Anything that answers a SandboxRequest (the Sandbox class). */
+export type SandboxHandler = { handle(request: SandboxRequest): SandboxResponse | Promise<SandboxResponse> };
+
+/** Token requests and admin calls are tiny; anything bigger is a client bug or abuse. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * node:http adapter, the fast path: no Web Request/Response objects, and a GET is answered without
+ * waiting for a body stream to end.
+ */
+export function createNodeListener(sandbox: SandboxHandler, options: { prefix?: string } = {}) {
+  const prefix = options.prefix ?? "";
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? "/";
+    const questionMark = url.indexOf("?");
+    const fullPath = questionMark < 0 ? url : url.slice(0, questionMark);
+    if (prefix && !fullPath.startsWith(prefix)) return send(res, errorResponse(404, "Page not found."), req.method);
+    const base: Omit<SandboxRequest, "body"> = {
+      method: req.method ?? "GET",
+      path: fullPath.slice(prefix.length) || "/",
+      query: questionMark < 0 ? "" : url.slice(questionMark + 1),
+      headers: req.headers as Record<string, string | undefined>,
+      baseUrl: `http://${req.headers.host ?? "127.0.0.1"}${prefix}`,
+      remoteAddress: req.socket.remoteAddress,
+    };
+    const hasBody = req.headers["content-length"] !== undefined ? req.headers["content-length"] !== "0" : req.headers["transfer-encoding"] !== undefined;
+    if (!hasBody) {
+      req.resume();
+      return respond(res, sandbox, { ...base, body: "" });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (tooLarge) return send(res, errorResponse(413, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`), base.method);
+      respond(res, sandbox, { ...base, body: Buffer.concat(chunks).toString("utf8") });
+    });
+    req.on("error", () => res.destroy());
+  };
+}
+
+function respond(res: ServerResponse, sandbox: SandboxHandler, request: SandboxRequest): void {
+  let result: SandboxResponse | Promise<SandboxResponse>;
+  try {
+    result = sandbox.handle(request);
+  } catch (error) {
+    console.error("[sandbox] handler failed", error);
+    return send(res, errorResponse(500, "An internal server error occurred."), request.method);
+  }
+  if (result instanceof Promise) {
+    result.then(
+      (response) => send(res, response, request.method),
+      (error) => {
+        console.error("[sandbox] handler failed", error);
+        send(res, errorResponse(500, "An internal server error occurred."), request.method);
+      },
+    );
+  } else {
+    send(res, result, request.method);
+  }
+}
+
+function send(res: ServerResponse, response: SandboxResponse, method: string | undefined): void {
+  if (res.destroyed) return;
+  const body = Buffer.from(response.body, "utf8");
+  response.headers["content-length"] = String(body.length);
+  res.writeHead(response.status, response.headers);
+  res.end(method === "HEAD" ? undefined : body);
+}

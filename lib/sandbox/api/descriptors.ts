@@ -1,0 +1,57 @@
+import { eventSchema, webhookGroupExtraFields, webhookGroupSchema } from "./resources";
+
+/**
+ * What each listing offers, derived from the resource schemas: field lists, the defaults without
+ * `fields`, what can be expanded, sorted and searched (and with which type of operators).
+ */
+export type SearchFieldType = "number" | "text" | "date";
+
+export type ResourceDescriptor = {
+  /** path segment, e.g. `webhook-groups` */
+  path: string;
+  /** human name for messages */
+  label: string;
+  standardFields: readonly string[];
+  /** fields returned when `fields` is absent */
+  defaultFields: readonly string[];
+  expandable: readonly string[];
+  sortable: readonly string[];
+  searchable: Readonly<Record<string, SearchFieldType>>;
+  /** date-typed search fields whose values are `YYYY-MM-DD HH:MM:SS` timestamps (else `YYYY-MM-DD`) */
+  timestampFields: readonly string[];
+};
+
+const groupFields = Object.keys(webhookGroupSchema.shape);
+const eventFields = Object.keys(eventSchema.shape);
+
+export const WEBHOOK_GROUPS: ResourceDescriptor = {
+  path: "webhook-groups",
+  label: "webhook groups",
+  standardFields: groupFields,
+  defaultFields: groupFields,
+  expandable: Object.keys(webhookGroupExtraFields),
+  // headers and notification_emails are arrays: no meaningful order.
+  sortable: ["id", "name"],
+  searchable: { id: "number", name: "text" },
+  timestampFields: [],
+};
+
+export const EVENTS: ResourceDescriptor = {
+  path: "events",
+  label: "events",
+  standardFields: eventFields,
+  // Production returns only id and name of an event without `fields` (contract 4.2).
+  defaultFields: ["id", "name"],
+  expandable: [],
+  sortable: eventFields,
+  searchable: {
+    id: "number",
+    name: "text",
+    status: "text",
+    start_date: "date",
+    end_date: "date",
+    created_at: "date",
+    updated_at: "date",
+  },
+  timestampFields: ["created_at", "updated_at"],
+};

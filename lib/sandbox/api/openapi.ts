@@ -1,0 +1,169 @@
+import { z } from "zod";
+import { JSON_CONTENT_TYPE, type SandboxResponse } from "../core/http-types";
+import { EVENTS, WEBHOOK_GROUPS, type ResourceDescriptor } from "./descriptors";
+import { listQuerySchema } from "./query";
+import {
+  errorBodySchema, eventItemSchema, eventPageSchema, eventSchema, headerPairSchema, linksSchema, metaSchema,
+  tokenRequestBodySchema, tokenResponseSchema, validationErrorsSchema, webhookGroupItemSchema, webhookGroupPageSchema,
+  webhookGroupSchema, webhookSchema,
+} from "./resources";
+
+/**
+ * `GET /api/v1/openapi.json`: an OpenAPI 3.1 document generated from the zod schemas that validate
+ * requests and describe responses, so the document cannot drift from the implementation.
+ */
+type JsonObject = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function componentSchemas(): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  const named: [z.ZodType, string][] = [
+    [headerPairSchema, "HeaderPair"], [webhookSchema, "Webhook"], [webhookGroupSchema, "WebhookGroup"],
+    [webhookGroupItemSchema, "WebhookGroupItem"], [eventSchema, "Event"], [eventItemSchema, "EventItem"],
+    [linksSchema, "Links"], [metaSchema, "Meta"], [webhookGroupPageSchema, "WebhookGroupPage"], [eventPageSchema, "EventPage"],
+    [tokenRequestBodySchema, "TokenRequest"], [tokenResponseSchema, "TokenResponse"], [errorBodySchema, "Error"],
+    [validationErrorsSchema, "ValidationErrors"],
+  ];
+  for (const [schema, id] of named) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) {
+    // Embedded in an OpenAPI document, a component needs neither its own dialect nor its own id.
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}
+
+function queryParameters(resource: ResourceDescriptor): JsonObject[] {
+  const shape = listQuerySchema(resource).shape;
+  return Object.entries(shape).map(([name, schema]) => {
+    const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonObject;
+    const { description, $schema: _dialect, examples, ...rest } = json;
+    void _dialect;
+    return {
+      name,
+      in: "query",
+      required: false,
+      description,
+      schema: rest,
+      ...(Array.isArray(examples) && examples.length ? { example: examples[0] } : {}),
+    };
+  });
+}
+
+const rateLimitHeaders = {
+  "X-Rate-Limit-Limit": { description: "Credits per window (2,000 per 10 minutes).", schema: { type: "integer" } },
+  "X-Rate-Limit-Remaining": { description: "Credits left in this window.", schema: { type: "integer" } },
+  "X-Rate-Limit-Reset": { description: "Seconds until the window resets.", schema: { type: "integer" } },
+};
+
+const paginationHeaders = {
+  "X-Pagination-Total-Count": { schema: { type: "integer" } },
+  "X-Pagination-Page-Count": { schema: { type: "integer" } },
+  "X-Pagination-Current-Page": { schema: { type: "integer" } },
+  "X-Pagination-Per-Page": { schema: { type: "integer" } },
+  Link: { description: "RFC 8288 links: self, first, last, next, prev.", schema: { type: "string" } },
+};
+
+function errorResponse(description: string, extraHeaders: JsonObject = {}): JsonObject {
+  return { description, headers: { ...rateLimitHeaders, ...extraHeaders }, content: { "application/json": { schema: ref("Error") } } };
+}
+
+const retryAfter = { "Retry-After": { description: "Seconds to wait.", schema: { type: "integer" } } };
+const wwwAuthenticate = { "WWW-Authenticate": { schema: { type: "string", const: 'Bearer error="invalid_token"' } } };
+
+function listingOperation(resource: ResourceDescriptor, pageSchema: string, operationId: string): JsonObject {
+  return {
+    operationId,
+    summary: `List ${resource.label}`,
+    description: "Costs 10 rate-limit credits. A page past the last returns the last page; _meta.currentPage says which.",
+    security: [{ bearerAuth: [] }],
+    parameters: queryParameters(resource),
+    responses: {
+      "200": {
+        description: `A page of ${resource.label}.`,
+        headers: { ...rateLimitHeaders, ...paginationHeaders },
+        content: { "application/json": { schema: ref(pageSchema) } },
+      },
+      "400": errorResponse("A bad query parameter; the message names it."),
+      "401": errorResponse("Missing, unknown, expired or revoked token.", wwwAuthenticate),
+      "405": errorResponse("Only GET is allowed.", { Allow: { schema: { type: "string" } } }),
+      "429": errorResponse("Rate limit exceeded.", retryAfter),
+    },
+  };
+}
+
+function buildDocument(baseUrl: string): JsonObject {
+  const tokenOperation = {
+    operationId: "createToken",
+    summary: "Exchange the consumer key and secret for a bearer token",
+    description:
+      "Authorization: Basic Base64(<ENCODED_KEY>:<ENCODED_SECRET>), each part percent-encoded (a `+` decodes to a space). " +
+      "Each call issues a new token valid for 30 minutes; expires_at is UTC, YYYY-MM-DD HH:MM:SS.",
+    security: [{ basicAuth: [] }],
+    requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: ref("TokenRequest") } } },
+    responses: {
+      "200": { description: "A new token.", headers: rateLimitHeaders, content: { "application/json": { schema: ref("TokenResponse") } } },
+      "400": errorResponse("The body is not exactly grant_type=client_credentials."),
+      "401": errorResponse("Missing, malformed or wrong credentials."),
+      "405": errorResponse("Only POST is allowed.", { Allow: { schema: { type: "string", const: "POST" } } }),
+      "415": errorResponse("Content-Type is not application/x-www-form-urlencoded."),
+      "429": errorResponse("Rate limit exceeded.", retryAfter),
+    },
+  };
+  const groups = listingOperation(WEBHOOK_GROUPS, "WebhookGroupPage", "listWebhookGroups");
+  const events = listingOperation(EVENTS, "EventPage", "listEvents");
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Event Management Service API (EMS Portal sandbox)",
+      version: "1.0.0",
+      description: "The EMS API contract as implemented by the EMS Portal sandbox. Errors share the Error shape; every answer carries X-Rate-Limit-* headers.",
+    },
+    servers: [{ url: baseUrl }],
+    paths: {
+      "/api/v1/oauth2/token": { post: tokenOperation },
+      "/api/v1/webhook-groups": { get: groups },
+      "/api/v1/webhook-groups.json": { get: { ...groups, operationId: "listWebhookGroupsJson" } },
+      "/api/v1/events": { get: events },
+      "/api/v1/events.json": { get: { ...events, operationId: "listEventsJson" } },
+      "/api/v1/openapi.json": {
+        get: {
+          operationId: "getOpenApiDocument",
+          summary: "This document",
+          security: [],
+          responses: { "200": { description: "OpenAPI 3.1 document.", headers: rateLimitHeaders, content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        basicAuth: { type: "http", scheme: "basic" },
+        bearerAuth: { type: "http", scheme: "bearer" },
+      },
+    },
+  };
+}
+
+/** Built once per base URL (the `servers` entry is the only part that varies). */
+const documents = new Map<string, string>();
+
+export function openApiDocument(baseUrl: string): JsonObject {
+  return JSON.parse(openApiJson(baseUrl)) as JsonObject;
+}
+
+function openApiJson(baseUrl: string): string {
+  let json = documents.get(baseUrl);
+  if (json === undefined) {
+    json = JSON.stringify(buildDocument(baseUrl));
+    if (documents.size > 32) documents.clear();
+    documents.set(baseUrl, json);
+  }
+  return json;
+}
+
+export function openApiResponse(baseUrl: string): SandboxResponse {
+  return { status: 200, headers: { "content-type": JSON_CONTENT_TYPE }, body: openApiJson(baseUrl) };
+}

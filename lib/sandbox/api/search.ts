@@ -1,0 +1,201 @@
+import { badRequest } from "../core/errors";
+import { HAYSTACK_SEPARATOR, type Table } from "../data/table";
+import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
+
+/**
+ * The `search` parameter (contract 4.4): `<field><operator><value>` conditions joined by `&`,
+ * combined with AND, or OR under `searchCondition=or`. Text matching is case-insensitive.
+ */
+export const COMPARISON_OPERATORS = ["=", "!=", ">", "<", ">=", "<="] as const;
+export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
+export type SearchOperator = (typeof COMPARISON_OPERATORS)[number] | (typeof TEXT_OPERATORS)[number];
+
+/** Dates compare as text in their stated formats, so they take the text operators too. */
+export const OPERATORS_BY_TYPE: Record<SearchFieldType, readonly SearchOperator[]> = {
+  number: COMPARISON_OPERATORS,
+  text: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS],
+  date: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS],
+};
+
+export type SearchCondition = { field: string; operator: SearchOperator; value: string };
+
+const TEXT_OPERATOR_WORDS = ["contains", "beginswith", "endswith"];
+const FIELD = /^[A-Za-z_][A-Za-z0-9_]*/;
+const STAR_WORD = /^(!?=)\*([A-Za-z]+)\*/;
+const INTEGER = /^-?\d{1,15}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+
+function parseOperator(rest: string, raw: string): { operator: SearchOperator; value: string } | null {
+  const star = STAR_WORD.exec(rest);
+  if (star) {
+    const word = star[2].toLowerCase();
+    if (!TEXT_OPERATOR_WORDS.includes(word)) {
+      // A typo such as *within* must never silently become an equality test (contract 4.4).
+      throw badRequest(`Malformed search condition "${raw}": "*${star[2]}*" is not an operator; use *contains*, *beginswith* or *endswith*.`);
+    }
+    return { operator: `${star[1]}*${word}*` as SearchOperator, value: rest.slice(star[0].length) };
+  }
+  for (const operator of ["!=", ">=", "<=", "=", ">", "<"] as const) {
+    if (rest.startsWith(operator)) return { operator, value: rest.slice(operator.length) };
+  }
+  return null;
+}
+
+function parseCondition(raw: string, resource: ResourceDescriptor): SearchCondition {
+  if (raw.trim() === "") throw badRequest("Malformed search: an empty condition (check for a doubled or trailing &).");
+  const fieldMatch = FIELD.exec(raw);
+  const parsed = fieldMatch ? parseOperator(raw.slice(fieldMatch[0].length), raw) : null;
+  if (!fieldMatch || !parsed) {
+    throw badRequest(`Malformed search condition "${raw}": expected <field><operator><value>, e.g. name=*contains*summit.`);
+  }
+  const field = fieldMatch[0];
+  const type = resource.searchable[field];
+  if (!type) {
+    throw badRequest(`Unknown search field "${field}" for ${resource.label}. Searchable fields: ${Object.keys(resource.searchable).join(", ")}.`);
+  }
+  const { operator, value } = parsed;
+  if (!OPERATORS_BY_TYPE[type].includes(operator)) {
+    throw badRequest(`Operator "${operator}" does not apply to the ${type} field "${field}". Use one of: ${OPERATORS_BY_TYPE[type].join(" ")}.`);
+  }
+  if (operator.includes("*") && value === "") throw badRequest(`Malformed search condition "${raw}": "${operator}" needs a value.`);
+  if (type === "number" && !INTEGER.test(value)) throw badRequest(`Search value "${value}" for ${field} must be an integer.`);
+  if (type === "date" && !operator.includes("*")) {
+    const isTimestamp = resource.timestampFields.includes(field);
+    if (!(isTimestamp ? DATE_OR_TIMESTAMP : DATE).test(value)) {
+      throw badRequest(`Search value "${value}" for ${field} must be a date ${isTimestamp ? "YYYY-MM-DD or YYYY-MM-DD HH:MM:SS" : "YYYY-MM-DD"}.`);
+    }
+  }
+  return { field, operator, value };
+}
+
+/** Parses the decoded `search` value; throws a 400 with a precise message for any bad condition. */
+export function parseSearch(search: string, resource: ResourceDescriptor): SearchCondition[] {
+  return search.split("&").map((raw) => parseCondition(raw, resource));
+}
+
+/**
+ * Matching rows as a mask (1 = match) with its count. Each condition is evaluated in one tight
+ * loop over a column rather than one closure call per row, and `contains` scans a single joined
+ * haystack with indexOf, which is what keeps a search over 100,000 names within a few milliseconds.
+ */
+export type RowMask = { mask: Uint8Array; count: number };
+
+function countMask(mask: Uint8Array): RowMask {
+  let count = 0;
+  for (let index = 0; index < mask.length; index++) count += mask[index];
+  return { mask, count };
+}
+
+function compare(op: SearchOperator, cmp: number): boolean {
+  switch (op) {
+    case "=": return cmp === 0;
+    case "!=": return cmp !== 0;
+    case ">": return cmp > 0;
+    case "<": return cmp < 0;
+    case ">=": return cmp >= 0;
+    case "<=": return cmp <= 0;
+    default: return false;
+  }
+}
+
+function containsMask<Row extends { id: number }>(table: Table<Row>, field: string, needle: string, mask: Uint8Array): void {
+  const { text, starts } = table.haystack(field);
+  if (needle.includes(HAYSTACK_SEPARATOR)) return;
+  let position = text.indexOf(needle);
+  while (position >= 0) {
+    // Binary search for the row whose text holds this position.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle] <= position) low = middle;
+      else high = middle - 1;
+    }
+    mask[low] = 1;
+    if (low + 1 >= starts.length) break;
+    position = text.indexOf(needle, starts[low + 1]);
+  }
+}
+
+/**
+ * Recent condition masks per table: a client paging through one search asks the same conditions
+ * for every page. Masks are never mutated once cached (combining copies).
+ */
+const MASK_CACHE_SIZE = 16;
+const maskCaches = new WeakMap<object, Map<string, RowMask>>();
+
+function cachedConditionMask<Row extends { id: number }>(table: Table<Row>, condition: SearchCondition, type: SearchFieldType): RowMask {
+  let cache = maskCaches.get(table);
+  if (!cache) {
+    cache = new Map();
+    maskCaches.set(table, cache);
+  }
+  const key = `${condition.field}\u0001${condition.operator}\u0001${condition.value.toLowerCase()}`;
+  let mask = cache.get(key);
+  if (mask) {
+    // Refresh its place in the least-recently-used order.
+    cache.delete(key);
+  } else {
+    mask = countMask(conditionMask(table, condition, type));
+    if (cache.size >= MASK_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(key, mask);
+  return mask;
+}
+
+function conditionMask<Row extends { id: number }>(table: Table<Row>, condition: SearchCondition, type: SearchFieldType): Uint8Array {
+  const { field, operator, value } = condition;
+  const size = table.size;
+  const mask = new Uint8Array(size);
+  if (type === "number") {
+    const target = Number(value);
+    for (let index = 0; index < size; index++) {
+      const cell = table.value(index, field);
+      if (typeof cell === "number" && compare(operator, cell < target ? -1 : cell > target ? 1 : 0)) mask[index] = 1;
+    }
+    return mask;
+  }
+  const column = table.lowerColumn(field);
+  const needle = value.toLowerCase();
+  const negated = operator.startsWith("!=*");
+  switch (operator) {
+    case "=*contains*":
+    case "!=*contains*":
+      containsMask(table, field, needle, mask);
+      break;
+    case "=*beginswith*":
+    case "!=*beginswith*":
+      for (let index = 0; index < size; index++) if (column[index].startsWith(needle)) mask[index] = 1;
+      break;
+    case "=*endswith*":
+    case "!=*endswith*":
+      for (let index = 0; index < size; index++) if (column[index].endsWith(needle)) mask[index] = 1;
+      break;
+    default:
+      for (let index = 0; index < size; index++) {
+        const cell = column[index];
+        if (compare(operator, cell < needle ? -1 : cell > needle ? 1 : 0)) mask[index] = 1;
+      }
+  }
+  if (negated) for (let index = 0; index < size; index++) mask[index] ^= 1;
+  return mask;
+}
+
+/** The rows matching all (or, under `or`, any) conditions; undefined when there is nothing to filter. */
+export function searchMask<Row extends { id: number }>(
+  table: Table<Row>,
+  conditions: readonly SearchCondition[],
+  mode: "and" | "or",
+  resource: ResourceDescriptor,
+): RowMask | undefined {
+  if (conditions.length === 0) return undefined;
+  const [first, ...rest] = conditions.map((condition) => cachedConditionMask(table, condition, resource.searchable[condition.field]));
+  if (rest.length === 0) return first;
+  const mask = Uint8Array.from(first.mask);
+  for (const { mask: other } of rest) {
+    if (mode === "and") for (let index = 0; index < mask.length; index++) mask[index] &= other[index];
+    else for (let index = 0; index < mask.length; index++) mask[index] |= other[index];
+  }
+  return countMask(mask);
+}

@@ -1,0 +1,259 @@
+import { handleAdminRequest, ADMIN_PREFIX } from "./api/admin";
+import type { SandboxControls, SandboxQuirks, SandboxState } from "./api/controls";
+import { handleListing, LISTING_RESOURCES, type ListingResource } from "./api/listing";
+import { openApiResponse } from "./api/openapi";
+import { handleTokenRequest } from "./api/token-endpoint";
+import { decodeBasicCredentials } from "./core/basic-credentials";
+import { SandboxClock, httpDate } from "./core/clock";
+import { DEV_SIGNING_SECRET, DEFAULT_ACCOUNTS, parseAccounts, type SandboxAccount, type SandboxOptions } from "./core/config";
+import { MESSAGES, SandboxHttpError, WWW_AUTHENTICATE_BEARER, errorResponse } from "./core/errors";
+import { FaultQueue, breakJson, type CallKind, type FaultRule } from "./core/faults";
+import type { SandboxRequest, SandboxResponse } from "./core/http-types";
+import { RateLimiter, rateLimitHeaders, type RateLimitOutcome, type RateLimitSettings } from "./core/rate-limiter";
+import { RequestCounters } from "./core/stats";
+import { TokenSigner, type TokenCheck } from "./core/tokens";
+import { datasetFor } from "./data/datasets";
+
+export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 60;
+const LISTING_COST = 10;
+const OTHER_COST = 1;
+
+const API_PREFIX = "/api/v1/";
+
+type Route =
+  | { kind: "token" }
+  | { kind: "listing"; resource: ListingResource }
+  | { kind: "openapi" }
+  | { kind: "admin" }
+  | { kind: "unknown" };
+
+/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (contract 1). */
+function route(path: string): Route {
+  if (path.startsWith(ADMIN_PREFIX)) return { kind: "admin" };
+  if (!path.startsWith(API_PREFIX)) return { kind: "unknown" };
+  const rest = path.slice(API_PREFIX.length);
+  if (rest === "oauth2/token") return { kind: "token" };
+  if (rest === "openapi.json") return { kind: "openapi" };
+  const name = rest.endsWith(".json") ? rest.slice(0, -5) : rest;
+  if ((LISTING_RESOURCES as readonly string[]).includes(name)) return { kind: "listing", resource: name as ListingResource };
+  return { kind: "unknown" };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const INJECTED_MESSAGES: Record<number, string> = {
+  401: MESSAGES.invalidBearer,
+  403: "You are not allowed to perform this action.",
+  404: MESSAGES.notFound,
+  429: "Rate limit exceeded.",
+  500: MESSAGES.internal,
+  503: MESSAGES.unavailable,
+};
+
+/**
+ * One sandbox: the EMS API contract over in-memory generated data, plus its admin knobs. Pure
+ * request-in/response-out; adapters (adapters/node-http.ts, adapters/web-fetch.ts) serve it.
+ */
+export class Sandbox implements SandboxControls {
+  readonly accounts: ReadonlyMap<string, SandboxAccount>;
+  private readonly signer: TokenSigner;
+  private readonly adminSecret: string | undefined;
+  private readonly clock = new SandboxClock();
+  private readonly limiter = new RateLimiter();
+  private readonly faults = new FaultQueue();
+  private readonly counters = new RequestCounters();
+  private tokenLifetimeSeconds = DEFAULT_TOKEN_LIFETIME_SECONDS;
+  /** Tokens issued at or before this instant (sandbox clock) are revoked. */
+  private revokedUpTo = Number.NEGATIVE_INFINITY;
+  private quirks: SandboxQuirks = { webhooksAsObject: false };
+
+  constructor(options: SandboxOptions = {}) {
+    const accounts = parseAccounts(options.accounts ?? DEFAULT_ACCOUNTS);
+    this.accounts = new Map(accounts.map((account) => [account.key, account]));
+    this.signer = new TokenSigner(options.signingSecret || DEV_SIGNING_SECRET);
+    this.adminSecret = options.adminSecret || undefined;
+  }
+
+  /**
+   * Generates every account's data, and the name indexes, now rather than on the first call, so
+   * the first search on a large dataset is not the slow one.
+   */
+  warmUp(): void {
+    for (const account of this.accounts.values()) {
+      const { groups } = datasetFor(account);
+      groups.order("name", false);
+      groups.order("name", true);
+    }
+  }
+
+  /** Synchronous unless a delay fault applies, so the fast path allocates no promise. */
+  handle(request: SandboxRequest): SandboxResponse | Promise<SandboxResponse> {
+    const target = route(request.path);
+    if (target.kind === "admin") return handleAdminRequest(request, this.adminSecret, this);
+
+    const kind: CallKind = target.kind === "token" ? "token" : "api";
+    const caller = this.identify(target, request);
+    if (target.kind === "token" || target.kind === "listing") this.counters.record(kind, caller.accountKey);
+
+    const fault = target.kind === "token" || target.kind === "listing" ? this.faults.take(kind) : undefined;
+    if (fault?.delayMs) {
+      return sleep(fault.delayMs).then(() => this.answer(target, request, caller, fault));
+    }
+    return this.answer(target, request, caller, fault);
+  }
+
+  private identify(target: Route, request: SandboxRequest): { accountKey?: string; bucket: string; bearer?: TokenCheck } {
+    const anonymous = `anonymous:${request.remoteAddress ?? "unknown"}`;
+    if (target.kind === "token") {
+      const basic = decodeBasicCredentials(request.headers.authorization);
+      const key = basic.kind === "ok" && this.accounts.has(basic.key) ? basic.key : undefined;
+      return { accountKey: key, bucket: key ?? anonymous };
+    }
+    const bearer = this.checkBearer(request.headers.authorization);
+    if (bearer?.ok) return { accountKey: bearer.token.accountKey, bucket: bearer.token.accountKey, bearer };
+    return { bucket: anonymous, bearer };
+  }
+
+  private checkBearer(header: string | undefined): TokenCheck | undefined {
+    if (!header) return undefined;
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+    if (!match) return { ok: false, reason: "invalid" };
+    const check = this.signer.verify(match[1], this.clock.now(), this.revokedUpTo);
+    // A token of an account removed from the configuration is as good as unknown.
+    if (check.ok && !this.accounts.has(check.token.accountKey)) return { ok: false, reason: "invalid" };
+    return check;
+  }
+
+  private answer(target: Route, request: SandboxRequest, caller: ReturnType<Sandbox["identify"]>, fault: FaultRule | undefined): SandboxResponse {
+    let response: SandboxResponse;
+    if (fault?.status) {
+      response = this.injectedFault(target, fault.status, fault.retryAfterSeconds, caller.bucket);
+    } else {
+      const cost = target.kind === "listing" ? LISTING_COST : OTHER_COST;
+      const limit = this.limiter.charge(caller.bucket, cost);
+      response = limit.allowed ? this.dispatch(target, request, caller) : this.rateLimited(limit);
+      Object.assign(response.headers, rateLimitHeaders(limit));
+    }
+    response.headers.date = httpDate(this.clock.now());
+    if (fault?.malformedJson) response.body = breakJson(response.body);
+    return response;
+  }
+
+  private dispatch(target: Route, request: SandboxRequest, caller: ReturnType<Sandbox["identify"]>): SandboxResponse {
+    try {
+      switch (target.kind) {
+        case "token": {
+          const credentials = decodeBasicCredentials(request.headers.authorization);
+          return handleTokenRequest(request, credentials, {
+            signer: this.signer,
+            // Never issue at the revocation instant itself, so a token asked for right after
+            // "revoke all" is valid.
+            now: Math.max(this.clock.now(), this.revokedUpTo + 1),
+            lifetimeSeconds: this.tokenLifetimeSeconds,
+            account: credentials.kind === "ok" ? this.accounts.get(credentials.key) : undefined,
+          });
+        }
+        case "openapi":
+          if (request.method !== "GET") throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET" });
+          return openApiResponse(request.baseUrl);
+        case "listing": {
+          const bearer = caller.bearer;
+          if (!bearer?.ok) {
+            const message = bearer?.ok === false && bearer.reason === "expired" ? MESSAGES.expiredBearer
+              : bearer?.ok === false && bearer.reason === "revoked" ? MESSAGES.revokedBearer
+              : MESSAGES.invalidBearer;
+            throw new SandboxHttpError(401, message, { "www-authenticate": WWW_AUTHENTICATE_BEARER });
+          }
+          if (request.method !== "GET" && request.method !== "HEAD") {
+            throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET, HEAD" });
+          }
+          const account = this.accounts.get(bearer.token.accountKey)!;
+          return handleListing(target.resource, request, datasetFor(account), this.quirks);
+        }
+        default:
+          throw new SandboxHttpError(404, MESSAGES.notFound);
+      }
+    } catch (error) {
+      if (error instanceof SandboxHttpError) return errorResponse(error.status, error.message, { ...error.headers });
+      console.error("[sandbox] unexpected error", error);
+      return errorResponse(500, MESSAGES.internal);
+    }
+  }
+
+  private rateLimited(limit: RateLimitOutcome): SandboxResponse {
+    return errorResponse(429, `Rate limit exceeded: ${limit.limit} credits per ${this.limiter.settings.windowSeconds} seconds. Retry in ${limit.resetSeconds} seconds.`, {
+      "retry-after": String(limit.resetSeconds),
+    });
+  }
+
+  private injectedFault(target: Route, status: number, retryAfterSeconds: number | undefined, bucket: string): SandboxResponse {
+    const headers: Record<string, string> = {};
+    const current = this.limiter.peek(bucket);
+    if (status === 401) {
+      if (target.kind === "token") return this.withLimitHeaders(errorResponse(401, MESSAGES.wrongCredentials), current);
+      headers["www-authenticate"] = WWW_AUTHENTICATE_BEARER;
+    }
+    if (status === 429 || status === 503) headers["retry-after"] = String(retryAfterSeconds ?? 1);
+    const limitState = status === 429 ? { ...current, remaining: 0, resetSeconds: retryAfterSeconds ?? 1 } : current;
+    return this.withLimitHeaders(errorResponse(status, INJECTED_MESSAGES[status] ?? "Injected fault.", headers), limitState);
+  }
+
+  private withLimitHeaders(response: SandboxResponse, limit: RateLimitOutcome): SandboxResponse {
+    Object.assign(response.headers, rateLimitHeaders(limit));
+    return response;
+  }
+
+  // ---- admin controls ---------------------------------------------------------------------
+
+  setTokenLifetime(seconds: number): void {
+    this.tokenLifetimeSeconds = seconds;
+  }
+
+  revokeAllTokens(): void {
+    this.revokedUpTo = this.clock.now();
+  }
+
+  injectFaults(rule: FaultRule): void {
+    this.faults.add(rule);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  setClockOffset(seconds: number): void {
+    this.clock.setOffsetSeconds(seconds);
+  }
+
+  setRateLimit(settings: Partial<RateLimitSettings>): void {
+    this.limiter.configure(settings);
+  }
+
+  setQuirks(quirks: Partial<SandboxQuirks>): void {
+    this.quirks = { ...this.quirks, ...quirks };
+  }
+
+  stats() {
+    return this.counters.snapshot();
+  }
+
+  state(): SandboxState {
+    return {
+      tokenLifetimeSeconds: this.tokenLifetimeSeconds,
+      clockOffsetSeconds: this.clock.offsetSeconds,
+      pendingFaults: this.faults.pending(),
+      rateLimit: { ...this.limiter.settings },
+      quirks: { ...this.quirks },
+    };
+  }
+
+  /** Back to a fresh instance's behaviour; issued tokens stay valid unless revoked before. */
+  reset(): void {
+    this.tokenLifetimeSeconds = DEFAULT_TOKEN_LIFETIME_SECONDS;
+    this.clock.setOffsetSeconds(0);
+    this.faults.clear();
+    this.counters.reset();
+    this.limiter.reset();
+    this.quirks = { webhooksAsObject: false };
+  }
+}

@@ -1,0 +1,13 @@
+import { PGlite } from "@electric-sql/pglite";
+import fs from "node:fs";
+const dir = "/tmp/pgl-from-template"; fs.rmSync(dir, { recursive: true, force: true });
+let t = Date.now();
+const tpl = fs.readFileSync(".data/cache/pglite-0.5.14-template.tar");
+const a = await PGlite.create({ dataDir: dir, loadDataDir: new Blob([tpl]) });
+console.log("disk from template", Date.now() - t);
+await a.exec("create table x(a int); insert into x values (42)");
+await a.close();
+t = Date.now();
+const b = await PGlite.create(dir);
+console.log("reopen", Date.now() - t, (await b.query("select a from x")).rows);
+await b.close();

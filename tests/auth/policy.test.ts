@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { newPasswordSchema } from "@/lib/auth/password-policy";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { clientIpFrom } from "@/lib/auth/request-meta";
+import { throttleMessage } from "@/lib/auth/throttle";
+
+describe("new password rule", () => {
+  it("refuses fewer than 12 characters", () => {
+    const result = newPasswordSchema.safeParse("elevenchars");
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].message).toBe("Use at least 12 characters.");
+  });
+
+  it("refuses a common password whatever its case", () => {
+    const result = newPasswordSchema.safeParse("Password1234");
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].message).toBe("This password is one of the most common ones. Choose another.");
+  });
+
+  it("accepts a long uncommon phrase", () => {
+    expect(newPasswordSchema.safeParse("violet kettle on a tuesday").success).toBe(true);
+  });
+});
+
+describe("return address after sign-in", () => {
+  it.each([
+    ["/events?page=2", "/events?page=2"],
+    ["https://evil.example/phish", "/"],
+    ["//evil.example", "/"],
+    ["/\\evil.example", "/"],
+    ["/sign-in?callbackUrl=/x", "/"],
+    [undefined, "/"],
+  ])("%s becomes %s", (input, expected) => {
+    expect(safeCallbackUrl(input)).toBe(expected);
+  });
+});
+
+describe("client address", () => {
+  it("takes the first X-Forwarded-For entry", () => {
+    const headers: Record<string, string> = { "x-forwarded-for": "203.0.113.7, 10.0.0.1" };
+    expect(clientIpFrom((name) => headers[name])).toBe("203.0.113.7");
+  });
+  it("says unknown without proxy headers", () => {
+    expect(clientIpFrom(() => undefined)).toBe("unknown");
+  });
+});
+
+describe("throttle message", () => {
+  it("rounds up to whole minutes", () => {
+    expect(throttleMessage(899)).toBe("Too many failed sign-in attempts. Try again in 15 minutes.");
+    expect(throttleMessage(61)).toBe("Too many failed sign-in attempts. Try again in 2 minutes.");
+    expect(throttleMessage(42)).toBe("Too many failed sign-in attempts. Try again in 42 seconds.");
+  });
+});

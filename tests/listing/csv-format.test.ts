@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { csvCell, csvLine, parseCsv } from "@/lib/listing/csv";
+import { formatEventLocal, formatUtcInZone } from "@/lib/listing/format";
+import { exportMaxRows } from "@/lib/listing/export-config";
+
+describe("CSV", () => {
+  it("quotes what needs quoting and round-trips", () => {
+    const rows = [
+      ["id", "name", "headers"],
+      [7, 'CRM "sync", daily\nsecond line', [{ key: "X-Api-Key", value: "k,1" }]],
+      [8, "Ünïcødé 🎉", null],
+    ];
+    const text = rows.map(csvLine).join("");
+    expect(parseCsv(text)).toEqual([
+      ["id", "name", "headers"],
+      ["7", 'CRM "sync", daily\nsecond line', '[{"key":"X-Api-Key","value":"k,1"}]'],
+      ["8", "Ünïcødé 🎉", ""],
+    ]);
+  });
+
+  it("defuses cells a spreadsheet would run as formulas", () => {
+    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(csvCell(-5)).toBe("-5");
+  });
+});
+
+describe("event dates in the event's time zone", () => {
+  it("writes local start times with the zone's name", () => {
+    expect(formatEventLocal("2026-07-01", "09:30:00", "Europe/Paris")).toBe("2026-07-01 09:30 GMT+2");
+    expect(formatEventLocal("2026-01-15", "09:30:00", "America/New_York")).toBe("2026-01-15 09:30 EST");
+    expect(formatEventLocal("2026-01-15", null, "Not/AZone")).toBe("2026-01-15");
+  });
+
+  it("converts UTC timestamps into the event's zone", () => {
+    expect(formatUtcInZone("2026-07-01 22:30:00", "Europe/Paris")).toBe("2026-07-02 00:30 GMT+2");
+    expect(formatUtcInZone("2026-01-15 12:00:00", "America/New_York")).toBe("2026-01-15 07:00 EST");
+    expect(formatUtcInZone("2026-01-15 12:00:00", undefined)).toBe("2026-01-15 12:00 UTC");
+  });
+});
+
+describe("EXPORT_MAX_ROWS", () => {
+  it("defaults to 10,000 and falls back on a bad value", () => {
+    expect(exportMaxRows({})).toBe(10_000);
+    expect(exportMaxRows({ EXPORT_MAX_ROWS: "250" })).toBe(250);
+    expect(exportMaxRows({ EXPORT_MAX_ROWS: "lots" })).toBe(10_000);
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as route from "@/app/sandbox/[...path]/route";
+import { ADMIN_SECRET_HEADER } from "@/lib/sandbox/api/admin";
+import { basicAuthorizationHeader } from "@/lib/sandbox/core/basic-credentials";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
+
+/** The Next route handler, called with real Web Requests (no Next server needed for this part). */
+const base = "http://localhost:3000/sandbox";
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+async function token(): Promise<string> {
+  const response = await route.POST(
+    new Request(`${base}/api/v1/oauth2/token`, {
+      method: "POST",
+      headers: {
+        authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+        "content-type": "application/x-www-form-urlencoded;charset=UTF-8",
+      },
+      body: "grant_type=client_credentials",
+    }),
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+describe("app/sandbox/[...path]/route.ts", () => {
+  it("serves the contract under /sandbox, with links that keep the prefix", async () => {
+    expect(route.dynamic).toBe("force-dynamic");
+    const response = await route.GET(new Request(`${base}/api/v1/webhook-groups.json?per-page=5`, { headers: { authorization: `Bearer ${await token()}` } }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-pagination-total-count")).toBe("140");
+    const body = (await response.json()) as { items: unknown[]; _links: { next: { href: string } } };
+    expect(body.items).toHaveLength(5);
+    expect(body._links.next.href).toBe(`${base}/api/v1/webhook-groups.json?per-page=5&page=2`);
+  });
+
+  it("keeps one sandbox per process, so state survives between requests", async () => {
+    const first = await token();
+    const second = await token();
+    expect(first).not.toBe(second);
+    const again = await route.GET(new Request(`${base}/api/v1/events`, { headers: { authorization: `Bearer ${first}` } }));
+    expect(again.status).toBe(200);
+  });
+
+  it("answers 405 and 404 like the standalone server", async () => {
+    expect((await route.GET(new Request(`${base}/api/v1/oauth2/token`))).status).toBe(405);
+    expect((await route.GET(new Request(`${base}/api/v1/unknown`))).status).toBe(404);
+  });
+
+  it("is a plain 404 everywhere, admin included, in production unless SANDBOX_ENABLED=true", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("SANDBOX_ENABLED", "");
+    for (const path of ["/api/v1/events", "/api/v1/openapi.json", "/__admin/stats"]) {
+      const response = await route.GET(new Request(`${base}${path}`, { headers: { [ADMIN_SECRET_HEADER]: "x" } }));
+      expect(response.status).toBe(404);
+      expect(await response.text()).toBe("Not Found");
+    }
+    vi.stubEnv("SANDBOX_ENABLED", "true");
+    expect((await route.GET(new Request(`${base}/api/v1/openapi.json`))).status).toBe(200);
+  });
+});

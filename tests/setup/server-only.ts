@@ -1,0 +1,3 @@
+// Stands in for the `server-only` package in tests (aliased in vitest.config.ts): the real one
+// throws outside a React Server Components build, which tests are not.
+export {};
