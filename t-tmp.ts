@@ -4,10 +4,10 @@ const sb = new Sandbox({ accounts: [{ key: "k", secret: "s", groups: 100_000, ev
 let t = performance.now(); sb.warmUp(); console.log("warm", Math.round(performance.now() - t));
 sb.setRateLimit({ credits: 1e15 });
 const tok = JSON.parse((sb.handle({ method: "POST", path: "/api/v1/oauth2/token", query: "", headers: { authorization: basicAuthorizationHeader("k", "s"), "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials", baseUrl: "http://x" }) as any).body).access_token;
-for (const q of ["", "search=name%3D*contains*sync&sort=-name", "search=name%3D*contains*sync&sort=-name&page=200", "per-page=200&expand=webhooks", "search=name%3D*contains*e&sort=-name,id", "search=name!%3D*contains*e&sort=name"]) {
+for (const q of [""]) {
   const req = { method: "GET", path: "/api/v1/webhook-groups", query: q, headers: { authorization: `Bearer ${tok}` }, body: "", baseUrl: "http://x" };
   for (let i = 0; i < 50; i++) sb.handle(req);
-  const N = 200; t = performance.now();
+  const N = 5000; t = performance.now();
   for (let i = 0; i < N; i++) sb.handle(req);
   console.log(q || "default", ((performance.now() - t) / N).toFixed(3), "ms/req");
 }

@@ -29,6 +29,7 @@ test("filter builder, sorting and pagination work from the keyboard alone", asyn
   await signUpWithSandbox(page, "keys");
   await page.goto("/webhook-groups");
   await expect(page.getByTestId("listing-table")).toBeVisible();
+  await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
 
   // Filter builder: add a row, pick field and operator by typing, enter a value, submit with Enter.
   await page.getByRole("button", { name: "Add filter" }).focus();
@@ -44,6 +45,7 @@ test("filter builder, sorting and pagination work from the keyboard alone", asyn
   await page.keyboard.type("sync");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/filter=name%3D\*contains\*sync/);
+  await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
 
   // Removing a row by keyboard puts focus back on "Add filter".
   await page.getByRole("button", { name: "Remove filter 1" }).focus();

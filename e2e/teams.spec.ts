@@ -178,4 +178,29 @@ test.describe("teams and credentials", () => {
     await adminContext.close();
     await memberContext.close();
   });
+
+  test("someone already signed in, alone in a team of their own, joins by the link; an expired or unknown link says so", async ({ page, browser }) => {
+    const owner = newTestUser("host");
+    await signUp(page, owner);
+    const link = await createInvitationLink(page, "Member");
+
+    const guestContext = await browser.newContext();
+    const guestPage = await guestContext.newPage();
+    const guest = newTestUser("guest");
+    await signUp(guestPage, guest);
+    await guestPage.goto(link);
+    await expect(guestPage.getByTestId("invitation-summary")).toContainText(`${owner.name}'s team`);
+    await guestPage.getByRole("button", { name: `Join ${owner.name}'s team` }).click();
+    await expect(guestPage.getByTestId("joined-notice")).toBeVisible({ timeout: 30_000 });
+    await expect(guestPage.getByTestId("team-name")).toHaveText(`${owner.name}'s team`);
+    // Opening the used link again, now as a member.
+    await guestPage.goto(link);
+    await expect(guestPage.getByTestId("invitation-used")).toBeVisible();
+    await guestPage.goto(`/invite/${"x".repeat(43)}`);
+    await expect(guestPage.getByTestId("invitation-invalid")).toBeVisible();
+    await guestContext.close();
+
+    await page.goto("/team");
+    await expect(page.getByTestId("member-row").filter({ hasText: guest.email }).getByTestId("member-role")).toHaveText("Member");
+  });
 });

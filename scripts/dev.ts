@@ -12,7 +12,6 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parse } from "dotenv";
 import pg from "pg";
-import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT } from "../lib/config/embedded-database";
 import { loadEnvFiles } from "../lib/config/load-env-files";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDeploy } from "./db/migrate";
@@ -71,15 +70,59 @@ async function pendingMigrations(url: string): Promise<boolean> {
   }
 }
 
+function startNext(env: NodeJS.ProcessEnv) {
+  env.PORT ||= "3000";
+  env.NEXT_TELEMETRY_DISABLED ||= "1";
+  log(`Starting Next.js on http://localhost:${env.PORT} (${elapsed()} so far).`);
+  const child = spawn(process.execPath, [require.resolve("next/dist/bin/next"), "dev", ...process.argv.slice(2)], {
+    env,
+    stdio: "inherit",
+  });
+  const exited = new Promise<number>((resolve) => {
+    child.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)));
+    child.on("error", (error) => {
+      console.error(`[dev] Could not start Next.js: ${error.message}`);
+      resolve(1);
+    });
+  });
+  nextChild = child;
+  return { child, exited };
+}
+
+// Ctrl+C goes to Next.js once it runs (it exits, then the database stops); before that, startup
+// finishes what it is doing (an interrupted first initdb would leave a broken data directory) and stops.
+let nextChild: ReturnType<typeof spawn> | null = null;
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    interrupted = true;
+    if (nextChild && nextChild.exitCode === null) nextChild.kill(signal);
+  });
+}
+
+function describeStartFailure(error: unknown, port: number, dataDir: string): string {
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    return `Port ${port} for the embedded database is taken. Free it, or set EMBEDDED_DATABASE_PORT to another port.`;
+  }
+  if ((error as Error).name === "EmbeddedDatabaseLockedError") return (error as Error).message;
+  return `The embedded database in ${dataDir} could not be opened: ${(error as Error).message}`;
+}
+
 async function main(): Promise<number> {
   loadEnvFiles();
   ensureDevSecrets();
   loadEnvFiles(); // pick up what was just generated
+  // Read only now, so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR from .env.local count.
+  const { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT, EMBEDDED_DATABASE_URL } = await import("../lib/config/embedded-database");
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  let db: EmbeddedPostgres | null = null;
+  const hasClient = fs.existsSync("lib/generated/prisma/client.ts");
+  const useEmbedded = !process.env.DATABASE_URL;
+  // Warm start: the client exists and the embedded database has data. Next.js then starts while
+  // the database opens (its connections queue at the database's port until it is ready).
+  const warm = useEmbedded && hasClient && fs.existsSync(path.join(EMBEDDED_DATA_DIR, "PG_VERSION"));
 
-  const generating = fs.existsSync("lib/generated/prisma/client.ts")
+  const generating = hasClient
     ? Promise.resolve()
     : (async () => {
         log("Generating the Prisma client (lib/generated is missing)…");
@@ -87,25 +130,25 @@ async function main(): Promise<number> {
         if (result.code !== 0) throw new Error(`prisma generate failed:\n${result.stdout}${result.stderr}`);
       })();
 
-  if (process.env.DATABASE_URL) {
-    log("Using DATABASE_URL.");
-  } else {
+  let db: EmbeddedPostgres | null = null;
+  let next: ReturnType<typeof startNext> | null = null;
+  if (useEmbedded) {
+    childEnv.DATABASE_URL = EMBEDDED_DATABASE_URL;
+    childEnv.DATABASE_POOL_MAX = "1"; // the embedded server takes one connection at a time
+    const starting = startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_DATABASE_PORT });
+    if (warm) next = startNext(childEnv);
     try {
-      db = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_DATABASE_PORT });
+      db = await starting;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE") {
-        console.error(
-          `[dev] Port ${EMBEDDED_DATABASE_PORT} for the embedded database is taken. Free it, or set EMBEDDED_DATABASE_PORT to another port.`,
-        );
-      } else {
-        console.error(`[dev] ${(error as Error).message}`);
-      }
+      console.error(`[dev] ${describeStartFailure(error, EMBEDDED_DATABASE_PORT, EMBEDDED_DATA_DIR)}`);
+      next?.child.kill("SIGTERM");
+      await next?.exited;
       return 1;
     }
     childEnv.DATABASE_URL = db.url;
-    childEnv.DATABASE_POOL_MAX = "1"; // the embedded server takes one connection at a time
     log(`Embedded PostgreSQL ready (${EMBEDDED_DATA_DIR}) at ${db.url} after ${elapsed()}.`);
+  } else {
+    log("Using DATABASE_URL.");
   }
 
   try {
@@ -117,31 +160,18 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     console.error(`[dev] ${(error as Error).message}`);
+    next?.child.kill("SIGTERM");
+    await next?.exited;
     await db?.stop();
     return 1;
   }
 
-  // --- 4. next dev ----------------------------------------------------------------------------
-  childEnv.PORT ||= "3000";
-  childEnv.NEXT_TELEMETRY_DISABLED ||= "1";
-  log(`Starting Next.js on http://localhost:${childEnv.PORT} (${elapsed()} so far).`);
-  const next = spawn(process.execPath, [require.resolve("next/dist/bin/next"), "dev", ...process.argv.slice(2)], {
-    env: childEnv,
-    stdio: "inherit",
-  });
-
-  const forward = (signal: NodeJS.Signals) => {
-    if (next.exitCode === null) next.kill(signal);
-  };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => forward(signal));
-
-  const code = await new Promise<number>((resolve) => {
-    next.on("exit", (exitCode, signal) => resolve(exitCode ?? (signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)));
-    next.on("error", (error) => {
-      console.error(`[dev] Could not start Next.js: ${error.message}`);
-      resolve(1);
-    });
-  });
+  if (interrupted && !next) {
+    await db?.stop();
+    return 130;
+  }
+  next ??= startNext(childEnv);
+  const code = await next.exited;
   if (db) {
     await db.stop();
     log("Embedded PostgreSQL stopped.");

@@ -44,6 +44,10 @@ export function FilterBuilder({ fields, operators, initial, initialMatch }: Prop
   const valueInputs = useRef(new Map<number, HTMLInputElement>());
   const fieldSelects = useRef(new Map<number, HTMLSelectElement>());
 
+  // Marks the island as interactive (tests wait for it; before hydration the buttons do nothing).
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
+
   const typeOf = (field: string): FieldType => fields.find((f) => f.name === field)?.type ?? "text";
 
   useEffect(() => {
@@ -85,7 +89,7 @@ export function FilterBuilder({ fields, operators, initial, initialMatch }: Prop
   }
 
   return (
-    <fieldset className="space-y-2" data-testid="filter-builder">
+    <fieldset className="space-y-2" data-testid="filter-builder" data-ready={ready ? "true" : undefined}>
       <legend className="text-sm font-semibold text-slate-900">Filters</legend>
       {rows.length === 0 ? <p className="text-sm text-slate-600">No filters: every record is listed.</p> : null}
       {rows.map((row, index) => {

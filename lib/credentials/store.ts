@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { audit } from "@/lib/audit/log";
-import { DecryptionError, decryptSecret, encryptSecret } from "@/lib/crypto";
+import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { credentialFingerprint, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
 import { SafeError } from "@/lib/errors";
@@ -19,6 +19,8 @@ export interface CredentialSummary {
   lastVerifiedAt: Date | null;
   lastErrorAt: Date | null;
   lastError: string | null;
+  /** False when a ciphertext names a key that is no longer in the ring (checked without decrypting). */
+  readable: boolean;
 }
 
 export interface CredentialInput {
@@ -50,9 +52,22 @@ function lastFour(key: string): string {
 export async function getCredentialSummary(actor: Actor): Promise<CredentialSummary | null> {
   const row = await prisma.apiCredential.findUnique({
     where: { userId: actor.userId },
-    select: { id: true, baseUrl: true, keyLast4: true, updatedAt: true, lastVerifiedAt: true, lastErrorAt: true, lastError: true, fingerprint: true },
+    select: {
+      id: true,
+      baseUrl: true,
+      keyLast4: true,
+      updatedAt: true,
+      lastVerifiedAt: true,
+      lastErrorAt: true,
+      lastError: true,
+      fingerprint: true,
+      keyCiphertext: true,
+      secretCiphertext: true,
+    },
   });
   if (!row) return null;
+  const ring = keyIds();
+  const readable = [row.keyCiphertext, row.secretCiphertext].every((ciphertext) => ring.includes(ciphertextKeyId(ciphertext) ?? ""));
   let { lastErrorAt, lastError } = row;
   // The EMS client marks a credential failing when a page's call is refused; show that too.
   const state = await getCredentialState(row.fingerprint).catch(() => null);
@@ -68,6 +83,7 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
     lastVerifiedAt: row.lastVerifiedAt,
     lastErrorAt,
     lastError,
+    readable,
   };
 }
 
@@ -127,6 +143,7 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
     lastVerifiedAt: null,
     lastErrorAt: null,
     lastError: null,
+    readable: true,
   };
 }
 

@@ -75,8 +75,8 @@ export function getEmsClient(credential: EmsCredential): EmsClient {
 
 const ITEM_SCHEMAS = { "webhook-groups": webhookGroupSchema, events: emsEventSchema } as const;
 
-async function waitOrThrow(seconds: number, options: CallOptions, waits: number, detail: string): Promise<void> {
-  if (!options.waitForRateLimit || waits >= MAX_RATE_LIMIT_WAITS) throw new RateLimitedError(seconds, detail);
+async function waitOrThrow(seconds: number, options: CallOptions, waits: number, detail: string, rateLimit: RateLimit | null): Promise<void> {
+  if (!options.waitForRateLimit || waits >= MAX_RATE_LIMIT_WAITS) throw new RateLimitedError(seconds, detail, rateLimit);
   emsLog("info", "ems.rate_limit_wait", { requestId: options.requestId, seconds, detail });
   // A little jitter so that waiting jobs do not all return in the same millisecond.
   await sleep(seconds * 1000 + Math.random() * 250, options.signal);
@@ -106,7 +106,7 @@ async function list<R extends EmsResource>(
       // Known to be over budget until the window resets: do not spend a round trip on a sure 429.
       const budget = currentRateLimit(fingerprint);
       if (budget && budget.remaining < LISTING_COST && budget.resetAt.getTime() > Date.now()) {
-        await waitOrThrow(secondsUntil(budget.resetAt), options, rateLimitWaits++, "rate limit budget used up");
+        await waitOrThrow(secondsUntil(budget.resetAt), options, rateLimitWaits++, "rate limit budget used up", budget);
         continue;
       }
       let token: CachedToken;
@@ -114,7 +114,7 @@ async function list<R extends EmsResource>(
         token = await getToken(credential, { signal: options.signal, requestId, rejected: refused?.value });
       } catch (error) {
         if (error instanceof RateLimitedError) {
-          await waitOrThrow(error.retryAfterSeconds, options, rateLimitWaits++, "token endpoint rate limited");
+          await waitOrThrow(error.retryAfterSeconds, options, rateLimitWaits++, "token endpoint rate limited", error.rateLimit);
           continue;
         }
         throw error;
@@ -144,7 +144,7 @@ async function list<R extends EmsResource>(
         throw new CredentialsRejectedError(reason);
       }
       if (response.status === 429) {
-        await waitOrThrow(retryAfterSeconds(response.headers, response.receivedAt), options, rateLimitWaits++, "API answered 429");
+        await waitOrThrow(retryAfterSeconds(response.headers, response.receivedAt), options, rateLimitWaits++, "API answered 429", rateLimit ?? currentRateLimit(fingerprint));
         continue;
       }
       if (response.status >= 500) {
@@ -173,7 +173,9 @@ async function list<R extends EmsResource>(
       return { items: parsed.items, meta: parsed.meta, rateLimit };
     }
   } catch (error) {
-    emsLog(error instanceof EmsError && error.status !== undefined && error.status < 500 ? "info" : "warn", "ems.call_failed", {
+    // Refusals (4xx) and callers giving up (aborts) are part of normal operation; the rest is a warning.
+    const expected = (error instanceof EmsError && error.status !== undefined && error.status < 500) || (error instanceof Error && error.name === "AbortError");
+    emsLog(expected ? "info" : "warn", "ems.call_failed", {
       requestId,
       fingerprint: shortId(fingerprint),
       method: "GET",
@@ -221,7 +223,7 @@ async function pace(fingerprint: string, options: CallOptions): Promise<void> {
   const reserve = Math.ceil(budget.limit * PAGES_RESERVE_SHARE);
   if (budget.remaining - LISTING_COST >= reserve) return;
   const seconds = secondsUntil(budget.resetAt);
-  if (!options.waitForRateLimit) throw new RateLimitedError(seconds, "pages(): budget down to the reserve for page renders");
+  if (!options.waitForRateLimit) throw new RateLimitedError(seconds, "pages(): budget down to the reserve for page renders", budget);
   emsLog("info", "ems.rate_limit_wait", { requestId: options.requestId, seconds, detail: "pages(): keeping the reserve for page renders" });
   await sleep(seconds * 1000, options.signal);
 }

@@ -38,7 +38,9 @@ export class CredentialsRejectedError extends EmsError {
 /** Over the rate limit: try again in `retryAfterSeconds`. */
 export class RateLimitedError extends EmsError {
   readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number, detail?: string) {
+  /** The rate-limit figures known when it was thrown (for the UI to show the budget), if any. */
+  readonly rateLimit: { limit: number; remaining: number; resetAt: Date } | null;
+  constructor(retryAfterSeconds: number, detail?: string, rateLimit: { limit: number; remaining: number; resetAt: Date } | null = null) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     super(`The EMS API rate limit for your credentials is used up. Try again in ${formatWait(seconds)}.`, {
       code: "ems_rate_limited",
@@ -46,6 +48,7 @@ export class RateLimitedError extends EmsError {
       detail,
     });
     this.retryAfterSeconds = seconds;
+    this.rateLimit = rateLimit;
   }
 }
 

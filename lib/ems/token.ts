@@ -163,16 +163,13 @@ async function acquireToken(credential: EmsCredential, rejected: string | undefi
     if (error instanceof CredentialsRejectedError) await markCredentialFailing(fingerprint, error.detail ?? "The token request was refused (401).");
     throw error;
   }
-  if (outcome.issued) {
-    // Stored with failedAt cleared: a token was issued, so the key and secret work.
-    ems.failing.set(fingerprint, false);
-    if (outcome.issued.rateLimit) recordRateLimit(fingerprint, outcome.issued.rateLimit, outcome.issued.receivedAt);
-  }
+  // Stored with failedAt cleared: a token was issued, so the key and secret work.
+  if (outcome.issued) ems.failing.set(fingerprint, false);
   ems.tokens.set(fingerprint, outcome.token);
   return outcome.token;
 }
 
-type IssuedToken = { token: CachedToken; rateLimit: RateLimit | null; receivedAt: number };
+type IssuedToken = { token: CachedToken };
 
 const tokenResponseSchema = z.object({
   access_token: z.string().min(1),
@@ -197,11 +194,13 @@ async function requestToken(credential: EmsCredential, requestId: string): Promi
     retry: true,
   });
   const rateLimit = parseRateLimit(response.headers, response.receivedAt);
+  // Kept in memory now; written to the database later, outside this transaction.
+  if (rateLimit) recordRateLimit(fingerprint, rateLimit, response.receivedAt);
   if (response.status === 401 || response.status === 403) {
     const apiMessage = apiErrorMessage(response.bodyText);
     throw new CredentialsRejectedError(`The token request was refused (${response.status}${apiMessage ? `: ${apiMessage}` : ""}).`, response.status);
   }
-  if (response.status === 429) throw new RateLimitedError(retryAfterSeconds(response.headers, response.receivedAt), "token endpoint answered 429");
+  if (response.status === 429) throw new RateLimitedError(retryAfterSeconds(response.headers, response.receivedAt), "token endpoint answered 429", rateLimit);
   if (response.status >= 500) throw new UpstreamUnavailableError(`token endpoint answered ${response.status}`, { status: response.status });
   if (response.status !== 200) {
     throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the token endpoint answered ${response.status}`, response.status);
@@ -225,11 +224,7 @@ async function requestToken(credential: EmsCredential, requestId: string): Promi
     source: "token_endpoint",
     validForSeconds: Math.round((expiry - Date.now()) / 1000),
   });
-  return {
-    token: { value: parsed.data.access_token, expiresAt: expiry, obtainedAt: response.sentAt, ciphertext: null },
-    rateLimit,
-    receivedAt: response.receivedAt,
-  };
+  return { token: { value: parsed.data.access_token, expiresAt: expiry, obtainedAt: response.sentAt, ciphertext: null } };
 }
 
 /**

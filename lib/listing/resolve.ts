@@ -5,7 +5,25 @@ import type { SavedView } from "@/lib/generated/prisma/client";
 import { canManageView } from "@/lib/views/access";
 import { getDefaultView, getVisibleView, listViews, viewHref, type ViewSummary } from "@/lib/views/views";
 import type { ListingResource } from "./resources";
-import { hasListingOptions, parseListingSearchParams, viewQueryOf, type ListingState, type SearchParamsInput } from "./search-params";
+import { listingConfig } from "./resources";
+import {
+  hasListingOptions,
+  parseListingSearchParams,
+  toSearchParams,
+  viewQueryOf,
+  type ListingState,
+  type SearchParamsInput,
+} from "./search-params";
+
+function searchStringOf(input: SearchParamsInput): string {
+  if (input instanceof URLSearchParams) return input.toString();
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  }
+  return params.toString();
+}
 
 export interface ResolvedListing {
   state: ListingState;
@@ -26,6 +44,16 @@ export interface ResolvedListing {
 export async function resolveListing(actor: Actor, resource: ListingResource, searchParams: SearchParamsInput): Promise<ResolvedListing> {
   const state = parseListingSearchParams(resource, searchParams);
   const hasOptions = hasListingOptions(searchParams);
+
+  // A submitted options form sends every field (`fields=id&fields=name&per-page=20&ids=9%0A3`):
+  // answer with the canonical address, so that what is shared and saved is short and stable. Not
+  // when something was ignored: the notice would be lost on the way.
+  if (hasOptions && state.notices.length === 0 && state.idsErrors.length === 0) {
+    const canonical = toSearchParams(state).toString();
+    if (canonical !== searchStringOf(searchParams)) {
+      redirect(`${listingConfig(resource).path}?${canonical || "view=none"}`);
+    }
+  }
   const [views, requested] = await Promise.all([
     listViews(actor, resource),
     state.view && state.view !== "none" ? getVisibleView(actor, state.view) : Promise.resolve(null),

@@ -232,19 +232,33 @@ async function startGate(opts: {
   };
 }
 
-// A fresh in-memory PGlite runs initdb, which takes 4-20 s depending on the machine's load. The
-// result of one initdb is kept as a template (git-ignored, per PGlite version) and later in-memory
-// databases (the shadow database, the test databases) start from a copy in about a quarter of that.
+// A new PGlite database runs initdb, which takes 4 s on an idle machine and 20-45 s on a busy one.
+// The result of one initdb is kept as a template (git-ignored, per PGlite version) and later new
+// databases (the shadow database, test databases, a deleted .data/pglite) start from a copy of it,
+// several times faster.
 const TEMPLATE_FILE = path.resolve(".data/cache", `pglite-${PGLITE_VERSION}-template.tar`);
 
-async function createMemoryPglite(): Promise<PGlite> {
+function isNewDataDir(dataDir: string): boolean {
+  if (dataDir === MEMORY) return true;
   try {
-    const template = fs.readFileSync(TEMPLATE_FILE);
-    return await PGlite.create({ dataDir: MEMORY, loadDataDir: new Blob([template]) });
+    return fs.readdirSync(dataDir).length === 0;
   } catch {
-    // No template yet (or an unreadable one): make one.
+    return true;
   }
-  const db = await PGlite.create(MEMORY);
+}
+
+async function openPglite(dataDir: string): Promise<PGlite> {
+  const target = dataDir === MEMORY ? MEMORY : path.resolve(dataDir);
+  if (!isNewDataDir(dataDir)) return PGlite.create(target);
+  if (fs.existsSync(TEMPLATE_FILE)) {
+    try {
+      return await PGlite.create({ dataDir: target, loadDataDir: new Blob([fs.readFileSync(TEMPLATE_FILE)]) });
+    } catch {
+      // An unreadable template: fall back to initdb below, which replaces it.
+      if (target !== MEMORY) fs.rmSync(target, { recursive: true, force: true });
+    }
+  }
+  const db = await PGlite.create(target);
   try {
     const dump = await db.dumpDataDir("none");
     fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
@@ -252,13 +266,13 @@ async function createMemoryPglite(): Promise<PGlite> {
     fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
     fs.renameSync(partial, TEMPLATE_FILE);
   } catch (error) {
-    console.warn(`embedded database: could not save the template (${(error as Error).message}); next start will be slower.`);
+    console.warn(`embedded database: could not save the template (${(error as Error).message}); new databases will start slower.`);
   }
   return db;
 }
 
 async function startPglite(dataDir: string): Promise<{ port: number; close(): Promise<void> }> {
-  const db = dataDir === MEMORY ? await createMemoryPglite() : await PGlite.create(path.resolve(dataDir));
+  const db = await openPglite(dataDir);
   // The gate already serialises clients; 2 leaves room for the previous connection's handler to
   // finish detaching while the next one attaches.
   const socketServer = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 2 });
@@ -292,12 +306,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
 
   try {
-    if (onDisk) fs.mkdirSync(path.resolve(options.dataDir), { recursive: true });
-    // The main database opens now (it is needed at once); the shadow one on its first connection.
-    const main = await startPglite(options.dataDir);
-    cleanups.push(() => main.close());
-    const mainGate = await startGate({ host, port: options.port, connectionWaitMs, startBackend: async () => main });
+    // The port is taken first (a clash fails fast, and early clients just wait in the gate's queue);
+    // the main database opens now, the shadow one on its first connection.
+    const opening = startPglite(options.dataDir);
+    opening.catch(() => {}); // awaited below
+    const mainGate = await startGate({ host, port: options.port, connectionWaitMs, startBackend: () => opening }).catch(
+      async (error) => {
+        await opening.then((db) => db.close()).catch(() => {});
+        throw error;
+      },
+    );
     cleanups.push(() => mainGate.close());
+    const main = await opening;
+    cleanups.unshift(() => main.close()); // closed after the gates
 
     let shadow: Promise<{ port: number; close(): Promise<void> }> | null = null;
     const shadowGate = await startGate({

@@ -2,12 +2,13 @@
 // With DATABASE_URL set it runs against that database (a shadow database is created and dropped
 // on the same server, or SHADOW_DATABASE_URL is used). Without it, against the embedded database:
 // the one `npm run dev` is serving if it runs, else one started just for this command.
-import { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT } from "../../lib/config/embedded-database";
 import { loadEnvFiles } from "../../lib/config/load-env-files";
 import { readEmbeddedLock, startEmbeddedPostgres } from "./embedded-postgres";
 import { runPrisma } from "./prisma-cli";
 
 loadEnvFiles();
+// Read after the env files, so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR there count.
+const { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT } = await import("../../lib/config/embedded-database");
 const args = ["migrate", "dev", ...process.argv.slice(2)];
 
 let exitCode: number;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { decryptSecret, secretAad } from "@/lib/crypto/secret-box";
@@ -15,6 +16,7 @@ import {
   UpstreamUnavailableError,
   type EmsCredential,
 } from "@/lib/ems";
+import { ems } from "@/lib/ems/state";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { captureOutput } from "./support/capture-logs";
 import { ensureEmsTestEnv, withEnv } from "./support/env";
@@ -76,6 +78,26 @@ describe("token lifecycle", () => {
     expect(row.tokenCiphertext).not.toContain(token);
     expect(() => decryptSecret(row.tokenCiphertext!, secretAad("EmsTokenCache", "another-fingerprint", "tokenCiphertext"))).toThrow();
     expect(row.failedAt).toBeNull();
+  });
+
+  it("a cold start (empty memory) reuses the token stored in EmsTokenCache", async () => {
+    const credential = demoCredential();
+    expect(await getCredentialState(credential.fingerprint)).toBeNull();
+    await getEmsClient(credential).listWebhookGroups({ perPage: 1 });
+    ems.tokens.clear(); // what a restarted or second instance starts with
+    await getEmsClient(credential).listWebhookGroups({ perPage: 1 });
+    expect(await stats()).toMatchObject({ tokenRequests: 1, apiRequests: 2 });
+  });
+
+  it("a cached token that no longer decrypts (its key left the ring) is replaced, not an error", async () => {
+    const credential = demoCredential();
+    await getEmsClient(credential).listWebhookGroups({ perPage: 1 });
+    ems.tokens.clear();
+    restoreEnv = withEnv({ CREDENTIAL_ENCRYPTION_KEYS: `rotated:${randomBytes(32).toString("base64")}` });
+    await getEmsClient(credential).listWebhookGroups({ perPage: 1 });
+    expect((await stats()).tokenRequests).toBe(2);
+    const row = await prisma.emsTokenCache.findUniqueOrThrow({ where: { fingerprint: credential.fingerprint } });
+    expect(row.tokenCiphertext).toMatch(/^v1:rotated:/);
   });
 
   it("50 concurrent listings share one token request", async () => {
@@ -236,6 +258,7 @@ describe("calls", () => {
     const error = await client.listWebhookGroups().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterSeconds).toBeGreaterThan(50);
+    expect((error as RateLimitedError).rateLimit).toMatchObject({ limit: 31, remaining: 0 });
     expect((await stats()).apiRequests).toBe(3);
   });
 

@@ -34,7 +34,7 @@ describe("app/sandbox/[...path]/route.ts", () => {
     expect(response.headers.get("x-pagination-total-count")).toBe("140");
     const body = (await response.json()) as { items: unknown[]; _links: { next: { href: string } } };
     expect(body.items).toHaveLength(5);
-    expect(body._links.next.href).toBe(`${base}/api/v1/webhook-groups.json?per-page=5&page=2`);
+    expect(body._links.next.href).toBe(`${base}/api/v1/webhook-groups.json?page=2&per-page=5`);
   });
 
   it("keeps one sandbox per process, so state survives between requests", async () => {

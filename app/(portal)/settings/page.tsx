@@ -5,6 +5,7 @@ import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { isSandboxEnabled } from "@/lib/env";
 import { Notice } from "@/components/ui/notice";
+import { Collapsible } from "./_components/collapsible";
 import { CredentialForm } from "./_components/credential-form";
 import { DeleteCredentialForm } from "./_components/delete-credential-form";
 import { SandboxQuickStart } from "./_components/sandbox-quick-start";
@@ -36,11 +37,15 @@ export default async function SettingsPage() {
         <h2 id="credentials-heading" className="text-lg font-semibold">
           EMS API credentials
         </h2>
-        {summary ? (
-          <div className="mt-4 space-y-6">
+        {/* One tree for both states (none saved / saved): the stateful forms keep their place, so the
+            outcome of a save or a sandbox set-up stays on screen when the page re-renders. */}
+        <div className="mt-4 space-y-6">
+          {summary ? (
             <dl className="grid max-w-2xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]" data-testid="credential-summary">
               <dt className="font-medium text-slate-500">Base URL</dt>
-              <dd className="break-all" data-testid="credential-base-url">{summary.baseUrl}</dd>
+              <dd className="break-all" data-testid="credential-base-url">
+                {summary.baseUrl}
+              </dd>
               <dt className="font-medium text-slate-500">Consumer key</dt>
               <dd>
                 <span aria-label={`ending in ${summary.keyLast4}`} data-testid="credential-key-last4">
@@ -69,39 +74,28 @@ export default async function SettingsPage() {
                 )}
               </dd>
             </dl>
-            <TestConnectionForm />
-            <details className="rounded-lg border border-slate-200 p-4">
-              <summary className="cursor-pointer text-sm font-medium text-slate-800">Replace credentials</summary>
-              <div className="mt-4">
-                <CredentialForm defaultBaseUrl={summary.baseUrl} sandboxBaseUrl={sandboxUrl} replacing />
-              </div>
-            </details>
-            {sandboxUrl ? (
-              <details className="rounded-lg border border-slate-200 p-4">
-                <summary className="cursor-pointer text-sm font-medium text-slate-800">Switch to the sandbox</summary>
-                <div className="mt-4">
-                  <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
-                </div>
-              </details>
-            ) : null}
-            <DeleteCredentialForm credentialId={summary.id} />
-          </div>
-        ) : (
-          <div className="mt-4 space-y-6">
+          ) : (
             <Notice tone="info" testId="no-credentials">
               You have not saved API credentials yet. The webhook group and event pages need them.
             </Notice>
-            {sandboxUrl ? (
-              <div className="rounded-lg border border-brand-100 bg-brand-50/50 p-4">
-                <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
-              </div>
-            ) : null}
-            <div>
-              <h3 className="mb-3 text-sm font-semibold text-slate-900">{sandboxUrl ? "Or enter your own" : "Enter your credentials"}</h3>
-              <CredentialForm defaultBaseUrl="" sandboxBaseUrl={sandboxUrl} replacing={false} />
-            </div>
-          </div>
-        )}
+          )}
+          {summary && !summary.readable ? (
+            <Notice tone="warning" testId="credential-unreadable">
+              These credentials were encrypted with a key this server no longer has, so they cannot be used. Enter your consumer key and secret
+              again below.
+            </Notice>
+          ) : null}
+          {summary ? <TestConnectionForm /> : null}
+          {sandboxUrl ? (
+            <Collapsible title={summary ? "Switch to the built-in sandbox" : "Try the built-in sandbox"} defaultOpen={!summary} testId="sandbox-section">
+              <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
+            </Collapsible>
+          ) : null}
+          <Collapsible title={summary ? "Replace credentials" : "Enter your own credentials"} defaultOpen={!summary} testId="credential-form-section">
+            <CredentialForm defaultBaseUrl={summary?.baseUrl ?? ""} sandboxBaseUrl={sandboxUrl} replacing={summary !== null} />
+          </Collapsible>
+          {summary ? <DeleteCredentialForm credentialId={summary.id} /> : null}
+        </div>
       </section>
     </div>
   );

@@ -4,6 +4,7 @@ import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "..
 import type { SandboxQuirks } from "./controls";
 import { EVENTS, WEBHOOK_GROUPS, type ResourceDescriptor } from "./descriptors";
 import { parseListQuery, type ListQuery, type SortKey } from "./query";
+import { rowJsonCache } from "./row-json-cache";
 import { searchMask } from "./search";
 
 /** `GET /api/v1/webhook-groups` and `GET /api/v1/events` (contract 4): filter, sort, page, project. */
@@ -18,24 +19,26 @@ export const DESCRIPTORS: Record<ListingResource, ResourceDescriptor> = {
 type Row = { id: number } & Record<string, unknown>;
 
 /**
- * The matching rows of one page, in the requested order, and how many match in all. A sort on one
- * field walks that field's presorted order and stops once the page is full (the total comes from
- * the search mask), so 100,000 rows are neither sorted nor fully walked per request; several sort
- * fields compare precomputed ranks.
+ * The matching rows in the requested order, as cheaply as each case allows: an explicit list (ids,
+ * several sort fields), or a presorted order (or natural order) filtered by an optional mask, walked
+ * only as far as the page needs. The total comes from the search mask, so 100,000 rows are neither
+ * sorted nor fully walked per request; several sort fields compare precomputed ranks.
  */
-function selectPage(table: Table<Row>, query: ListQuery, resource: ResourceDescriptor): { count: number; page: (start: number, end: number) => number[] } {
+type Selection = { count: number; list?: number[]; order?: Int32Array; mask?: Uint8Array };
+
+function select(table: Table<Row>, query: ListQuery, resource: ResourceDescriptor): Selection {
   const found = searchMask(table, query.search, query.searchCondition, resource);
   const mask = found?.mask;
   const sortKeys = query.sort;
 
   if (query.ids) {
-    const picked: number[] = [];
+    const list: number[] = [];
     for (const id of query.ids) {
       const index = table.indexOfId(id);
-      if (index !== undefined && (!mask || mask[index])) picked.push(index);
+      if (index !== undefined && (!mask || mask[index])) list.push(index);
     }
-    picked.sort(sortKeys.length ? rankComparator(table, sortKeys) : (a, b) => a - b);
-    return { count: picked.length, page: (start, end) => picked.slice(start, end) };
+    list.sort(sortKeys.length ? rankComparator(table, sortKeys) : (a, b) => a - b);
+    return { count: list.length, list };
   }
 
   if (sortKeys.length > 1) {
@@ -43,41 +46,43 @@ function selectPage(table: Table<Row>, query: ListQuery, resource: ResourceDescr
     const [firstKey, ...otherKeys] = sortKeys;
     const order = table.order(firstKey.field, firstKey.descending);
     const firstRank = table.rank(firstKey.field);
-    const picked: number[] = [];
-    for (let position = 0; position < order.length; position++) if (!mask || mask[order[position]]) picked.push(order[position]);
+    const list: number[] = [];
+    for (let position = 0; position < order.length; position++) if (!mask || mask[order[position]]) list.push(order[position]);
     const tieBreak = rankComparator(table, otherKeys);
-    for (let runStart = 0; runStart < picked.length; ) {
+    for (let runStart = 0; runStart < list.length; ) {
       let runEnd = runStart + 1;
-      while (runEnd < picked.length && firstRank[picked[runEnd]] === firstRank[picked[runStart]]) runEnd++;
+      while (runEnd < list.length && firstRank[list[runEnd]] === firstRank[list[runStart]]) runEnd++;
       if (runEnd - runStart > 1) {
-        const run = picked.slice(runStart, runEnd).sort(tieBreak);
-        for (let i = 0; i < run.length; i++) picked[runStart + i] = run[i];
+        const run = list.slice(runStart, runEnd).sort(tieBreak);
+        for (let i = 0; i < run.length; i++) list[runStart + i] = run[i];
       }
       runStart = runEnd;
     }
-    return { count: picked.length, page: (start, end) => picked.slice(start, end) };
+    return { count: list.length, list };
   }
 
   const order = sortKeys.length === 1 ? table.order(sortKeys[0].field, sortKeys[0].descending) : undefined;
-  const rowAt = order ? (position: number) => order[position] : (position: number) => position;
+  return { count: found ? found.count : table.size, order, mask };
+}
+
+/** Row indexes at positions [start, end) of a selection. */
+function pageOf(selection: Selection, size: number, start: number, end: number): number[] {
+  const { list, order, mask } = selection;
+  if (list) return list.slice(start, end);
+  const rows: number[] = [];
   if (!mask) {
-    return { count: table.size, page: (start, end) => Array.from({ length: Math.max(0, end - start) }, (_, i) => rowAt(start + i)) };
+    for (let position = start; position < end; position++) rows.push(order ? order[position] : position);
+    return rows;
   }
-  return {
-    count: found.count,
-    page: (start, end) => {
-      const rows: number[] = [];
-      let seen = 0;
-      for (let position = 0; position < table.size && seen < end; position++) {
-        const index = rowAt(position);
-        if (mask[index]) {
-          if (seen >= start) rows.push(index);
-          seen++;
-        }
-      }
-      return rows;
-    },
-  };
+  let seen = 0;
+  for (let position = 0; position < size && seen < end; position++) {
+    const index = order ? order[position] : position;
+    if (mask[index]) {
+      if (seen >= start) rows.push(index);
+      seen++;
+    }
+  }
+  return rows;
 }
 
 function rankComparator(table: Table<Row>, sortKeys: readonly SortKey[]): (a: number, b: number) => number {
@@ -91,36 +96,61 @@ function rankComparator(table: Table<Row>, sortKeys: readonly SortKey[]): (a: nu
   };
 }
 
-function projector(resource: ResourceDescriptor, query: ListQuery, dataset: AccountDataset, quirks: SandboxQuirks, table: Table<Row>) {
-  const fields = query.fields ?? resource.defaultFields;
-  const expandWebhooks = query.expand.includes("webhooks");
-  const allStandard = fields.length === resource.standardFields.length;
-  if (allStandard && !expandWebhooks) return (index: number) => table.row(index);
-  const selected = resource.standardFields.filter((field) => fields.includes(field));
-  return (index: number) => {
-    const row = table.row(index);
-    const item: Record<string, unknown> = {};
-    for (const field of selected) item[field] = row[field];
-    if (expandWebhooks) {
-      const hooks = dataset.webhooksOf(index);
-      item.webhooks = quirks.webhooksAsObject ? Object.fromEntries(hooks.map((hook) => [String(hook.id), hook])) : hooks;
-    }
-    return item;
-  };
+type Projection = {
+  table: Table<Row>;
+  dataset: AccountDataset;
+  /** standard fields to include, in the resource's order */
+  selected: readonly string[];
+  /** every standard field and no expansion: the stored row is the item */
+  whole: boolean;
+  webhooks: "none" | "array" | "object";
+};
+
+function projectRow(projection: Projection, index: number): unknown {
+  const row = projection.table.row(index);
+  if (projection.whole) return row;
+  const item: Record<string, unknown> = {};
+  for (const field of projection.selected) item[field] = row[field];
+  if (projection.webhooks !== "none") {
+    const hooks = projection.dataset.webhooksOf(index);
+    item.webhooks = projection.webhooks === "object" ? Object.fromEntries(hooks.map((hook) => [String(hook.id), hook])) : hooks;
+  }
+  return item;
 }
 
-function pageLink(request: SandboxRequest, page: number, perPage: number): string {
-  const params = new URLSearchParams(request.query);
-  params.set("page", String(page));
-  params.set("per-page", String(perPage));
-  return `${request.baseUrl}${request.path}?${params.toString()}`;
+/** The JSON of each row for the requested fields and expansions, from the per-row cache when possible. */
+function serializeRows(indexes: readonly number[], resource: ResourceDescriptor, query: ListQuery, dataset: AccountDataset, quirks: SandboxQuirks, table: Table<Row>): string[] {
+  const fields = query.fields ?? resource.defaultFields;
+  const webhooks = !query.expand.includes("webhooks") ? "none" : quirks.webhooksAsObject ? "object" : "array";
+  const selected = resource.standardFields.filter((field) => fields.includes(field));
+  const projection: Projection = { table, dataset, selected, whole: selected.length === resource.standardFields.length && webhooks === "none", webhooks };
+  const cache = rowJsonCache(table, `${selected.join(",")}|${webhooks}`, table.size);
+  const json: string[] = new Array(indexes.length);
+  for (let i = 0; i < indexes.length; i++) {
+    const index = indexes[i];
+    json[i] = cache[index] ??= JSON.stringify(projectRow(projection, index));
+  }
+  return json;
+}
+
+/** Builds the page links: the request's other parameters, then `page` and `per-page`. */
+function pageLinker(request: SandboxRequest): (page: number, perPage: number) => string {
+  let rest = "";
+  if (request.query !== "") {
+    const params = new URLSearchParams(request.query);
+    params.delete("page");
+    params.delete("per-page");
+    rest = params.toString();
+  }
+  const prefix = `${request.baseUrl}${request.path}?${rest}${rest ? "&" : ""}page=`;
+  return (page, perPage) => `${prefix}${page}&per-page=${perPage}`;
 }
 
 export function handleListing(resourceName: ListingResource, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
   const resource = DESCRIPTORS[resourceName];
   const table = (resourceName === "events" ? dataset.events : dataset.groups) as unknown as Table<Row>;
   const query = parseListQuery(request.query, resource);
-  const selection = selectPage(table, query, resource);
+  const selection = select(table, query, resource);
 
   const { perPage } = query;
   const totalCount = selection.count;
@@ -129,17 +159,17 @@ export function handleListing(resourceName: ListingResource, request: SandboxReq
   const currentPage = Math.max(1, Math.min(query.page, pageCount));
   const start = (currentPage - 1) * perPage;
   const end = Math.min(totalCount, start + perPage);
-  const project = projector(resource, query, dataset, quirks, table);
-  const items = selection.page(start, end).map(project);
+  const items = serializeRows(pageOf(selection, table.size, start, end), resource, query, dataset, quirks, table);
 
   const lastPage = Math.max(1, pageCount);
+  const pageLink = pageLinker(request);
   const links: Record<string, { href: string }> = {
-    self: { href: pageLink(request, currentPage, perPage) },
-    first: { href: pageLink(request, 1, perPage) },
-    last: { href: pageLink(request, lastPage, perPage) },
+    self: { href: pageLink(currentPage, perPage) },
+    first: { href: pageLink(1, perPage) },
+    last: { href: pageLink(lastPage, perPage) },
   };
-  if (currentPage > 1) links.prev = { href: pageLink(request, currentPage - 1, perPage) };
-  if (currentPage < pageCount) links.next = { href: pageLink(request, currentPage + 1, perPage) };
+  if (currentPage > 1) links.prev = { href: pageLink(currentPage - 1, perPage) };
+  if (currentPage < pageCount) links.next = { href: pageLink(currentPage + 1, perPage) };
   const meta = { totalCount, pageCount, currentPage, perPage };
 
   return {
@@ -152,6 +182,6 @@ export function handleListing(resourceName: ListingResource, request: SandboxReq
       "x-pagination-per-page": String(perPage),
       link: Object.entries(links).map(([rel, { href }]) => `<${href}>; rel=${rel}`).join(", "),
     },
-    body: JSON.stringify({ items, _links: links, _meta: meta }),
+    body: `{"items":[${items.join(",")}],"_links":${JSON.stringify(links)},"_meta":${JSON.stringify(meta)}}`,
   };
 }

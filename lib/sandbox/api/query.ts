@@ -152,7 +152,30 @@ function rawParameters(query: string): Record<string, string> {
   return raw;
 }
 
+/**
+ * Parsed queries are pure functions of the query string, so recent ones are remembered per
+ * resource: a client repeating a query (paging links differ only in page) skips re-validation.
+ * Only successes are kept; results are never mutated.
+ */
+const PARSED_CACHE_SIZE = 256;
+const parsedCache = new Map<ResourceDescriptor, Map<string, ListQuery>>();
+
 export function parseListQuery(query: string, resource: ResourceDescriptor): ListQuery {
+  let cache = parsedCache.get(resource);
+  if (!cache) {
+    cache = new Map();
+    parsedCache.set(resource, cache);
+  }
+  let parsed = cache.get(query);
+  if (!parsed) {
+    parsed = validateListQuery(query, resource);
+    if (cache.size >= PARSED_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(query, parsed);
+  }
+  return parsed;
+}
+
+function validateListQuery(query: string, resource: ResourceDescriptor): ListQuery {
   let schema = schemaCache.get(resource);
   if (!schema) {
     schema = listQuerySchema(resource);

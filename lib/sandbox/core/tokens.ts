@@ -24,7 +24,15 @@ export type TokenCheck =
 
 const PREFIX = "ems1.";
 
+/**
+ * Verified signatures are remembered (bounded), so a client reusing its token for many calls pays
+ * for the HMAC once. Expiry and revocation are still checked on every call.
+ */
+const VERIFIED_CACHE_SIZE = 2048;
+
 export class TokenSigner {
+  private readonly verified = new Map<string, TokenPayload>();
+
   constructor(private readonly secret: string) {}
 
   issue(accountKey: string, issuedAt: number, lifetimeMs: number): { token: string; expiresAt: number } {
@@ -37,25 +45,31 @@ export class TokenSigner {
    * @param revokedUpTo tokens issued at or before this instant (sandbox clock) are revoked.
    */
   verify(token: string, now: number, revokedUpTo: number): TokenCheck {
-    if (!token.startsWith(PREFIX)) return { ok: false, reason: "invalid" };
+    const payload = this.verified.get(token) ?? this.verifySignature(token);
+    if (!payload) return { ok: false, reason: "invalid" };
+    if (payload.i <= revokedUpTo) return { ok: false, reason: "revoked" };
+    if (payload.e <= now) return { ok: false, reason: "expired" };
+    return { ok: true, token: { accountKey: payload.a, issuedAt: payload.i, expiresAt: payload.e } };
+  }
+
+  private verifySignature(token: string): TokenPayload | undefined {
+    if (!token.startsWith(PREFIX)) return undefined;
     const dot = token.indexOf(".", PREFIX.length);
-    if (dot < 0) return { ok: false, reason: "invalid" };
+    if (dot < 0) return undefined;
     const body = token.slice(PREFIX.length, dot);
     const given = Buffer.from(token.slice(dot + 1), "base64url");
     const expected = createHmac("sha256", this.secret).update(body).digest();
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "invalid" };
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     let payload: TokenPayload;
     try {
       payload = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as TokenPayload;
     } catch {
-      return { ok: false, reason: "invalid" };
+      return undefined;
     }
-    if (typeof payload.a !== "string" || typeof payload.i !== "number" || typeof payload.e !== "number") {
-      return { ok: false, reason: "invalid" };
-    }
-    if (payload.i <= revokedUpTo) return { ok: false, reason: "revoked" };
-    if (payload.e <= now) return { ok: false, reason: "expired" };
-    return { ok: true, token: { accountKey: payload.a, issuedAt: payload.i, expiresAt: payload.e } };
+    if (typeof payload.a !== "string" || typeof payload.i !== "number" || typeof payload.e !== "number") return undefined;
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, payload);
+    return payload;
   }
 
   private sign(body: string): string {

@@ -12,10 +12,7 @@ import { useFormAction } from "./use-form-action";
 export function SandboxQuickStart({ sandboxBaseUrl }: { sandboxBaseUrl: string }) {
   const { state, pending, onSubmit } = useFormAction(applySandboxCredentialsAction);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-labelledby="sandbox-heading" data-testid="sandbox-quick-start">
-      <h3 id="sandbox-heading" className="text-sm font-semibold text-slate-900">
-        Try the built-in sandbox
-      </h3>
+    <form onSubmit={onSubmit} className="space-y-3" aria-label="Use the built-in sandbox" data-testid="sandbox-quick-start">
       <p className="text-sm text-slate-600">
         A stand-in for the EMS API at <code className="rounded bg-slate-100 px-1">{sandboxBaseUrl}</code>, with sample webhook groups and events.
         Its demo credentials are filled in for you, saved and tested.

@@ -1,0 +1,13 @@
+import http from "node:http";
+import { listenSandbox } from "@/lib/sandbox/server";
+import { basicAuthorizationHeader } from "@/lib/sandbox/core/basic-credentials";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
+const s = await listenSandbox({});
+s.sandbox.setRateLimit({ credits: 1e15 });
+const r = await fetch(`${s.baseUrl}/api/v1/oauth2/token`, { method: "POST", headers: { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=client_credentials" });
+const tok = (await r.json()).access_token;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+let n = 0; const end = performance.now() + 4000;
+await Promise.all(Array.from({ length: 8 }, async () => { while (performance.now() < end) { await new Promise<void>((res) => http.get(`${s.baseUrl}/api/v1/webhook-groups`, { agent, headers: { authorization: `Bearer ${tok}` } }, (rs) => { rs.resume(); rs.on("end", () => res()); })); n++; } }));
+console.log("reqs", n);
+agent.destroy(); await s.close();
