@@ -4,14 +4,6 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { serverEnv, EnvError } = await import("@/lib/env");
-  try {
-    serverEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const { validateEnvironmentOrExit } = await import("@/lib/startup");
+  validateEnvironmentOrExit();
 }

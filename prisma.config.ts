@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { loadEnvFiles } from "./lib/config/load-env-files";
-import { EMBEDDED_DATABASE_URL } from "./lib/config/embedded-database";
+import { embeddedDatabaseUrl } from "./lib/config/embedded-database";
 
 loadEnvFiles();
 
@@ -15,7 +15,7 @@ export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
   datasource: {
-    url: process.env.DATABASE_URL || EMBEDDED_DATABASE_URL,
+    url: process.env.DATABASE_URL || embeddedDatabaseUrl(),
     shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL || undefined,
   },
 });

@@ -18,7 +18,7 @@ export async function useSandbox(page: Page, account: "demo" | "other" = "demo")
   await page.goto("/settings");
   if (account === "other") await page.getByLabel("Second demo account").check();
   await page.getByRole("button", { name: "Use the sandbox" }).click();
-  await expect(page.getByTestId("sandbox-quick-start-success").or(page.getByText("Saved, encrypted (never shown)"))).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("sandbox-quick-start-success").or(page.getByText("Saved, encrypted (never shown)")).first()).toBeVisible({ timeout: 30_000 });
 }
 
 /** The contract's encoding of a key or secret (every byte outside A-Z a-z 0-9 - _ . percent-encoded). */

@@ -11,6 +11,7 @@ test.describe("webhook groups listing", () => {
     await signUpWithSandbox(page);
     await page.goto("/webhook-groups");
     await expect(page.getByTestId("listing-table")).toBeVisible();
+    await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
     const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&per-page=200");
     expect(expected.items.length).toBeGreaterThan(0);
 
@@ -26,6 +27,7 @@ test.describe("webhook groups listing", () => {
     expect(await rowIds(page)).toEqual(expected.items.map((item) => item.id));
 
     // A negation: the rows that do not contain it, and both together are the whole list.
+    await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
     await page.getByRole("group", { name: "Filter 1" }).getByLabel("Operator").selectOption({ label: "does not contain" });
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/filter=name%21%3D\*contains\*sync/);

@@ -3,9 +3,10 @@
  * in-memory embedded PostgreSQL, with the sandbox on and test secrets. Started by Playwright's
  * webServer; run `npm run build` first.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { startEmbeddedPostgres } from "./db/embedded-postgres";
+import { migrateDeploy } from "./db/migrate";
 import { E2E_PORT, E2E_SANDBOX_ADMIN_SECRET, E2E_DB_PORT } from "../e2e/helpers/config";
 
 async function main() {
@@ -28,8 +29,8 @@ async function main() {
     AUTH_MAX_FAILURES_PER_ADDRESS: "100000",
   };
 
-  const migrate = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], { env, stdio: "inherit" });
-  if (migrate.status !== 0) throw new Error("prisma migrate deploy failed for the e2e database");
+  // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.
+  await migrateDeploy(db.url, { quiet: true });
 
   const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(E2E_PORT)], { env, stdio: "inherit" });
   const stop = async () => {

@@ -122,6 +122,7 @@ async function list<R extends EmsResource>(
       const response = await emsHttp({
         method: "GET",
         url,
+        path,
         headers: { Authorization: `Bearer ${token.value}`, Accept: "application/json", "X-Request-Id": requestId },
         signal: options.signal,
         requestId,

@@ -6,6 +6,8 @@ import { emsLog } from "./log";
 export interface EmsHttpRequest {
   method: "GET" | "POST";
   url: string;
+  /** The URL's path, for the logs (never the query: it may hold search values). */
+  path: string;
   headers: Record<string, string>;
   body?: string;
   /** The caller's signal: aborting it stops the call at once (no retry). */
@@ -62,7 +64,7 @@ export function abortReason(signal: AbortSignal): unknown {
  * or the caller's abort reason. Logs one line per attempt: never a header or a body.
  */
 export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse> {
-  const path = new URL(request.url).pathname;
+  const { path } = request;
   const limit = request.timeoutMs ?? timeoutMs();
   const attempts = request.retry ? MAX_GET_RETRIES + 1 : 1;
   for (let attempt = 1; ; attempt++) {

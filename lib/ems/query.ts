@@ -241,7 +241,20 @@ export function formatCondition(condition: SearchCondition): string {
  * Throws InvalidQueryError for a query the contract does not allow (e.g. a value with `&`).
  */
 export function buildQueryString<R extends EmsResource>(resource: R, query: QueryFor<R>): string {
-  const valid = validateQuery(resource, query) as WebhookGroupQuery | EventQuery;
+  // Page renders repeat the same few queries: remember the strings of valid ones.
+  const key = `${resource} ${JSON.stringify(query)}`;
+  const known = builtQueryStrings.get(key);
+  if (known !== undefined) return known;
+  const built = buildValidQueryString(validateQuery(resource, query) as WebhookGroupQuery | EventQuery);
+  if (builtQueryStrings.size >= MAX_REMEMBERED_QUERIES) builtQueryStrings.clear();
+  builtQueryStrings.set(key, built);
+  return built;
+}
+
+const MAX_REMEMBERED_QUERIES = 500;
+const builtQueryStrings = new Map<string, string>();
+
+function buildValidQueryString(valid: WebhookGroupQuery | EventQuery): string {
   const parts: string[] = [];
   const list = (values: readonly (string | number)[]) => values.map((value) => encodeURIComponent(String(value))).join(",");
   if (valid.fields?.length) parts.push(`fields=${list(valid.fields)}`);

@@ -182,6 +182,7 @@ async function requestToken(credential: EmsCredential, requestId: string): Promi
   const response = await emsHttp({
     method: "POST",
     url: `${credential.baseUrl.replace(/\/+$/, "")}${TOKEN_PATH}`,
+    path: TOKEN_PATH,
     headers: {
       Authorization: basicAuthorization(credential.consumerKey, credential.consumerSecret),
       "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",

@@ -31,9 +31,9 @@ export async function startExport(
   client: EmsClient,
   state: ListingState,
   format: ExportFormat,
-  options: { maxRows: number; signal?: AbortSignal; requestId?: string },
+  options: { maxRows: number; signal?: AbortSignal; requestId?: string; pageSize?: number },
 ): Promise<ExportStream> {
-  const query = toEmsQuery(state, { page: 1, perPage: 200 });
+  const query = toEmsQuery(state, { page: 1, perPage: options.pageSize ?? 200 });
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });

@@ -83,6 +83,7 @@ export class Sandbox implements SandboxControls {
       const { groups } = datasetFor(account);
       groups.order("name", false);
       groups.order("name", true);
+      groups.haystacks("name");
     }
   }
 

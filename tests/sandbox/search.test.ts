@@ -145,3 +145,24 @@ describe("bad searches are a 400 with a precise message", () => {
     await expectError(await list(sandbox.baseUrl, token, "events", "search=status%3Dlive&searchCondition=xor"), 400, 'searchCondition must be "and" or "or"; got "xor".');
   });
 });
+
+describe("search on a larger dataset", () => {
+  it("finds exactly what a row-by-row scan finds, for Latin-1 and wider needles alike", async () => {
+    const large = await startSandboxServer({ accounts: [{ key: "large", secret: "large-secret", groups: 3000, events: 0, seed: 31 }] });
+    try {
+      await large.admin.setRateLimit({ credits: 1_000_000 });
+      const largeToken = await tokenFor(large.baseUrl, { consumerKey: "large", consumerSecret: "large-secret" });
+      const all = await listAll<Group>(large.baseUrl, largeToken, "webhook-groups", "fields=id,name");
+      expect(all).toHaveLength(3000);
+      for (const needle of ["sync", "ZÜRICH", "東京", "🎉", "#3000", "e", "q3 #1", "no-such-text"]) {
+        const expected = all.filter((g) => g.name.toLowerCase().includes(needle.toLowerCase()));
+        const found = await listAll<Group>(large.baseUrl, largeToken, "webhook-groups", `fields=id,name&search=${encodeURIComponent(`name=*contains*${needle}`)}`);
+        expect(ids(found), needle).toEqual(ids(expected));
+        const negated = await listAll<Group>(large.baseUrl, largeToken, "webhook-groups", `fields=id,name&search=${encodeURIComponent(`name!=*contains*${needle}`)}&sort=-name`);
+        expect(negated.length, needle).toBe(3000 - expected.length);
+      }
+    } finally {
+      await large.close();
+    }
+  });
+});

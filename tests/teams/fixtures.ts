@@ -1,12 +1,14 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
 import type { TeamRole } from "@/lib/teams/roles";
 
 // The data functions encrypt and fingerprint: give the process a key ring and a server secret
-// when the test environment did not (set before any of them is called; both are read lazily).
-process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `t1:${randomBytes(32).toString("base64")}`;
-process.env.NEXTAUTH_SECRET ||= randomBytes(32).toString("base64url");
+// when the test environment did not (both are read lazily). Fixed test-only values, so that every
+// test file (each may run in its own process) reads the rows the others wrote to the shared database.
+const testOnly = (label: string) => createHash("sha256").update(`ems-portal tests only: ${label}`).digest();
+process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `test:${testOnly("credential key").toString("base64")}`;
+process.env.NEXTAUTH_SECRET ||= testOnly("nextauth secret").toString("base64url");
 
 export const unique = () => randomUUID().slice(0, 8);
 

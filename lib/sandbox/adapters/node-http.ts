@@ -71,8 +71,9 @@ function respond(res: ServerResponse, sandbox: SandboxHandler, request: SandboxR
 
 function send(res: ServerResponse, response: SandboxResponse, method: string | undefined): void {
   if (res.destroyed) return;
-  const body = Buffer.from(response.body, "utf8");
-  response.headers["content-length"] = String(body.length);
+  response.headers["content-length"] = String(Buffer.byteLength(response.body, "utf8"));
   res.writeHead(response.status, response.headers);
-  res.end(method === "HEAD" ? undefined : body);
+  // A string body goes out in one write together with the head (a Buffer would need a writev).
+  if (method === "HEAD") res.end();
+  else res.end(response.body, "utf8");
 }

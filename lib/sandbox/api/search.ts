@@ -1,5 +1,5 @@
 import { badRequest } from "../core/errors";
-import { HAYSTACK_SEPARATOR, type Table } from "../data/table";
+import { HAYSTACK_SEPARATOR, isLatin1, type Table } from "../data/table";
 import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
 
 /**
@@ -100,21 +100,24 @@ function compare(op: SearchOperator, cmp: number): boolean {
 }
 
 function containsMask<Row extends { id: number }>(table: Table<Row>, field: string, needle: string, mask: Uint8Array): void {
-  const { text, starts } = table.haystack(field);
   if (needle.includes(HAYSTACK_SEPARATOR)) return;
-  let position = text.indexOf(needle);
-  while (position >= 0) {
-    // Binary search for the row whose text holds this position.
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle] <= position) low = middle;
-      else high = middle - 1;
+  const needleIsLatin1 = isLatin1(needle);
+  for (const { text, starts, rows, latin1 } of table.haystacks(field)) {
+    if (latin1 && !needleIsLatin1) continue;
+    let position = text.indexOf(needle);
+    while (position >= 0) {
+      // Binary search for the row whose text holds this position.
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >> 1;
+        if (starts[middle] <= position) low = middle;
+        else high = middle - 1;
+      }
+      mask[rows[low]] = 1;
+      if (low + 1 >= starts.length) break;
+      position = text.indexOf(needle, starts[low + 1]);
     }
-    mask[low] = 1;
-    if (low + 1 >= starts.length) break;
-    position = text.indexOf(needle, starts[low + 1]);
   }
 }
 

@@ -29,10 +29,37 @@ export function tableSourceOf<Row extends { id: number }>(rows: readonly Row[]):
 /** Joins rows in a haystack; a needle holding it cannot match (it never occurs in a query value). */
 export const HAYSTACK_SEPARATOR = "\u0000";
 
+export type Haystack = {
+  text: string;
+  /** offset in `text` where the i-th row of this haystack starts */
+  starts: Int32Array;
+  /** table row index of the i-th row of this haystack */
+  rows: Int32Array;
+  /** every character is at most U+00FF */
+  latin1: boolean;
+};
+
+export function isLatin1(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
+function buildHaystack(column: readonly string[], rows: readonly number[], latin1: boolean): Haystack {
+  const starts = new Int32Array(rows.length);
+  const parts: string[] = new Array(rows.length);
+  let offset = 0;
+  rows.forEach((row, i) => {
+    starts[i] = offset;
+    parts[i] = column[row];
+    offset += column[row].length + 1;
+  });
+  return { text: parts.join(HAYSTACK_SEPARATOR), starts, rows: Int32Array.from(rows), latin1 };
+}
+
 export class Table<Row extends { id: number }> {
   private idIndex: Map<number, number> | undefined;
   private lowerColumns = new Map<string, string[]>();
-  private haystacks = new Map<string, { text: string; starts: Int32Array }>();
+  private haystackCache = new Map<string, Haystack[]>();
   private ranks = new Map<string, Int32Array>();
   private orders = new Map<string, Int32Array>();
 
@@ -74,23 +101,22 @@ export class Table<Row extends { id: number }> {
   }
 
   /**
-   * A field's lower-cased text of all rows in one string, separated by HAYSTACK_SEPARATOR, with the
-   * offset where each row starts: `contains` becomes a few indexOf calls instead of one per row.
+   * A field's lower-cased text of all rows joined into haystacks (HAYSTACK_SEPARATOR between rows),
+   * with where each row starts: `contains` becomes a few indexOf calls instead of one per row.
+   * Rows whose text fits in Latin-1 get their own haystack, which V8 stores one byte per character
+   * and scans about twice as fast; a needle with wider characters skips it entirely.
    */
-  haystack(field: string): { text: string; starts: Int32Array } {
-    let haystack = this.haystacks.get(field);
-    if (!haystack) {
+  haystacks(field: string): readonly Haystack[] {
+    let haystacks = this.haystackCache.get(field);
+    if (!haystacks) {
       const column = this.lowerColumn(field);
-      const starts = new Int32Array(column.length);
-      let offset = 0;
-      for (let index = 0; index < column.length; index++) {
-        starts[index] = offset;
-        offset += column[index].length + 1;
-      }
-      haystack = { text: column.join(HAYSTACK_SEPARATOR), starts };
-      this.haystacks.set(field, haystack);
+      const narrow: number[] = [];
+      const wide: number[] = [];
+      for (let index = 0; index < column.length; index++) (isLatin1(column[index]) ? narrow : wide).push(index);
+      haystacks = [buildHaystack(column, narrow, true), buildHaystack(column, wide, false)].filter((haystack) => haystack.rows.length > 0);
+      this.haystackCache.set(field, haystacks);
     }
-    return haystack;
+    return haystacks;
   }
 
   /**
