@@ -6,12 +6,16 @@
  * 2. Latency of `listWebhookGroups()` beside a bare `fetch` of the same URL with the same token
  *    (plus JSON parsing), interleaved in the same run. Target: client at most 1.2x the bare fetch.
  *
+ * BENCH_SANDBOX=process runs the sandbox in its own process (closer to a real deployment, where
+ * the API is elsewhere); by default it runs in this process. BENCH_CALLS, BENCH_LATENCY_SAMPLES
+ * change the sizes.
+ *
  * Needs a migrated database for the token cache: DATABASE_URL, else TEST_DATABASE_URL, else the
  * embedded database of `npm run dev` (which must then be running). Writes bench/results/client.json.
  * Runs with the react-server condition (re-executes itself with it when started without), so
  * that the server-only modules load outside Next.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -21,6 +25,8 @@ import { fileURLToPath } from "node:url";
 const CALLS_PER_LEVEL = Number(process.env.BENCH_CALLS || 1000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES || 1000);
 const CONCURRENCY_LEVELS = [1, 10, 50];
+/** "inline" (default): the sandbox in this process; "process": the standalone sandbox in its own process. */
+const SANDBOX_MODE = process.env.BENCH_SANDBOX === "process" ? "process" : "inline";
 
 function hasReactServerCondition(): boolean {
   const args = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
@@ -59,11 +65,37 @@ async function main(): Promise<void> {
   }
   process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
   process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
-  // The client logs one JSON line per request; the bench keeps that cost but sends the lines nowhere.
-  const devNull = fs.createWriteStream("/dev/null");
-  console.info = (...args: unknown[]) => void devNull.write(`${args.join(" ")}\n`);
+  // The client logs one JSON line per request: the bench keeps the cost of making each line but
+  // counts it instead of printing it (where log lines go, and what that costs, is the host's choice).
+  let logBytes = 0;
+  console.info = (...args: unknown[]) => void (logBytes += String(args[0]).length + 1);
 
-  const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
+  const { startSandboxServer, createAdminClient, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
+
+  /** The standalone sandbox (`scripts/sandbox.ts`) in its own process, on a free port. */
+  async function startSandboxProcess() {
+    const adminSecret = randomBytes(18).toString("base64url");
+    const child = spawn(process.execPath, [...process.execArgv, "scripts/sandbox.ts"], {
+      env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_ADMIN_SECRET: adminSecret, SANDBOX_ACCOUNTS: "" },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const baseUrl = await new Promise<string>((resolve, reject) => {
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match) resolve(match[1]);
+      });
+      child.once("exit", (code) => reject(new Error(`the sandbox process exited with ${code}: ${output}`)));
+    });
+    return {
+      baseUrl,
+      admin: createAdminClient(baseUrl, adminSecret),
+      close: async () => {
+        child.kill("SIGTERM");
+      },
+    };
+  }
   const { getEmsClient, credentialFingerprint, forgetCredential, flushEmsState } = await import("@/lib/ems");
   const { prisma } = await import("@/lib/db/prisma");
 
@@ -78,7 +110,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  const sandbox = await startSandboxServer();
+  const sandbox = SANDBOX_MODE === "process" ? await startSandboxProcess() : await startSandboxServer();
   const raiseRateLimit = () => sandbox.admin.setRateLimit({ credits: 100_000_000, windowSeconds: 600 });
   const credential = {
     fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
@@ -88,7 +120,7 @@ async function main(): Promise<void> {
   const client = getEmsClient(credential);
   const query = { perPage: 20 } as const;
 
-  console.log(`EMS client benchmark: sandbox ${sandbox.baseUrl}, database ${databaseHost} (pool ${process.env.DATABASE_POOL_MAX || 10}), Node ${process.version}`);
+  console.log(`EMS client benchmark: sandbox ${sandbox.baseUrl} (${SANDBOX_MODE === "process" ? "own process" : "this process"}), database ${databaseHost} (pool ${process.env.DATABASE_POOL_MAX || 10}), Node ${process.version}`);
 
   // 1. Token requests per 1,000 listing calls.
   const tokenRows: { concurrency: number; calls: number; tokenRequests: number; apiRequests: number; failures: number; seconds: number }[] = [];
@@ -175,6 +207,7 @@ async function main(): Promise<void> {
   console.log(`| EMS client             | ${ms(clientStats.mean)} | ${ms(clientStats.p50)} | ${ms(clientStats.p95)} | ${ms(clientStats.p99)} |`);
   const ratio = { mean: clientStats.mean / bareStats.mean, p50: clientStats.p50 / bareStats.p50, p95: clientStats.p95 / bareStats.p95 };
   console.log(`| ratio                  | ${ratio.mean.toFixed(2).padStart(7)}x | ${ratio.p50.toFixed(2).padStart(6)}x | ${ratio.p95.toFixed(2).padStart(6)}x |  |`);
+  console.log(`client overhead at p50: ${((clientStats.p50 - bareStats.p50) * 1000).toFixed(0)} µs per call; log lines made: ${(logBytes / 1024).toFixed(0)} KiB`);
   console.log(`median of paired ratios (client / bare sample next to it): ${pairedMedian.toFixed(2)}x; load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
 
   const tokensOk = tokenRows.every((row) => row.tokenRequests === 1 && row.failures === 0);
@@ -185,8 +218,8 @@ async function main(): Promise<void> {
   const resultsDir = path.join(process.cwd(), "bench/results");
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(
-    path.join(resultsDir, "client.json"),
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian } }, null, 2),
+    path.join(resultsDir, `client-${SANDBOX_MODE}.json`),
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, sandbox: SANDBOX_MODE, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian } }, null, 2),
   );
   process.exitCode = tokensOk && latencyOk ? 0 : 2;
 }

@@ -10,11 +10,11 @@ export const DEMO = { consumerKey: "ems_demo_key", consumerSecret: "s3cret pass+
 export async function signUpWithSandbox(page: Page, prefix = "lister", account: "demo" | "other" = "demo"): Promise<TestUser> {
   const user = newTestUser(prefix);
   await signUp(page, user);
-  await useSandbox(page, account);
+  await chooseSandbox(page, account);
   return user;
 }
 
-export async function useSandbox(page: Page, account: "demo" | "other" = "demo"): Promise<void> {
+export async function chooseSandbox(page: Page, account: "demo" | "other" = "demo"): Promise<void> {
   await page.goto("/settings");
   if (account === "other") await page.getByLabel("Second demo account").check();
   await page.getByRole("button", { name: "Use the sandbox" }).click();

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
 
@@ -12,6 +13,12 @@ async function createInvitationLink(page: Page, role: "Member" | "Admin" = "Memb
   const link = page.getByTestId("invitation-link");
   await expect(link).toHaveValue(/\/invite\/[A-Za-z0-9_-]{43}$/);
   return link.inputValue();
+}
+
+async function expectNoSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 test.describe("teams and credentials", () => {
@@ -202,5 +209,30 @@ test.describe("teams and credentials", () => {
 
     await page.goto("/team");
     await expect(page.getByTestId("member-row").filter({ hasText: guest.email }).getByTestId("member-role")).toHaveText("Member");
+  });
+
+  test("settings, team, audit and invitation pages have no serious or critical axe violations, and work from the keyboard", async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    const owner = newTestUser("axe-owner");
+    await signUp(page, owner);
+    await page.goto("/settings");
+    await expectNoSeriousViolations(page);
+    // Keyboard only: the sandbox button is reachable with Tab and works with Enter.
+    const sandboxButton = page.getByRole("button", { name: "Use the sandbox" });
+    await page.getByLabel("Second demo account").focus();
+    await page.keyboard.press("Tab");
+    await expect(sandboxButton).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("sandbox-quick-start-success")).toBeVisible({ timeout: 30_000 });
+    await expectNoSeriousViolations(page);
+    const link = await createInvitationLink(page);
+    await expectNoSeriousViolations(page);
+    await page.goto("/audit");
+    await expectNoSeriousViolations(page);
+    const visitor = await browser.newContext();
+    const visitorPage = await visitor.newPage();
+    await visitorPage.goto(link);
+    await expectNoSeriousViolations(visitorPage);
+    await visitor.close();
   });
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Browser } from "@playwright/test";
 import { signUp, newTestUser } from "./helpers/auth";
-import { apiList, rowIds, signUpWithSandbox, useSandbox } from "./listing-helpers";
+import { apiList, rowIds, signUpWithSandbox, chooseSandbox } from "./listing-helpers";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -37,7 +37,7 @@ test("a view saved, shared with the team, opened by a teammate who copies it; an
   const token = await inviteLink(page);
   const mate = await newPage(browser);
   await signUp(mate.page, newTestUser("mate"), { invite: token });
-  await useSandbox(mate.page);
+  await chooseSandbox(mate.page);
   await mate.page.goto(viewPath);
   await expect(mate.page.getByTestId("view-picker")).toContainText("Sync groups");
   await expect.poll(() => rowIds(mate.page)).toEqual(expected.items.map((item) => item.id));

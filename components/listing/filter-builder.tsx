@@ -1,8 +1,10 @@
 "use client";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { valueProblem } from "@/lib/listing/filters";
 
 type FieldType = "number" | "text" | "date";
+
+const noSubscription = () => () => {};
 
 export interface FilterFieldOption {
   name: string;
@@ -45,8 +47,7 @@ export function FilterBuilder({ fields, operators, initial, initialMatch }: Prop
   const fieldSelects = useRef(new Map<number, HTMLSelectElement>());
 
   // Marks the island as interactive (tests wait for it; before hydration the buttons do nothing).
-  const [ready, setReady] = useState(false);
-  useEffect(() => setReady(true), []);
+  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
 
   const typeOf = (field: string): FieldType => fields.find((f) => f.name === field)?.type ?? "text";
 

@@ -36,7 +36,7 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
             The EMS API allows a limited number of calls per credential. Try again in{" "}
             <strong data-testid="retry-after">{formatSeconds(failure.retryAfterSeconds)}</strong>.
           </p>
-          <BudgetLine budget={failure.budget ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000) }} />
+          {failure.budget ? <BudgetLine budget={failure.budget} /> : null}
           <p className="mt-2">
             <Link href={retryHref} className="font-medium text-brand-700 underline">
               Try again
@@ -77,7 +77,7 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
 }
 
 export function BudgetLine({ budget }: { budget: RateBudget }) {
-  const seconds = Math.max(0, Math.ceil((new Date(budget.resetAt).getTime() - Date.now()) / 1000));
+  const seconds = budget.resetInSeconds;
   return (
     <p className="text-sm text-slate-700" data-testid="rate-budget">
       API budget: {budget.limit > 0 ? `${formatCount(budget.remaining)} of ${formatCount(budget.limit)} credits left` : "none left"}

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/auth/session";
 import { audit } from "@/lib/audit/log";
 import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import { credentialFingerprint, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
+import { credentialFingerprint, forgetCredential, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
 import { SafeError } from "@/lib/errors";
 import type { RequestContext } from "@/lib/teams/access";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
@@ -87,9 +87,21 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
   };
 }
 
-async function dropOrphanedTokenCache(tx: TransactionClient, fingerprint: string): Promise<void> {
+/**
+ * Drops the cached token of credentials nobody uses any more (a teammate with the very same key and
+ * secret shares the fingerprint, and keeps it). Returns the fingerprint to forget in memory once the
+ * transaction has committed, or null.
+ */
+export async function dropOrphanedTokenCache(tx: TransactionClient, fingerprint: string): Promise<string | null> {
   const users = await tx.apiCredential.count({ where: { fingerprint } });
-  if (users === 0) await tx.emsTokenCache.deleteMany({ where: { fingerprint } });
+  if (users > 0) return null;
+  await tx.emsTokenCache.deleteMany({ where: { fingerprint } });
+  return fingerprint;
+}
+
+/** After commit: this process's token, failure mark and rate-limit figures for an unused credential. */
+export async function forgetOrphanedCredential(fingerprint: string | null): Promise<void> {
+  if (fingerprint) await forgetCredential(fingerprint);
 }
 
 /** Saves (or replaces) the actor's own credentials, encrypted; the base URL rules are checked again here. */
@@ -112,6 +124,7 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
     lastError: null,
   };
 
+  let orphaned: string | null = null;
   const saved = await prisma.$transaction(async (tx) => {
     await currentRole(tx, actor);
     const previous = await tx.apiCredential.findUnique({ where: { userId: actor.userId }, select: { fingerprint: true } });
@@ -120,7 +133,7 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
       create: { userId: actor.userId, ...data },
       update: data,
     });
-    if (previous && previous.fingerprint !== row.fingerprint) await dropOrphanedTokenCache(tx, previous.fingerprint);
+    if (previous && previous.fingerprint !== row.fingerprint) orphaned = await dropOrphanedTokenCache(tx, previous.fingerprint);
     await audit(
       {
         action: "credential.saved",
@@ -135,6 +148,7 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
     );
     return row;
   });
+  await forgetOrphanedCredential(orphaned);
   return {
     id: saved.id,
     baseUrl: saved.baseUrl,
@@ -152,12 +166,12 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
  * actor's (another member's, crafted) is refused and nothing is deleted.
  */
 export async function deleteCredential(actor: Actor, input: { credentialId: string }, context: RequestContext = {}): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+  const orphaned = await prisma.$transaction(async (tx) => {
     await currentRole(tx, actor);
     const row = await tx.apiCredential.findFirst({ where: { id: input.credentialId, userId: actor.userId }, select: { id: true, fingerprint: true, baseUrl: true, keyLast4: true } });
     if (!row) throw new NotFoundError("Those credentials do not exist, or they are not yours.");
     await tx.apiCredential.delete({ where: { id: row.id } });
-    await dropOrphanedTokenCache(tx, row.fingerprint);
+    const unused = await dropOrphanedTokenCache(tx, row.fingerprint);
     await audit(
       {
         action: "credential.deleted",
@@ -170,7 +184,9 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
       },
       tx,
     );
+    return unused;
   });
+  await forgetOrphanedCredential(orphaned);
 }
 
 /**

@@ -123,7 +123,7 @@ async function list<R extends EmsResource>(
         method: "GET",
         url,
         path,
-        headers: { Authorization: `Bearer ${token.value}`, Accept: "application/json", "X-Request-Id": requestId },
+        headers: { Authorization: `Bearer ${token.value}`, Accept: "application/json" },
         signal: options.signal,
         requestId,
         fingerprint: shortId(fingerprint),

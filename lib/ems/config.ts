@@ -1,9 +1,6 @@
 import "server-only";
 
-/**
- * Settings of the EMS client, read from the environment at each use (cheap; lets tests and
- * operators change them without a restart of the module).
- */
+/** Settings of the EMS client, from the environment (validated, with clear messages). */
 
 export const DEFAULT_RENEW_BEFORE_SECONDS = 300;
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -27,22 +24,58 @@ function numberFromEnv(name: string, fallback: number, { min, max }: { min: numb
   return value;
 }
 
-/** Renew a token when fewer than this many seconds of its life remain (EMS_TOKEN_RENEW_BEFORE_SECONDS). */
-export function renewBeforeMs(): number {
-  return numberFromEnv("EMS_TOKEN_RENEW_BEFORE_SECONDS", DEFAULT_RENEW_BEFORE_SECONDS, { min: 0, max: 1800 }) * 1000;
+export type EmsLogThreshold = "info" | "warn" | "error" | "silent";
+
+export interface EmsConfig {
+  /** Renew a token when fewer than this many ms of its life remain (EMS_TOKEN_RENEW_BEFORE_SECONDS, default 300 s). */
+  renewBeforeMs: number;
+  /** Timeout of one HTTP attempt (EMS_TIMEOUT_MS, default 10000). */
+  timeoutMs: number;
+  /** Path of the webhook-groups listing (EMS_WEBHOOK_GROUPS_PATH): the seed does not show it. */
+  webhookGroupsPath: string;
+  /** EMS_LOG_LEVEL: info (default), warn, error or silent. */
+  logLevel: EmsLogThreshold;
 }
 
-/** Timeout of one HTTP attempt (EMS_TIMEOUT_MS). */
-export function timeoutMs(): number {
-  return numberFromEnv("EMS_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, { min: 1, max: 300_000 });
-}
-
-/** Path of the webhook-groups listing: the seed does not show it, so it is configurable. */
-export function webhookGroupsPath(): string {
-  const raw = process.env.EMS_WEBHOOK_GROUPS_PATH?.trim();
-  if (!raw) return DEFAULT_WEBHOOK_GROUPS_PATH;
-  if (!raw.startsWith("/") || /[?#\s]/.test(raw)) {
-    throw new Error(`EMS_WEBHOOK_GROUPS_PATH must be a path starting with "/" (no query); it is "${raw}".`);
+function readConfig(): EmsConfig {
+  const rawPath = process.env.EMS_WEBHOOK_GROUPS_PATH?.trim();
+  if (rawPath && (!rawPath.startsWith("/") || /[?#\s]/.test(rawPath))) {
+    throw new Error(`EMS_WEBHOOK_GROUPS_PATH must be a path starting with "/" (no query); it is "${rawPath}".`);
   }
-  return raw.replace(/\/+$/, "");
+  const rawLevel = process.env.EMS_LOG_LEVEL?.trim().toLowerCase();
+  if (rawLevel && !["info", "warn", "error", "silent"].includes(rawLevel)) {
+    throw new Error(`EMS_LOG_LEVEL must be info, warn, error or silent; it is "${process.env.EMS_LOG_LEVEL}".`);
+  }
+  return {
+    renewBeforeMs: numberFromEnv("EMS_TOKEN_RENEW_BEFORE_SECONDS", DEFAULT_RENEW_BEFORE_SECONDS, { min: 0, max: 1800 }) * 1000,
+    timeoutMs: numberFromEnv("EMS_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, { min: 1, max: 300_000 }),
+    webhookGroupsPath: rawPath ? rawPath.replace(/\/+$/, "") : DEFAULT_WEBHOOK_GROUPS_PATH,
+    logLevel: (rawLevel as EmsLogThreshold | undefined) || "info",
+  };
+}
+
+let current: EmsConfig | null = null;
+
+/**
+ * The settings, read from the environment once (every call path uses them, and reading
+ * process.env is not free). Call `reloadEmsConfig()` after changing the environment at run time.
+ */
+export function emsConfig(): EmsConfig {
+  return (current ??= readConfig());
+}
+
+export function reloadEmsConfig(): void {
+  current = null;
+}
+
+export function renewBeforeMs(): number {
+  return emsConfig().renewBeforeMs;
+}
+
+export function timeoutMs(): number {
+  return emsConfig().timeoutMs;
+}
+
+export function webhookGroupsPath(): string {
+  return emsConfig().webhookGroupsPath;
 }

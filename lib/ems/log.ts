@@ -1,4 +1,5 @@
 import "server-only";
+import { emsConfig, type EmsLogThreshold } from "./config";
 
 /**
  * Structured JSON logs of the EMS client: one line per event, to stdout (info) or stderr (warn,
@@ -23,21 +24,16 @@ function isAllowedField(key: string): boolean {
   return allowed;
 }
 
-const LEVELS: Record<EmsLogLevel | "silent", number> = { info: 0, warn: 1, error: 2, silent: 3 };
-
-/** EMS_LOG_LEVEL: info (default), warn, error or silent. */
-function threshold(): number {
-  const configured = process.env.EMS_LOG_LEVEL?.trim().toLowerCase() as keyof typeof LEVELS | undefined;
-  return configured && configured in LEVELS ? LEVELS[configured] : LEVELS.info;
-}
+const LEVELS: Record<EmsLogThreshold, number> = { info: 0, warn: 1, error: 2, silent: 3 };
 
 export function emsLog(level: EmsLogLevel, event: string, fields: EmsLogFields = {}): void {
-  if (LEVELS[level] < threshold()) return;
+  if (LEVELS[level] < LEVELS[emsConfig().logLevel]) return;
   const entry: Record<string, unknown> = { time: new Date().toISOString(), level, scope: "ems", event };
   for (const key in fields) {
     const value = fields[key];
     if (value === undefined || !isAllowedField(key)) continue;
-    entry[key] = typeof value === "string" && value.length > 6 ? value.replace(SECRET_VALUE, "$1 [redacted]") : value;
+    // An Authorization value always has a space ("Bearer x"): ids and paths skip the regex.
+    entry[key] = typeof value === "string" && value.includes(" ") ? value.replace(SECRET_VALUE, "$1 [redacted]") : value;
   }
   const line = JSON.stringify(entry);
   if (level === "info") console.info(line);

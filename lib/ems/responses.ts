@@ -158,6 +158,14 @@ const metaSchema = z.object({
 });
 export type ListMeta = z.infer<typeof metaSchema>;
 
+/** The canonical envelope of each resource, checked in one pass before anything else. */
+const STRICT_ENVELOPES = new Map<z.ZodType, z.ZodType<{ items: unknown[]; _meta: ListMeta }>>(
+  [...STRICT_SCHEMAS].map(([tolerant, strict]) => [
+    tolerant,
+    z.object({ items: z.array(strict), _meta: z.object({ totalCount: z.number().int(), pageCount: z.number().int(), currentPage: z.number().int(), perPage: z.number().int() }) }),
+  ]),
+);
+
 /** The framework's envelope `{items, _links, _meta}`; a bare array is accepted as `items`. */
 const envelopeSchema = z.preprocess(
   (value) => (Array.isArray(value) ? { items: value } : value),
@@ -181,6 +189,8 @@ export function parseListBody<T>(
   headers: Headers,
   requested: { page?: number; perPage?: number },
 ): ParsedList<T> {
+  const canonical = STRICT_ENVELOPES.get(itemSchema)?.safeParse(body);
+  if (canonical?.success) return { items: canonical.data.items as T[], meta: canonical.data._meta };
   const envelope = envelopeSchema.safeParse(body);
   if (!envelope.success) throw new ResponseShapeError("the answer has no items list");
   const items: T[] = [];

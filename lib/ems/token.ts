@@ -187,7 +187,6 @@ async function requestToken(credential: EmsCredential, requestId: string): Promi
       Authorization: basicAuthorization(credential.consumerKey, credential.consumerSecret),
       "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
       Accept: "application/json",
-      "X-Request-Id": requestId,
     },
     body: "grant_type=client_credentials",
     requestId,

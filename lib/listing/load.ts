@@ -17,6 +17,14 @@ export interface RateBudget {
   limit: number;
   remaining: number;
   resetAt: Date;
+  /** Seconds until the window resets, as of when the answer came. */
+  resetInSeconds: number;
+}
+
+export function budgetOf(rateLimit: { limit: number; remaining: number; resetAt: Date } | null | undefined): RateBudget | null {
+  if (!rateLimit) return null;
+  const resetInSeconds = Math.max(0, Math.ceil((new Date(rateLimit.resetAt).getTime() - Date.now()) / 1000));
+  return { limit: rateLimit.limit, remaining: rateLimit.remaining, resetAt: new Date(rateLimit.resetAt), resetInSeconds };
 }
 
 export interface ListingMeta {
@@ -41,13 +49,8 @@ export type ListingOutcome<T> = { kind: "ok"; items: T[]; meta: ListingMeta; bud
 export function failureOf(error: unknown): ListingFailure {
   if (error instanceof CredentialsRejectedError) return { kind: "rejected", message: error.userMessage };
   if (error instanceof RateLimitedError) {
-    const extra = error as unknown as { rateLimit?: RateBudget | null };
-    return {
-      kind: "rate-limited",
-      message: error.userMessage,
-      retryAfterSeconds: Math.max(0, Math.ceil(error.retryAfterSeconds)),
-      budget: extra.rateLimit ?? null,
-    };
+    const retryAfterSeconds = Math.max(0, Math.ceil(error.retryAfterSeconds));
+    return { kind: "rate-limited", message: error.userMessage, retryAfterSeconds, budget: null };
   }
   if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage };
   if (error instanceof EmsBadRequestError) return { kind: "bad-request", message: error.userMessage };
@@ -76,12 +79,14 @@ export async function loadListing(actor: Actor, state: ListingState): Promise<Li
       kind: "ok",
       items: result.items as unknown as Record<string, unknown>[],
       meta: result.meta,
-      budget: result.rateLimit,
+      budget: budgetOf(result.rateLimit),
     };
   } catch (error) {
     const failure = failureOf(error);
     if (failure.kind === "rate-limited" && !failure.budget) {
-      failure.budget = (await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit ?? null;
+      const known = budgetOf((await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit);
+      // The figures of the last answer; none known means the 429 itself: nothing left until the wait ends.
+      failure.budget = known ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000), resetInSeconds: failure.retryAfterSeconds };
     }
     return failure;
   }

@@ -4,12 +4,13 @@ import { Sandbox } from "./sandbox";
 
 /**
  * The sandbox embedded in the portal at `/sandbox`. On unless NODE_ENV=production and
- * SANDBOX_ENABLED is not "true"; when off, every path (admin included) is a plain 404.
+ * SANDBOX_ENABLED is not "true" (or "1"); when off, every path (admin included) is a plain 404.
  */
 export const SANDBOX_MOUNT_PATH = "/sandbox";
 
+/** Same reading of SANDBOX_ENABLED as lib/env.ts ("true" or "1"), without its other requirements. */
 export function isSandboxEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NODE_ENV !== "production" || env.SANDBOX_ENABLED === "true";
+  return env.NODE_ENV !== "production" || env.SANDBOX_ENABLED === "true" || env.SANDBOX_ENABLED === "1";
 }
 
 /** One instance per process: route modules may be evaluated more than once (dev reloads, bundles). */

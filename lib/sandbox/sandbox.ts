@@ -2,13 +2,13 @@ import { handleAdminRequest, ADMIN_PREFIX } from "./api/admin";
 import type { SandboxControls, SandboxQuirks, SandboxState } from "./api/controls";
 import { handleListing, LISTING_RESOURCES, type ListingResource } from "./api/listing";
 import { openApiResponse } from "./api/openapi";
-import { handleTokenRequest } from "./api/token-endpoint";
-import { decodeBasicCredentials } from "./core/basic-credentials";
+import { handleTokenRequest, secretsEqual } from "./api/token-endpoint";
+import { decodeBasicCredentials, type BasicCredentialsResult } from "./core/basic-credentials";
 import { SandboxClock, httpDate } from "./core/clock";
 import { DEV_SIGNING_SECRET, DEFAULT_ACCOUNTS, parseAccounts, type SandboxAccount, type SandboxOptions } from "./core/config";
 import { MESSAGES, SandboxHttpError, WWW_AUTHENTICATE_BEARER, errorResponse } from "./core/errors";
 import { FaultQueue, breakJson, type CallKind, type FaultRule } from "./core/faults";
-import type { SandboxRequest, SandboxResponse } from "./core/http-types";
+import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "./core/http-types";
 import { RateLimiter, rateLimitHeaders, type RateLimitOutcome, type RateLimitSettings } from "./core/rate-limiter";
 import { RequestCounters } from "./core/stats";
 import { TokenSigner, type TokenCheck } from "./core/tokens";
@@ -38,6 +38,8 @@ function route(path: string): Route {
   if ((LISTING_RESOURCES as readonly string[]).includes(name)) return { kind: "listing", resource: name as ListingResource };
   return { kind: "unknown" };
 }
+
+type Caller = { accountKey?: string; bucket: string; bearer?: TokenCheck; basic?: BasicCredentialsResult; provenAccount?: SandboxAccount };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -103,12 +105,18 @@ export class Sandbox implements SandboxControls {
     return this.answer(target, request, caller, fault);
   }
 
-  private identify(target: Route, request: SandboxRequest): { accountKey?: string; bucket: string; bearer?: TokenCheck } {
+  /**
+   * Who is calling: the account (for the counters), the rate-limit bucket (a credential only once
+   * proven, so wrong guesses cannot spend a real account's credits) and the parsed credentials.
+   */
+  private identify(target: Route, request: SandboxRequest): Caller {
     const anonymous = `anonymous:${request.remoteAddress ?? "unknown"}`;
     if (target.kind === "token") {
       const basic = decodeBasicCredentials(request.headers.authorization);
-      const key = basic.kind === "ok" && this.accounts.has(basic.key) ? basic.key : undefined;
-      return { accountKey: key, bucket: key ?? anonymous };
+      const account = basic.kind === "ok" ? this.accounts.get(basic.key) : undefined;
+      // Compared even for an unknown key, so timing does not reveal which keys exist.
+      const proven = basic.kind === "ok" && secretsEqual(basic.secret, account?.secret ?? "") && account !== undefined;
+      return { accountKey: account?.key, bucket: proven ? account.key : anonymous, basic, provenAccount: proven ? account : undefined };
     }
     const bearer = this.checkBearer(request.headers.authorization);
     if (bearer?.ok) return { accountKey: bearer.token.accountKey, bucket: bearer.token.accountKey, bearer };
@@ -125,7 +133,7 @@ export class Sandbox implements SandboxControls {
     return check;
   }
 
-  private answer(target: Route, request: SandboxRequest, caller: ReturnType<Sandbox["identify"]>, fault: FaultRule | undefined): SandboxResponse {
+  private answer(target: Route, request: SandboxRequest, caller: Caller, fault: FaultRule | undefined): SandboxResponse {
     let response: SandboxResponse;
     if (fault?.status) {
       response = this.injectedFault(target, fault.status, fault.retryAfterSeconds, caller.bucket);
@@ -140,18 +148,18 @@ export class Sandbox implements SandboxControls {
     return response;
   }
 
-  private dispatch(target: Route, request: SandboxRequest, caller: ReturnType<Sandbox["identify"]>): SandboxResponse {
+  private dispatch(target: Route, request: SandboxRequest, caller: Caller): SandboxResponse {
     try {
       switch (target.kind) {
         case "token": {
-          const credentials = decodeBasicCredentials(request.headers.authorization);
+          const credentials = caller.basic ?? decodeBasicCredentials(request.headers.authorization);
           return handleTokenRequest(request, credentials, {
             signer: this.signer,
             // Never issue at the revocation instant itself, so a token asked for right after
             // "revoke all" is valid.
             now: Math.max(this.clock.now(), this.revokedUpTo + 1),
             lifetimeSeconds: this.tokenLifetimeSeconds,
-            account: credentials.kind === "ok" ? this.accounts.get(credentials.key) : undefined,
+            provenAccount: caller.provenAccount,
           });
         }
         case "openapi":
@@ -195,6 +203,11 @@ export class Sandbox implements SandboxControls {
       headers["www-authenticate"] = WWW_AUTHENTICATE_BEARER;
     }
     if (status === 429 || status === 503) headers["retry-after"] = String(retryAfterSeconds ?? 1);
+    if (status === 422) {
+      // The framework's validation answer is an array of field errors, not the usual error object.
+      const body = JSON.stringify([{ field: "name", message: "Name cannot be blank." }]);
+      return this.withLimitHeaders({ status, headers: { "content-type": JSON_CONTENT_TYPE }, body }, current);
+    }
     const limitState = status === 429 ? { ...current, remaining: 0, resetSeconds: retryAfterSeconds ?? 1 } : current;
     return this.withLimitHeaders(errorResponse(status, INJECTED_MESSAGES[status] ?? "Injected fault.", headers), limitState);
   }

@@ -18,7 +18,7 @@ export type SandboxAdminClient = {
   setTokenLifetime(seconds: number): Promise<void>;
   revokeAllTokens(): Promise<void>;
   /** The next `count` calls (of `paths`, default all) answer `status`, wait `delayMs`, and/or carry broken JSON. */
-  injectFaults(fault: { count: number; status?: 401 | 403 | 404 | 429 | 500 | 503; delayMs?: number; malformedJson?: boolean; retryAfterSeconds?: number; paths?: "token" | "api" | "all" }): Promise<void>;
+  injectFaults(fault: { count: number; status?: 401 | 403 | 404 | 422 | 429 | 500 | 503; delayMs?: number; malformedJson?: boolean; retryAfterSeconds?: number; paths?: "token" | "api" | "all" }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Shifts the server's clock: its Date header, expires_at and token expiry checks. */
   setClockOffset(seconds: number): Promise<void>;

@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { audit } from "@/lib/audit/log";
 import { ensureTeamFor } from "@/lib/auth/personal-team";
+import { dropOrphanedTokenCache, forgetOrphanedCredential } from "@/lib/credentials/store";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { ForbiddenError, NotFoundError, currentRole, lockTeam, requireManager, type RequestContext } from "./access";
@@ -116,23 +117,23 @@ async function detachFromTeam(
   userId: string,
   teamId: string,
   options: { endSessions: boolean },
-): Promise<{ deletedViews: number; keptTeamViews: number; hadCredential: boolean }> {
+): Promise<{ outcome: { deletedViews: number; keptTeamViews: number; hadCredential: boolean }; orphanedFingerprint: string | null }> {
   const credential = await tx.apiCredential.findUnique({ where: { userId }, select: { id: true, fingerprint: true } });
+  let orphanedFingerprint: string | null = null;
   if (credential) {
     await tx.apiCredential.delete({ where: { id: credential.id } });
-    const sharedBy = await tx.apiCredential.count({ where: { fingerprint: credential.fingerprint } });
-    if (sharedBy === 0) await tx.emsTokenCache.deleteMany({ where: { fingerprint: credential.fingerprint } });
+    orphanedFingerprint = await dropOrphanedTokenCache(tx, credential.fingerprint);
   }
   await tx.userDefaultView.deleteMany({ where: { userId } });
   const deleted = await tx.savedView.deleteMany({ where: { ownerId: userId, teamId, scope: "PERSONAL" } });
   const kept = await tx.savedView.updateMany({ where: { ownerId: userId, teamId, scope: "TEAM" }, data: { ownerId: null } });
   await tx.membership.delete({ where: { userId } });
   if (options.endSessions) await tx.user.update({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
-  return { deletedViews: deleted.count, keptTeamViews: kept.count, hadCredential: credential !== null };
+  return { outcome: { deletedViews: deleted.count, keptTeamViews: kept.count, hadCredential: credential !== null }, orphanedFingerprint };
 }
 
 export async function removeMember(actor: Actor, input: { membershipId: string }, context: RequestContext = {}): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+  const orphaned = await prisma.$transaction(async (tx) => {
     await lockTeam(tx, actor.teamId);
     const actorRole = await requireManager(tx, actor);
     const target = await findTeamMembership(tx, actor, input.membershipId);
@@ -142,7 +143,7 @@ export async function removeMember(actor: Actor, input: { membershipId: string }
     if (target.role === "OWNER" && (await countOwners(tx, actor.teamId)) <= 1) {
       throw new SafeError("The team's last owner cannot be removed.", "last_owner");
     }
-    const outcome = await detachFromTeam(tx, target.userId, actor.teamId, { endSessions: true });
+    const { outcome, orphanedFingerprint } = await detachFromTeam(tx, target.userId, actor.teamId, { endSessions: true });
     await audit(
       {
         action: "team.member_removed",
@@ -155,7 +156,9 @@ export async function removeMember(actor: Actor, input: { membershipId: string }
       },
       tx,
     );
+    return orphanedFingerprint;
   });
+  await forgetOrphanedCredential(orphaned);
 }
 
 /**
@@ -163,13 +166,13 @@ export async function removeMember(actor: Actor, input: { membershipId: string }
  * continue in a new team of their own. The last owner cannot leave (make someone else an owner first).
  */
 export async function leaveTeam(actor: Actor, context: RequestContext = {}): Promise<void> {
-  await prisma.$transaction(async (tx) => {
+  const orphaned = await prisma.$transaction(async (tx) => {
     await lockTeam(tx, actor.teamId);
     const role = await currentRole(tx, actor);
     if (role === "OWNER" && (await countOwners(tx, actor.teamId)) <= 1) {
       throw new SafeError("You are the team's last owner, so you cannot leave. Make someone else an owner first.", "last_owner");
     }
-    const outcome = await detachFromTeam(tx, actor.userId, actor.teamId, { endSessions: false });
+    const { outcome, orphanedFingerprint } = await detachFromTeam(tx, actor.userId, actor.teamId, { endSessions: false });
     // One team per person, always: they carry on in a new team of their own, from which an
     // invitation link can move them (lib/teams/invitations.ts acceptInvitation).
     await ensureTeamFor({ id: actor.userId, name: actor.name }, tx);
@@ -185,5 +188,7 @@ export async function leaveTeam(actor: Actor, context: RequestContext = {}): Pro
       },
       tx,
     );
+    return orphanedFingerprint;
   });
+  await forgetOrphanedCredential(orphaned);
 }

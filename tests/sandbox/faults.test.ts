@@ -48,7 +48,7 @@ describe("faults on demand", () => {
     expect((await list(sandbox.baseUrl, token, "events")).status).toBe(200);
   });
 
-  it("401, 429 and 500 carry the headers a client needs", async () => {
+  it("401, 429, 500 and 422 carry the headers and bodies a client needs", async () => {
     const token = await tokenFor(sandbox.baseUrl);
     await sandbox.admin.injectFaults({ count: 1, status: 401 });
     const unauthorized = await list(sandbox.baseUrl, token, "events");
@@ -63,6 +63,11 @@ describe("faults on demand", () => {
 
     await sandbox.admin.injectFaults({ count: 1, status: 500 });
     await expectError(await list(sandbox.baseUrl, token, "events"), 500, "An internal server error occurred.");
+
+    await sandbox.admin.injectFaults({ count: 1, status: 422 });
+    const invalid = await list(sandbox.baseUrl, token, "events");
+    expect(invalid.status).toBe(422);
+    expect(await invalid.json()).toEqual([{ field: "name", message: "Name cannot be blank." }]);
   });
 
   it("can target only token calls, and then counts them", async () => {

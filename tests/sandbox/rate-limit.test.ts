@@ -44,6 +44,18 @@ describe("rate limits: 2,000 credits per 10 minutes per credential", () => {
     expect(limitHeaders(other).remaining).toBe(1989);
   });
 
+  it("failed sign-ins do not spend the account's credits; they count against the caller's address", async () => {
+    for (let i = 0; i < 3; i++) {
+      const wrong = await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, "guess"), contentType: FORM });
+      expect(wrong.status).toBe(401);
+      expect(limitHeaders(wrong).remaining).toBe(1999 - i);
+    }
+    const right = await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), contentType: FORM });
+    expect(limitHeaders(right).remaining).toBe(1999);
+    // The attempts still count as token requests of that key, for client tests that count calls.
+    expect((await sandbox.admin.stats()).perAccount[DEMO_CREDENTIALS.consumerKey]).toEqual({ tokenRequests: 4, apiRequests: 0 });
+  });
+
   it("the window resets: a client that waits Retry-After gets its credits back", async () => {
     await sandbox.admin.setRateLimit({ credits: 25, windowSeconds: 1 });
     const token = await tokenFor(sandbox.baseUrl);

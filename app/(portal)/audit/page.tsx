@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
+import { isSafeError } from "@/lib/errors";
 import { listAuditLog } from "@/lib/teams/audit-log";
 import { canManageTeam } from "@/lib/teams/roles";
 import { Notice } from "@/components/ui/notice";
@@ -28,6 +29,11 @@ const ACTION_LABELS: Record<string, string> = {
   "view.shared": "Shared a view",
 };
 
+function forbiddenAsNull(error: unknown): null {
+  if (isSafeError(error) && error.code === "forbidden") return null;
+  throw error;
+}
+
 function pageFrom(value: string | string[] | undefined): number {
   const n = Number(Array.isArray(value) ? value[0] : value);
   return Number.isInteger(n) && n > 0 ? n : 1;
@@ -35,7 +41,9 @@ function pageFrom(value: string | string[] | undefined): number {
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
-  if (!canManageTeam(actor.role)) {
+  // The data function checks the role the database has now; the session's role only picks the message early.
+  const log = canManageTeam(actor.role) ? await listAuditLog(actor, { page: pageFrom((await searchParams).page) }).catch(forbiddenAsNull) : null;
+  if (!log) {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">Audit log</h1>
@@ -45,7 +53,6 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </div>
     );
   }
-  const log = await listAuditLog(actor, { page: pageFrom((await searchParams).page) });
 
   return (
     <div className="space-y-6">
@@ -80,7 +87,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <td className="whitespace-nowrap px-4 py-2 text-slate-600">
                     <time dateTime={record.createdAt.toISOString()}>{utc.format(record.createdAt)}</time>
                   </td>
-                  <td className="px-4 py-2">{record.actorEmail ?? <span className="text-slate-400">unknown</span>}</td>
+                  <td className="px-4 py-2">{record.actorEmail ?? <span className="text-slate-500">unknown</span>}</td>
                   <td className="px-4 py-2">
                     <span className="font-medium">{ACTION_LABELS[record.action] ?? record.action}</span>
                     {record.target ? <div className="text-xs text-slate-500">{record.target}</div> : null}
@@ -90,7 +97,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                       <dl className="grid grid-cols-[auto_1fr] gap-x-2">
                         {record.details.map((detail) => (
                           <div key={detail.label} className="contents">
-                            <dt className="text-slate-400">{detail.label}</dt>
+                            <dt className="text-slate-500">{detail.label}</dt>
                             <dd className="break-all">{detail.value}</dd>
                           </div>
                         ))}

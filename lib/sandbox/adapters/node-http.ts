@@ -72,7 +72,15 @@ function respond(res: ServerResponse, sandbox: SandboxHandler, request: SandboxR
 function send(res: ServerResponse, response: SandboxResponse, method: string | undefined): void {
   if (res.destroyed) return;
   response.headers["content-length"] = String(Buffer.byteLength(response.body, "utf8"));
-  res.writeHead(response.status, response.headers);
+  try {
+    res.writeHead(response.status, response.headers);
+  } catch (error) {
+    // A header value node refuses (e.g. a control character from a hostile Host header in a link).
+    console.error("[sandbox] could not write the response head", error);
+    res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+    res.end("Internal Server Error");
+    return;
+  }
   // A string body goes out in one write together with the head (a Buffer would need a writev).
   if (method === "HEAD") res.end();
   else res.end(response.body, "utf8");

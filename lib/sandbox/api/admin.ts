@@ -23,9 +23,36 @@ function ok(payload: Record<string, unknown> = {}): SandboxResponse {
   return { status: 200, headers: { "content-type": JSON_CONTENT_TYPE, "cache-control": "no-store" }, body: JSON.stringify({ ok: true, ...payload }) };
 }
 
-function parseJson(body: string): unknown {
-  if (body.trim() === "") return {};
-  return JSON.parse(body);
+/** Validates the JSON body with `schema`, then applies it; a bad body is a 400 naming the problem. */
+function withBody<T extends z.ZodType>(schema: T, input: unknown, apply: (value: z.output<T>) => void): SandboxResponse {
+  const result = schema.safeParse(input);
+  if (!result.success) return errorResponse(400, z.prettifyError(result.error));
+  apply(result.data);
+  return ok();
+}
+
+function adminActions(controls: SandboxControls): Record<string, (input: unknown) => SandboxResponse> {
+  return {
+    "GET stats": () => ok({ stats: controls.stats() }),
+    "GET state": () => ok({ state: controls.state() }),
+    "POST reset": () => {
+      controls.reset();
+      return ok();
+    },
+    "POST revoke-tokens": () => {
+      controls.revokeAllTokens();
+      return ok();
+    },
+    "DELETE faults": () => {
+      controls.clearFaults();
+      return ok();
+    },
+    "POST token-lifetime": (input) => withBody(schemas.tokenLifetime, input, ({ seconds }) => controls.setTokenLifetime(seconds)),
+    "POST clock": (input) => withBody(schemas.clock, input, ({ offsetSeconds }) => controls.setClockOffset(offsetSeconds)),
+    "POST faults": (input) => withBody(faultRuleSchema, input, (rule) => controls.injectFaults(rule)),
+    "POST rate-limit": (input) => withBody(schemas.rateLimit, input, (settings) => controls.setRateLimit(settings)),
+    "POST quirks": (input) => withBody(schemas.quirks, input, (quirks) => controls.setQuirks(quirks)),
+  };
 }
 
 export function handleAdminRequest(request: SandboxRequest, adminSecret: string | undefined, controls: SandboxControls): SandboxResponse {
@@ -34,63 +61,13 @@ export function handleAdminRequest(request: SandboxRequest, adminSecret: string 
   if (!given || !secretsEqual(given, adminSecret)) return errorResponse(403, "Wrong or missing sandbox admin secret.");
 
   const action = `${request.method} ${request.path.slice(ADMIN_PREFIX.length)}`;
-  let input: unknown;
+  const run = adminActions(controls)[action];
+  if (!run) return errorResponse(404, `Unknown admin action "${action}".`);
+  let input: unknown = {};
   try {
-    input = parseJson(request.body);
+    if (request.body.trim() !== "") input = JSON.parse(request.body);
   } catch {
     return errorResponse(400, "The admin request body must be JSON.");
   }
-  const parse = <T extends z.ZodType>(schema: T): z.output<T> | SandboxResponse => {
-    const result = schema.safeParse(input);
-    return result.success ? result.data : errorResponse(400, z.prettifyError(result.error));
-  };
-  const isResponse = (value: unknown): value is SandboxResponse => typeof value === "object" && value !== null && "status" in value && "body" in value;
-
-  switch (action) {
-    case "GET stats":
-      return ok({ stats: controls.stats() });
-    case "GET state":
-      return ok({ state: controls.state() });
-    case "POST reset":
-      controls.reset();
-      return ok();
-    case "POST revoke-tokens":
-      controls.revokeAllTokens();
-      return ok();
-    case "POST token-lifetime": {
-      const body = parse(schemas.tokenLifetime);
-      if (isResponse(body)) return body;
-      controls.setTokenLifetime(body.seconds);
-      return ok();
-    }
-    case "POST clock": {
-      const body = parse(schemas.clock);
-      if (isResponse(body)) return body;
-      controls.setClockOffset(body.offsetSeconds);
-      return ok();
-    }
-    case "POST faults": {
-      const body = parse(faultRuleSchema);
-      if (isResponse(body)) return body;
-      controls.injectFaults(body);
-      return ok();
-    }
-    case "DELETE faults":
-      controls.clearFaults();
-      return ok();
-    case "POST rate-limit": {
-      const body = parse(schemas.rateLimit);
-      if (isResponse(body)) return body;
-      controls.setRateLimit(body);
-      return ok();
-    }
-    case "POST quirks": {
-      const body = parse(schemas.quirks);
-      if (isResponse(body)) return body;
-      controls.setQuirks(body);
-      return ok();
-    }
-    default:
-      return errorResponse(404, `Unknown admin action "${action}".`);
-  }
+  return run(input);
 }

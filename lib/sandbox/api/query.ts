@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SandboxHttpError, badRequest } from "../core/errors";
+import { SandboxHttpError } from "../core/errors";
 import type { ResourceDescriptor } from "./descriptors";
 import { parseSearch, type SearchCondition } from "./search";
 
@@ -25,16 +25,29 @@ export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 200;
 export const MAX_IDS = 100;
 
-/** `a, b ,c` -> ["a","b","c"]; an empty entry is reported rather than dropped. */
-function commaList(value: string, parameter: string): string[] {
+/** `a, b ,c` -> ["a","b","c"]; an empty entry is reported as an issue (undefined) rather than dropped. */
+function commaList(ctx: z.RefinementCtx, value: string, parameter: string): string[] | undefined {
   const entries = value.split(",").map((entry) => entry.trim());
-  if (entries.some((entry) => entry === "")) throw badRequest(`${parameter} has an empty entry in "${value}".`);
+  if (entries.some((entry) => entry === "")) {
+    ctx.addIssue({ code: "custom", message: `${parameter} has an empty entry in "${value}".` });
+    return undefined;
+  }
   return entries;
 }
 
 function fail(ctx: z.RefinementCtx, message: string): never {
   ctx.addIssue({ code: "custom", message });
   return z.NEVER as never;
+}
+
+/** Runs parseSearch, which throws a 400, and reports its message as a zod issue instead. */
+function searchConditions(ctx: z.RefinementCtx, value: string, resource: ResourceDescriptor): SearchCondition[] {
+  try {
+    return parseSearch(value, resource);
+  } catch (error) {
+    if (error instanceof SandboxHttpError) return fail(ctx, error.message);
+    throw error;
+  }
 }
 
 export function listQuerySchema(resource: ResourceDescriptor) {
@@ -46,7 +59,8 @@ export function listQuerySchema(resource: ResourceDescriptor) {
       .optional()
       .transform((value, ctx) => {
         if (!value || value.trim() === "") return undefined;
-        const fields = commaList(value, "fields");
+        const fields = commaList(ctx, value, "fields");
+        if (!fields) return z.NEVER;
         for (const field of fields) {
           if (!resource.standardFields.includes(field)) {
             const hint = resource.expandable.includes(field) ? ` (${field} is an extra field: ask for it with expand=${field})` : "";
@@ -61,7 +75,8 @@ export function listQuerySchema(resource: ResourceDescriptor) {
       .optional()
       .transform((value, ctx) => {
         if (!value || value.trim() === "") return [];
-        const names = commaList(value, "expand");
+        const names = commaList(ctx, value, "expand");
+        if (!names) return z.NEVER;
         for (const name of names) {
           if (!resource.expandable.includes(name)) {
             return fail(ctx, resource.expandable.length
@@ -75,7 +90,7 @@ export function listQuerySchema(resource: ResourceDescriptor) {
       .string()
       .meta({ description: `Conditions <field><operator><value> joined by & (sent as %26). Searchable: ${Object.keys(resource.searchable).join(", ")}. Operators: = != > < >= <= =*contains* =*beginswith* =*endswith* and their != negations (text only).`, examples: ["name=*contains*summit", "id>=100&name!=*endswith*test"] })
       .optional()
-      .transform((value) => (!value || value === "" ? [] : parseSearch(value, resource))),
+      .transform((value, ctx) => (!value ? [] : searchConditions(ctx, value, resource))),
     searchCondition: z
       .string()
       .meta({ description: "How conditions combine: and (default) or or.", enum: ["and", "or"] })
@@ -112,8 +127,10 @@ export function listQuerySchema(resource: ResourceDescriptor) {
       .optional()
       .transform((value, ctx) => {
         if (!value || value.trim() === "") return [];
+        const entries = commaList(ctx, value, "sort");
+        if (!entries) return z.NEVER;
         const keys: SortKey[] = [];
-        for (const entry of commaList(value, "sort")) {
+        for (const entry of entries) {
           const descending = entry.startsWith("-");
           const field = descending ? entry.slice(1) : entry;
           if (!resource.sortable.includes(field)) {

@@ -12,7 +12,8 @@ export type TokenContext = {
   signer: TokenSigner;
   now: number;
   lifetimeSeconds: number;
-  account: SandboxAccount | undefined;
+  /** the account whose key and secret the credentials proved (see secretsEqual), if any */
+  provenAccount: SandboxAccount | undefined;
 };
 
 export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
@@ -61,10 +62,8 @@ export function handleTokenRequest(
   checkContentType(request.headers["content-type"]);
   if (credentials.kind === "missing") throw new SandboxHttpError(401, MESSAGES.missingBasic);
   if (credentials.kind === "malformed") throw new SandboxHttpError(401, MESSAGES.malformedBasic);
-  const account = context.account;
-  // Compare even for an unknown key, so timing does not reveal which keys exist.
-  const secretMatches = secretsEqual(credentials.secret, account?.secret ?? "");
-  if (!account || !secretMatches) throw new SandboxHttpError(401, MESSAGES.wrongCredentials);
+  const account = context.provenAccount;
+  if (!account) throw new SandboxHttpError(401, MESSAGES.wrongCredentials);
   checkBody(request.body);
 
   const issued = context.signer.issue(account.key, context.now, context.lifetimeSeconds * 1000);

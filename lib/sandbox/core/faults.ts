@@ -7,7 +7,7 @@ import { z } from "zod";
 export const faultRuleSchema = z
   .object({
     count: z.number().int().min(1).max(100_000),
-    status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(429), z.literal(500), z.literal(503)]).optional(),
+    status: z.union([z.literal(401), z.literal(403), z.literal(404), z.literal(422), z.literal(429), z.literal(500), z.literal(503)]).optional(),
     delayMs: z.number().int().min(0).max(120_000).optional(),
     malformedJson: z.boolean().optional(),
     /** Seconds sent in Retry-After with an injected 429 or 503. */

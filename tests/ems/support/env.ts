@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { reloadEmsConfig } from "@/lib/ems/config";
 
 /**
  * The secrets the EMS client needs (token encryption key ring, fingerprint server secret). Tests
@@ -9,6 +10,7 @@ export function ensureEmsTestEnv(): void {
   process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
   // One JSON line per request would bury the test report; tests that check the logs set "info".
   process.env.EMS_LOG_LEVEL ||= "warn";
+  reloadEmsConfig();
 }
 
 /** Sets environment variables for the length of a test; returns the function that restores them. */
@@ -18,10 +20,12 @@ export function withEnv(values: Record<string, string | undefined>): () => void 
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
+  reloadEmsConfig();
   return () => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    reloadEmsConfig();
   };
 }
