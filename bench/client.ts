@@ -6,16 +6,17 @@
  * 2. Latency of `listWebhookGroups()` beside a bare `fetch` of the same URL with the same token
  *    (plus JSON parsing), interleaved in the same run. Target: client at most 1.2x the bare fetch.
  *
- * BENCH_SANDBOX=process runs the sandbox in its own process (closer to a real deployment, where
- * the API is elsewhere); by default it runs in this process. BENCH_CALLS, BENCH_LATENCY_SAMPLES
- * change the sizes.
+ * The sandbox runs in a child process by default (BENCH_SANDBOX=inline: in this one). Besides
+ * wall-clock latency, the CPU time this process spends per call is reported: on a busy shared
+ * machine it is the steadier measure of what the client adds. BENCH_CALLS and
+ * BENCH_LATENCY_SAMPLES change the sizes.
  *
  * Needs a migrated database for the token cache: DATABASE_URL, else TEST_DATABASE_URL, else the
  * embedded database of `npm run dev` (which must then be running). Writes bench/results/client.json.
  * Runs with the react-server condition (re-executes itself with it when started without), so
  * that the server-only modules load outside Next.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { fork, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -25,18 +26,25 @@ import { fileURLToPath } from "node:url";
 const CALLS_PER_LEVEL = Number(process.env.BENCH_CALLS || 1000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES || 1000);
 const CONCURRENCY_LEVELS = [1, 10, 50];
-/** "inline" (default): the sandbox in this process; "process": the standalone sandbox in its own process. */
-const SANDBOX_MODE = process.env.BENCH_SANDBOX === "process" ? "process" : "inline";
+/**
+ * "process" (default): the sandbox in a child process, so on a 2-core machine the client and the
+ * server each have a core and this process's CPU time is the client's alone; "inline": the
+ * sandbox in this process.
+ */
+const SANDBOX_MODE = process.env.BENCH_SANDBOX === "inline" ? "inline" : "process";
+const SERVER_FLAG = "--sandbox-server";
 
 function hasReactServerCondition(): boolean {
   const args = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
   return args.some((arg, index) => arg === "--conditions=react-server" || arg === "-C=react-server" || ((arg === "--conditions" || arg === "-C") && args[index + 1] === "react-server"));
 }
 
-if (!hasReactServerCondition()) {
-  const self = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], { stdio: "inherit" });
-  process.exit(child.status ?? 1);
+async function runSandboxServer(): Promise<void> {
+  const { listenSandbox } = await import("@/lib/sandbox/server");
+  const running = await listenSandbox({ port: 0, adminSecret: process.env.BENCH_ADMIN_SECRET });
+  process.send!(running.baseUrl);
+  process.on("SIGTERM", () => void running.close().finally(() => process.exit(0)));
+  process.on("disconnect", () => void running.close().finally(() => process.exit(0)));
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -72,21 +80,13 @@ async function main(): Promise<void> {
 
   const { startSandboxServer, createAdminClient, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
 
-  /** The standalone sandbox (`scripts/sandbox.ts`) in its own process, on a free port. */
+  /** The sandbox in a child process (this file with SERVER_FLAG), on a free port. */
   async function startSandboxProcess() {
     const adminSecret = randomBytes(18).toString("base64url");
-    const child = spawn(process.execPath, [...process.execArgv, "scripts/sandbox.ts"], {
-      env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_ADMIN_SECRET: adminSecret, SANDBOX_ACCOUNTS: "" },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = fork(fileURLToPath(import.meta.url), [SERVER_FLAG], { execArgv: process.execArgv, env: { ...process.env, BENCH_ADMIN_SECRET: adminSecret } });
     const baseUrl = await new Promise<string>((resolve, reject) => {
-      let output = "";
-      child.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]);
-      });
-      child.once("exit", (code) => reject(new Error(`the sandbox process exited with ${code}: ${output}`)));
+      child.once("message", (message) => resolve(String(message)));
+      child.once("exit", (code) => reject(new Error(`the sandbox process exited with ${code}`)));
     });
     return {
       baseUrl,
@@ -172,15 +172,20 @@ async function main(): Promise<void> {
   }
   const bareSamples: number[] = [];
   const clientSamples: number[] = [];
+  const cpuMicros = { bare: 0, client: 0 };
   for (let i = 0; i < LATENCY_SAMPLES; i++) {
     // Alternate which goes first so neither always runs on a warmer connection.
     const order = i % 2 === 0 ? [bare, viaClient] : [viaClient, bare];
     for (const run of order) {
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await run();
       (run === bare ? bareSamples : clientSamples).push(performance.now() - started);
+      const used = process.cpuUsage(cpu);
+      cpuMicros[run === bare ? "bare" : "client"] += used.user + used.system;
     }
   }
+  const cpuPerCall = { bare: cpuMicros.bare / LATENCY_SAMPLES, client: cpuMicros.client / LATENCY_SAMPLES };
   const bareStats = summary(bareSamples);
   const clientStats = summary(clientSamples);
   // Each client sample beside the bare sample taken right before or after it: robust to load
@@ -207,6 +212,9 @@ async function main(): Promise<void> {
   console.log(`| EMS client             | ${ms(clientStats.mean)} | ${ms(clientStats.p50)} | ${ms(clientStats.p95)} | ${ms(clientStats.p99)} |`);
   const ratio = { mean: clientStats.mean / bareStats.mean, p50: clientStats.p50 / bareStats.p50, p95: clientStats.p95 / bareStats.p95 };
   console.log(`| ratio                  | ${ratio.mean.toFixed(2).padStart(7)}x | ${ratio.p50.toFixed(2).padStart(6)}x | ${ratio.p95.toFixed(2).padStart(6)}x |  |`);
+  console.log(
+    `CPU time of this process per call: bare ${cpuPerCall.bare.toFixed(0)} µs, client ${cpuPerCall.client.toFixed(0)} µs (${(cpuPerCall.client / cpuPerCall.bare).toFixed(2)}x${SANDBOX_MODE === "inline" ? ", server work included" : ", client side only"})`,
+  );
   console.log(`client overhead at p50: ${((clientStats.p50 - bareStats.p50) * 1000).toFixed(0)} µs per call; log lines made: ${(logBytes / 1024).toFixed(0)} KiB`);
   console.log(`median of paired ratios (client / bare sample next to it): ${pairedMedian.toFixed(2)}x; load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
 
@@ -219,12 +227,20 @@ async function main(): Promise<void> {
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(
     path.join(resultsDir, `client-${SANDBOX_MODE}.json`),
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, sandbox: SANDBOX_MODE, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian } }, null, 2),
+    JSON.stringify({ at: new Date().toISOString(), node: process.version, sandbox: SANDBOX_MODE, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian, cpuPerCall } }, null, 2),
   );
   process.exitCode = tokensOk && latencyOk ? 0 : 2;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv.includes(SERVER_FLAG)) {
+  await runSandboxServer();
+} else if (!hasReactServerCondition()) {
+  const self = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exit(child.status ?? 1);
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

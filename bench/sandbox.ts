@@ -237,13 +237,17 @@ async function main(): Promise<void> {
   // (16), taken in turn: every request is a full scan of 100,000 names, with realistic hit counts.
   const { GROUP_PURPOSES } = await import("@/lib/sandbox/data/vocabulary");
   const needles = [...new Set(GROUP_PURPOSES.flatMap((purpose) => purpose.toLowerCase().split(/\s+/)).filter((word) => word.length >= 3))];
+  // `_` is ignored by the sandbox but makes every URL distinct, so no answer or query cache helps.
   let next = 0;
-  const rotatingSearch = () => `${api}/webhook-groups?search=${encodeURIComponent(`name=*contains*${needles[next++ % needles.length]}`)}&sort=-name`;
+  const rotatingSearch = () => `${api}/webhook-groups?search=${encodeURIComponent(`name=*contains*${needles[next % needles.length]}`)}&sort=-name&_=${next++}`;
+  let nonce = 0;
+  const uncachedDefaultPage = () => `${api}/webhook-groups?_=${nonce++}`;
 
   const floorScenario: Scenario = { name: "floor: node:http, fixed 20-item JSON", url: `${info.floorUrl}/list` };
   const floorAlone = await measure(floorScenario, floorScenario);
   const scenarios: Scenario[] = [
     { name: "default page (20 groups)", url: `${api}/webhook-groups`, headers: bearer(demoToken) },
+    { name: "default page, every URL distinct (no answer cache)", url: uncachedDefaultPage, headers: bearer(demoToken) },
     { name: "per-page=200&expand=webhooks (100k)", url: `${api}/webhook-groups?per-page=200&expand=webhooks`, headers: bearer(largeToken) },
     { name: "search=name=*contains*sync&sort=-name (100k, repeated)", url: `${api}/webhook-groups?search=${encodeURIComponent("name=*contains*sync")}&sort=-name`, headers: bearer(largeToken) },
     { name: "search …*contains*<new needle>&sort=-name (100k, uncached)", url: rotatingSearch, headers: bearer(largeToken) },
@@ -266,14 +270,18 @@ async function main(): Promise<void> {
   }
   printTable(results);
 
-  const defaultPage = results.find((result) => result.name.startsWith("default page"));
+  const defaultPage = results.find((result) => result.name.startsWith("default page ("));
   const searches = results.filter((result) => result.name.startsWith("search") || result.name.startsWith("same"));
+  const uncachedDefault = results.find((result) => result.name.startsWith("default page, every"));
   console.log("");
   if (defaultPage) {
     const share = defaultPage.rps / defaultPage.floorRps;
     const cpuShare = defaultPage.floorCpuPerRequest / defaultPage.cpuPerRequest;
     console.log(`target: default page >= 50% of the floor's throughput: ${(share * 100).toFixed(0)}% measured -> ${share >= 0.5 ? "met" : "NOT met"}; ` +
       `by server CPU per request ${(cpuShare * 100).toFixed(0)}% -> ${cpuShare >= 0.5 ? "met" : "NOT met"}`);
+  }
+  if (uncachedDefault) {
+    console.log(`(without the answer cache: ${((uncachedDefault.rps / uncachedDefault.floorRps) * 100).toFixed(0)}% measured, ${((uncachedDefault.floorCpuPerRequest / uncachedDefault.cpuPerRequest) * 100).toFixed(0)}% by CPU)`);
   }
   for (const search of searches) {
     console.log(`target: 100k-group search p50 < 25 ms [${search.name}]: ${search.p50.toFixed(2)} ms -> ${search.p50 < 25 ? "met" : "NOT met"}`);

@@ -116,7 +116,11 @@ export function ListingTable({ state, rows }: { state: ListingState; rows: Row[]
   const showWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   return (
     <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-left text-sm" data-testid="listing-table">
+      {/* Cell styles are set once on the table: 200 rows × columns of repeated classes cost real bytes. */}
+      <table
+        className="w-full border-collapse text-left text-sm [&_td]:px-2 [&_td]:py-2 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-200 [&>tbody>tr]:align-top"
+        data-testid="listing-table"
+      >
         <caption className="sr-only">
           {config.title}
           {state.sort.length > 0 ? `, sorted by ${state.sort.map((s) => `${fieldLabel(config, s.field)} ${s.direction === "asc" ? "ascending" : "descending"}`).join(", then ")}` : ""}
@@ -133,16 +137,16 @@ export function ListingTable({ state, rows }: { state: ListingState; rows: Row[]
             const key = String(row.id ?? index);
             return (
               <Fragment key={key}>
-              <tr className="border-b border-slate-200 align-top hover:bg-slate-50" data-testid="listing-row" data-id={key}>
+              <tr data-testid="listing-row" data-id={key}>
                 {state.fields.map((field) => (
-                  <td key={field} className="px-2 py-2" data-field={field}>
+                  <td key={field} data-field={field}>
                     <Cell state={state} field={field} row={row} />
                   </td>
                 ))}
               </tr>
               {showWebhooks ? (
-                <tr className="border-b border-slate-200 bg-slate-50/60" data-testid="webhooks-row">
-                  <td colSpan={state.fields.length} className="px-4 pb-3 pt-1">
+                <tr className="bg-slate-50/60" data-testid="webhooks-row">
+                  <td colSpan={state.fields.length} className="px-4! pb-3! pt-1!">
                     <WebhookTable webhooks={row.webhooks} caption={`Webhooks of ${plainValue(row.name) || `group ${key}`}`} />
                   </td>
                 </tr>

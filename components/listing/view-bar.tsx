@@ -1,5 +1,4 @@
 import Link from "next/link";
-import type { SavedView } from "@/lib/generated/prisma/client";
 import { saveViewAction } from "@/lib/actions/views/save-view";
 import { updateViewAction } from "@/lib/actions/views/update-view";
 import { listingConfig } from "@/lib/listing/resources";
@@ -17,7 +16,7 @@ export function ViewBar({
 }: {
   state: ListingState;
   views: ViewSummary[];
-  activeView: SavedView | null;
+  activeView: ViewSummary | null;
   modified: boolean;
   canManageActiveView: boolean;
 }) {

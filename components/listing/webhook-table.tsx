@@ -26,38 +26,41 @@ export function WebhookTable({ webhooks, caption, showHeaders = false }: { webho
   const list = webhooksOf(webhooks);
   if (list.length === 0) return <p className="text-sm text-slate-600">No webhooks in this group.</p>;
   return (
-    <table className="w-full border-collapse text-left text-sm" data-testid="webhook-table">
+    <table
+      className="w-full border-collapse text-left text-sm [&_td]:px-2! [&_td]:py-1! [&_th]:px-2 [&_th]:py-1 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-100 [&>tbody>tr]:align-top"
+      data-testid="webhook-table"
+    >
       <caption className="sr-only">{caption}</caption>
       <thead>
         <tr className="border-b border-slate-300 text-xs uppercase text-slate-700">
-          <th scope="col" className="px-2 py-1">Webhook</th>
-          <th scope="col" className="px-2 py-1">URL</th>
-          <th scope="col" className="px-2 py-1">Trigger object</th>
-          <th scope="col" className="px-2 py-1">Insert</th>
-          <th scope="col" className="px-2 py-1">Update</th>
-          <th scope="col" className="px-2 py-1">Delete</th>
-          <th scope="col" className="px-2 py-1">Enabled</th>
-          {showHeaders ? <th scope="col" className="px-2 py-1">Headers</th> : null}
+          <th scope="col">Webhook</th>
+          <th scope="col">URL</th>
+          <th scope="col">Trigger object</th>
+          <th scope="col">Insert</th>
+          <th scope="col">Update</th>
+          <th scope="col">Delete</th>
+          <th scope="col">Enabled</th>
+          {showHeaders ? <th scope="col">Headers</th> : null}
         </tr>
       </thead>
       <tbody>
         {list.map((webhook, index) => (
-          <tr key={String(webhook.id ?? index)} className="border-b border-slate-100 align-top" data-testid="webhook-row">
-            <td className="px-2 py-1">{String(webhook.name ?? "")}</td>
-            <td className="max-w-xs break-all px-2 py-1 font-mono text-xs">{String(webhook.url ?? "")}</td>
-            <td className="px-2 py-1">{String(webhook.trigger_object ?? "")}</td>
-            <td className="px-2 py-1">{yesNo(webhook.trigger_on_insert)}</td>
-            <td className="px-2 py-1">{yesNo(webhook.trigger_on_update)}</td>
-            <td className="px-2 py-1">{yesNo(webhook.trigger_on_delete)}</td>
-            <td className="px-2 py-1">
+          <tr key={String(webhook.id ?? index)} data-testid="webhook-row">
+            <td>{String(webhook.name ?? "")}</td>
+            <td className="max-w-xs break-all font-mono text-xs">{String(webhook.url ?? "")}</td>
+            <td>{String(webhook.trigger_object ?? "")}</td>
+            <td>{yesNo(webhook.trigger_on_insert)}</td>
+            <td>{yesNo(webhook.trigger_on_update)}</td>
+            <td>{yesNo(webhook.trigger_on_delete)}</td>
+            <td>
               {yesNo(webhook.enabled) === "Yes" ? (
-                <span className="rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium text-green-900">Enabled</span>
+                <span className="rounded bg-green-100 px-1.5 text-xs text-green-900">Enabled</span>
               ) : (
-                <span className="rounded bg-slate-200 px-1.5 py-0.5 text-xs font-medium text-slate-800">Disabled</span>
+                <span className="rounded bg-slate-200 px-1.5 text-xs text-slate-800">Disabled</span>
               )}
             </td>
             {showHeaders ? (
-              <td className="px-2 py-1">
+              <td>
                 <HeaderList headers={webhook.headers} />
               </td>
             ) : null}

@@ -1,12 +1,11 @@
 import "server-only";
-import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret, secretAad } from "@/lib/crypto";
+import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret } from "@/lib/crypto";
 import type { PrismaClient } from "@/lib/db/prisma";
+import { tokenCacheAad } from "@/lib/ems";
 import { credentialAad } from "./aad";
 
-/** Must match the EMS client's token cache (lib/ems/token.ts TOKEN_FIELD_AAD). */
-export function tokenCacheAad(fingerprint: string): string {
-  return secretAad("EmsTokenCache", fingerprint, "tokenCiphertext");
-}
+// The EMS client owns the token cache's associated data; rotation uses the very same function.
+export { tokenCacheAad };
 
 export interface RotationCounts {
   scanned: number;

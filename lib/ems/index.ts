@@ -20,5 +20,6 @@ export { forgetCredential, getCredentialState, tokenCacheAad } from "./token";
 export type { CredentialState } from "./token";
 export type { RateLimit } from "./rate-limit";
 export { flushEmsState } from "./lifecycle";
+export { emsConfig, reloadEmsConfig } from "./config";
 export * from "./query";
 export type { EmsEvent, EmsHeader, ListMeta, Webhook, WebhookGroup } from "./responses";

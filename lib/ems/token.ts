@@ -291,5 +291,7 @@ export async function forgetCredential(fingerprint: string): Promise<void> {
   const writer = ems.rateLimitWriters.get(fingerprint);
   if (writer?.timer) clearTimeout(writer.timer);
   ems.rateLimitWriters.delete(fingerprint);
+  // A rate-limit write already under way would bring the row back after the delete.
+  await Promise.all([...ems.pendingWrites]);
   await prisma.emsTokenCache.deleteMany({ where: { fingerprint } });
 }

@@ -1,9 +1,7 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import type { Actor } from "@/lib/auth/session";
-import type { SavedView } from "@/lib/generated/prisma/client";
-import { canManageView } from "@/lib/views/access";
-import { getDefaultView, getVisibleView, listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
 import type { ListingResource } from "./resources";
 import { listingConfig } from "./resources";
 import {
@@ -27,7 +25,7 @@ function searchStringOf(input: SearchParamsInput): string {
 
 export interface ResolvedListing {
   state: ListingState;
-  activeView: SavedView | null;
+  activeView: ViewSummary | null;
   canManageActiveView: boolean;
   /** The options on screen differ from the active view's. */
   modified: boolean;
@@ -54,16 +52,16 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       redirect(`${listingConfig(resource).path}?${canonical || "view=none"}`);
     }
   }
-  const [views, requested] = await Promise.all([
-    listViews(actor, resource),
-    state.view && state.view !== "none" ? getVisibleView(actor, state.view) : Promise.resolve(null),
-  ]);
+  // Every view this person may see on this page, in one query: a requested or default view is one
+  // of them or it is not theirs to see.
+  const views = await listViews(actor, resource);
+  const requested = state.view && state.view !== "none" ? (views.find((v) => v.id === state.view) ?? null) : null;
 
   if (!hasOptions) {
-    const target = state.view === "none" ? null : state.view ? requested : await getDefaultView(actor, resource);
+    const target = state.view === "none" ? null : state.view ? requested : (views.find((v) => v.isDefault) ?? null);
     if (target && target.page === resource && target.query !== "") redirect(viewHref(target));
     if (target && target.page === resource) {
-      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: canManageView(actor, target), modified: false, views };
+      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views };
     }
   }
 
@@ -92,7 +90,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
     return {
       state,
       activeView: requested,
-      canManageActiveView: canManageView(actor, requested),
+      canManageActiveView: requested.canManage,
       modified: viewQueryOf(state) !== requested.query,
       views,
     };

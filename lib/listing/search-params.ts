@@ -170,13 +170,21 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
 
 type ParsedUrl = z.output<ReturnType<typeof listingSearchParamsSchema>>;
 
+// Building a zod schema costs more than using it: one per resource, made once.
+const schemas = new Map<ListingResource, ReturnType<typeof listingSearchParamsSchema>>();
+function schemaOf(config: ResourceConfig) {
+  let schema = schemas.get(config.resource);
+  if (!schema) schemas.set(config.resource, (schema = listingSearchParamsSchema(config)));
+  return schema;
+}
+
 /**
  * Parses a listing URL with fallback: each failing entry (or key) is removed and the URL parsed
  * again, so one bad filter costs only that filter.
  */
 export function parseListingSearchParams(resource: ListingResource, input: SearchParamsInput): ListingState {
   const config = listingConfig(resource);
-  const schema = listingSearchParamsSchema(config);
+  const schema = schemaOf(config);
   const raw = rawFromSearchParams(input);
   const rawIds = typeof raw.ids === "string" ? raw.ids : "";
   const notices: string[] = [];

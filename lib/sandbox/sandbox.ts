@@ -2,6 +2,7 @@ import { handleAdminRequest, ADMIN_PREFIX } from "./api/admin";
 import type { SandboxControls, SandboxQuirks, SandboxState } from "./api/controls";
 import { handleListing, LISTING_RESOURCES, type ListingResource } from "./api/listing";
 import { openApiResponse } from "./api/openapi";
+import { TRIGRAM_MIN_ROWS } from "./api/search";
 import { handleTokenRequest, secretsEqual } from "./api/token-endpoint";
 import { decodeBasicCredentials, type BasicCredentialsResult } from "./core/basic-credentials";
 import { SandboxClock, httpDate } from "./core/clock";
@@ -86,6 +87,7 @@ export class Sandbox implements SandboxControls {
       groups.order("name", false);
       groups.order("name", true);
       groups.haystacks("name");
+      if (groups.size >= TRIGRAM_MIN_ROWS) groups.trigrams("name");
     }
   }
 

@@ -54,15 +54,12 @@ function visibleWhere(actor: Actor) {
 /** The views the actor can see on a page (or on every page), team ones and their own. */
 export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
   const pageFilter = page ? { page: viewPageSchema.parse(page) } : {};
-  const [views, defaults] = await Promise.all([
-    prisma.savedView.findMany({
-      where: { ...visibleWhere(actor), ...pageFilter },
-      include: { owner: { select: { name: true } } },
-      orderBy: [{ page: "asc" }, { scope: "asc" }, { name: "asc" }],
-    }),
-    prisma.userDefaultView.findMany({ where: { userId: actor.userId } }),
-  ]);
-  const defaultIds = new Set(defaults.map((d) => d.viewId));
+  // One query: the views, their owner's name, and whether each is this person's default.
+  const views = await prisma.savedView.findMany({
+    where: { ...visibleWhere(actor), ...pageFilter },
+    include: { owner: { select: { name: true } }, defaults: { where: { userId: actor.userId }, select: { page: true } } },
+    orderBy: [{ page: "asc" }, { scope: "asc" }, { name: "asc" }],
+  });
   return views.map((view) => ({
     id: view.id,
     page: view.page as ListingPage,
@@ -73,7 +70,7 @@ export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewS
     ownerName: view.owner?.name ?? null,
     isMine: view.ownerId === actor.userId,
     canManage: canManageView(actor, view),
-    isDefault: defaultIds.has(view.id),
+    isDefault: view.defaults.length > 0,
     updatedAt: view.updatedAt,
   }));
 }

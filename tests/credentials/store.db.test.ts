@@ -95,8 +95,12 @@ describe("API credentials", () => {
     const memberCount = ((await testCredential(member)) as { webhookGroupCount: number }).webhookGroupCount;
     expect(ownerCount).not.toBe(memberCount);
 
+    const memberFingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: member.userId } })).fingerprint;
+    expect(await prisma.emsTokenCache.findUnique({ where: { fingerprint: memberFingerprint } })).not.toBeNull();
     await deleteCredential(member, { credentialId: (await getCredentialSummary(member))!.id });
     expect(await getCredentialSummary(member)).toBeNull();
+    // Nobody else uses those credentials: their cached token goes with them.
+    expect(await prisma.emsTokenCache.findUnique({ where: { fingerprint: memberFingerprint } })).toBeNull();
     expect(await getEmsClientForActor(member)).toBeNull();
     expect((await refusal(testCredential(member))).code).toBe("no_credential");
     expect(await prisma.auditLog.count({ where: { teamId: owner.teamId, action: "credential.deleted", actorId: member.userId } })).toBe(1);
@@ -139,5 +143,17 @@ describe("API credentials", () => {
     } finally {
       process.env.CREDENTIAL_ENCRYPTION_KEYS = ring;
     }
+  });
+
+  it("keeps the cached token of credentials a teammate still uses", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    await saveCredential(owner, demo());
+    await saveCredential(member, demo());
+    expect((await testCredential(owner)).ok).toBe(true);
+    const { fingerprint } = await prisma.apiCredential.findUniqueOrThrow({ where: { userId: owner.userId } });
+    await deleteCredential(member, { credentialId: (await getCredentialSummary(member))!.id });
+    expect((await prisma.emsTokenCache.findUniqueOrThrow({ where: { fingerprint } })).tokenCiphertext).not.toBeNull();
+    expect((await testCredential(owner)).ok).toBe(true);
   });
 });

@@ -146,7 +146,34 @@ function pageLinker(request: SandboxRequest): (page: number, perPage: number) =>
   return (page, perPage) => `${prefix}${page}&per-page=${perPage}`;
 }
 
+/**
+ * Recent listing answers per dataset. Data never changes after generation, so an answer depends
+ * only on the path, the query, the base URL (links) and the quirks: a client repeating a request
+ * (a dashboard refresh, the default page) gets the finished body. Bad queries are not cached.
+ */
+const ANSWER_CACHE_SIZE = 64;
+const ANSWER_CACHE_MAX_BODY = 64 * 1024;
+const answerCaches = new WeakMap<AccountDataset, Map<string, { headers: Record<string, string>; body: string }>>();
+
 export function handleListing(resourceName: ListingResource, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
+  let cache = answerCaches.get(dataset);
+  if (!cache) {
+    cache = new Map();
+    answerCaches.set(dataset, cache);
+  }
+  const key = `${quirks.webhooksAsObject ? "o" : "a"} ${request.baseUrl}${request.path}?${request.query}`;
+  const cached = cache.get(key);
+  // Headers are copied: the caller adds rate-limit and Date headers to each answer.
+  if (cached) return { status: 200, headers: { ...cached.headers }, body: cached.body };
+  const answer = buildListing(resourceName, request, dataset, quirks);
+  if (answer.body.length <= ANSWER_CACHE_MAX_BODY) {
+    if (cache.size >= ANSWER_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, { headers: { ...answer.headers }, body: answer.body });
+  }
+  return answer;
+}
+
+function buildListing(resourceName: ListingResource, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
   const resource = DESCRIPTORS[resourceName];
   const table = (resourceName === "events" ? dataset.events : dataset.groups) as unknown as Table<Row>;
   const query = parseListQuery(request.query, resource);

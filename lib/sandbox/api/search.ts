@@ -99,8 +99,51 @@ function compare(op: SearchOperator, cmp: number): boolean {
   }
 }
 
-function containsMask<Row extends { id: number }>(table: Table<Row>, field: string, needle: string, mask: Uint8Array): void {
-  if (needle.includes(HAYSTACK_SEPARATOR)) return;
+/** Below this many rows a plain scan is as fast as building and consulting a trigram index. */
+export const TRIGRAM_MIN_ROWS = 2000;
+
+/** Rows in both ascending lists. */
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let length = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i] < b[j]) i++;
+    else if (a[i] > b[j]) j++;
+    else {
+      out[length++] = a[i];
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, length);
+}
+
+/** Marks the rows whose text contains the needle; returns how many. */
+function containsMask<Row extends { id: number }>(table: Table<Row>, field: string, needle: string, mask: Uint8Array): number {
+  if (needle.includes(HAYSTACK_SEPARATOR)) return 0;
+  let count = 0;
+  if (needle.length >= 3 && table.size >= TRIGRAM_MIN_ROWS) {
+    const trigrams = table.trigrams(field);
+    const lists: Int32Array[] = [];
+    for (let i = 0; i + 3 <= needle.length; i++) {
+      const rows = trigrams.get(needle.slice(i, i + 3));
+      // A trigram no row holds: nothing can contain the needle.
+      if (!rows) return 0;
+      lists.push(rows);
+    }
+    // Candidates: rows holding the two rarest trigrams; each is then checked for the whole needle.
+    lists.sort((a, b) => a.length - b.length);
+    const candidates = lists.length > 1 ? intersect(lists[0], lists[1]) : lists[0];
+    const column = table.lowerColumn(field);
+    for (let i = 0; i < candidates.length; i++) {
+      const row = candidates[i];
+      if (column[row].includes(needle)) {
+        mask[row] = 1;
+        count++;
+      }
+    }
+    return count;
+  }
   const needleIsLatin1 = isLatin1(needle);
   for (const { text, starts, rows, latin1 } of table.haystacks(field)) {
     if (latin1 && !needleIsLatin1) continue;
@@ -115,10 +158,12 @@ function containsMask<Row extends { id: number }>(table: Table<Row>, field: stri
         else high = middle - 1;
       }
       mask[rows[low]] = 1;
+      count++;
       if (low + 1 >= starts.length) break;
       position = text.indexOf(needle, starts[low + 1]);
     }
   }
+  return count;
 }
 
 /**
@@ -140,14 +185,14 @@ function cachedConditionMask<Row extends { id: number }>(table: Table<Row>, cond
     // Refresh its place in the least-recently-used order.
     cache.delete(key);
   } else {
-    mask = countMask(conditionMask(table, condition, type));
+    mask = conditionMask(table, condition, type);
     if (cache.size >= MASK_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   }
   cache.set(key, mask);
   return mask;
 }
 
-function conditionMask<Row extends { id: number }>(table: Table<Row>, condition: SearchCondition, type: SearchFieldType): Uint8Array {
+function conditionMask<Row extends { id: number }>(table: Table<Row>, condition: SearchCondition, type: SearchFieldType): RowMask {
   const { field, operator, value } = condition;
   const size = table.size;
   const mask = new Uint8Array(size);
@@ -157,16 +202,18 @@ function conditionMask<Row extends { id: number }>(table: Table<Row>, condition:
       const cell = table.value(index, field);
       if (typeof cell === "number" && compare(operator, cell < target ? -1 : cell > target ? 1 : 0)) mask[index] = 1;
     }
-    return mask;
+    return countMask(mask);
+  }
+  if (operator === "=*contains*" || operator === "!=*contains*") {
+    const count = containsMask(table, field, value.toLowerCase(), mask);
+    if (operator === "=*contains*") return { mask, count };
+    for (let index = 0; index < size; index++) mask[index] ^= 1;
+    return { mask, count: size - count };
   }
   const column = table.lowerColumn(field);
   const needle = value.toLowerCase();
   const negated = operator.startsWith("!=*");
   switch (operator) {
-    case "=*contains*":
-    case "!=*contains*":
-      containsMask(table, field, needle, mask);
-      break;
     case "=*beginswith*":
     case "!=*beginswith*":
       for (let index = 0; index < size; index++) if (column[index].startsWith(needle)) mask[index] = 1;
@@ -182,7 +229,7 @@ function conditionMask<Row extends { id: number }>(table: Table<Row>, condition:
       }
   }
   if (negated) for (let index = 0; index < size; index++) mask[index] ^= 1;
-  return mask;
+  return countMask(mask);
 }
 
 /** The rows matching all (or, under `or`, any) conditions; undefined when there is nothing to filter. */

