@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { parseKeyRing } from "@/lib/crypto/secret-box";
 
 /**
  * Every environment variable the portal server reads, validated once. `npm run dev` generates the
@@ -7,18 +8,17 @@ import { z } from "zod";
  * (instrumentation.ts) with a message naming the variable and how to make one.
  */
 const HOW_TO_MAKE_SECRET = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
-const HOW_TO_MAKE_KEY = `node -e "console.log('k1:'+require('crypto').randomBytes(32).toString('base64'))"`;
 
-const keyRing = z
-  .string({ error: `is missing. Make one with: ${HOW_TO_MAKE_KEY}` })
-  .refine(
-    (value) =>
-      value.split(",").every((entry) => {
-        const [kid, key] = entry.trim().split(":");
-        return !!kid && /^[A-Za-z0-9_-]{1,32}$/.test(kid) && !!key && Buffer.from(key, "base64").length === 32;
-      }),
-    { error: `must be a comma-separated list of "<key id>:<32 bytes in base64>", the active key first. Make one with: ${HOW_TO_MAKE_KEY}` },
-  );
+// One parser for the key ring: the one the secret box itself uses, so start-up refuses exactly what
+// encryption would refuse later.
+const keyRing = z.string().optional().superRefine((value, ctx) => {
+  try {
+    parseKeyRing(value);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/^CREDENTIAL_ENCRYPTION_KEYS /, "") : String(error);
+    ctx.addIssue({ code: "custom", message });
+  }
+});
 
 const booleanString = z
   .enum(["true", "false", "1", "0", ""])
@@ -37,6 +37,7 @@ const serverEnvSchema = z.object({
     .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }),
   NEXTAUTH_URL: z.url({ error: "must be the portal's public URL, e.g. https://portal.example.com" }).optional(),
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
+  EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
   SANDBOX_ENABLED: booleanString,
   AUTH_MAX_FAILURES_PER_ACCOUNT: positiveInt(10),
   AUTH_MAX_FAILURES_PER_ADDRESS: positiveInt(10),
@@ -68,7 +69,3 @@ export function serverEnv(): ServerEnv {
   return cached;
 }
 
-/** The sandbox is on in development and tests, and in production only when asked for. */
-export function isSandboxEnabled(env: Pick<ServerEnv, "NODE_ENV" | "SANDBOX_ENABLED"> = serverEnv()): boolean {
-  return env.NODE_ENV !== "production" || env.SANDBOX_ENABLED;
-}

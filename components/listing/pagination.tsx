@@ -14,7 +14,7 @@ function PageLink({ href, label, disabled, testId }: { href: string; label: stri
     );
   }
   return (
-    <Link href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
+    <Link prefetch={false} href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
       {label}
     </Link>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseServerEnv, isSandboxEnabled } from "@/lib/env";
+import { EnvError, parseServerEnv } from "@/lib/env";
 
 const valid = {
   NODE_ENV: "production",
@@ -22,7 +22,6 @@ describe("server environment", () => {
   it("accepts a complete production environment", () => {
     const env = parseServerEnv(valid);
     expect(env.AUTH_MAX_FAILURES_PER_ACCOUNT).toBe(10);
-    expect(isSandboxEnabled(env)).toBe(false);
   });
 
   it("names a missing secret and says how to make one", () => {
@@ -32,15 +31,16 @@ describe("server environment", () => {
 
   it("refuses a malformed key ring", () => {
     const [problem] = problemsOf({ ...valid, CREDENTIAL_ENCRYPTION_KEYS: "k1:dG9vLXNob3J0" });
-    expect(problem).toMatch(/^CREDENTIAL_ENCRYPTION_KEYS must be a comma-separated list/);
+    expect(problem).toMatch(/^CREDENTIAL_ENCRYPTION_KEYS .*32.*Make a key with: node -e/);
+  });
+
+  it("names a missing key ring", () => {
+    const [problem] = problemsOf({ ...valid, CREDENTIAL_ENCRYPTION_KEYS: undefined });
+    expect(problem).toMatch(/^CREDENTIAL_ENCRYPTION_KEYS is not set/);
   });
 
   it("refuses a database URL that is not PostgreSQL", () => {
     expect(problemsOf({ ...valid, DATABASE_URL: "mysql://x" })).toEqual(["DATABASE_URL must be a postgresql:// URL"]);
   });
 
-  it("turns the sandbox on in production only when asked", () => {
-    expect(isSandboxEnabled(parseServerEnv({ ...valid, SANDBOX_ENABLED: "true" }))).toBe(true);
-    expect(isSandboxEnabled(parseServerEnv({ ...valid, NODE_ENV: "development" }))).toBe(true);
-  });
 });

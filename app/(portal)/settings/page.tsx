@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
-import { isSandboxEnabled } from "@/lib/env";
+import { isSandboxEnabled } from "@/lib/sandbox/embedded";
 import { Notice } from "@/components/ui/notice";
 import { Collapsible } from "./_components/collapsible";
 import { CredentialForm } from "./_components/credential-form";

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
-import { isSandboxEnabled } from "@/lib/env";
+import { isSandboxEnabled } from "@/lib/sandbox/embedded";
 import { formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
