@@ -56,7 +56,11 @@ export async function apiListAll(resource: "webhook-groups" | "events", query: s
   }
 }
 
+/** The ids of the rows on screen; [] while a navigation (a form submit and its canonical redirect) is under way, so use it with expect.poll. */
 export async function rowIds(page: Page): Promise<number[]> {
-  const ids = await page.getByTestId("listing-row").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-id"))));
-  return ids;
+  try {
+    return await page.getByTestId("listing-row").evaluateAll((rows) => rows.map((row) => Number(row.getAttribute("data-id"))));
+  } catch {
+    return [];
+  }
 }

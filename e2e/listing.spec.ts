@@ -24,7 +24,7 @@ test.describe("webhook groups listing", () => {
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/filter=name%3D\*contains\*sync/);
     await expect(page.getByTestId("listing-total")).toContainText(`of ${expected._meta.totalCount} webhook groups`);
-    expect(await rowIds(page)).toEqual(expected.items.map((item) => item.id));
+    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
 
     // A negation: the rows that do not contain it, and both together are the whole list.
     await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
@@ -33,7 +33,7 @@ test.describe("webhook groups listing", () => {
     await expect(page).toHaveURL(/filter=name%21%3D\*contains\*sync/);
     const negated = await apiList("webhook-groups", "search=name!%3D*contains*sync&per-page=200");
     await expect(page.getByTestId("listing-total")).toContainText(`of ${negated._meta.totalCount} webhook groups`);
-    expect(await rowIds(page)).toEqual(negated.items.map((item) => item.id));
+    await expect.poll(() => rowIds(page)).toEqual(negated.items.map((item) => item.id));
   });
 
   test("sort -id by clicking the header, page 2, 200 per page, and the back button", async ({ page }) => {
@@ -45,7 +45,7 @@ test.describe("webhook groups listing", () => {
     await expect(page).toHaveURL(/sort=-id/);
     await expect(page.getByRole("columnheader", { name: /ID/ })).toHaveAttribute("aria-sort", "descending");
     const first = await apiList("webhook-groups", "sort=-id");
-    expect(await rowIds(page)).toEqual(first.items.map((item) => item.id));
+    await expect.poll(() => rowIds(page)).toEqual(first.items.map((item) => item.id));
 
     await page.getByTestId("page-next").click();
     await expect(page).toHaveURL(/page=2/);

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
 import type { ListingMeta } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
@@ -14,9 +13,9 @@ function PageLink({ href, label, disabled, testId }: { href: string; label: stri
     );
   }
   return (
-    <Link prefetch={false} href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
+    <a href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
       {label}
-    </Link>
+    </a>
   );
 }
 
