@@ -1,18 +1,13 @@
 "use client";
 
 import { useTransition } from "react";
-import { signOut } from "next-auth/react";
+import { signOutAndLeave } from "@/lib/auth/client-sign-out";
 
-/** Signs out this browser; next-auth's signOut event revokes the session row on the server. */
+/** Signs out this browser; in the shell of every page, so it avoids next-auth/react's client bundle. */
 export function SignOutButton({ className }: { className?: string }) {
   const [pending, startTransition] = useTransition();
   return (
-    <button
-      type="button"
-      className={className}
-      disabled={pending}
-      onClick={() => startTransition(() => signOut({ callbackUrl: "/sign-in" }))}
-    >
+    <button type="button" className={className} disabled={pending} onClick={() => startTransition(() => signOutAndLeave())}>
       {pending ? "Signing out…" : "Sign out"}
     </button>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTransition } from "react";
-import { signOut } from "next-auth/react";
+import { signOutAndLeave } from "@/lib/auth/client-sign-out";
 import { signOutEverywhereAction } from "@/lib/actions/auth/sign-out-everywhere";
 import { Button } from "@/components/ui/button";
 
@@ -14,7 +14,7 @@ export function SignOutEverywhereButton() {
       onClick={() =>
         startTransition(async () => {
           await signOutEverywhereAction();
-          await signOut({ callbackUrl: "/sign-in" });
+          await signOutAndLeave();
         })
       }
     >
