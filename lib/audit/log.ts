@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
+import type { Actor } from "@/lib/auth/session";
 
 export type AuditAction =
   | "auth.sign_up"
@@ -43,4 +44,13 @@ export async function audit(entry: AuditEntry, tx?: TransactionClient): Promise<
       metadata: entry.metadata,
     },
   });
+}
+
+/** The record of something a signed-in person did in their own team. */
+export function auditByActor(
+  actor: Pick<Actor, "teamId" | "userId" | "email">,
+  entry: Omit<AuditEntry, "teamId" | "actorId" | "actorEmail">,
+  tx?: TransactionClient,
+): Promise<void> {
+  return audit({ ...entry, teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email }, tx);
 }

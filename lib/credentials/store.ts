@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { audit } from "@/lib/audit/log";
+import { auditByActor } from "@/lib/audit/log";
 import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { credentialFingerprint, forgetCredential, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
@@ -134,12 +134,10 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
       update: data,
     });
     if (previous && previous.fingerprint !== row.fingerprint) orphaned = await dropOrphanedTokenCache(tx, previous.fingerprint);
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "credential.saved",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `credential:${row.id}`,
         ip: context.ip ?? null,
         metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4, replaced: previous !== null },
@@ -172,12 +170,10 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
     if (!row) throw new NotFoundError("Those credentials do not exist, or they are not yours.");
     await tx.apiCredential.delete({ where: { id: row.id } });
     const unused = await dropOrphanedTokenCache(tx, row.fingerprint);
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "credential.deleted",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `credential:${row.id}`,
         ip: context.ip ?? null,
         metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4 },
@@ -259,12 +255,10 @@ export async function testCredential(actor: Actor, context: RequestContext = {})
       where: { id: credential.id, fingerprint: credential.fingerprint },
       data: result.ok ? { lastVerifiedAt: testedAt, lastErrorAt: null, lastError: null } : { lastErrorAt: testedAt, lastError: result.message },
     });
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "credential.tested",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `credential:${credential.id}`,
         ip: context.ip ?? null,
         metadata: result.ok ? { ok: true, webhookGroupCount: result.webhookGroupCount } : { ok: false, error: result.message },

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { audit } from "@/lib/audit/log";
+import { audit, auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { ForbiddenError, NotFoundError, currentRole, lockTeam, requireManager, type RequestContext } from "./access";
@@ -51,12 +51,10 @@ export async function createInvitation(
         expiresAt: new Date(Date.now() + INVITATION_LIFETIME_MS),
       },
     });
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "invitation.created",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `invitation:${created.id}`,
         ip: context.ip ?? null,
         metadata: { role: created.role, email, expiresAt: created.expiresAt.toISOString() },
@@ -110,12 +108,10 @@ export async function revokeInvitation(actor: Actor, invitationId: string, conte
     if (invitation.usedAt) throw new SafeError("That invitation has already been used.", "invitation_used");
     if (invitation.revokedAt) return;
     await tx.invitation.update({ where: { id: invitation.id }, data: { revokedAt: new Date() } });
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "invitation.revoked",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `invitation:${invitation.id}`,
         ip: context.ip ?? null,
         metadata: { role: invitation.role, email: invitation.email },

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { audit } from "@/lib/audit/log";
+import { auditByActor } from "@/lib/audit/log";
 import { ensureTeamFor } from "@/lib/auth/personal-team";
 import { dropOrphanedTokenCache, forgetOrphanedCredential } from "@/lib/credentials/store";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
@@ -91,12 +91,10 @@ export async function changeMemberRole(
       throw new SafeError("The team's last owner cannot be demoted. Make someone else an owner first.", "last_owner");
     }
     await tx.membership.update({ where: { id: target.id }, data: { role: input.role } });
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "team.role_changed",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `user:${target.userId}`,
         ip: context.ip ?? null,
         metadata: { email: target.user.email, from: target.role, to: input.role },
@@ -144,12 +142,10 @@ export async function removeMember(actor: Actor, input: { membershipId: string }
       throw new SafeError("The team's last owner cannot be removed.", "last_owner");
     }
     const { outcome, orphanedFingerprint } = await detachFromTeam(tx, target.userId, actor.teamId, { endSessions: true });
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "team.member_removed",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `user:${target.userId}`,
         ip: context.ip ?? null,
         metadata: { email: target.user.email, role: target.role, ...outcome },
@@ -176,12 +172,10 @@ export async function leaveTeam(actor: Actor, context: RequestContext = {}): Pro
     // One team per person, always: they carry on in a new team of their own, from which an
     // invitation link can move them (lib/teams/invitations.ts acceptInvitation).
     await ensureTeamFor({ id: actor.userId, name: actor.name }, tx);
-    await audit(
+    await auditByActor(
+      actor,
       {
         action: "team.member_left",
-        teamId: actor.teamId,
-        actorId: actor.userId,
-        actorEmail: actor.email,
         target: `user:${actor.userId}`,
         ip: context.ip ?? null,
         metadata: { role, ...outcome },

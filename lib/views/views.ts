@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { audit } from "@/lib/audit/log";
+import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import type { SavedView } from "@/lib/generated/prisma/client";
@@ -130,8 +130,9 @@ export async function createView(actor: Actor, input: CreateViewInput): Promise<
       data: { teamId: actor.teamId, ownerId: actor.userId, page, name, query, scope },
     });
     if (scope === "TEAM") {
-      await audit(
-        { action: "view.shared", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, target: view.id, metadata: { name, page } },
+      await auditByActor(
+        actor,
+        { action: "view.shared", target: view.id, metadata: { name, page } },
         tx,
       );
     }
@@ -163,8 +164,9 @@ export async function updateView(actor: Actor, viewId: string, input: UpdateView
       await tx.userDefaultView.deleteMany({ where: { viewId: view.id, NOT: { userId: actor.userId } } });
     }
     if (scope === "TEAM" && view.scope === "PERSONAL") {
-      await audit(
-        { action: "view.shared", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, target: view.id, metadata: { name, page: view.page } },
+      await auditByActor(
+        actor,
+        { action: "view.shared", target: view.id, metadata: { name, page: view.page } },
         tx,
       );
     }

@@ -4,7 +4,7 @@ import { prisma } from "@/lib/db/prisma";
 import { requireActor } from "@/lib/auth/session";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { clientIp } from "@/lib/auth/request-meta";
-import { audit } from "@/lib/audit/log";
+import { auditByActor } from "@/lib/audit/log";
 import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { changePasswordSchema } from "./change-password.validation";
 
@@ -26,7 +26,7 @@ export async function changePasswordAction(formData: FormData): Promise<ActionSt
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: actor.userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
     await tx.userSession.updateMany({ where: { userId: actor.userId, revokedAt: null }, data: { revokedAt: new Date() } });
-    await audit({ action: "auth.password_changed", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, ip }, tx);
+    await auditByActor(actor, { action: "auth.password_changed", ip }, tx);
   });
   return { status: "success", message: "Password changed. Other sessions have been signed out." };
 }

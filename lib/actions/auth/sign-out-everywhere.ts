@@ -3,7 +3,7 @@
 import { prisma } from "@/lib/db/prisma";
 import { requireActor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
-import { audit } from "@/lib/audit/log";
+import { auditByActor } from "@/lib/audit/log";
 import type { ActionState } from "@/lib/forms/action-state";
 
 /** Ends every session of the signed-in person, this one included, at their next request. */
@@ -13,7 +13,7 @@ export async function signOutEverywhereAction(): Promise<ActionState> {
   await prisma.$transaction(async (tx) => {
     await tx.user.update({ where: { id: actor.userId }, data: { sessionVersion: { increment: 1 } } });
     await tx.userSession.updateMany({ where: { userId: actor.userId, revokedAt: null }, data: { revokedAt: new Date() } });
-    await audit({ action: "auth.sign_out_everywhere", teamId: actor.teamId, actorId: actor.userId, actorEmail: actor.email, ip }, tx);
+    await auditByActor(actor, { action: "auth.sign_out_everywhere", ip }, tx);
   });
   return { status: "success" };
 }
