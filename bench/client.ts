@@ -61,14 +61,20 @@ const ms = (value: number) => value.toFixed(2).padStart(8);
 
 async function main(): Promise<void> {
   const { loadEnvFiles } = await import("@/lib/config/load-env-files");
-  const { EMBEDDED_DATABASE_URL } = await import("@/lib/config/embedded-database");
   loadEnvFiles();
+  let stopDatabase: () => Promise<void> = async () => undefined;
   if (!process.env.DATABASE_URL) {
     if (process.env.TEST_DATABASE_URL) {
       process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
     } else {
-      process.env.DATABASE_URL = EMBEDDED_DATABASE_URL;
+      // One command: a fresh in-memory embedded PostgreSQL for the token cache, migrated here.
+      const { startEmbeddedPostgres } = await import("../scripts/db/embedded-postgres");
+      const { migrateDeploy } = await import("../scripts/db/migrate");
+      const db = await startEmbeddedPostgres({ dataDir: "memory://", port: 0 });
+      await migrateDeploy(db.url, { quiet: true });
+      process.env.DATABASE_URL = db.url;
       process.env.DATABASE_POOL_MAX = "1";
+      stopDatabase = db.stop;
     }
   }
   process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
@@ -230,6 +236,8 @@ async function main(): Promise<void> {
     JSON.stringify({ at: new Date().toISOString(), node: process.version, sandbox: SANDBOX_MODE, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian, cpuPerCall } }, null, 2),
   );
   process.exitCode = tokensOk && latencyOk ? 0 : 2;
+  await prisma.$disconnect();
+  await stopDatabase();
 }
 
 if (process.argv.includes(SERVER_FLAG)) {
@@ -239,8 +247,11 @@ if (process.argv.includes(SERVER_FLAG)) {
   const child = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], { stdio: "inherit" });
   process.exit(child.status ?? 1);
 } else {
-  main().catch((error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

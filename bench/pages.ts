@@ -17,6 +17,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chromium } from "playwright-core";
 import { findChromium, HOW_TO_GET_CHROMIUM } from "../scripts/find-chromium";
 import { createAdminClient } from "../lib/sandbox/testing";
@@ -118,8 +119,50 @@ async function run(name: string, path: string, cookie: string, marker: string, a
   };
 }
 
+async function isUp(): Promise<boolean> {
+  try {
+    return (await fetch(`${BASE_URL}/api/health`, { signal: AbortSignal.timeout(2000) })).ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One command: without BENCH_BASE_URL and with nothing answering on it, build if needed and start
+ * the e2e server (production build, embedded database, sandbox on); stop it afterwards.
+ * (Building takes about a minute; point BENCH_BASE_URL at a running portal to skip it.)
+ */
+async function ensurePortal(): Promise<() => void> {
+  if (process.env.BENCH_BASE_URL || (await isUp())) return () => undefined;
+  {
+    // Always a fresh build: a stale one would measure yesterday's code.
+    console.log("Building the portal (`next build`)…");
+    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    if (build.status !== 0) throw new Error("next build failed");
+  }
+  console.log("Starting the portal (scripts/e2e-server.ts)…");
+  const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/e2e-server.ts"], { stdio: "ignore", detached: true });
+  const deadline = Date.now() + 120_000;
+  while (!(await isUp())) {
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the portal did not start within 120 s");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return () => {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  };
+}
+
 async function main() {
   assertLoopback(BASE_URL);
+  const stopPortal = await ensurePortal();
+  try {
+    await measure();
+  } finally {
+    stopPortal();
+  }
+}
+
+async function measure() {
   console.log(`bench:pages against ${BASE_URL}: ${REQUESTS} requests per scenario at concurrency ${CONCURRENCY} (warm-up ${WARMUP}).`);
   const cookie = await signUpSession();
   const admin = createAdminClient(`${BASE_URL}/sandbox`, ADMIN_SECRET);
