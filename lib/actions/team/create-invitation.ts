@@ -1,10 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
 import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { createInvitation } from "@/lib/teams/invitations";
+import { mailInvitation } from "@/lib/mail/invitation-mail";
 import { errorState } from "@/lib/teams/action-errors";
 import { createInvitationSchema } from "./create-invitation.validation";
 
@@ -24,19 +26,40 @@ export async function createInvitationAction(_previous: ActionState<CreatedInvit
   try {
     const { token, invitation } = await createInvitation(actor, { role: parsed.data.role, email: parsed.data.email }, { ip: await clientIp() });
     revalidatePath("/team");
+    const path = `/invite/${token}`;
+    const mailed = invitation.email
+      ? await mailInvitation({
+          to: invitation.email,
+          teamName: actor.teamName,
+          inviterName: actor.name,
+          role: invitation.role,
+          link: `${await portalOrigin()}${path}`,
+          expiresAt: invitation.expiresAt,
+        })
+      : false;
     return {
       status: "success",
-      message: "Invitation created. Copy the link now: it is shown only once.",
+      message: mailed
+        ? `Invitation created and mailed to ${invitation.email}. You can also copy the link now: it is shown only once.`
+        : "Invitation created. Copy the link now: it is shown only once.",
       data: {
-        path: `/invite/${token}`,
+        path,
         role: invitation.role,
         email: invitation.email,
         expiresAt: invitation.expiresAt.toISOString(),
-        // No mail transport is installed; the link is shared by copying it (see the team page).
-        mailed: false,
+        mailed,
       },
     };
   } catch (error) {
     return errorState(error, "team.create-invitation");
   }
+}
+
+/** The portal's public origin for links in mail: NEXTAUTH_URL, else what the request came to. */
+async function portalOrigin(): Promise<string> {
+  if (process.env.NEXTAUTH_URL) return process.env.NEXTAUTH_URL.replace(/\/$/, "");
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
+  const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.0.0.1") ? "http" : "https");
+  return `${proto}://${host}`;
 }

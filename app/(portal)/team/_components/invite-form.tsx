@@ -64,8 +64,8 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
         <div className="max-w-2xl space-y-2 rounded-lg border border-emerald-200 bg-emerald-50/50 p-4" data-testid="invitation-created">
           <p className="text-sm text-slate-700">
             Link for a new <strong>{ROLE_LABELS[created.role]}</strong>
-            {created.email ? ` (${created.email} only)` : ""}, valid once until {utc.format(new Date(created.expiresAt))} UTC. Mail is not configured on
-            this server: send the link yourself.
+            {created.email ? ` (${created.email} only)` : ""}, valid once until {utc.format(new Date(created.expiresAt))} UTC.{" "}
+            {created.mailed ? `It was also mailed to ${created.email}.` : created.email ? "Mail is not configured on this server (or failed): send the link yourself." : "Send it to the person you invite."}
           </p>
           <CopyLink value={`${window.location.origin}${created.path}`} />
         </div>

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import { mailInvitation } from "@/lib/mail/invitation-mail";
+
+// A real SMTP server on loopback that keeps what it receives.
+const received: { to: string[]; body: string }[] = [];
+let server: SMTPServer;
+let smtpUrl: string;
+
+beforeAll(async () => {
+  server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let body = "";
+      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      stream.on("end", () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const invitation = {
+  to: "new.member@example.test",
+  teamName: "Events Ops",
+  inviterName: "Ada",
+  role: "ADMIN" as const,
+  link: "https://portal.example.test/invite/abc123",
+  expiresAt: new Date("2026-11-28T12:00:00Z"),
+};
+
+describe("invitation mail", () => {
+  it("is not sent when SMTP_URL is unset", async () => {
+    expect(await mailInvitation(invitation, {})).toBe(false);
+  });
+
+  it("sends the link to the invited address when SMTP is configured", async () => {
+    expect(await mailInvitation(invitation, { SMTP_URL: smtpUrl, SMTP_FROM: "Portal <portal@example.test>" })).toBe(true);
+    const mail = received.at(-1)!;
+    expect(mail.to).toEqual(["new.member@example.test"]);
+    expect(mail.body).toContain("Subject: Ada invited you to Events Ops on EMS Portal");
+    expect(mail.body).toContain("https://portal.example.test/invite/abc123");
+    expect(mail.body).toContain("as an admin");
+  });
+
+  it("reports a server that cannot be reached as not sent, without throwing", async () => {
+    expect(await mailInvitation(invitation, { SMTP_URL: "smtp://127.0.0.1:1" })).toBe(false);
+  });
+});
