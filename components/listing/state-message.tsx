@@ -37,22 +37,14 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
             <strong data-testid="retry-after">{formatSeconds(failure.retryAfterSeconds)}</strong>.
           </p>
           {failure.budget ? <BudgetLine budget={failure.budget} /> : null}
-          <p className="mt-2">
-            <Link href={retryHref} className="font-medium text-brand-700 underline">
-              Try again
-            </Link>
-          </p>
+          <RetryLink href={retryHref} />
         </Panel>
       );
     case "unavailable":
       return (
         <Panel testId="state-unavailable" title="The EMS API is unavailable" tone="error">
           <p>{failure.message}</p>
-          <p className="mt-2">
-            <Link href={retryHref} className="font-medium text-brand-700 underline">
-              Try again
-            </Link>
-          </p>
+          <RetryLink href={retryHref} />
         </Panel>
       );
     case "bad-request":
@@ -66,11 +58,7 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
       return (
         <Panel testId="state-error" title="The list could not be loaded" tone="error">
           <p>{failure.message}</p>
-          <p className="mt-2">
-            <Link href={retryHref} className="font-medium text-brand-700 underline">
-              Try again
-            </Link>
-          </p>
+          <RetryLink href={retryHref} />
         </Panel>
       );
   }
@@ -109,5 +97,15 @@ function Panel({
       </h2>
       <div className="text-sm text-slate-800">{children}</div>
     </section>
+  );
+}
+
+function RetryLink({ href }: { href: string }) {
+  return (
+    <p className="mt-2">
+      <Link href={href} className="font-medium text-brand-700 underline">
+        Try again
+      </Link>
+    </p>
   );
 }

@@ -3,8 +3,13 @@
  * `start_date`/`start_time` are already local to it; `created_at`/`updated_at` are UTC and converted.
  */
 
+// One formatter per zone, reused: building an Intl.DateTimeFormat costs far more than using one, and
+// a table of events formats several dates a row.
+const zonedFormatters = new Map<string, Intl.DateTimeFormat>();
+
 export function isValidTimeZone(zone: unknown): zone is string {
   if (typeof zone !== "string" || zone === "") return false;
+  if (zonedFormatters.has(zone)) return true;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;
@@ -13,11 +18,32 @@ export function isValidTimeZone(zone: unknown): zone is string {
   }
 }
 
+/** The calendar fields and short zone name of a moment in a zone (24-hour clock). */
+function zonedParts(zone: string, at: Date): Record<"year" | "month" | "day" | "hour" | "minute" | "second" | "timeZoneName", string> {
+  let formatter = zonedFormatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "short",
+    });
+    zonedFormatters.set(zone, formatter);
+  }
+  const out = { year: "", month: "", day: "", hour: "", minute: "", second: "", timeZoneName: zone };
+  for (const part of formatter.formatToParts(at)) if (part.type in out) out[part.type as keyof typeof out] = part.value;
+  return out;
+}
+
 /** The short name of a zone at a moment, e.g. "CEST" or "GMT+2". */
 export function zoneAbbreviation(zone: string, at: Date): string {
   try {
-    const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "short" }).formatToParts(at);
-    return parts.find((p) => p.type === "timeZoneName")?.value ?? zone;
+    return zonedParts(zone, at).timeZoneName;
   } catch {
     return zone;
   }
@@ -34,18 +60,8 @@ function wallClockToDate(date: string, time: string, zone: string): Date | null 
 }
 
 function zoneOffsetMs(zone: string, at: Date): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour") % 24, get("minute"), get("second"));
+  const p = zonedParts(zone, at);
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second));
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
 }
 
@@ -65,22 +81,14 @@ export function formatUtcInZone(timestamp: unknown, zone: unknown): string {
   const iso = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/.test(timestamp) ? `${timestamp.replace(" ", "T")}Z` : timestamp;
   const moment = new Date(iso);
   if (Number.isNaN(moment.getTime())) return timestamp;
-  const tz = isValidTimeZone(zone) ? zone : "UTC";
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone: tz,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(moment);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${zoneAbbreviation(tz, moment)}`;
+  const p = zonedParts(isValidTimeZone(zone) ? zone : "UTC", moment);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
+const countFormat = new Intl.NumberFormat("en-US");
+
 export function formatCount(n: number): string {
-  return new Intl.NumberFormat("en-US").format(n);
+  return countFormat.format(n);
 }
 
 export function formatSeconds(seconds: number): string {

@@ -5,6 +5,7 @@ import { getInvitationPreview, getJoinSituation } from "@/lib/teams/invitations"
 import { ROLE_LABELS } from "@/lib/teams/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
+import { CenteredCard } from "@/components/shell/centered-card";
 import { AcceptInvitationForm } from "./accept-invitation-form";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
@@ -12,15 +13,7 @@ export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer"
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 function Shell({ children }: { children: React.ReactNode }) {
-  return (
-    <main id="main" className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
-      <Link href="/" className="mb-8 flex items-center gap-2 text-lg font-semibold text-slate-900">
-        <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-brand-600 text-white">E</span>
-        EMS Portal
-      </Link>
-      <div className="w-full max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
-    </main>
-  );
+  return <CenteredCard width="md">{children}</CenteredCard>;
 }
 
 const UNUSABLE: Record<"used" | "expired" | "revoked", string> = {
