@@ -42,6 +42,8 @@ const serverEnvSchema = z.object({
   AUTH_MAX_FAILURES_PER_ACCOUNT: positiveInt(10),
   AUTH_MAX_FAILURES_PER_ADDRESS: positiveInt(10),
   AUTH_THROTTLE_WINDOW_SECONDS: positiveInt(15 * 60),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "must be debug, info, warn, error or silent" }).optional(),
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
@@ -69,3 +71,16 @@ export function serverEnv(): ServerEnv {
   return cached;
 }
 
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/**
+ * The logger's settings. Read on their own (not through serverEnv()), so that scripts and tests
+ * without a full environment still log; an unknown LOG_LEVEL falls back to info, and the
+ * start-up check (serverEnv) reports it.
+ */
+export function logSettings(source: Record<string, string | undefined> = process.env): { level: (typeof LOG_LEVELS)[number]; pretty: boolean } {
+  const raw = source.LOG_LEVEL?.trim().toLowerCase();
+  const level = (LOG_LEVELS as readonly string[]).includes(raw ?? "") ? (raw as (typeof LOG_LEVELS)[number]) : source.NODE_ENV === "test" ? "silent" : "info";
+  return { level, pretty: source.LOG_FORMAT ? source.LOG_FORMAT === "pretty" : source.NODE_ENV === "development" };
+}

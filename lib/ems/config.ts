@@ -24,8 +24,6 @@ function numberFromEnv(name: string, fallback: number, { min, max }: { min: numb
   return value;
 }
 
-export type EmsLogThreshold = "info" | "warn" | "error" | "silent";
-
 export interface EmsConfig {
   /** Renew a token when fewer than this many ms of its life remain (EMS_TOKEN_RENEW_BEFORE_SECONDS, default 300 s). */
   renewBeforeMs: number;
@@ -33,8 +31,6 @@ export interface EmsConfig {
   timeoutMs: number;
   /** Path of the webhook-groups listing (EMS_WEBHOOK_GROUPS_PATH): the seed does not show it. */
   webhookGroupsPath: string;
-  /** EMS_LOG_LEVEL: info (default), warn, error or silent. */
-  logLevel: EmsLogThreshold;
 }
 
 function readConfig(): EmsConfig {
@@ -42,15 +38,10 @@ function readConfig(): EmsConfig {
   if (rawPath && (!rawPath.startsWith("/") || /[?#\s]/.test(rawPath))) {
     throw new Error(`EMS_WEBHOOK_GROUPS_PATH must be a path starting with "/" (no query); it is "${rawPath}".`);
   }
-  const rawLevel = process.env.EMS_LOG_LEVEL?.trim().toLowerCase();
-  if (rawLevel && !["info", "warn", "error", "silent"].includes(rawLevel)) {
-    throw new Error(`EMS_LOG_LEVEL must be info, warn, error or silent; it is "${process.env.EMS_LOG_LEVEL}".`);
-  }
   return {
     renewBeforeMs: numberFromEnv("EMS_TOKEN_RENEW_BEFORE_SECONDS", DEFAULT_RENEW_BEFORE_SECONDS, { min: 0, max: 1800 }) * 1000,
     timeoutMs: numberFromEnv("EMS_TIMEOUT_MS", DEFAULT_TIMEOUT_MS, { min: 1, max: 300_000 }),
     webhookGroupsPath: rawPath ? rawPath.replace(/\/+$/, "") : DEFAULT_WEBHOOK_GROUPS_PATH,
-    logLevel: (rawLevel as EmsLogThreshold | undefined) || "info",
   };
 }
 

@@ -19,7 +19,7 @@ import {
 import { ems } from "@/lib/ems/state";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { captureOutput } from "./support/capture-logs";
-import { ensureEmsTestEnv, withEnv } from "./support/env";
+import { ensureEmsTestEnv, withEnv, withLogLevel } from "./support/env";
 
 /**
  * The EMS client against the standalone sandbox over real HTTP, with its fault injection, and
@@ -340,7 +340,7 @@ describe("calls", () => {
   });
 
   it("logs one structured line per request, never a token, a secret or an Authorization header", async () => {
-    restoreEnv = withEnv({ EMS_LOG_LEVEL: "info" });
+    restoreEnv = withLogLevel("info");
     const credential = demoCredential();
     const client = getEmsClient(credential);
     const { output, lines, error } = await captureOutput(async () => {

@@ -27,7 +27,7 @@ function startInstance(baseUrl: string, calls: number): Instance {
       ...process.env,
       EMS_INSTANCE_BASE_URL: baseUrl,
       EMS_INSTANCE_CALLS: String(calls),
-      EMS_LOG_LEVEL: "info",
+      LOG_LEVEL: "info",
       NODE_OPTIONS: "",
     },
   });

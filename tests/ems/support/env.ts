@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { reloadEmsConfig } from "@/lib/ems/config";
+import { log, type LogLevel } from "@/lib/log";
 
 /**
  * The secrets the EMS client needs (token encryption key ring, fingerprint server secret). Tests
@@ -8,8 +9,6 @@ import { reloadEmsConfig } from "@/lib/ems/config";
 export function ensureEmsTestEnv(): void {
   process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `test:${randomBytes(32).toString("base64")}`;
   process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
-  // One JSON line per request would bury the test report; tests that check the logs set "info".
-  process.env.EMS_LOG_LEVEL ||= "warn";
   reloadEmsConfig();
 }
 
@@ -27,5 +26,14 @@ export function withEnv(values: Record<string, string | undefined>): () => void 
       else process.env[name] = value;
     }
     reloadEmsConfig();
+  };
+}
+
+/** Sets the logger's level for the length of a test (silent by default under NODE_ENV=test). */
+export function withLogLevel(level: LogLevel): () => void {
+  const previous = log.level;
+  log.level = level;
+  return () => {
+    log.level = previous;
   };
 }
