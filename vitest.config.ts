@@ -6,8 +6,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 
 // Three projects:
 // - unit:        tests/**/*.test.ts without a database.
-// - db-embedded: tests/**/*.db.test.ts against a fresh in-memory embedded PostgreSQL (PGlite),
-//                migrated once by tests/setup/global-embedded.ts. One connection: files run one by one.
+// - db-embedded: tests/**/*.db.test.ts against a fresh embedded PostgreSQL (a real server from npm,
+//                on a throw-away directory), migrated once by tests/setup/global-embedded.ts.
 // - db-postgres: the same files against a fresh database on TEST_DATABASE_URL's server (only when
 //                it is set; loopback servers only), created, migrated and dropped by
 //                tests/setup/global-postgres.ts.
@@ -21,8 +21,8 @@ const dbProject = (name: string, globalSetup: string) => ({
     include: dbFiles,
     globalSetup: [globalSetup],
     setupFiles: ["tests/setup/db-env.ts"],
-    // The embedded server takes one connection at a time, and test files share one database:
-    // one file at a time keeps them from queueing behind each other.
+    // Files share one database and each seeds its own rows, so they could run side by side; one
+    // file at a time keeps a slow machine's timing-sensitive tests (token expiry, leases) honest.
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -67,13 +67,12 @@ async function main(): Promise<void> {
     if (process.env.TEST_DATABASE_URL) {
       process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
     } else {
-      // One command: a fresh in-memory embedded PostgreSQL for the token cache, migrated here.
-      const { startEmbeddedPostgres } = await import("../scripts/db/embedded-postgres");
+      // One command: a fresh throw-away embedded PostgreSQL for the token cache, migrated here.
+      const { EPHEMERAL, startEmbeddedPostgres } = await import("../scripts/db/embedded-postgres");
       const { migrateDeploy } = await import("../scripts/db/migrate");
-      const db = await startEmbeddedPostgres({ dataDir: "memory://", port: 0 });
+      const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
       await migrateDeploy(db.url, { quiet: true });
       process.env.DATABASE_URL = db.url;
-      process.env.DATABASE_POOL_MAX = "1";
       stopDatabase = db.stop;
     }
   }

@@ -1,7 +1,7 @@
 // `npm run dev`: everything a developer needs, from a fresh clone, in one command.
 //  1. Generates the development secrets that are missing into .env.local (git-ignored).
-//  2. Without DATABASE_URL, starts the embedded PostgreSQL (PGlite, data in .data/pglite, kept
-//     across restarts) and points the app at it with a pool of one connection.
+//  2. Without DATABASE_URL, starts the embedded PostgreSQL (a real PostgreSQL server from npm, data
+//     in .data/postgres, kept across restarts) and points the app at it.
 //  3. Generates the Prisma client if it is missing, and applies pending migrations.
 //  4. Runs `next dev` (PORT, default 3000; extra arguments are passed on), and on exit or Ctrl+C
 //     stops it and shuts the database down cleanly.
@@ -13,7 +13,9 @@ import path from "node:path";
 import { parse } from "dotenv";
 import pg from "pg";
 import { loadEnvFiles } from "../lib/config/load-env-files";
+import { embeddedDatabaseSettings } from "../lib/config/embedded-database";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./db/embedded-postgres";
+import { noticeLegacyPglite } from "./db/legacy-pglite";
 import { migrateDeploy } from "./db/migrate";
 import { runPrisma } from "./db/prisma-cli";
 
@@ -86,7 +88,7 @@ function startNext(env: NodeJS.ProcessEnv) {
     });
   });
   nextChild = child;
-  return { child, exited };
+  return { exited };
 }
 
 // Ctrl+C goes to Next.js once it runs (it exits, then the database stops); before that, startup
@@ -100,29 +102,13 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 
-function describeStartFailure(error: unknown, port: number, dataDir: string): string {
-  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-    return `Port ${port} for the embedded database is taken. Free it, or set EMBEDDED_DATABASE_PORT to another port.`;
-  }
-  if ((error as Error).name === "EmbeddedDatabaseLockedError") return (error as Error).message;
-  return `The embedded database in ${dataDir} could not be opened: ${(error as Error).message}`;
-}
-
 async function main(): Promise<number> {
   loadEnvFiles();
   ensureDevSecrets();
   loadEnvFiles(); // pick up what was just generated
-  // Read only now, so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR from .env.local count.
-  const { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT, EMBEDDED_DATABASE_URL } = await import("../lib/config/embedded-database");
 
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  const hasClient = fs.existsSync("lib/generated/prisma/client.ts");
-  const useEmbedded = !process.env.DATABASE_URL;
-  // Warm start: the client exists and the embedded database has data. Next.js then starts while
-  // the database opens (its connections queue at the database's port until it is ready).
-  const warm = useEmbedded && hasClient && fs.existsSync(path.join(EMBEDDED_DATA_DIR, "PG_VERSION"));
-
-  const generating = hasClient
+  const generating = fs.existsSync("lib/generated/prisma/client.ts")
     ? Promise.resolve()
     : (async () => {
         log("Generating the Prisma client (lib/generated is missing)…");
@@ -131,22 +117,19 @@ async function main(): Promise<number> {
       })();
 
   let db: EmbeddedPostgres | null = null;
-  let next: ReturnType<typeof startNext> | null = null;
-  if (useEmbedded) {
-    childEnv.DATABASE_URL = EMBEDDED_DATABASE_URL;
-    childEnv.DATABASE_POOL_MAX = "1"; // the embedded server takes one connection at a time
-    const starting = startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_DATABASE_PORT });
-    if (warm) next = startNext(childEnv);
+  if (!process.env.DATABASE_URL) {
+    noticeLegacyPglite();
+    // Read only now, so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR from .env.local count.
+    const settings = embeddedDatabaseSettings();
     try {
-      db = await starting;
+      db = await startEmbeddedPostgres(settings);
     } catch (error) {
-      console.error(`[dev] ${describeStartFailure(error, EMBEDDED_DATABASE_PORT, EMBEDDED_DATA_DIR)}`);
-      next?.child.kill("SIGTERM");
-      await next?.exited;
+      console.error(`[dev] ${(error as Error).message}`);
+      console.error(`[dev] If port ${settings.port} is taken, set EMBEDDED_DATABASE_PORT to another port.`);
       return 1;
     }
     childEnv.DATABASE_URL = db.url;
-    log(`Embedded PostgreSQL ready (${EMBEDDED_DATA_DIR}) at ${db.url} after ${elapsed()}.`);
+    log(`Embedded PostgreSQL ${db.owned ? "ready" : "already running, reused"} (${settings.dataDir}) at ${db.url} after ${elapsed()}.`);
   } else {
     log("Using DATABASE_URL.");
   }
@@ -160,18 +143,15 @@ async function main(): Promise<number> {
     }
   } catch (error) {
     console.error(`[dev] ${(error as Error).message}`);
-    next?.child.kill("SIGTERM");
-    await next?.exited;
     await db?.stop();
     return 1;
   }
 
-  if (interrupted && !next) {
+  if (interrupted) {
     await db?.stop();
     return 130;
   }
-  next ??= startNext(childEnv);
-  const code = await next.exited;
+  const code = await startNext(childEnv).exited;
   if (db) {
     await db.stop();
     log("Embedded PostgreSQL stopped.");

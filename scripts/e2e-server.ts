@@ -1,22 +1,21 @@
 /**
  * The portal as the end-to-end tests see it: a production build (`next start`) on a fresh
- * in-memory embedded PostgreSQL, with the sandbox on and test secrets. Started by Playwright's
+ * throw-away embedded PostgreSQL, with the sandbox on and test secrets. Started by Playwright's
  * webServer; run `npm run build` first.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { startEmbeddedPostgres } from "./db/embedded-postgres";
+import { EPHEMERAL, startEmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDeploy } from "./db/migrate";
-import { E2E_PORT, E2E_SANDBOX_ADMIN_SECRET, E2E_DB_PORT } from "../e2e/helpers/config";
+import { E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
 
 async function main() {
-  const db = await startEmbeddedPostgres({ dataDir: "memory://", port: E2E_DB_PORT });
+  const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: db.url,
-    DATABASE_POOL_MAX: "1",
     NEXTAUTH_URL: `http://localhost:${E2E_PORT}`,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     CREDENTIAL_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString("base64")}`,

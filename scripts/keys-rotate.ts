@@ -8,11 +8,11 @@
  *   2. npm run keys:rotate        (repeat until it reports 0 re-encrypted and 0 unreadable)
  *   3. Remove k1 from the ring and restart.
  *
- * Uses DATABASE_URL (or the embedded database of `npm run dev`, which must be running then).
+ * Uses DATABASE_URL (or the embedded database of `npm run dev` / `npm run db:embedded`, which must be running then).
  * Runs with the react-server condition so that the server-only modules it shares with the portal load.
  */
 import { loadEnvFiles } from "../lib/config/load-env-files";
-import { EMBEDDED_DATABASE_URL } from "../lib/config/embedded-database";
+import { embeddedDatabaseSettings, embeddedUrl, runningServer } from "../lib/config/embedded-database";
 
 function parseBatchSize(argv: string[]): number {
   const flag = argv.find((arg) => arg.startsWith("--batch-size="));
@@ -24,9 +24,14 @@ function parseBatchSize(argv: string[]): number {
 async function main(): Promise<number> {
   loadEnvFiles();
   if (!process.env.DATABASE_URL) {
-    process.env.DATABASE_URL = EMBEDDED_DATABASE_URL;
-    process.env.DATABASE_POOL_MAX = "1";
-    console.log(`DATABASE_URL is not set: using the embedded database of \`npm run dev\` (${EMBEDDED_DATABASE_URL}).`);
+    const { dataDir } = embeddedDatabaseSettings();
+    const running = runningServer(dataDir);
+    if (!running) {
+      console.error(`DATABASE_URL is not set and the embedded database in ${dataDir} is not running: start \`npm run dev\` or \`npm run db:embedded\`, or set DATABASE_URL.`);
+      return 2;
+    }
+    process.env.DATABASE_URL = embeddedUrl(running.port);
+    console.log(`DATABASE_URL is not set: using the embedded database of \`npm run dev\` (port ${running.port}).`);
   }
   const batchSize = parseBatchSize(process.argv.slice(2));
   // Imported after the environment is loaded: the key ring and the client read it.

@@ -1,10 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
-/**
- * The one Prisma client of this process. The embedded database (PGlite behind a socket) must be
- * used over a single connection (see ../shared/environment.md), so DATABASE_POOL_MAX=1 there.
- */
+/** The one Prisma client of this process, with a pool of DATABASE_POOL_MAX connections (default 10). */
 function createPrismaClient(): PrismaClient {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) {

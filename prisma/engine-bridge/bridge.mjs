@@ -74,7 +74,7 @@ function connectionSettings(url) {
 const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;
 
 // Mismatches 1 and 2: adapter-pg refuses columns of type `"char"` (OID 18), which the engine's catalog
-// queries return. They are decoded as strings and reported as Character: on PostgreSQL 18 (PGlite)
+// queries return. They are decoded as strings and reported as Character: on PostgreSQL 18 (the embedded server)
 // the engine reads `constraint_type 'n'` with a char getter and panics if it arrives as Text.
 function acceptCharColumns(queryable) {
   const queryRaw = queryable.queryRaw;
@@ -137,8 +137,8 @@ function createAdapterFactory({ url, shadowDatabaseUrl }) {
   };
 }
 
-// Mismatch 4: a configured shadow database (the embedded server's second, in-memory PGlite) is reused
-// from one command to the next, so it is emptied first, as the native engine does.
+// Mismatch 4: a configured shadow database (SHADOW_DATABASE_URL) is reused from one command to the
+// next, so it is emptied first, as the native engine does.
 async function connectToConfiguredShadowDb(shadowUrl) {
   const shadow = connectionSettings(shadowUrl);
   const adapter = patchAdapter(await new PrismaPg(shadow.config, { schema: shadow.schema }).connect());
@@ -155,14 +155,6 @@ async function connectToConfiguredShadowDb(shadowUrl) {
 async function connectToTemporaryShadowDb(main) {
   const admin = new pg.Client({ ...main.config, max: undefined });
   await admin.connect();
-  const version = (await admin.query("SELECT version() AS v")).rows[0].v;
-  if (/emscripten|wasm/i.test(version)) {
-    await admin.end();
-    throw new Error(
-      "The embedded database (PGlite) cannot create a shadow database: it ignores database names. " +
-        "Run `npm run db:migrate:dev`, which starts a separate shadow server and sets SHADOW_DATABASE_URL.",
-    );
-  }
   const database = `prisma_migrate_shadow_db_${globalThis.crypto.randomUUID()}`;
   await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
   const adapter = patchAdapter(

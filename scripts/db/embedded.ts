@@ -1,20 +1,29 @@
-// `npm run db:embedded`: runs only the embedded PostgreSQL (PGlite) until Ctrl+C, e.g. to inspect it
-// with psql, or to share it with commands started by hand (set DATABASE_URL to the printed URL).
+// `npm run db:embedded`: runs only the embedded PostgreSQL until Ctrl+C, e.g. to inspect it with
+// psql, or to try a production build locally: `npm run build`, then in another terminal
+// `DATABASE_URL=<printed URL> npm run db:migrate && DATABASE_URL=<printed URL> npm start`.
+import { embeddedDatabaseSettings } from "../../lib/config/embedded-database";
 import { loadEnvFiles } from "../../lib/config/load-env-files";
+import { noticeLegacyPglite } from "./legacy-pglite";
 import { startEmbeddedPostgres } from "./embedded-postgres";
+import { migrateDeploy } from "./migrate";
 
 loadEnvFiles();
-// Read after the env files, so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR there count.
-const { EMBEDDED_DATA_DIR, EMBEDDED_DATABASE_PORT } = await import("../../lib/config/embedded-database");
+const { dataDir, port } = embeddedDatabaseSettings();
+noticeLegacyPglite();
 const started = Date.now();
-const db = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_DATABASE_PORT }).catch((error: Error) => {
+const db = await startEmbeddedPostgres({ dataDir, port }).catch((error: Error) => {
   console.error(error.message);
   process.exit(1);
 });
-console.log(`Embedded PostgreSQL (PGlite) ready in ${Date.now() - started} ms, data in ${EMBEDDED_DATA_DIR}`);
+if (!db.owned) {
+  console.log(`The embedded PostgreSQL in ${db.dataDir} is already running (another \`npm run dev\` or \`npm run db:embedded\`):`);
+  console.log(`  DATABASE_URL=${db.url}`);
+  process.exit(0);
+}
+await migrateDeploy(db.url, { quiet: true });
+console.log(`Embedded PostgreSQL ready and migrated in ${Date.now() - started} ms, data in ${db.dataDir}`);
 console.log(`  DATABASE_URL=${db.url}`);
-console.log(`  SHADOW_DATABASE_URL=${db.shadowUrl}`);
-console.log("One connection at a time (use DATABASE_POOL_MAX=1). Ctrl+C to stop.");
+console.log("Ctrl+C to stop.");
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.once(signal, () => {

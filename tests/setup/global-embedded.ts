@@ -1,12 +1,13 @@
-// Global setup of the db-embedded project: a fresh in-memory embedded PostgreSQL (PGlite), migrated
-// with `prisma migrate deploy` through the schema-engine bridge, for all of the project's files.
+// Global setup of the db-embedded project: a fresh embedded PostgreSQL on a throw-away data
+// directory, migrated with `prisma migrate deploy` through the schema-engine bridge, for all of the
+// project's files.
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../scripts/db/embedded-postgres";
+import { EPHEMERAL, startEmbeddedPostgres } from "../../scripts/db/embedded-postgres";
 import { migrateDeploy } from "../../scripts/db/migrate";
 import "./provided";
 
 export default async function setup(project: TestProject) {
-  const db = await startEmbeddedPostgres({ dataDir: "memory://", port: 0 });
+  const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
   try {
     await migrateDeploy(db.url, { quiet: true });
   } catch (error) {
@@ -14,8 +15,8 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("databaseUrl", db.url);
-  project.provide("shadowDatabaseUrl", db.shadowUrl);
-  project.provide("databasePoolMax", "1");
+  project.provide("shadowDatabaseUrl", "");
+  project.provide("databasePoolMax", "5");
   project.provide("databaseKind", "embedded");
   return () => db.stop();
 }

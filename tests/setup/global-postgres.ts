@@ -46,7 +46,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide("databaseUrl", testUrl.toString());
   project.provide("shadowDatabaseUrl", "");
-  // Several connections, as in production: races that PGlite hides show up here.
+  // Several connections, as in production.
   project.provide("databasePoolMax", "5");
   project.provide("databaseKind", "postgres");
   return drop;

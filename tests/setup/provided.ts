@@ -5,7 +5,7 @@ declare module "vitest" {
     databaseUrl: string;
     /** A shadow database URL for `prisma migrate diff`, or "" when the server can create its own. */
     shadowDatabaseUrl: string;
-    /** Pool size the app code must use against it (1 on the embedded server). */
+    /** Pool size of the app's Prisma client in the tests: several connections, as in production. */
     databasePoolMax: string;
     databaseKind: "embedded" | "postgres";
   }

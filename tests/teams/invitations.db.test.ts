@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
 import { acceptInvitation, createInvitation, getInvitationPreview, getJoinSituation, listPendingInvitations, redeemInvitation, revokeInvitation } from "@/lib/teams/invitations";
+import { warmPool } from "../setup/db";
 import { actorFor, addMember, createTeam, createUser } from "./fixtures";
 
 const redeem = (token: string, user: { id: string; email: string }) =>
@@ -67,12 +68,20 @@ describe("invitations", () => {
   });
 
   it("gives one of two simultaneous redemptions the seat, never both", async () => {
-    const owner = await createTeam();
-    const { token } = await createInvitation(owner, { role: "MEMBER" });
-    const [a, b] = [await createUser("A"), await createUser("B")];
-    const results = await Promise.allSettled([redeem(token, a), redeem(token, b)]);
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await prisma.membership.count({ where: { teamId: owner.teamId } })).toBe(2);
+    // Several links at once, on open connections: without the compare-and-set, some pair lets both in.
+    const races = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const owner = await createTeam();
+        const { token } = await createInvitation(owner, { role: "MEMBER" });
+        return { owner, token, people: [await createUser("A"), await createUser("B")] };
+      }),
+    );
+    await warmPool();
+    const results = await Promise.all(races.map(({ token, people }) => Promise.allSettled(people.map((person) => redeem(token, person)))));
+    for (const [index, settled] of results.entries()) {
+      expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(await prisma.membership.count({ where: { teamId: races[index]!.owner.teamId } })).toBe(2);
+    }
   });
 
   it("binds a link made out to an address to that address", async () => {

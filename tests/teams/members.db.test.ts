@@ -3,6 +3,7 @@ import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
 import { saveCredential } from "@/lib/credentials/store";
 import { changeMemberRole, getTeamOverview, leaveTeam, removeMember } from "@/lib/teams/members";
+import { warmPool } from "../setup/db";
 import { actorFor, addMember, createTeam, membershipIdOf } from "./fixtures";
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
@@ -56,14 +57,24 @@ describe("team members", () => {
   });
 
   it("lets only one of two owners demoting each other at once succeed", async () => {
-    const a = await createTeam();
-    const b = await addMember(a, "OWNER");
-    const results = await Promise.allSettled([
-      changeMemberRole(a, { membershipId: await membershipIdOf(b), role: "MEMBER" }),
-      changeMemberRole(b, { membershipId: await membershipIdOf(a), role: "MEMBER" }),
-    ]);
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await prisma.membership.count({ where: { teamId: a.teamId, role: "OWNER" } })).toBe(1);
+    // Several teams at once, on open connections: without the team lock, some pair demotes both.
+    const pairs = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const a = await createTeam();
+        const b = await addMember(a, "OWNER");
+        return { a, b, ids: { a: await membershipIdOf(a), b: await membershipIdOf(b) } };
+      }),
+    );
+    await warmPool();
+    const results = await Promise.all(
+      pairs.map(({ a, b, ids }) =>
+        Promise.allSettled([changeMemberRole(a, { membershipId: ids.b, role: "MEMBER" }), changeMemberRole(b, { membershipId: ids.a, role: "MEMBER" })]),
+      ),
+    );
+    for (const [index, settled] of results.entries()) {
+      expect(settled.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      expect(await prisma.membership.count({ where: { teamId: pairs[index]!.a.teamId, role: "OWNER" } })).toBe(1);
+    }
   });
 
   it("refuses crafted membership ids from another team and changes nothing there", async () => {
