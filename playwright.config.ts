@@ -34,7 +34,7 @@ export default defineConfig({
     ? undefined
     : {
         command: "npx tsx scripts/e2e-server.ts",
-        url: `http://localhost:${E2E_PORT}/api/health`,
+        url: `${E2E_BASE_URL}/api/health`,
         reuseExistingServer: !process.env.CI,
         timeout: 120_000,
         stdout: "pipe",

@@ -1,8 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { signUpWithSandbox } from "./listing-helpers";
+import { ROLE_STATE } from "./helpers/config";
 
 test.describe.configure({ timeout: 240_000 });
+test.use({ storageState: ROLE_STATE.lister });
 
 async function expectNoSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -11,7 +12,6 @@ async function expectNoSeriousViolations(page: Page) {
 }
 
 test("listing pages have no serious or critical axe violations", async ({ page }) => {
-  await signUpWithSandbox(page, "axe");
   for (const url of [
     "/webhook-groups?expand=webhooks&filter=name%3D*contains*a&filter=id%3E1&searchCondition=or&sort=-id,name",
     "/webhook-groups?ids=1,x",
@@ -26,7 +26,6 @@ test("listing pages have no serious or critical axe violations", async ({ page }
 });
 
 test("filter builder, sorting and pagination work from the keyboard alone", async ({ page }) => {
-  await signUpWithSandbox(page, "keys");
   await page.goto("/webhook-groups");
   await expect(page.getByTestId("listing-table")).toBeVisible();
   await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");

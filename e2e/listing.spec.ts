@@ -1,14 +1,15 @@
 import { expect, test } from "@playwright/test";
-import { createAdminClient } from "../lib/sandbox/testing";
-import { E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { ROLE_STATE } from "./helpers/config";
 import { newTestUser, signUp } from "./helpers/auth";
-import { apiList, apiListAll, rowIds, SANDBOX_BASE_URL, signUpWithSandbox } from "./listing-helpers";
+import { apiList, apiListAll, rowIds, SANDBOX_BASE_URL } from "./listing-helpers";
 
-// Each test signs up its own person (own team, own credentials for the sandbox's demo account).
+// Read-only listing tests share the lister (signed in once by e2e/roles.setup.ts, the sandbox's demo
+// credentials saved); a test that changes credentials signs up a person of its own.
 test.describe.configure({ timeout: 120_000 });
+test.use({ storageState: ROLE_STATE.lister });
+
 test.describe("webhook groups listing", () => {
   test("a name filter returns exactly the matching rows", async ({ page }) => {
-    await signUpWithSandbox(page);
     await page.goto("/webhook-groups");
     await expect(page.getByTestId("listing-table")).toBeVisible();
     await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
@@ -37,7 +38,6 @@ test.describe("webhook groups listing", () => {
   });
 
   test("sort -id by clicking the header, page 2, 200 per page, and the back button", async ({ page }) => {
-    await signUpWithSandbox(page);
     await page.goto("/webhook-groups");
     await page.getByTestId("sort-id").click();
     await expect(page).toHaveURL(/sort=id(&|$)/);
@@ -66,7 +66,6 @@ test.describe("webhook groups listing", () => {
   });
 
   test("an ids list: precise messages for a bad one, exactly those rows for a good one", async ({ page }) => {
-    await signUpWithSandbox(page);
     await page.goto("/webhook-groups");
     await page.getByLabel("Only these ids").fill("12, abc\n0 7.5");
     await page.getByRole("button", { name: "Apply" }).click();
@@ -93,7 +92,6 @@ test.describe("webhook groups listing", () => {
   });
 
   test("webhooks shown, and one group with its header values hidden until revealed", async ({ page }) => {
-    await signUpWithSandbox(page);
     await page.goto("/webhook-groups");
     await page.getByLabel("Show webhooks").check();
     await page.getByRole("button", { name: "Apply" }).click();
@@ -118,7 +116,6 @@ test.describe("webhook groups listing", () => {
   });
 
   test("an export whose files match the API's data row for row", async ({ page }) => {
-    await signUpWithSandbox(page);
     await page.goto("/webhook-groups?sort=-id&expand=webhooks");
     const expected = await apiListAll("webhook-groups", "sort=-id&expand=webhooks");
 
@@ -139,22 +136,27 @@ test.describe("webhook groups listing", () => {
     expect(rows.slice(1).map((r) => r[1].replace(/^'(?=[=+\-@])/, ""))).toEqual(expected.map((item) => item.name));
   });
 
-  test("a token that expires mid-session never shows an error", async ({ page }) => {
-    const admin = createAdminClient(SANDBOX_BASE_URL, E2E_SANDBOX_ADMIN_SECRET);
-    await signUpWithSandbox(page);
-    await admin.setTokenLifetime(2);
-    try {
-      for (const url of ["/webhook-groups", "/events", "/webhook-groups?page=2", "/events?sort=-id", "/webhook-groups?sort=name"]) {
-        await page.goto(url);
-        await expect(page.getByTestId("listing-table")).toBeVisible();
-        await expect(page.locator("[data-testid^=state-]")).toHaveCount(0);
-        await page.waitForTimeout(2_500);
-      }
-    } finally {
-      await admin.setTokenLifetime(1800);
-    }
-  });
+});
 
+test.describe("events listing", () => {
+  test("default columns by name, status badges, dates in the event's zone, a date filter", async ({ page }) => {
+    await page.goto("/events?sort=id");
+    const expected = await apiList("events", "fields=id,name,status,start_date,start_time,end_date,end_time,timezone&sort=id");
+    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+    const first = expected.items[0];
+    const row = page.getByTestId("listing-row").first();
+    await expect(row.getByTestId("status-badge")).toHaveText(String(first.status));
+    await expect(row.locator('[data-field="start_date"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
+    await expect(row.locator('[data-field="timezone"]')).toHaveText(String(first.timezone));
+
+    await page.goto("/events?filter=start_date%3E%3D2026-01-01&filter=status%3Dlive&sort=-start_date&per-page=200");
+    const filtered = await apiList("events", "search=start_date%3E%3D2026-01-01%26status%3Dlive&sort=-start_date&per-page=200");
+    await expect.poll(() => rowIds(page)).toEqual(filtered.items.map((item) => item.id));
+  });
+});
+
+test.describe("credentials states", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
   test("wrong credentials show the clear message; none at all link to Settings", async ({ page }) => {
     const user = newTestUser("wrongcreds");
     await signUp(page, user);
@@ -172,23 +174,5 @@ test.describe("webhook groups listing", () => {
     await expect(page.getByTestId("state-rejected")).toContainText("rejected your API credentials");
     await page.goto("/events");
     await expect(page.getByTestId("state-rejected")).toBeVisible();
-  });
-});
-
-test.describe("events listing", () => {
-  test("default columns by name, status badges, dates in the event's zone, a date filter", async ({ page }) => {
-    await signUpWithSandbox(page);
-    await page.goto("/events?sort=id");
-    const expected = await apiList("events", "fields=id,name,status,start_date,start_time,end_date,end_time,timezone&sort=id");
-    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
-    const first = expected.items[0];
-    const row = page.getByTestId("listing-row").first();
-    await expect(row.getByTestId("status-badge")).toHaveText(String(first.status));
-    await expect(row.locator('[data-field="start_date"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
-    await expect(row.locator('[data-field="timezone"]')).toHaveText(String(first.timezone));
-
-    await page.goto("/events?filter=start_date%3E%3D2026-01-01&filter=status%3Dlive&sort=-start_date&per-page=200");
-    const filtered = await apiList("events", "search=start_date%3E%3D2026-01-01%26status%3Dlive&sort=-start_date&per-page=200");
-    await expect.poll(() => rowIds(page)).toEqual(filtered.items.map((item) => item.id));
   });
 });

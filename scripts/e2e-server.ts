@@ -1,22 +1,36 @@
 /**
- * The portal as the end-to-end tests see it: a production build (`next start`) on a fresh
- * throw-away embedded PostgreSQL, with the sandbox on and test secrets. Started by Playwright's
- * webServer; run `npm run build` first.
+ * The portal as the end-to-end tests see it: the standalone production server a Node host runs
+ * (`node .next/standalone/server.js`, from `npm run build`) on a fresh throw-away embedded
+ * PostgreSQL, with the embedded sandbox on and test secrets; beside it, a standalone sandbox that
+ * only the fault specs use. Started by Playwright's webServer.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { startSandboxServer } from "../lib/sandbox/testing";
 import { EPHEMERAL, startEmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDeploy } from "./db/migrate";
-import { E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
+import { E2E_BASE_URL, E2E_FAULT_SANDBOX_PORT, E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
+
+const SERVER = ".next/standalone/server.js";
 
 async function main() {
+  if (!fs.existsSync(SERVER)) {
+    console.error(`${SERVER} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
   const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
+  const faultSandbox = await startSandboxServer({ port: E2E_FAULT_SANDBOX_PORT, adminSecret: E2E_SANDBOX_ADMIN_SECRET });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(E2E_PORT),
+    // The standalone server binds HOSTNAME, which containers set to their own name.
+    HOSTNAME: "127.0.0.1",
     DATABASE_URL: db.url,
-    NEXTAUTH_URL: `http://localhost:${E2E_PORT}`,
+    NEXTAUTH_URL: E2E_BASE_URL,
     NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
     CREDENTIAL_ENCRYPTION_KEYS: `e2e:${randomBytes(32).toString("base64")}`,
     EMS_FINGERPRINT_SECRET: randomBytes(32).toString("base64url"),
@@ -31,16 +45,20 @@ async function main() {
   // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.
   await migrateDeploy(db.url, { quiet: true });
 
-  const next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(E2E_PORT)], { env, stdio: "inherit" });
-  const stop = async () => {
-    next.kill("SIGTERM");
+  const server = spawn(process.execPath, [path.resolve(SERVER)], { env, stdio: "inherit" });
+  const stopAll = async () => {
+    await faultSandbox.close();
     await db.stop();
+  };
+  const stop = async () => {
+    server.kill("SIGTERM");
+    await stopAll();
     process.exit(0);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  next.on("exit", async (code) => {
-    await db.stop();
+  server.on("exit", async (code) => {
+    await stopAll();
     process.exit(code ?? 1);
   });
 }

@@ -1,4 +1,17 @@
 /** Shared by playwright.config.ts, the e2e server and the specs. */
 export const E2E_PORT = Number(process.env.E2E_PORT || 3100);
-export const E2E_BASE_URL = process.env.E2E_BASE_URL || `http://localhost:${E2E_PORT}`;
+// 127.0.0.1, not localhost: the server binds the IPv4 loopback, and localhost may resolve to ::1 first.
+export const E2E_BASE_URL = process.env.E2E_BASE_URL || `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_SANDBOX_ADMIN_SECRET = process.env.E2E_SANDBOX_ADMIN_SECRET || "e2e-sandbox-admin-secret-0123456789";
+/**
+ * A second, standalone sandbox that only the fault specs use (e2e/faults.spec.ts): what they do to
+ * it (short token lifetimes, a tiny rate limit) never reaches the other workers' tests.
+ */
+export const E2E_FAULT_SANDBOX_PORT = Number(process.env.E2E_FAULT_SANDBOX_PORT || 3101);
+export const E2E_FAULT_SANDBOX_URL = `http://127.0.0.1:${E2E_FAULT_SANDBOX_PORT}`;
+
+/** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
+export const ROLE_STATE = {
+  /** An owner of a team of their own, with the sandbox's demo credentials saved: for read-only listing specs. */
+  lister: "e2e/.auth/lister.json",
+} as const;
