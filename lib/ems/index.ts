@@ -16,8 +16,9 @@ export {
   RateLimitedError,
   UpstreamUnavailableError,
 } from "./errors";
-export { forgetCredential, getCredentialState, tokenCacheAad } from "./token";
-export type { CredentialState } from "./token";
+export { forgetCredential, getCredentialState } from "./credential-state";
+export type { CredentialState } from "./credential-state";
+export { tokenCacheAad } from "./token-cache";
 export type { RateLimit } from "./rate-limit";
 export { flushEmsState } from "./lifecycle";
 export { emsConfig, reloadEmsConfig } from "./config";
