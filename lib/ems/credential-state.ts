@@ -1,5 +1,5 @@
 import "server-only";
-import { prisma } from "@/lib/db/prisma";
+import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { emsLog, shortId } from "./log";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -50,6 +50,15 @@ export async function getCredentialState(fingerprint: string): Promise<Credentia
   };
 }
 
+/**
+ * Deletes the credential's stored token and state with the caller's client, so that it can happen
+ * inside the transaction that deletes or replaces the credential. Follow it, once committed, with
+ * `forgetCredential` for this process's memory.
+ */
+export async function dropCredentialState(db: TransactionClient, fingerprint: string): Promise<void> {
+  await db.emsTokenCache.deleteMany({ where: { fingerprint } });
+}
+
 /** Forgets everything about a credential (its token and state): call when a credential is deleted or replaced. */
 export async function forgetCredential(fingerprint: string): Promise<void> {
   ems.tokens.delete(fingerprint);
@@ -60,5 +69,5 @@ export async function forgetCredential(fingerprint: string): Promise<void> {
   ems.rateLimitWriters.delete(fingerprint);
   // A rate-limit write already under way would bring the row back after the delete.
   await Promise.all([...ems.pendingWrites]);
-  await prisma.emsTokenCache.deleteMany({ where: { fingerprint } });
+  await dropCredentialState(prisma, fingerprint);
 }
