@@ -1,11 +1,8 @@
 import "server-only";
 import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret } from "@/lib/crypto";
 import type { PrismaClient } from "@/lib/db/prisma";
-import { tokenCacheAad } from "@/lib/ems";
+import { reencryptCachedTokens, type TokenReencryptionCounts } from "@/lib/ems";
 import { credentialAad } from "./aad";
-
-// The EMS client owns the token cache's associated data; rotation uses the very same function.
-export { tokenCacheAad };
 
 export interface RotationCounts {
   scanned: number;
@@ -19,7 +16,7 @@ export interface RotationCounts {
 export interface RotationReport {
   activeKeyId: string;
   credentials: RotationCounts;
-  tokens: RotationCounts & { cleared: number };
+  tokens: TokenReencryptionCounts;
 }
 
 export interface RotationOptions {
@@ -42,7 +39,8 @@ const emptyCounts = (): RotationCounts => ({ scanned: 0, reencrypted: 0, skipped
  */
 export async function rotateStoredSecrets(db: PrismaClient, options: RotationOptions = {}): Promise<RotationReport> {
   const batchSize = Math.max(1, options.batchSize ?? 100);
-  const report: RotationReport = { activeKeyId: activeKeyId(), credentials: emptyCounts(), tokens: { ...emptyCounts(), cleared: 0 } };
+  const keyId = activeKeyId();
+  const credentials = emptyCounts();
 
   let cursor: string | undefined;
   for (;;) {
@@ -55,7 +53,7 @@ export async function rotateStoredSecrets(db: PrismaClient, options: RotationOpt
     if (rows.length === 0) break;
     cursor = rows[rows.length - 1].id;
     for (const row of rows) {
-      report.credentials.scanned += 1;
+      credentials.scanned += 1;
       if (!needsReencryption(row.keyCiphertext) && !needsReencryption(row.secretCiphertext)) continue;
       let keyCiphertext: string;
       let secretCiphertext: string;
@@ -66,50 +64,23 @@ export async function rotateStoredSecrets(db: PrismaClient, options: RotationOpt
           : row.secretCiphertext;
       } catch (error) {
         if (!(error instanceof DecryptionError)) throw error;
-        report.credentials.unreadable.push(row.id);
+        credentials.unreadable.push(row.id);
         continue;
       }
       const written = await db.apiCredential.updateMany({
         where: { id: row.id, keyCiphertext: row.keyCiphertext, secretCiphertext: row.secretCiphertext },
         data: { keyCiphertext, secretCiphertext },
       });
-      if (written.count === 1) report.credentials.reencrypted += 1;
-      else report.credentials.skippedConcurrent += 1;
+      if (written.count === 1) credentials.reencrypted += 1;
+      else credentials.skippedConcurrent += 1;
     }
-    options.onBatch?.({ table: "ApiCredential", scanned: report.credentials.scanned, reencrypted: report.credentials.reencrypted });
+    options.onBatch?.({ table: "ApiCredential", scanned: credentials.scanned, reencrypted: credentials.reencrypted });
   }
 
-  cursor = undefined;
-  for (;;) {
-    const rows: { fingerprint: string; tokenCiphertext: string | null }[] = await db.emsTokenCache.findMany({
-      where: { tokenCiphertext: { not: null }, ...(cursor ? { fingerprint: { gt: cursor } } : {}) },
-      orderBy: { fingerprint: "asc" },
-      take: batchSize,
-      select: { fingerprint: true, tokenCiphertext: true },
-    });
-    if (rows.length === 0) break;
-    cursor = rows[rows.length - 1].fingerprint;
-    for (const row of rows) {
-      report.tokens.scanned += 1;
-      const old = row.tokenCiphertext!;
-      if (!needsReencryption(old)) continue;
-      let tokenCiphertext: string | null;
-      try {
-        tokenCiphertext = reencryptSecret(old, tokenCacheAad(row.fingerprint));
-      } catch (error) {
-        if (!(error instanceof DecryptionError)) throw error;
-        report.tokens.unreadable.push(row.fingerprint);
-        tokenCiphertext = null;
-      }
-      const written = await db.emsTokenCache.updateMany({
-        where: { fingerprint: row.fingerprint, tokenCiphertext: old },
-        data: tokenCiphertext === null ? { tokenCiphertext: null, expiresAt: null, obtainedAt: null } : { tokenCiphertext },
-      });
-      if (written.count !== 1) report.tokens.skippedConcurrent += 1;
-      else if (tokenCiphertext === null) report.tokens.cleared += 1;
-      else report.tokens.reencrypted += 1;
-    }
-    options.onBatch?.({ table: "EmsTokenCache", scanned: report.tokens.scanned, reencrypted: report.tokens.reencrypted });
-  }
-  return report;
+  // The EMS client owns EmsTokenCache (and its tokens' associated data): it re-encrypts them itself.
+  const tokens = await reencryptCachedTokens(db, {
+    batchSize,
+    onBatch: (progress) => options.onBatch?.({ table: "EmsTokenCache", ...progress }),
+  });
+  return { activeKeyId: keyId, credentials, tokens };
 }

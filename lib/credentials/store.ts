@@ -3,7 +3,16 @@ import type { Actor } from "@/lib/auth/session";
 import { auditByActor } from "@/lib/audit/log";
 import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import { credentialFingerprint, forgetCredential, getCredentialState, getEmsClient, isEmsError, type EmsClient, type EmsCredential } from "@/lib/ems";
+import {
+  credentialFingerprint,
+  dropCredentialState,
+  forgetCredential,
+  getCredentialState,
+  getEmsClient,
+  isEmsError,
+  type EmsClient,
+  type EmsCredential,
+} from "@/lib/ems";
 import { SafeError } from "@/lib/errors";
 import type { RequestContext } from "@/lib/teams/access";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
@@ -95,7 +104,7 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
 export async function dropOrphanedTokenCache(tx: TransactionClient, fingerprint: string): Promise<string | null> {
   const users = await tx.apiCredential.count({ where: { fingerprint } });
   if (users > 0) return null;
-  await tx.emsTokenCache.deleteMany({ where: { fingerprint } });
+  await dropCredentialState(tx, fingerprint);
   return fingerprint;
 }
 

@@ -2,10 +2,11 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { EVENTS_PATH, LISTING_COST, webhookGroupsPath } from "./config";
+import { markCredentialFailing, noteCredentialWorking } from "./credential-state";
 import { normalizeBaseUrl, type EmsCredential } from "./credentials";
 import { CredentialsRejectedError, EmsBadRequestError, EmsError, InvalidResponseError, RateLimitedError, UpstreamUnavailableError } from "./errors";
 import { emsHttp, sleep } from "./http";
-import { emsLog } from "./log";
+import { emsLog, shortId } from "./log";
 import { buildQueryString, type EmsResource, type EventQuery, type QueryFor, type WebhookGroupQuery } from "./query";
 import { currentRateLimit, parseRateLimit, recordRateLimit, retryAfterSeconds, type RateLimit } from "./rate-limit";
 import {
@@ -19,7 +20,7 @@ import {
   type WebhookGroup,
 } from "./responses";
 import { ems, type CachedToken } from "./state";
-import { getToken, invalidateToken, markCredentialFailing, noteCredentialWorking, shortId } from "./token";
+import { getToken, invalidateToken } from "./token";
 
 export type CallOptions = {
   signal?: AbortSignal;

@@ -1,5 +1,6 @@
 import "server-only";
-import { MAX_TOKEN_LIFETIME_MS } from "./config";
+import { MAX_TOKEN_LIFETIME_MS, renewBeforeMs } from "./config";
+import type { CachedToken } from "./state";
 
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
@@ -70,4 +71,14 @@ export function computeTokenExpiry(input: {
     ? input.requestSentAt + (input.expiresAt.getTime() - input.serverDate.getTime()) - 1000
     : input.expiresAt.getTime();
   return Math.min(local, cap);
+}
+
+/**
+ * Fresh enough to use: more than the renewal margin left. The margin is at most half of the
+ * token's own lifetime, so short-lived tokens are still used (and renewed at half-life).
+ */
+export function isFresh(token: Pick<CachedToken, "expiresAt" | "obtainedAt">, now = Date.now()): boolean {
+  const lifetime = token.expiresAt - token.obtainedAt;
+  const margin = Math.min(renewBeforeMs(), Math.max(0, lifetime) / 2);
+  return token.expiresAt - now > margin;
 }

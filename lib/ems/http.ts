@@ -44,6 +44,11 @@ export function backoffDelay(retry: number): number {
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
+/** The longest `retries` backoffs can last together: what a deadline covering every attempt must allow for. */
+export function maxBackoffTotalMs(retries: number): number {
+  return BACKOFF_BASE_MS * (2 ** retries - 1);
+}
+
 /** Sleeps, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -16,8 +16,11 @@ export {
   RateLimitedError,
   UpstreamUnavailableError,
 } from "./errors";
-export { forgetCredential, getCredentialState, tokenCacheAad } from "./token";
-export type { CredentialState } from "./token";
+export { dropCredentialState, forgetCredential, getCredentialState } from "./credential-state";
+export type { CredentialState } from "./credential-state";
+export { tokenCacheAad } from "./token-cache";
+export { reencryptCachedTokens } from "./token-reencryption";
+export type { TokenReencryptionCounts, TokenReencryptionOptions } from "./token-reencryption";
 export type { RateLimit } from "./rate-limit";
 export { flushEmsState } from "./lifecycle";
 export { emsConfig, reloadEmsConfig } from "./config";

@@ -13,3 +13,8 @@ export type EmsLogFields = Record<string, string | number | boolean | null | und
 export function emsLog(level: EmsLogLevel, event: string, fields: EmsLogFields = {}): void {
   log[level]({ scope: "ems", event, ...fields });
 }
+
+/** Log-safe short id of a credential (the fingerprint is an HMAC: revealing a prefix reveals nothing). */
+export function shortId(fingerprint: string): string {
+  return fingerprint.slice(0, 12);
+}

@@ -5,8 +5,9 @@ import { ensureEmsTestEnv } from "./support/env";
 
 /**
  * Two portal processes sharing one real PostgreSQL: 100 concurrent listings between them cause
- * exactly one token request (the advisory lock plus the re-check after taking it), and a third
- * process starting cold reuses the stored token.
+ * exactly one token request (one process holds the token lease, the other waits for the token it
+ * stores), and a third process starting cold reuses the stored token. A process that dies holding
+ * the lease delays the others by the lease's length, no more.
  *
  * Needs the db-postgres project (TEST_DATABASE_URL): the embedded PGlite takes one connection at a
  * time and cannot host two processes, so under db-embedded this test is skipped.
@@ -20,8 +21,10 @@ const runs = kind === "postgres";
 
 type Instance = { child: ChildProcessWithoutNullStreams; ready: Promise<void>; result: Promise<{ ok: number; errors: string[] }>; logs: string[] };
 
-function startInstance(baseUrl: string, calls: number): Instance {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/ems/support/instance.ts"], {
+function startInstance(baseUrl: string, calls: number, options: { leaseMs?: number } = {}): Instance {
+  const args = ["--conditions=react-server", "--import", "tsx", "tests/ems/support/instance.ts"];
+  if (options.leaseMs) args.push(`--lease-ms=${options.leaseMs}`);
+  const child = spawn(process.execPath, args, {
     cwd: process.cwd(),
     env: {
       ...process.env,
@@ -58,6 +61,14 @@ function startInstance(baseUrl: string, calls: number): Instance {
   return { child, ready, result, logs };
 }
 
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const giveUpAt = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > giveUpAt) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function tokenSources(instance: Instance): string[] {
   return instance.logs
     .filter((line) => line.startsWith("{"))
@@ -79,8 +90,8 @@ describe(runs ? "two portal processes on one PostgreSQL" : `two portal processes
   it.skipIf(!runs)("100 concurrent calls spread over two processes cause exactly one token request", { timeout: 90_000 }, async () => {
     const instances = [startInstance(sandbox.baseUrl, 50), startInstance(sandbox.baseUrl, 50)];
     await Promise.all(instances.map((instance) => instance.ready));
-    // The token answer takes 1.5 s, so whichever process gets the lock first still holds it when
-    // the other one looks: that one must wait for the lock and find the token on its re-check.
+    // The token answer takes 1.5 s, so whichever process claims the lease first still holds it
+    // when the other one looks: that one must wait and find the token in the database.
     await sandbox.admin.injectFaults({ count: 1, delayMs: 1_500, paths: "token" });
     for (const instance of instances) instance.child.stdin.write("go\n");
     const results = await Promise.all(instances.map((instance) => instance.result));
@@ -92,9 +103,9 @@ describe(runs ? "two portal processes on one PostgreSQL" : `two portal processes
     const counts = await sandbox.admin.stats();
     expect(counts.tokenRequests).toBe(1);
     expect(counts.apiRequests).toBe(100);
-    // One process asked the token endpoint; the other waited for the lock and then found the
-    // token in the database.
-    expect(instances.flatMap(tokenSources).sort()).toEqual(["database_after_lock", "token_endpoint"]);
+    // One process asked the token endpoint; the other waited for its lease to end and then found
+    // the token in the database.
+    expect(instances.flatMap(tokenSources).sort()).toEqual(["database_after_wait", "token_endpoint"]);
 
     // A third process starting cold reuses the stored token.
     const late = startInstance(sandbox.baseUrl, 10);
@@ -103,5 +114,38 @@ describe(runs ? "two portal processes on one PostgreSQL" : `two portal processes
     expect(await late.result).toEqual({ ok: 10, errors: [] });
     expect(tokenSources(late)).toEqual(["database"]);
     expect((await sandbox.admin.stats()).tokenRequests).toBe(1);
+  });
+
+  it.skipIf(!runs)("a process killed while holding the lease delays the other by the lease, then the other asks itself", { timeout: 60_000 }, async () => {
+    // Its own sandbox: a credential (base URL) no earlier test has a token for.
+    const own = await startSandboxServer();
+    const LEASE_MS = 3_000;
+    const holder = startInstance(own.baseUrl, 1, { leaseMs: LEASE_MS });
+    const survivor = startInstance(own.baseUrl, 5, { leaseMs: LEASE_MS });
+    try {
+      holder.result.catch(() => undefined); // it is killed before it reports
+      await Promise.all([holder.ready, survivor.ready]);
+      await own.admin.injectFaults({ count: 1, delayMs: 10_000, paths: "token" });
+
+      const started = Date.now();
+      holder.child.stdin.write("go\n");
+      await until(async () => (await own.admin.stats()).tokenRequests === 1);
+      survivor.child.stdin.write("go\n");
+      // Let the survivor find the lease taken, then kill the holder in the middle of its request.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      holder.child.kill("SIGKILL");
+
+      expect(await survivor.result).toEqual({ ok: 5, errors: [] });
+      const elapsed = Date.now() - started;
+      // The holder claimed after `started`, so its lease cannot have run out before this ...
+      expect(elapsed).toBeGreaterThanOrEqual(LEASE_MS - 50);
+      // ... and the survivor took over soon after it did.
+      expect(elapsed).toBeLessThan(LEASE_MS + 4_000);
+      expect((await own.admin.stats()).tokenRequests).toBe(2);
+      expect(tokenSources(survivor)).toEqual(["token_endpoint"]);
+    } finally {
+      for (const instance of [holder, survivor]) if (instance.child.exitCode === null) instance.child.kill("SIGKILL");
+      await own.close();
+    }
   });
 });
