@@ -3,7 +3,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 
 /**
  * The one Prisma client of this process. The embedded database (PGlite behind a socket) must be
- * used over a single connection (see ../shared/environment.md), so DATABASE_POOL_MAX=1 there.
+ * used over a single connection (docs/ARCHITECTURE.md, "Rules every part follows"), so DATABASE_POOL_MAX=1 there.
  */
 function createPrismaClient(): PrismaClient {
   const connectionString = process.env.DATABASE_URL;

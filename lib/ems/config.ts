@@ -7,9 +7,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_WEBHOOK_GROUPS_PATH = "/api/v1/webhook-groups";
 export const EVENTS_PATH = "/api/v1/events";
 export const TOKEN_PATH = "/api/v1/oauth2/token";
-/** A token lives 30 minutes from issue (contract section 2): never trust one for longer. */
+/** A token lives 30 minutes from issue (docs/ems-api.md §2): never trust one for longer. */
 export const MAX_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
-/** A listing costs 10 credits of the rate limit (contract section 5). */
+/** A listing costs 10 credits of the rate limit (docs/ems-api.md §5). */
 export const LISTING_COST = 10;
 /** GETs are retried up to twice on 5xx and network errors. */
 export const MAX_GET_RETRIES = 2;

@@ -15,7 +15,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
  * The base URL in one canonical form (`scheme://host[:port][/prefix]`, no trailing slash).
- * HTTPS is required except on loopback hosts (the sandbox), per contract section 1.
+ * HTTPS is required except on loopback hosts (the sandbox), per docs/ems-api.md §1.
  */
 export function normalizeBaseUrl(raw: string): string {
   let url: URL;
@@ -36,7 +36,7 @@ export function normalizeBaseUrl(raw: string): string {
 
 /**
  * Percent-encodes every UTF-8 byte outside `A-Z a-z 0-9 - _ .` (space becomes `%20`): the
- * contract's encoding rule for the key and the secret (section 2), accepted by RFC 1738 and
+ * contract's encoding rule for the key and the secret (docs/ems-api.md §2), accepted by RFC 1738 and
  * RFC 3986 servers alike. A literal `+` is therefore sent as `%2B`.
  */
 export function encodeCredentialPart(value: string): string {

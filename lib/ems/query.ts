@@ -3,7 +3,7 @@ import { z } from "zod";
 import { InvalidQueryError } from "./errors";
 
 /**
- * The listing queries of the EMS API (contract section 4.3/4.4): what may be asked for, checked
+ * The listing queries of the EMS API (docs/ems-api.md §4.3, §4.4): what may be asked for, checked
  * with the contract's limits, and the one function that turns a query into the exact query string.
  */
 

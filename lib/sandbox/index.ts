@@ -1,5 +1,5 @@
 /**
- * The EMS API sandbox (issue 3): the contract of ../../../shared/api-contract.md over generated
+ * The EMS API sandbox: the contract of docs/ems-api.md over generated
  * data, with faults on demand. Plain TypeScript, no Next.js: see README.md in this folder.
  */
 export { Sandbox, DEFAULT_TOKEN_LIFETIME_SECONDS } from "./sandbox";

@@ -28,7 +28,7 @@ type Route =
   | { kind: "admin" }
   | { kind: "unknown" };
 
-/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (contract 1). */
+/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (docs/ems-api.md §1). */
 function route(path: string): Route {
   if (path.startsWith(ADMIN_PREFIX)) return { kind: "admin" };
   if (!path.startsWith(API_PREFIX)) return { kind: "unknown" };

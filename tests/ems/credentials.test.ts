@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { basicAuthorization, credentialFingerprint, encodeCredentialPart, normalizeBaseUrl } from "@/lib/ems/credentials";
 import { InvalidBaseUrlError } from "@/lib/ems/errors";
 
-describe("encodeCredentialPart (contract section 2)", () => {
+describe("encodeCredentialPart (docs/ems-api.md §2)", () => {
   it("keeps A-Z a-z 0-9 - _ . and percent-encodes every other UTF-8 byte", () => {
     expect(encodeCredentialPart("AZaz09-_.")).toBe("AZaz09-_.");
     expect(encodeCredentialPart("s3cret pass+/=:%&é")).toBe("s3cret%20pass%2B%2F%3D%3A%25%26%C3%A9");

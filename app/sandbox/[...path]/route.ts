@@ -1,6 +1,6 @@
 import { handleEmbeddedSandboxRequest } from "@/lib/sandbox/embedded";
 
-// The sandbox (issue 3) served inside the portal: http://localhost:3000/sandbox is an EMS base URL.
+// The sandbox served inside the portal: http://localhost:3000/sandbox is an EMS base URL (docs/ems-api.md §1).
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 

@@ -40,7 +40,7 @@ export const EVENTS: ResourceDescriptor = {
   path: "events",
   label: "events",
   standardFields: eventFields,
-  // Production returns only id and name of an event without `fields` (contract 4.2).
+  // Production returns only id and name of an event without `fields` (docs/ems-api.md §4.2).
   defaultFields: ["id", "name"],
   expandable: [],
   sortable: eventFields,

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Schemas carry no global ids (a Next dev reload would register them twice); api/openapi.ts names
  * them in its own registry.
  *
- * The resources of the contract (sections 2, 4.1, 4.2, 4.5, 6) as zod schemas. They are the one
+ * The resources of the contract (docs/ems-api.md §2, §4.1, §4.2, §4.5, §6) as zod schemas. They are the one
  * source of truth for field lists, for the OpenAPI document and for tests of the generated data.
  */
 export const headerPairSchema = z.object({ key: z.string(), value: z.string() });

@@ -3,7 +3,7 @@ import { HAYSTACK_SEPARATOR, isLatin1, type Table } from "../data/table";
 import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
 
 /**
- * The `search` parameter (contract 4.4): `<field><operator><value>` conditions joined by `&`,
+ * The `search` parameter (docs/ems-api.md §4.4): `<field><operator><value>` conditions joined by `&`,
  * combined with AND, or OR under `searchCondition=or`. Text matching is case-insensitive.
  */
 export const COMPARISON_OPERATORS = ["=", "!=", ">", "<", ">=", "<="] as const;
@@ -31,7 +31,7 @@ function parseOperator(rest: string, raw: string): { operator: SearchOperator; v
   if (star) {
     const word = star[2].toLowerCase();
     if (!TEXT_OPERATOR_WORDS.includes(word)) {
-      // A typo such as *within* must never silently become an equality test (contract 4.4).
+      // A typo such as *within* must never silently become an equality test (docs/ems-api.md §4.4).
       throw badRequest(`Malformed search condition "${raw}": "*${star[2]}*" is not an operator; use *contains*, *beginswith* or *endswith*.`);
     }
     return { operator: `${star[1]}*${word}*` as SearchOperator, value: rest.slice(star[0].length) };
