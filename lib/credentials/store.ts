@@ -8,7 +8,7 @@ import { SafeError } from "@/lib/errors";
 import type { RequestContext } from "@/lib/teams/access";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
 import { credentialAad } from "./aad";
-import { checkBaseUrl } from "./base-url";
+import { checkBaseUrl } from "@/lib/ems/contract";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
 export interface CredentialSummary {

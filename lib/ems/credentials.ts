@@ -1,5 +1,6 @@
 import "server-only";
 import { createHmac } from "node:crypto";
+import { checkBaseUrl } from "./contract";
 import { InvalidBaseUrlError } from "./errors";
 
 /** One member's EMS API credential, decrypted, as the client needs it. */
@@ -11,27 +12,14 @@ export type EmsCredential = {
   consumerSecret: string;
 };
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
- * The base URL in one canonical form (`scheme://host[:port][/prefix]`, no trailing slash).
- * HTTPS is required except on loopback hosts (the sandbox), per docs/ems-api.md §1.
+ * The base URL in one canonical form (`scheme://host[:port][/prefix]`, no trailing slash), by the
+ * contract's rule (lib/ems/contract.ts `checkBaseUrl`, docs/ems-api.md §1); throws InvalidBaseUrlError.
  */
 export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new InvalidBaseUrlError("it is not a URL (expected e.g. https://api.example.com).");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new InvalidBaseUrlError("it must start with https://.");
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new InvalidBaseUrlError("it must use HTTPS (plain HTTP is allowed only for localhost).");
-  }
-  if (url.username || url.password) throw new InvalidBaseUrlError("it must not contain a user name or password.");
-  if (url.search || url.hash) throw new InvalidBaseUrlError("it must not contain a query (?) or fragment (#).");
-  const path = url.pathname.replace(/\/+$/, "");
-  return `${url.protocol}//${url.host}${path}`;
+  const checked = checkBaseUrl(raw);
+  if (!checked.ok) throw new InvalidBaseUrlError(checked.message);
+  return checked.baseUrl;
 }
 
 /**

@@ -93,10 +93,10 @@ export class InvalidQueryError extends EmsError {
   }
 }
 
-/** The credential's base URL is unusable (not a URL, not HTTPS for a non-loopback host). */
+/** The credential's base URL breaks the contract's rule (lib/ems/contract.ts `checkBaseUrl`); the message says what to fix. */
 export class InvalidBaseUrlError extends EmsError {
-  constructor(reason: string) {
-    super(`The EMS base URL is not valid: ${reason}`, { code: "ems_invalid_base_url", detail: reason });
+  constructor(message: string) {
+    super(message, { code: "ems_invalid_base_url" });
   }
 }
 

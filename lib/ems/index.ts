@@ -21,5 +21,6 @@ export type { CredentialState } from "./token";
 export type { RateLimit } from "./rate-limit";
 export { flushEmsState } from "./lifecycle";
 export { emsConfig, reloadEmsConfig } from "./config";
+export * from "./contract";
 export * from "./query";
 export type { EmsEvent, EmsHeader, ListMeta, Webhook, WebhookGroup } from "./responses";

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { basicAuthorization, credentialFingerprint, encodeCredentialPart, normalizeBaseUrl } from "@/lib/ems/credentials";
-import { InvalidBaseUrlError } from "@/lib/ems/errors";
+import { basicAuthorization, credentialFingerprint, encodeCredentialPart } from "@/lib/ems/credentials";
 
 describe("encodeCredentialPart (docs/ems-api.md §2)", () => {
   it("keeps A-Z a-z 0-9 - _ . and percent-encodes every other UTF-8 byte", () => {
@@ -22,26 +21,6 @@ describe("basicAuthorization", () => {
     const decoded = Buffer.from(basicAuthorization("a:b", "c:d").slice(6), "base64").toString();
     expect(decoded).toBe("a%3Ab:c%3Ad");
     expect(decoded.indexOf(":")).toBe(5);
-  });
-});
-
-describe("normalizeBaseUrl", () => {
-  it("gives one canonical form", () => {
-    expect(normalizeBaseUrl("https://API.example.com/")).toBe("https://api.example.com");
-    expect(normalizeBaseUrl(" http://localhost:3000/sandbox/ ")).toBe("http://localhost:3000/sandbox");
-    expect(normalizeBaseUrl("http://127.0.0.1:4010")).toBe("http://127.0.0.1:4010");
-    expect(normalizeBaseUrl("http://[::1]:4010")).toBe("http://[::1]:4010");
-  });
-
-  it.each([
-    ["not a url", /not a URL/],
-    ["ftp://example.com", /https/],
-    ["http://api.example.com", /must use HTTPS/],
-    ["https://user:pw@api.example.com", /user name or password/],
-    ["https://api.example.com/?x=1", /query/],
-  ])("refuses %s", (url, message) => {
-    expect(() => normalizeBaseUrl(url)).toThrow(InvalidBaseUrlError);
-    expect(() => normalizeBaseUrl(url)).toThrow(message);
   });
 });
 

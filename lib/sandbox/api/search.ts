@@ -5,6 +5,10 @@ import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
 /**
  * The `search` parameter (docs/ems-api.md §4.4): `<field><operator><value>` conditions joined by `&`,
  * combined with AND, or OR under `searchCondition=or`. Text matching is case-insensitive.
+ *
+ * The sandbox's own copy of the contract, on purpose: it does not import lib/ems/contract.ts (the
+ * portal's copy). The two sides of the contract must not share a definition, or a mistake in it
+ * would pass every test.
  */
 export const COMPARISON_OPERATORS = ["=", "!=", ">", "<", ">=", "<="] as const;
 export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
