@@ -1,5 +1,6 @@
 import "server-only";
 import { createHmac } from "node:crypto";
+import { fingerprintSecret } from "@/lib/env";
 import { checkBaseUrl } from "./contract";
 import { InvalidBaseUrlError } from "./errors";
 
@@ -43,24 +44,14 @@ export function basicAuthorization(consumerKey: string, consumerSecret: string):
   return `Basic ${Buffer.from(joined, "utf8").toString("base64")}`;
 }
 
-function fingerprintKey(): string {
-  const secret = process.env.EMS_FINGERPRINT_SECRET || process.env.NEXTAUTH_SECRET;
-  if (!secret) {
-    throw new Error(
-      "credentialFingerprint needs a server secret: set NEXTAUTH_SECRET (or EMS_FINGERPRINT_SECRET). " +
-        "`npm run dev` generates one into .env.local.",
-    );
-  }
-  return secret;
-}
-
 /**
- * A stable, non-reversible name for a credential (HMAC-SHA256 keyed by a server secret, hex):
+ * A stable, non-reversible name for a credential (HMAC-SHA256 keyed by a server secret,
+ * EMS_FINGERPRINT_SECRET or else NEXTAUTH_SECRET, hex):
  * the same base URL, key and secret give the same fingerprint on every instance, so they share
  * one token; a changed secret gives a new fingerprint, so an old token is never reused for it.
  */
 export function credentialFingerprint(baseUrl: string, consumerKey: string, consumerSecret: string): string {
-  const key = createHmac("sha256", fingerprintKey()).update("ems-portal/credential-fingerprint/v1").digest();
+  const key = createHmac("sha256", fingerprintSecret()).update("ems-portal/credential-fingerprint/v1").digest();
   return createHmac("sha256", key)
     .update(JSON.stringify([normalizeBaseUrl(baseUrl), consumerKey, consumerSecret]))
     .digest("hex");

@@ -28,7 +28,7 @@ describe("credentialFingerprint", () => {
   let saved: string | undefined;
   beforeEach(() => {
     saved = process.env.NEXTAUTH_SECRET;
-    process.env.NEXTAUTH_SECRET = "test-server-secret";
+    process.env.NEXTAUTH_SECRET = "test-server-secret-of-32-characters";
   });
   afterEach(() => {
     if (saved === undefined) delete process.env.NEXTAUTH_SECRET;
@@ -45,7 +45,7 @@ describe("credentialFingerprint", () => {
     // No ambiguity between where the key ends and the secret starts.
     expect(credentialFingerprint("https://api.example.com", "ke", "ysecret")).not.toBe(a);
     expect(a).not.toContain("secret");
-    process.env.NEXTAUTH_SECRET = "another-server-secret";
+    process.env.NEXTAUTH_SECRET = "another-server-secret-of-32-characters";
     expect(credentialFingerprint("https://api.example.com", "key", "secret")).not.toBe(a);
   });
 

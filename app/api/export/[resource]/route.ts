@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { getActor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
-import { exportMaxRows } from "@/lib/listing/export-config";
+import { exportEnv } from "@/lib/env";
 import { startExport, type ExportFormat } from "@/lib/listing/export";
 import { failureOf } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
@@ -46,7 +46,7 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
 
   const requestId = randomUUID();
   try {
-    const result = await startExport(client, state, format, { maxRows: exportMaxRows(), signal: request.signal, requestId });
+    const result = await startExport(client, state, format, { maxRows: exportEnv().EXPORT_MAX_ROWS, signal: request.signal, requestId });
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "");
     return new Response(result.stream, {
       headers: {
