@@ -40,11 +40,11 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
     return problem(400, [...state.notices, ...state.idsErrors].join(" "));
   }
 
-  const client = await getEmsClientForActor(actor).catch((error: unknown) => failureOf(error));
+  const requestId = randomUUID();
+  const client = await getEmsClientForActor(actor).catch((error: unknown) => failureOf(error, requestId));
   if (client === null) return problem(409, "Add your EMS API credentials in Settings first.");
   if ("kind" in client) return problem(STATUS_OF[client.kind] ?? 500, "message" in client ? client.message : "The export failed.");
 
-  const requestId = randomUUID();
   try {
     const result = await startExport(client, state, format, { maxRows: exportEnv().EXPORT_MAX_ROWS, signal: request.signal, requestId });
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "");
@@ -61,7 +61,7 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
       },
     });
   } catch (error) {
-    const failure = failureOf(error);
+    const failure = failureOf(error, requestId);
     const headers: Record<string, string> = failure.kind === "rate-limited" ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
     return problem(STATUS_OF[failure.kind] ?? 500, "message" in failure ? failure.message : "The export failed.", headers);
   }
