@@ -1,4 +1,5 @@
 import "server-only";
+import { formatSeconds } from "@/lib/duration";
 import { SafeError } from "@/lib/errors";
 
 /**
@@ -42,7 +43,7 @@ export class RateLimitedError extends EmsError {
   readonly rateLimit: { limit: number; remaining: number; resetAt: Date } | null;
   constructor(retryAfterSeconds: number, detail?: string, rateLimit: { limit: number; remaining: number; resetAt: Date } | null = null) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(`The EMS API rate limit for your credentials is used up. Try again in ${formatWait(seconds)}.`, {
+    super(`The EMS API rate limit for your credentials is used up. Try again in ${formatSeconds(seconds)}.`, {
       code: "ems_rate_limited",
       status: 429,
       detail,
@@ -102,10 +103,4 @@ export class InvalidBaseUrlError extends EmsError {
 
 export function isEmsError(error: unknown): error is EmsError {
   return error instanceof EmsError;
-}
-
-function formatWait(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
 }
