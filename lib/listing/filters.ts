@@ -42,7 +42,7 @@ export type FilterParse = { ok: true; condition: FilterCondition } | { ok: false
 
 /**
  * Reads `<field><operator><value>`. The longest operator wins, so `name=*contains*x` is "contains x",
- * never "equals *contains*x"; the type checks of the value are the caller's (they know the field).
+ * never "equals *contains*x"; the value is then checked by the contract's rule (valueProblem).
  */
 export function parseFilter(
   text: string,
