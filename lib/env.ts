@@ -1,52 +1,131 @@
 import "server-only";
 import { z } from "zod";
-import { parseKeyRing } from "@/lib/crypto/secret-box";
+import { parseKeyRing, type KeyRing } from "@/lib/crypto/key-ring";
+import { DEFAULT_ACCOUNTS, parseAccountsJson, type SandboxAccount, type SandboxOptions } from "@/lib/sandbox/core/config";
 
 /**
- * Every environment variable the portal server reads, validated once. `npm run dev` generates the
- * secrets into .env.local; in production a missing or malformed value stops the server at start-up
- * (instrumentation.ts) with a message naming the variable and how to make one.
+ * Every environment variable of EMS Portal, validated here and read from here only: nothing else in
+ * lib/ or app/ reads process.env. `npm run dev` generates the secrets into .env.local; a missing or
+ * malformed value stops the server at start-up (instrumentation.ts -> lib/startup.ts) with a message
+ * naming the variable and how to make one. README.md's configuration table lists exactly these
+ * variables (tests/env/readme-table.test.ts checks it).
+ *
+ * Each part reads its own few variables through an accessor below (`databaseEnv()`, `emsEnv()`, …),
+ * parsed with the same schema and re-parsed only when one of its variables changes (tests and the
+ * key-rotation script change them at run time). A blank value counts as unset.
  */
+
+type EnvSource = Record<string, string | undefined>;
+
 const HOW_TO_MAKE_SECRET = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
 
-// One parser for the key ring: the one the secret box itself uses, so start-up refuses exactly what
-// encryption would refuse later.
-const keyRing = z.string().optional().superRefine((value, ctx) => {
-  try {
-    parseKeyRing(value);
-  } catch (error) {
-    const message = error instanceof Error ? error.message.replace(/^CREDENTIAL_ENCRYPTION_KEYS /, "") : String(error);
-    ctx.addIssue({ code: "custom", message });
-  }
-});
+function numberFrom(fallback: number, min: number, max: number, { whole = true } = {}) {
+  const message = `must be a ${whole ? "whole " : ""}number from ${min} to ${max.toLocaleString("en-US")}`;
+  const number = z.coerce.number({ error: message }).min(min, { error: message }).max(max, { error: message });
+  return (whole ? number.int({ error: message }) : number).default(fallback);
+}
 
 const booleanString = z
-  .enum(["true", "false", "1", "0", ""])
+  .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
   .optional()
   .transform((value) => value === "true" || value === "1");
 
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" });
 
+// One parser for the key ring: the one the secret box gets its ring from, so start-up refuses
+// exactly what encryption would refuse later.
+const keyRing = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    try {
+      parseKeyRing(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^CREDENTIAL_ENCRYPTION_KEYS /, "") });
+    }
+  });
+
+const sandboxAccounts = z
+  .string()
+  .optional()
+  .transform((raw, ctx): SandboxAccount[] => {
+    if (raw === undefined) return DEFAULT_ACCOUNTS;
+    try {
+      return parseAccountsJson(raw);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+const webhookGroupsPath = z
+  .string()
+  .refine((path) => path.startsWith("/") && !/[?#\s]/.test(path), { error: (issue) => `must be a path starting with "/" (no query); it is "${String(issue.input)}"` })
+  .transform((path) => path.replace(/\/+$/, ""))
+  .default("/api/v1/webhook-groups");
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/** What the portal server reads. */
 const serverEnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  // The process
+  NODE_ENV: z.enum(["development", "production", "test"], { error: "must be development, production or test" }).default("development"),
+  PORT: numberFrom(3000, 1, 65535),
+  // Database (lib/db/prisma.ts)
   DATABASE_URL: z
     .string({ error: "is missing. Set it to your PostgreSQL URL, e.g. postgresql://user:password@host:5432/ems_portal" })
     .regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" }),
+  DATABASE_POOL_MAX: numberFrom(10, 1, 1000),
+  // Sessions and sign-in (lib/auth)
   NEXTAUTH_SECRET: z
     .string({ error: `is missing. Make one with: ${HOW_TO_MAKE_SECRET}` })
     .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }),
   NEXTAUTH_URL: z.url({ error: "must be the portal's public URL, e.g. https://portal.example.com" }).optional(),
+  AUTH_MAX_FAILURES_PER_ACCOUNT: numberFrom(10, 1, 1_000_000),
+  AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
+  AUTH_THROTTLE_WINDOW_SECONDS: numberFrom(15 * 60, 1, 1_000_000),
+  // Secrets at rest (lib/crypto, lib/ems/credentials.ts)
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
   EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
+  // The EMS client (lib/ems/config.ts)
+  EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
+  EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
+  EMS_WEBHOOK_GROUPS_PATH: webhookGroupsPath,
+  // Export (app/api/export)
+  EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
+  // Invitation mail (lib/mail)
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" }).optional(),
+  SMTP_FROM: z.string().default("EMS Portal <no-reply@localhost>"),
+  // The sandbox (app/sandbox, and `npm run sandbox`)
   SANDBOX_ENABLED: booleanString,
-  AUTH_MAX_FAILURES_PER_ACCOUNT: positiveInt(10),
-  AUTH_MAX_FAILURES_PER_ADDRESS: positiveInt(10),
-  AUTH_THROTTLE_WINDOW_SECONDS: positiveInt(15 * 60),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "must be debug, info, warn, error or silent" }).optional(),
+  SANDBOX_ACCOUNTS: sandboxAccounts,
+  SANDBOX_SIGNING_SECRET: z.string().optional(),
+  SANDBOX_ADMIN_SECRET: z.string().optional(),
+  SANDBOX_PORT: numberFrom(4010, 0, 65535),
+  SANDBOX_HOST: z.string().default("127.0.0.1"),
+  // Logging (lib/log.ts reads these through logSettings(), leniently; here they are checked)
+  LOG_LEVEL: z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), z.enum(LOG_LEVELS, { error: "must be debug, info, warn, error or silent" }).optional()),
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
 });
 
+/**
+ * Tooling: what the scripts (scripts/, prisma.config.ts) and the test harness read, never the
+ * server. Declared here so that one table (README.md) describes every variable.
+ */
+const toolingEnvSchema = z.object({
+  EMBEDDED_DATABASE_PORT: numberFrom(54329, 1, 65535),
+  EMBEDDED_DATA_DIR: z.string().default(".data/pglite"),
+  SHADOW_DATABASE_URL: postgresUrl.optional(),
+  TEST_DATABASE_URL: postgresUrl.optional(),
+  CHROMIUM_PATH: z.string().optional(),
+});
+
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
+export type ToolingEnv = z.infer<typeof toolingEnvSchema>;
+
+/** The names of the variables, for the README check and for scripts that pass the environment on. */
+export const SERVER_VARIABLES = Object.keys(serverEnvSchema.shape) as (keyof ServerEnv)[];
+export const TOOLING_VARIABLES = Object.keys(toolingEnvSchema.shape) as (keyof ToolingEnv)[];
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -55,31 +134,121 @@ export class EnvError extends Error {
   }
 }
 
-export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
-  const result = serverEnvSchema.safeParse(source);
-  if (!result.success) {
-    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
+function parseWith<S extends z.ZodObject>(schema: S, source: EnvSource): z.output<S> {
+  const input: EnvSource = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = source[name];
+    input[name] = value === undefined || value.trim() === "" ? undefined : value;
   }
+  const result = schema.safeParse(input);
+  if (!result.success) throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
   return result.data;
 }
 
-let cached: ServerEnv | undefined;
-
-/** The validated environment of this server process. */
-export function serverEnv(): ServerEnv {
-  cached ??= parseServerEnv(process.env);
-  return cached;
+/** An accessor for some variables: parsed from process.env, again only when one of them changed. */
+function section<S extends z.ZodObject>(schema: S): (source?: EnvSource) => z.output<S> {
+  const names = Object.keys(schema.shape);
+  let last: { raw: (string | undefined)[]; value: z.output<S> } | undefined;
+  return (source = process.env) => {
+    const raw = names.map((name) => source[name]);
+    if (last && raw.every((value, index) => value === last!.raw[index])) return last.value;
+    const value = parseWith(schema, source);
+    last = { raw, value };
+    return value;
+  };
 }
 
+/** Every server variable at once, with every problem (start-up, tests). Throws EnvError. */
+export function parseServerEnv(source: EnvSource): ServerEnv {
+  return parseWith(serverEnvSchema, source);
+}
 
-const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+/** The tooling variables (scripts, test harness). Throws EnvError. */
+export function parseToolingEnv(source: EnvSource): ToolingEnv {
+  return parseWith(toolingEnvSchema, source);
+}
+
+/** The validated environment of this server process. */
+export const serverEnv = section(serverEnvSchema);
+
+export const runtimeEnv = section(serverEnvSchema.pick({ NODE_ENV: true, PORT: true }));
+export const databaseEnv = section(serverEnvSchema.pick({ DATABASE_URL: true, DATABASE_POOL_MAX: true }));
+export const authEnv = section(
+  serverEnvSchema.pick({
+    NEXTAUTH_SECRET: true,
+    NEXTAUTH_URL: true,
+    AUTH_MAX_FAILURES_PER_ACCOUNT: true,
+    AUTH_MAX_FAILURES_PER_ADDRESS: true,
+    AUTH_THROTTLE_WINDOW_SECONDS: true,
+  }),
+);
+export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
+export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true }));
+export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));
+export type MailEnv = ReturnType<typeof mailEnv>;
+export const toolingEnv = section(toolingEnvSchema);
+
+const fingerprintEnv = section(serverEnvSchema.pick({ EMS_FINGERPRINT_SECRET: true }));
+const nextAuthSecretEnv = section(serverEnvSchema.pick({ NEXTAUTH_SECRET: true }));
+
+/** The key of credential fingerprints: EMS_FINGERPRINT_SECRET, else NEXTAUTH_SECRET. */
+export function fingerprintSecret(source: EnvSource = process.env): string {
+  return fingerprintEnv(source).EMS_FINGERPRINT_SECRET ?? nextAuthSecretEnv(source).NEXTAUTH_SECRET;
+}
+
+let keyRingCache: { source: string | undefined; ring: KeyRing } | undefined;
 
 /**
- * The logger's settings. Read on their own (not through serverEnv()), so that scripts and tests
- * without a full environment still log; an unknown LOG_LEVEL falls back to info, and the
- * start-up check (serverEnv) reports it.
+ * The secret box's key ring from CREDENTIAL_ENCRYPTION_KEYS; throws KeyConfigurationError (which
+ * names the variable and how to make a key), the error the rotation script reports.
  */
-export function logSettings(source: Record<string, string | undefined> = process.env): { level: (typeof LOG_LEVELS)[number]; pretty: boolean } {
+export function credentialKeyRing(source: EnvSource = process.env): KeyRing {
+  const raw = source.CREDENTIAL_ENCRYPTION_KEYS;
+  if (!keyRingCache || keyRingCache.source !== raw) keyRingCache = { source: raw, ring: parseKeyRing(raw) };
+  return keyRingCache.ring;
+}
+
+const sandboxEnv = section(
+  serverEnvSchema.pick({
+    NODE_ENV: true,
+    SANDBOX_ENABLED: true,
+    SANDBOX_ACCOUNTS: true,
+    SANDBOX_SIGNING_SECRET: true,
+    SANDBOX_ADMIN_SECRET: true,
+    SANDBOX_PORT: true,
+    SANDBOX_HOST: true,
+  }),
+);
+
+export interface SandboxSettings {
+  /** Served at /sandbox: always outside production, in production only with SANDBOX_ENABLED=true. */
+  enabled: boolean;
+  /** In production without SANDBOX_SIGNING_SECRET the sandbox signs with its development default. */
+  usesDevelopmentSigningSecret: boolean;
+  options: Required<Pick<SandboxOptions, "accounts">> & Pick<SandboxOptions, "signingSecret" | "adminSecret">;
+  /** Where `npm run sandbox` listens. */
+  port: number;
+  host: string;
+}
+
+/** The sandbox's configuration, handed to lib/sandbox as parameters (it never reads the environment). */
+export function sandboxSettings(source: EnvSource = process.env): SandboxSettings {
+  const env = sandboxEnv(source);
+  return {
+    enabled: env.NODE_ENV !== "production" || env.SANDBOX_ENABLED,
+    usesDevelopmentSigningSecret: env.NODE_ENV === "production" && !env.SANDBOX_SIGNING_SECRET,
+    options: { accounts: env.SANDBOX_ACCOUNTS, signingSecret: env.SANDBOX_SIGNING_SECRET, adminSecret: env.SANDBOX_ADMIN_SECRET },
+    port: env.SANDBOX_PORT,
+    host: env.SANDBOX_HOST,
+  };
+}
+
+/**
+ * The logger's settings. Read on their own and leniently (not through a section), so that scripts
+ * and tests without a full environment still log; an unknown LOG_LEVEL falls back to info, and the
+ * start-up check (parseServerEnv) reports it.
+ */
+export function logSettings(source: EnvSource = process.env): { level: (typeof LOG_LEVELS)[number]; pretty: boolean } {
   const raw = source.LOG_LEVEL?.trim().toLowerCase();
   const level = (LOG_LEVELS as readonly string[]).includes(raw ?? "") ? (raw as (typeof LOG_LEVELS)[number]) : source.NODE_ENV === "test" ? "silent" : "info";
   return { level, pretty: source.LOG_FORMAT ? source.LOG_FORMAT === "pretty" : source.NODE_ENV === "development" };

@@ -1,14 +1,28 @@
 import "server-only";
-import { EnvError, serverEnv } from "@/lib/env";
-import { emsConfig } from "@/lib/ems/config";
+import { EnvError, sandboxSettings, serverEnv } from "@/lib/env";
+import { log } from "@/lib/log";
 
-/** Node runtime only (instrumentation.ts): print what is wrong with the environment and stop. */
+/**
+ * Node runtime only (instrumentation.ts): check every variable at start-up; on a bad environment
+ * print what is wrong, naming each variable, and stop with exit code 1.
+ *
+ * The fatal message is written to stderr as plain text, not through the logger: the logger's own
+ * settings (LOG_LEVEL, LOG_FORMAT) may be what is wrong, LOG_LEVEL=silent would hide the one line
+ * that matters, and a list of variables to fix reads best as text in a deploy log.
+ */
 export function validateEnvironmentOrExit(): void {
   try {
     serverEnv();
-    emsConfig(); // EMS_* settings: a bad value stops the start too
   } catch (error) {
-    console.error(error instanceof Error && !(error instanceof EnvError) ? `EMS Portal cannot start: ${error.message}` : (error as Error).message);
+    const message = error instanceof EnvError ? error.message : `EMS Portal cannot start: ${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`${message}\n`);
     process.exit(1);
+  }
+  const sandbox = sandboxSettings();
+  if (sandbox.enabled && sandbox.usesDevelopmentSigningSecret) {
+    log.warn(
+      { event: "startup.sandbox_development_secret" },
+      "SANDBOX_SIGNING_SECRET is unset: the sandbox signs tokens with its development default. Set it in shared deployments.",
+    );
   }
 }

@@ -5,15 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { loadEnvFiles } from "@/lib/config/load-env-files";
-import { optionsFromEnv } from "@/lib/sandbox/core/config";
+import { sandboxSettings } from "@/lib/env";
 import { listenSandbox } from "@/lib/sandbox/server";
 
 async function main(): Promise<void> {
   loadEnvFiles();
-  const options = optionsFromEnv();
+  const { options, port, host } = sandboxSettings();
   const adminSecret = options.adminSecret ?? randomBytes(18).toString("base64url");
-  const port = Number(process.env.SANDBOX_PORT || 4010);
-  const host = process.env.SANDBOX_HOST || "127.0.0.1";
   const started = Date.now();
   const running = await listenSandbox({ ...options, adminSecret, port, host });
 

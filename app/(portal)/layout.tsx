@@ -1,9 +1,8 @@
 import Link from "next/link";
-import { requireActor, canManageTeam } from "@/lib/auth/session";
+import { requireActor } from "@/lib/auth/session";
+import { ROLE_LABELS, canManageTeam } from "@/lib/teams/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
-
-const ROLE_LABEL = { OWNER: "Owner", ADMIN: "Admin", MEMBER: "Member" } as const;
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const actor = await requireActor();
@@ -13,7 +12,7 @@ export default async function PortalLayout({ children }: { children: React.React
     { href: "/views", label: "Views" },
     { href: "/settings", label: "Settings" },
     { href: "/team", label: "Team" },
-    ...(canManageTeam(actor) ? [{ href: "/audit", label: "Audit log" }] : []),
+    ...(canManageTeam(actor.role) ? [{ href: "/audit", label: "Audit log" }] : []),
   ];
 
   return (
@@ -47,7 +46,7 @@ export default async function PortalLayout({ children }: { children: React.React
                 <p className="px-2 py-1 text-slate-500">
                   {actor.email}
                   <br />
-                  {ROLE_LABEL[actor.role]} of {actor.teamName}
+                  {ROLE_LABELS[actor.role]} of {actor.teamName}
                 </p>
                 <Link href="/account" className="block rounded px-2 py-1.5 hover:bg-slate-100">
                   Account and sessions

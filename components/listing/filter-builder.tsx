@@ -1,8 +1,7 @@
 "use client";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
+import type { FieldType } from "@/lib/ems/contract";
 import { valueProblem } from "@/lib/listing/filters";
-
-type FieldType = "number" | "text" | "date";
 
 const noSubscription = () => () => {};
 

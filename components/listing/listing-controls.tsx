@@ -1,7 +1,8 @@
 import Link from "next/link";
 import { operatorLabel } from "@/lib/listing/filters";
 import { MAX_IDS } from "@/lib/listing/ids";
-import { OPERATORS, PER_PAGE_OPTIONS, fieldLabel, listingConfig, type FieldType } from "@/lib/listing/resources";
+import { OPERATORS_BY_TYPE, type FieldType } from "@/lib/ems/contract";
+import { PER_PAGE_OPTIONS, fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { formatSort, type ListingState } from "@/lib/listing/search-params";
 import { FilterBuilder, type FilterFieldOption, type OperatorOption } from "./filter-builder";
 
@@ -17,9 +18,9 @@ export function ListingControls({ state }: { state: ListingState }) {
     label: fieldLabel(config, name),
   }));
   const operators = Object.fromEntries(
-    (Object.keys(OPERATORS) as FieldType[]).map((type) => [
+    (Object.keys(OPERATORS_BY_TYPE) as FieldType[]).map((type) => [
       type,
-      OPERATORS[type].map((value): OperatorOption => ({ value, label: operatorLabel(value, type) })),
+      OPERATORS_BY_TYPE[type].map((value): OperatorOption => ({ value, label: operatorLabel(value, type) })),
     ]),
   ) as Record<FieldType, OperatorOption[]>;
   const idsErrorId = `${state.resource}-ids-errors`;

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Actor } from "@/lib/auth/session";
-import { exportMaxRows } from "@/lib/listing/export-config";
+import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";
 import { loadListing } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
@@ -43,7 +43,7 @@ export async function ListingResults({ actor, state }: { actor: Actor; state: Li
         </>
       )}
       <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-200 pt-3">
-        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={exportMaxRows()} /> : <span />}
+        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={exportEnv().EXPORT_MAX_ROWS} /> : <span />}
         {budget ? <BudgetLine budget={budget} /> : null}
       </div>
     </section>

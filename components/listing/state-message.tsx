@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ListingFailure, RateBudget } from "@/lib/listing/load";
-import { formatCount, formatSeconds } from "@/lib/listing/format";
+import { formatSeconds } from "@/lib/duration";
+import { formatCount } from "@/lib/listing/format";
 
 /** The page's answer when there is no table to show: each state says what happened and what to do. */
 export function StateMessage({ failure, retryHref }: { failure: ListingFailure; retryHref: string }) {

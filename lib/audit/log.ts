@@ -1,3 +1,4 @@
+import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import type { Actor } from "@/lib/auth/session";

@@ -3,6 +3,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError, GENERIC_ERROR_MESSAGE } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { clientIpFrom } from "./request-meta";
 import { signInWithPassword } from "./sign-in";
 
@@ -39,7 +40,7 @@ export const authOptions: NextAuthOptions = {
         } catch (error) {
           // next-auth hands an thrown Error's message to the client as `error`: only our own words go there.
           if (isSafeError(error)) throw new Error(error.message);
-          console.error(JSON.stringify({ level: "error", msg: "sign-in failed", error: String(error) }));
+          log.error({ event: "auth.sign_in_error", err: error }, "sign-in failed unexpectedly");
           throw new Error(GENERIC_ERROR_MESSAGE);
         }
       },

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { prisma } from "@/lib/db/prisma";
-import { serverEnv } from "@/lib/env";
+import { authEnv } from "@/lib/env";
 import { audit } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
 import { dummyPasswordHash, verifyPassword, MAX_PASSWORD_LENGTH } from "./password";
@@ -31,7 +31,7 @@ export async function signInWithPassword(input: unknown, meta: { ip: string; use
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) throw new SafeError(WRONG_CREDENTIALS_MESSAGE, "wrong_credentials");
   const { email, password } = parsed.data;
-  const env = serverEnv();
+  const env = authEnv();
 
   const verdict = await checkSignInThrottle(email, meta.ip, {
     maxFailuresPerAccount: env.AUTH_MAX_FAILURES_PER_ACCOUNT,

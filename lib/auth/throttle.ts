@@ -1,5 +1,6 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
+import { formatSeconds } from "@/lib/duration";
 
 export interface ThrottleLimits {
   maxFailuresPerAccount: number;
@@ -48,7 +49,5 @@ export async function recordSignInAttempt(email: string, ip: string, success: bo
 
 /** Words for the sign-in form. */
 export function throttleMessage(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} seconds` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  return `Too many failed sign-in attempts. Try again in ${wait}.`;
+  return `Too many failed sign-in attempts. Try again in ${formatSeconds(retryAfterSeconds)}.`;
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { auditByActor } from "@/lib/audit/log";
 import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
@@ -14,10 +15,11 @@ import {
   type EmsCredential,
 } from "@/lib/ems";
 import { SafeError } from "@/lib/errors";
+import { log } from "@/lib/log";
 import type { RequestContext } from "@/lib/teams/access";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
 import { credentialAad } from "./aad";
-import { checkBaseUrl } from "./base-url";
+import { checkBaseUrl } from "@/lib/ems/contract";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
 export interface CredentialSummary {
@@ -214,7 +216,7 @@ async function loadOwnCredential(actor: Actor): Promise<(EmsCredential & { id: s
     };
   } catch (error) {
     if (error instanceof DecryptionError) {
-      console.error(JSON.stringify({ level: "error", msg: "credential does not decrypt", credentialId: row.id, reason: error.message }));
+      log.error({ event: "credential.undecryptable", credentialId: row.id, reason: error.message }, "stored credential does not decrypt");
       throw new CredentialUnreadableError();
     }
     throw error;
@@ -245,14 +247,16 @@ export async function testCredential(actor: Actor, context: RequestContext = {})
   const credential = await loadOwnCredential(actor);
   if (!credential) throw new NoCredentialError();
   let result: ConnectionTestResult;
+  // One id for the EMS client's log lines of this test and for an unexpected failure logged here.
+  const requestId = randomUUID();
   try {
     const { id: _id, ...emsCredential } = credential;
     void _id;
-    const outcome = await getEmsClient(emsCredential).testConnection();
+    const outcome = await getEmsClient(emsCredential).testConnection({ requestId });
     result = { ok: true, expiresAt: outcome.expiresAt, webhookGroupCount: outcome.webhookGroupCount, testedAt: new Date() };
   } catch (error) {
     if (!isEmsError(error)) {
-      console.error(JSON.stringify({ level: "error", msg: "connection test failed unexpectedly", credentialId: credential.id, error: String(error) }));
+      log.error({ event: "credential.test_failed", requestId, credentialId: credential.id, err: error }, "connection test failed unexpectedly");
     }
     // Taken after the call: the EMS client's own failure mark (EmsTokenCache) is then older than this.
     result = { ok: false, message: isEmsError(error) ? error.userMessage : "The connection test failed for an unexpected reason. Please try again.", testedAt: new Date() };

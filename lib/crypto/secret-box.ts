@@ -1,5 +1,9 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { credentialKeyRing } from "@/lib/env";
+import { KEYS_ENV_VAR, KID_PATTERN, type KeyRing } from "./key-ring";
+
+export { GENERATE_KEY_COMMAND, KEYS_ENV_VAR, KeyConfigurationError, parseKeyRing, type KeyRing } from "./key-ring";
 
 /**
  * Secrets at rest: AES-256-GCM with a random 96-bit IV, a key id in every ciphertext and a key
@@ -10,26 +14,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
  * silently passing as that row's secret. The version and key id are bound as well.
  */
 
-export const KEYS_ENV_VAR = "CREDENTIAL_ENCRYPTION_KEYS";
-export const GENERATE_KEY_COMMAND = `node -e "console.log('k1:'+require('crypto').randomBytes(32).toString('base64'))"`;
-
 const VERSION = "v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const KEY_BYTES = 32;
-const KID_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 const BASE64URL_PATTERN = /^[A-Za-z0-9_-]+$/;
-
-/** The key ring is missing or malformed: an operator error, named with the variable and the fix. */
-export class KeyConfigurationError extends Error {
-  constructor(problem: string) {
-    super(
-      `${KEYS_ENV_VAR} ${problem}. Expected "kid:base64-of-32-random-bytes" (comma-separated for a key ring; ` +
-        `the first key encrypts, every listed key decrypts). Make a key with: ${GENERATE_KEY_COMMAND}`,
-    );
-    this.name = "KeyConfigurationError";
-  }
-}
 
 /** A ciphertext that cannot be decrypted: never returns garbage instead. */
 export class DecryptionError extends Error {
@@ -39,47 +27,9 @@ export class DecryptionError extends Error {
   }
 }
 
-export interface KeyRing {
-  activeKeyId: string;
-  keys: ReadonlyMap<string, Buffer>;
-}
-
-/** Parses "kid:base64,kid2:base64" (standard or URL-safe base64, 32 bytes each). */
-export function parseKeyRing(value: string | undefined): KeyRing {
-  if (value === undefined || value.trim() === "") throw new KeyConfigurationError("is not set");
-  const keys = new Map<string, Buffer>();
-  let activeKeyId: string | undefined;
-  const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
-  if (entries.length === 0) throw new KeyConfigurationError("holds no key");
-  for (const [index, entry] of entries.entries()) {
-    const separator = entry.indexOf(":");
-    if (separator <= 0) throw new KeyConfigurationError(`entry ${index + 1} has no "kid:" prefix`);
-    const kid = entry.slice(0, separator);
-    const encoded = entry.slice(separator + 1).trim();
-    if (!KID_PATTERN.test(kid)) {
-      throw new KeyConfigurationError(`entry ${index + 1} has an invalid key id "${kid}" (use letters, digits, "_" or "-", at most 32)`);
-    }
-    if (keys.has(kid)) throw new KeyConfigurationError(`lists the key id "${kid}" twice`);
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded)) {
-      throw new KeyConfigurationError(`key "${kid}" is not base64`);
-    }
-    const key = Buffer.from(encoded.replace(/-/g, "+").replace(/_/g, "/"), "base64");
-    if (key.length !== KEY_BYTES) {
-      throw new KeyConfigurationError(`key "${kid}" is ${key.length} bytes; AES-256 needs exactly ${KEY_BYTES}`);
-    }
-    keys.set(kid, key);
-    activeKeyId ??= kid;
-  }
-  return { activeKeyId: activeKeyId!, keys };
-}
-
-let cached: { source: string | undefined; ring: KeyRing } | undefined;
-
-/** The key ring from the environment; re-read when the variable changes (tests, rotation scripts). */
+/** The key ring from the environment (lib/env.ts); re-read when the variable changes (tests, rotation scripts). */
 export function getKeyRing(): KeyRing {
-  const source = process.env[KEYS_ENV_VAR];
-  if (!cached || cached.source !== source) cached = { source, ring: parseKeyRing(source) };
-  return cached.ring;
+  return credentialKeyRing();
 }
 
 /** The id of the key that new ciphertexts are written with (the first one listed). */

@@ -1,14 +1,13 @@
+import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { databaseEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 
 /** The one Prisma client of this process, with a pool of DATABASE_POOL_MAX connections (default 10). */
 function createPrismaClient(): PrismaClient {
-  const connectionString = process.env.DATABASE_URL;
-  if (!connectionString) {
-    throw new Error("DATABASE_URL is not set. `npm run dev` sets it to the embedded database; in production set it to your PostgreSQL URL.");
-  }
-  const max = Number(process.env.DATABASE_POOL_MAX || 10);
-  const adapter = new PrismaPg({ connectionString, max });
+  // `npm run dev` sets both to the embedded database; in production DATABASE_URL is required.
+  const { DATABASE_URL, DATABASE_POOL_MAX } = databaseEnv();
+  const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_MAX });
   return new PrismaClient({ adapter });
 }
 

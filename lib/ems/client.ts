@@ -7,7 +7,8 @@ import { normalizeBaseUrl, type EmsCredential } from "./credentials";
 import { CredentialsRejectedError, EmsBadRequestError, EmsError, InvalidResponseError, RateLimitedError, UpstreamUnavailableError } from "./errors";
 import { emsHttp, sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { buildQueryString, type EmsResource, type EventQuery, type QueryFor, type WebhookGroupQuery } from "./query";
+import type { EmsResource } from "./contract";
+import { buildQueryString, type EventQuery, type QueryFor, type WebhookGroupQuery } from "./query";
 import { currentRateLimit, parseRateLimit, recordRateLimit, retryAfterSeconds, type RateLimit } from "./rate-limit";
 import {
   apiErrorMessage,

@@ -1,5 +1,7 @@
 import "server-only";
 import { createHmac } from "node:crypto";
+import { fingerprintSecret } from "@/lib/env";
+import { checkBaseUrl } from "./contract";
 import { InvalidBaseUrlError } from "./errors";
 
 /** One member's EMS API credential, decrypted, as the client needs it. */
@@ -11,32 +13,19 @@ export type EmsCredential = {
   consumerSecret: string;
 };
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
- * The base URL in one canonical form (`scheme://host[:port][/prefix]`, no trailing slash).
- * HTTPS is required except on loopback hosts (the sandbox), per contract section 1.
+ * The base URL in one canonical form (`scheme://host[:port][/prefix]`, no trailing slash), by the
+ * contract's rule (lib/ems/contract.ts `checkBaseUrl`, docs/ems-api.md §1); throws InvalidBaseUrlError.
  */
 export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new InvalidBaseUrlError("it is not a URL (expected e.g. https://api.example.com).");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new InvalidBaseUrlError("it must start with https://.");
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new InvalidBaseUrlError("it must use HTTPS (plain HTTP is allowed only for localhost).");
-  }
-  if (url.username || url.password) throw new InvalidBaseUrlError("it must not contain a user name or password.");
-  if (url.search || url.hash) throw new InvalidBaseUrlError("it must not contain a query (?) or fragment (#).");
-  const path = url.pathname.replace(/\/+$/, "");
-  return `${url.protocol}//${url.host}${path}`;
+  const checked = checkBaseUrl(raw);
+  if (!checked.ok) throw new InvalidBaseUrlError(checked.message);
+  return checked.baseUrl;
 }
 
 /**
  * Percent-encodes every UTF-8 byte outside `A-Z a-z 0-9 - _ .` (space becomes `%20`): the
- * contract's encoding rule for the key and the secret (section 2), accepted by RFC 1738 and
+ * contract's encoding rule for the key and the secret (docs/ems-api.md §2), accepted by RFC 1738 and
  * RFC 3986 servers alike. A literal `+` is therefore sent as `%2B`.
  */
 export function encodeCredentialPart(value: string): string {
@@ -55,24 +44,14 @@ export function basicAuthorization(consumerKey: string, consumerSecret: string):
   return `Basic ${Buffer.from(joined, "utf8").toString("base64")}`;
 }
 
-function fingerprintKey(): string {
-  const secret = process.env.EMS_FINGERPRINT_SECRET || process.env.NEXTAUTH_SECRET;
-  if (!secret) {
-    throw new Error(
-      "credentialFingerprint needs a server secret: set NEXTAUTH_SECRET (or EMS_FINGERPRINT_SECRET). " +
-        "`npm run dev` generates one into .env.local.",
-    );
-  }
-  return secret;
-}
-
 /**
- * A stable, non-reversible name for a credential (HMAC-SHA256 keyed by a server secret, hex):
+ * A stable, non-reversible name for a credential (HMAC-SHA256 keyed by a server secret,
+ * EMS_FINGERPRINT_SECRET or else NEXTAUTH_SECRET, hex):
  * the same base URL, key and secret give the same fingerprint on every instance, so they share
  * one token; a changed secret gives a new fingerprint, so an old token is never reused for it.
  */
 export function credentialFingerprint(baseUrl: string, consumerKey: string, consumerSecret: string): string {
-  const key = createHmac("sha256", fingerprintKey()).update("ems-portal/credential-fingerprint/v1").digest();
+  const key = createHmac("sha256", fingerprintSecret()).update("ems-portal/credential-fingerprint/v1").digest();
   return createHmac("sha256", key)
     .update(JSON.stringify([normalizeBaseUrl(baseUrl), consumerKey, consumerSecret]))
     .digest("hex");

@@ -1,4 +1,5 @@
 import "server-only";
+import { formatSeconds } from "@/lib/duration";
 import { SafeError } from "@/lib/errors";
 
 /**
@@ -42,7 +43,7 @@ export class RateLimitedError extends EmsError {
   readonly rateLimit: { limit: number; remaining: number; resetAt: Date } | null;
   constructor(retryAfterSeconds: number, detail?: string, rateLimit: { limit: number; remaining: number; resetAt: Date } | null = null) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(`The EMS API rate limit for your credentials is used up. Try again in ${formatWait(seconds)}.`, {
+    super(`The EMS API rate limit for your credentials is used up. Try again in ${formatSeconds(seconds)}.`, {
       code: "ems_rate_limited",
       status: 429,
       detail,
@@ -93,19 +94,13 @@ export class InvalidQueryError extends EmsError {
   }
 }
 
-/** The credential's base URL is unusable (not a URL, not HTTPS for a non-loopback host). */
+/** The credential's base URL breaks the contract's rule (lib/ems/contract.ts `checkBaseUrl`); the message says what to fix. */
 export class InvalidBaseUrlError extends EmsError {
-  constructor(reason: string) {
-    super(`The EMS base URL is not valid: ${reason}`, { code: "ems_invalid_base_url", detail: reason });
+  constructor(message: string) {
+    super(message, { code: "ems_invalid_base_url" });
   }
 }
 
 export function isEmsError(error: unknown): error is EmsError {
   return error instanceof EmsError;
-}
-
-function formatWait(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
 }

@@ -24,5 +24,6 @@ export type { TokenReencryptionCounts, TokenReencryptionOptions } from "./token-
 export type { RateLimit } from "./rate-limit";
 export { flushEmsState } from "./lifecycle";
 export { emsConfig, reloadEmsConfig } from "./config";
+export * from "./contract";
 export * from "./query";
 export type { EmsEvent, EmsHeader, ListMeta, Webhook, WebhookGroup } from "./responses";

@@ -1,85 +1,55 @@
 import "server-only";
 import { z } from "zod";
+import {
+  EVENT_FIELDS,
+  MAX_IDS,
+  MAX_PER_PAGE,
+  MAX_SEARCH_CONDITIONS,
+  MAX_SEARCH_VALUE_LENGTH,
+  OPERATORS,
+  OPERATORS_BY_TYPE,
+  SEARCHABLE_FIELDS,
+  SORTABLE_FIELDS,
+  WEBHOOK_GROUP_EXPAND,
+  WEBHOOK_GROUP_FIELDS,
+  dateFormatOf,
+  formatCondition,
+  formatSortKey,
+  searchValueProblems,
+  type EmsResource,
+  type EventField,
+  type FieldType,
+  type SearchCondition,
+  type SearchValueProblem,
+  type SortKey,
+  type WebhookGroupField,
+} from "./contract";
 import { InvalidQueryError } from "./errors";
 
 /**
- * The listing queries of the EMS API (contract section 4.3/4.4): what may be asked for, checked
- * with the contract's limits, and the one function that turns a query into the exact query string.
+ * The listing queries of the EMS API (docs/ems-api.md §4.3, §4.4): what may be asked for, checked
+ * with the contract's limits and rules (lib/ems/contract.ts), and the one function that turns a
+ * query into the exact query string.
  */
 
-export type EmsResource = "webhook-groups" | "events";
-export type FieldType = "number" | "text" | "date";
-
-export const WEBHOOK_GROUP_FIELDS = ["id", "name", "headers", "notification_emails"] as const;
-export const WEBHOOK_GROUP_EXPAND = ["webhooks"] as const;
-export const EVENT_FIELDS = [
-  "id",
-  "name",
-  "status",
-  "type_id",
-  "folder_id",
-  "start_date",
-  "end_date",
-  "start_time",
-  "end_time",
-  "timezone",
-  "capacity",
-  "free_event",
-  "url",
-  "created_at",
-  "updated_at",
-] as const;
-
-export type WebhookGroupField = (typeof WEBHOOK_GROUP_FIELDS)[number];
-export type EventField = (typeof EVENT_FIELDS)[number];
-
-/** Fields a `search` condition may name, with the type that decides its operators [contract: ours]. */
-export const SEARCHABLE_FIELDS = {
-  "webhook-groups": { id: "number", name: "text" },
-  events: {
-    id: "number",
-    name: "text",
-    status: "text",
-    start_date: "date",
-    end_date: "date",
-    created_at: "date",
-    updated_at: "date",
-  },
-} as const satisfies Record<EmsResource, Record<string, FieldType>>;
-
-/** Fields a `sort` may name: the scalar standard fields (arrays such as `headers` have no order). */
-export const SORTABLE_FIELDS = {
-  "webhook-groups": ["id", "name"],
-  events: EVENT_FIELDS,
-} as const satisfies Record<EmsResource, readonly string[]>;
-
-/** Date fields holding `YYYY-MM-DD HH:MM:SS` timestamps (the other date fields hold `YYYY-MM-DD`). */
-export const TIMESTAMP_FIELDS: readonly string[] = ["created_at", "updated_at"];
-
-export const COMPARISON_OPERATORS = ["=", "!=", ">=", "<=", ">", "<"] as const;
-export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
-export const OPERATORS = [...COMPARISON_OPERATORS, ...TEXT_OPERATORS] as const;
-export type SearchOperator = (typeof OPERATORS)[number];
-
-/**
- * Which operators fit which field type: numbers compare; text also matches; dates compare as text
- * in their stated formats, so they take the text operators too (`created_at=*beginswith*2026-11`).
- */
-export const OPERATORS_BY_TYPE: Record<FieldType, readonly SearchOperator[]> = {
-  number: COMPARISON_OPERATORS,
-  date: OPERATORS,
-  text: OPERATORS,
-};
-
-export const MAX_PER_PAGE = 200;
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_IDS = 100;
-/** Not a contract limit: keeps a query string far below any URL length limit. */
-export const MAX_SEARCH_CONDITIONS = 20;
-export const MAX_SEARCH_VALUE_LENGTH = 200;
-
-export type SearchCondition = { field: string; operator: SearchOperator; value: string };
-export type SortKey<F extends string = string> = { field: F; direction: "asc" | "desc" };
+function searchValueMessage(field: string, type: FieldType, operator: string, value: string, problem: SearchValueProblem): string {
+  switch (problem.kind) {
+    case "empty":
+      return `the search value for ${field} is empty`;
+    case "ampersand":
+      return `the search value for ${field} contains "&", which the EMS search syntax cannot express (it separates conditions); remove it or search for a part without it`;
+    case "too-long":
+      return `the search value for ${field} is longer than ${MAX_SEARCH_VALUE_LENGTH} characters`;
+    case "control-character":
+      return `the search value for ${field} contains a control character`;
+    case "looks-like-operator":
+      return `a value for "${operator}" cannot start with "*" (it would read as a text operator); use "=*contains*" instead`;
+    case "not-a-number":
+      return `${field} is a ${type} field; "${value}" is not a whole number`;
+    case "not-a-date":
+      return `${field} compares dates written ${dateFormatOf(problem)}; "${value}" is not one (use "=*beginswith*" for a part of a date)`;
+  }
+}
 
 function querySchemaFor(resource: EmsResource) {
   const fields = resource === "events" ? EVENT_FIELDS : WEBHOOK_GROUP_FIELDS;
@@ -106,40 +76,8 @@ function querySchemaFor(resource: EmsResource) {
           message: `"${operator}" does not fit ${field} (a ${type} field); use one of ${OPERATORS_BY_TYPE[type].join(" ")}`,
         });
       }
-      if (value.includes("&")) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["value"],
-          message: `the search value for ${field} contains "&", which the EMS search syntax cannot express (it separates conditions); remove it or search for a part without it`,
-        });
-      }
-      if (value.trim() === "") ctx.addIssue({ code: "custom", path: ["value"], message: `the search value for ${field} is empty` });
-      if (value.length > MAX_SEARCH_VALUE_LENGTH) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `the search value for ${field} is longer than ${MAX_SEARCH_VALUE_LENGTH} characters` });
-      }
-      if (/[\u0000-\u001f\u007f]/.test(value)) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `the search value for ${field} contains a control character` });
-      }
-      if ((operator === "=" || operator === "!=") && value.startsWith("*")) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["value"],
-          message: `a value for "${operator}" cannot start with "*" (it would read as a text operator); use "=*contains*" instead`,
-        });
-      }
-      if (type === "number" && !/^-?\d{1,15}$/.test(value)) {
-        ctx.addIssue({ code: "custom", path: ["value"], message: `${field} is a number field; "${value}" is not a whole number` });
-      }
-      if (type === "date" && !operator.includes("*")) {
-        const timestamp = TIMESTAMP_FIELDS.includes(field);
-        const pattern = timestamp ? /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/ : /^\d{4}-\d{2}-\d{2}$/;
-        if (!pattern.test(value)) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["value"],
-            message: `${field} compares dates written ${timestamp ? "YYYY-MM-DD or YYYY-MM-DD HH:MM:SS" : "YYYY-MM-DD"}; "${value}" is not one (use "=*beginswith*" for a part of a date)`,
-          });
-        }
+      for (const problem of searchValueProblems(field, type, operator, value)) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: searchValueMessage(field, type, operator, value, problem) });
       }
     });
 
@@ -229,11 +167,6 @@ export function validateQuery<R extends EmsResource>(resource: R, query: QueryFo
   return parsed.data as QueryFor<R>;
 }
 
-/** `name=*contains*summit`, before URL encoding. */
-export function formatCondition(condition: SearchCondition): string {
-  return `${condition.field}${condition.operator}${condition.value}`;
-}
-
 /**
  * The exact query string (no leading `?`) for a listing query, in a fixed parameter order:
  * `fields, expand, search, searchCondition, page, per-page, sort, ids`. Search conditions are
@@ -265,7 +198,7 @@ function buildValidQueryString(valid: WebhookGroupQuery | EventQuery): string {
   }
   if (valid.page !== undefined) parts.push(`page=${valid.page}`);
   if (valid.perPage !== undefined) parts.push(`per-page=${valid.perPage}`);
-  if (valid.sort?.length) parts.push(`sort=${list(valid.sort.map((key) => (key.direction === "desc" ? `-${key.field}` : key.field)))}`);
+  if (valid.sort?.length) parts.push(`sort=${list(valid.sort.map(formatSortKey))}`);
   if (valid.ids?.length) parts.push(`ids=${list(valid.ids)}`);
   return parts.join("&");
 }

@@ -3,7 +3,7 @@ import { prisma } from "@/lib/db/prisma";
 import { emsLog } from "./log";
 import { ems } from "./state";
 
-/** The rate-limit figures of the last answer for one credential (contract section 5). */
+/** The rate-limit figures of the last answer for one credential (docs/ems-api.md §5). */
 export type RateLimit = { limit: number; remaining: number; resetAt: Date };
 
 function headerInt(headers: Headers, name: string): number | null {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 
 /**
- * Response shapes, parsed tolerantly where the production service is lax (contract section 4):
+ * Response shapes, parsed tolerantly where the production service is lax (docs/ems-api.md §4):
  * fields the query did not ask for may be missing, unknown fields are ignored, `webhooks` comes
  * as an array or as an object keyed by id, integers may arrive as numeric strings, and
  * `headers` as `[{key, value}]` or as a `{name: value}` object. An item without an `id` is not a

@@ -1,5 +1,6 @@
 import "server-only";
 import type { EmsClient } from "@/lib/ems";
+import { log } from "@/lib/log";
 import { csvLine } from "./csv";
 import { requestedFields, toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
@@ -88,7 +89,7 @@ export async function startExport(
         out.close();
       } catch (error) {
         await finish();
-        if (!controller.signal.aborted) console.error(JSON.stringify({ level: "error", msg: "export stopped", requestId: options.requestId, error: String((error as Error)?.name ?? error) }));
+        if (!controller.signal.aborted) log.error({ event: "export.stopped", requestId: options.requestId, resource: state.resource, written, err: error }, "export stopped");
         out.error(error);
       }
     },

@@ -1,9 +1,11 @@
 /**
  * One filter row of the listing language, as kept in the URL: `filter=<field><operator><value>`,
  * written exactly like one API search condition (`name=*contains*summit`, `id>=100`), so a URL reads
- * like the request it makes. Which operators a field takes comes from the EMS client's constants.
+ * like the request it makes. Which operators a field takes, and which values the API takes, are the
+ * contract's (lib/ems/contract.ts): this file only puts them in words. Used by the filter builder in
+ * the browser too.
  */
-import type { FieldType } from "./resources";
+import { MAX_SEARCH_VALUE_LENGTH, dateFormatOf, formatCondition, searchValueProblems, type FieldType, type SearchValueProblem } from "@/lib/ems/contract";
 
 export interface FilterCondition {
   field: string;
@@ -11,7 +13,7 @@ export interface FilterCondition {
   value: string;
 }
 
-/** Words for the operators; the operators themselves (and which type allows which) are lib/ems's. */
+/** Words for the operators; the operators themselves (and which type allows which) are the contract's. */
 const OPERATOR_LABELS: Record<string, { text: string; date?: string }> = {
   "=": { text: "is", date: "is" },
   "!=": { text: "is not", date: "is not" },
@@ -33,15 +35,14 @@ export function operatorLabel(operator: string, type: FieldType = "text"): strin
   return (type === "date" ? label.date : undefined) ?? label.text;
 }
 
-export function formatFilter(condition: FilterCondition): string {
-  return `${condition.field}${condition.operator}${condition.value}`;
-}
+/** A filter is written as the API writes a condition. */
+export const formatFilter: (condition: FilterCondition) => string = formatCondition;
 
 export type FilterParse = { ok: true; condition: FilterCondition } | { ok: false; message: string };
 
 /**
  * Reads `<field><operator><value>`. The longest operator wins, so `name=*contains*x` is "contains x",
- * never "equals *contains*x"; the type checks of the value are the caller's (they know the field).
+ * never "equals *contains*x"; the value is then checked by the contract's rule (valueProblem).
  */
 export function parseFilter(
   text: string,
@@ -67,20 +68,32 @@ export function parseFilter(
   return { ok: true, condition: { field, operator, value } };
 }
 
-const DATE_PREFIX = /^\d{4}(-\d{2}(-\d{2}( \d{2}(:\d{2}(:\d{2})?)?)?)?)?$/;
-
-/** What is wrong with a value for a field, in words; null when it is fine. */
+/**
+ * What is wrong with a value for a field, in words; null when it is fine. The rule is the
+ * contract's `searchValueProblems`, the same one the EMS client enforces before sending.
+ */
 export function valueProblem(field: string, type: FieldType, value: string, operator = "="): string | null {
-  if (value.trim() === "") return `The filter on “${field}” has no value.`;
-  if (value.includes("&")) return `The filter on “${field}” contains “&”, which the EMS API cannot search for; remove it or search for the part before or after it.`;
-  if (/^\*[a-z]*\*/i.test(value)) return `The value of the filter on “${field}” starts with “${value.slice(0, value.indexOf("*", 1) + 1)}”, which looks like a mistyped operator.`;
-  if (type === "number" && !/^-?\d+$/.test(value.trim())) return `The filter on “${field}” needs a whole number, not “${clip(value)}”.`;
-  // Dates compare as text: a comparison needs the stated format; "contains" takes any part of it.
-  if (type === "date" && !operator.includes("*") && !DATE_PREFIX.test(value.trim())) {
-    return `The filter on “${field}” needs a date written YYYY-MM-DD (optionally with HH:MM:SS), not “${clip(value)}”.`;
+  const [problem] = searchValueProblems(field, type, operator, value);
+  return problem ? problemInWords(field, value, problem) : null;
+}
+
+function problemInWords(field: string, value: string, problem: SearchValueProblem): string {
+  switch (problem.kind) {
+    case "empty":
+      return `The filter on “${field}” has no value.`;
+    case "ampersand":
+      return `The filter on “${field}” contains “&”, which the EMS API cannot search for; remove it or search for the part before or after it.`;
+    case "too-long":
+      return `The filter on “${field}” is longer than ${MAX_SEARCH_VALUE_LENGTH} characters.`;
+    case "control-character":
+      return `The filter on “${field}” contains a control character.`;
+    case "looks-like-operator":
+      return `The value of the filter on “${field}” starts with “${problem.prefix}”, which looks like a mistyped operator.`;
+    case "not-a-number":
+      return `The filter on “${field}” needs a whole number, not “${clip(value)}”.`;
+    case "not-a-date":
+      return `The filter on “${field}” needs a date written ${dateFormatOf(problem)}, not “${clip(value)}” (use “begins with” for a part of a date).`;
   }
-  if (value.length > 200) return `The filter on “${field}” is longer than 200 characters.`;
-  return null;
 }
 
 function clip(text: string): string {

@@ -91,14 +91,6 @@ export function formatCount(n: number): string {
   return countFormat.format(n);
 }
 
-export function formatSeconds(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minutes`;
-}
-
-export const EVENT_STATUSES = ["live", "draft", "closed", "cancelled"] as const;
-
 /** Cell text for any value the API may send (arrays of strings, objects, booleans, numbers). */
 export function plainValue(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -1,4 +1,4 @@
-import { MAX_IDS } from "@/lib/ems/query";
+import { MAX_IDS } from "@/lib/ems/contract";
 
 /**
  * The "only these ids" box: people paste lists from spreadsheets, logs and chats, so any mix of

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
@@ -10,6 +11,7 @@ import {
   UpstreamUnavailableError,
 } from "@/lib/ems";
 import { isSafeError, userMessageOf } from "@/lib/errors";
+import { log } from "@/lib/log";
 import { toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
 
@@ -45,8 +47,11 @@ export type ListingFailure =
 
 export type ListingOutcome<T> = { kind: "ok"; items: T[]; meta: ListingMeta; budget: RateBudget | null } | ListingFailure;
 
-/** Turns what the EMS client threw into a state the page can show; only user-facing words escape. */
-export function failureOf(error: unknown): ListingFailure {
+/**
+ * Turns what the EMS client threw into a state the page can show; only user-facing words escape.
+ * Anything unexpected is logged with the request id, when the caller has one.
+ */
+export function failureOf(error: unknown, requestId?: string): ListingFailure {
   if (error instanceof CredentialsRejectedError) return { kind: "rejected", message: error.userMessage };
   if (error instanceof RateLimitedError) {
     const retryAfterSeconds = Math.max(0, Math.ceil(error.retryAfterSeconds));
@@ -55,7 +60,7 @@ export function failureOf(error: unknown): ListingFailure {
   if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage };
   if (error instanceof EmsBadRequestError) return { kind: "bad-request", message: error.userMessage };
   if (error instanceof InvalidResponseError) return { kind: "invalid-response", message: error.userMessage };
-  if (!isSafeError(error)) console.error("[listing] unexpected error", error);
+  if (!isSafeError(error)) log.error({ event: "listing.unexpected_error", requestId, err: error }, "listing failed unexpectedly");
   return { kind: "unknown", message: userMessageOf(error) };
 }
 
@@ -64,17 +69,19 @@ export function failureOf(error: unknown): ListingFailure {
  * for the upstream's sake: every failure becomes a state the page renders.
  */
 export async function loadListing(actor: Actor, state: ListingState): Promise<ListingOutcome<Record<string, unknown>>> {
+  // One id for the EMS client's log lines of this page view and for a failure logged here.
+  const requestId = randomUUID();
   let client;
   try {
     client = await getEmsClientForActor(actor);
   } catch (error) {
-    return failureOf(error);
+    return failureOf(error, requestId);
   }
   if (!client) return { kind: "no-credentials" };
   try {
     const query = toEmsQuery(state);
     // Page renders never sleep through a rate limit: they say how long to wait instead.
-    const result = await client.list(state.resource, query as never, { waitForRateLimit: false });
+    const result = await client.list(state.resource, query as never, { waitForRateLimit: false, requestId });
     return {
       kind: "ok",
       items: result.items as unknown as Record<string, unknown>[],
@@ -82,7 +89,7 @@ export async function loadListing(actor: Actor, state: ListingState): Promise<Li
       budget: budgetOf(result.rateLimit),
     };
   } catch (error) {
-    const failure = failureOf(error);
+    const failure = failureOf(error, requestId);
     if (failure.kind === "rate-limited" && !failure.budget) {
       const known = budgetOf((await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit);
       // The figures of the last answer; none known means the 429 itself: nothing left until the wait ends.

@@ -2,6 +2,7 @@
  * From a page's options to the EMS client's query object. The page shows `state.fields`; the query
  * also asks for what rendering those needs (the id for links, an event's time zone and times).
  */
+import type { SortKey } from "@/lib/ems/contract";
 import type { ListingState } from "./search-params";
 
 export interface EmsListingQuery {
@@ -11,7 +12,7 @@ export interface EmsListingQuery {
   searchCondition?: "and" | "or";
   page?: number;
   perPage?: number;
-  sort?: { field: string; direction: "asc" | "desc" }[];
+  sort?: SortKey[];
   ids?: number[];
 }
 

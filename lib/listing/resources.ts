@@ -1,22 +1,20 @@
 /**
- * What each listing page offers, built on the EMS client's own field and operator constants
- * (lib/ems/query.ts is the single source of truth for names and types; this file only adds what the
- * pages need on top: labels, default columns, which columns sort).
+ * What each listing page offers, built on the contract's field and operator constants
+ * (lib/ems/contract.ts is the single source of truth for names and types; this file only adds what
+ * the pages need on top: labels and default columns).
  */
 import {
-  DEFAULT_PER_PAGE as EMS_DEFAULT_PER_PAGE,
   EVENT_FIELDS,
-  MAX_SEARCH_CONDITIONS,
-  OPERATORS_BY_TYPE,
   SEARCHABLE_FIELDS,
   SORTABLE_FIELDS,
   WEBHOOK_GROUP_EXPAND,
   WEBHOOK_GROUP_FIELDS,
+  type EmsResource,
   type FieldType,
-} from "@/lib/ems/query";
+  type SortKey,
+} from "@/lib/ems/contract";
 
-export type ListingResource = "webhook-groups" | "events";
-export type { FieldType };
+export type ListingResource = EmsResource;
 
 export interface ResourceConfig {
   resource: ListingResource;
@@ -28,12 +26,10 @@ export interface ResourceConfig {
   /** What `expand` accepts. */
   expandable: readonly string[];
   sortable: readonly string[];
-  defaultSort: readonly { field: string; direction: "asc" | "desc" }[];
+  defaultSort: readonly SortKey[];
   searchable: Readonly<Record<string, FieldType>>;
   labels: Readonly<Record<string, string>>;
 }
-
-export const OPERATORS: Readonly<Record<FieldType, readonly string[]>> = OPERATORS_BY_TYPE;
 
 const WEBHOOK_GROUP_LABELS: Record<string, string> = {
   id: "ID",
@@ -99,6 +95,4 @@ export function fieldLabel(config: ResourceConfig, field: string): string {
 }
 
 export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const;
-export const DEFAULT_PER_PAGE = EMS_DEFAULT_PER_PAGE;
 export const MAX_SORT_LEVELS = 4;
-export const MAX_FILTERS = MAX_SEARCH_CONDITIONS;

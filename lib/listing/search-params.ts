@@ -8,24 +8,17 @@
  *   sort=-id,name  page=2  per-page=20|50|100|200  ids=1,2,3  view=<saved view id>
  */
 import { z } from "zod";
+import { DEFAULT_PER_PAGE, MAX_SEARCH_CONDITIONS, OPERATORS_BY_TYPE, formatSortKey, type SortKey } from "@/lib/ems/contract";
 import { querySchemaOf } from "@/lib/ems/query";
 import { formatFilter, parseFilter, type FilterCondition } from "./filters";
 import { formatIdList, parseIdList } from "./ids";
 import {
-  DEFAULT_PER_PAGE,
-  MAX_FILTERS,
   MAX_SORT_LEVELS,
-  OPERATORS,
   PER_PAGE_OPTIONS,
   listingConfig,
   type ListingResource,
   type ResourceConfig,
 } from "./resources";
-
-export interface SortKey {
-  field: string;
-  direction: "asc" | "desc";
-}
 
 export interface ListingState {
   resource: ListingResource;
@@ -106,7 +99,7 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
     error: (issue) => `“${String(issue.input)}” cannot be expanded here.`,
   });
   const filter = z.string().transform((text, ctx) => {
-    const parsed = parseFilter(text, config.searchable, OPERATORS);
+    const parsed = parseFilter(text, config.searchable, OPERATORS_BY_TYPE);
     if (!parsed.ok) {
       ctx.addIssue({ code: "custom", message: parsed.message });
       return z.NEVER;
@@ -139,7 +132,7 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
   return z.object({
     fields: z.array(fieldName).optional(),
     expand: z.array(expandName).optional(),
-    filter: z.array(filter).max(MAX_FILTERS, { error: `At most ${MAX_FILTERS} filters are used.` }).optional(),
+    filter: z.array(filter).max(MAX_SEARCH_CONDITIONS, { error: `At most ${MAX_SEARCH_CONDITIONS} filters are used.` }).optional(),
     searchCondition: z.enum(["and", "or"], { error: "Match must be “and” or “or”." }).optional(),
     sort: z.array(sortKey).max(MAX_SORT_LEVELS, { error: `At most ${MAX_SORT_LEVELS} sort levels are used.` }).optional(),
     page: positiveInt("The page", 1_000_000).optional(),
@@ -256,7 +249,7 @@ function dedupe<T>(values: T[]): T[] {
 }
 
 export function formatSort(sort: readonly SortKey[]): string {
-  return sort.map((s) => (s.direction === "desc" ? `-${s.field}` : s.field)).join(",");
+  return sort.map(formatSortKey).join(",");
 }
 
 /**
@@ -305,10 +298,6 @@ export function sortThenBy(sort: readonly SortKey[], field: string): SortKey[] {
     return sort.map((s, i) => (i === index ? { field, direction: s.direction === "asc" ? "desc" : "asc" } : s));
   }
   return [...sort, { field, direction: "asc" as const }].slice(0, MAX_SORT_LEVELS);
-}
-
-export function sortWithout(sort: readonly SortKey[], field: string): SortKey[] {
-  return sort.filter((s) => s.field !== field);
 }
 
 /** True when the URL carries no listing option at all (a default view may then apply). */

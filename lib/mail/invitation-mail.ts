@@ -1,37 +1,39 @@
 import "server-only";
 import nodemailer from "nodemailer";
+import { mailEnv, type MailEnv } from "@/lib/env";
+import { log } from "@/lib/log";
+import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 
 export interface InvitationMail {
   to: string;
   teamName: string;
   inviterName: string;
-  role: "OWNER" | "ADMIN" | "MEMBER";
+  role: TeamRole;
   link: string;
   expiresAt: Date;
 }
 
-const ROLE_WORDS = { OWNER: "an owner", ADMIN: "an admin", MEMBER: "a member" } as const;
-
-/** Mail is optional: it is on only when SMTP_URL names a server (smtp:// or smtps://). */
-export function isMailConfigured(env: Record<string, string | undefined> = process.env): boolean {
-  return Boolean(env.SMTP_URL);
+/** "an admin", "a member". */
+function roleWithArticle(role: TeamRole): string {
+  const label = ROLE_LABELS[role].toLowerCase();
+  return `${/^[aeiou]/.test(label) ? "an" : "a"} ${label}`;
 }
 
 /**
- * Sends an invitation link when SMTP is configured. Returns whether it was sent; a mail failure is
- * logged (without the link, which is a credential) and never fails the invitation: the page still
- * shows the link to copy.
+ * Sends an invitation link when SMTP is configured (SMTP_URL; mail is optional). Returns whether it
+ * was sent; a mail failure is logged (without the link, which is a credential) and never fails the
+ * invitation: the page still shows the link to copy.
  */
-export async function mailInvitation(mail: InvitationMail, env: Record<string, string | undefined> = process.env): Promise<boolean> {
-  if (!isMailConfigured(env)) return false;
+export async function mailInvitation(mail: InvitationMail, settings: MailEnv = mailEnv()): Promise<boolean> {
+  if (!settings.SMTP_URL) return false;
   try {
-    const transport = nodemailer.createTransport(env.SMTP_URL);
+    const transport = nodemailer.createTransport(settings.SMTP_URL);
     await transport.sendMail({
-      from: env.SMTP_FROM || "EMS Portal <no-reply@localhost>",
+      from: settings.SMTP_FROM,
       to: mail.to,
       subject: `${mail.inviterName} invited you to ${mail.teamName} on EMS Portal`,
       text: [
-        `${mail.inviterName} invited you to join ${mail.teamName} on EMS Portal as ${ROLE_WORDS[mail.role]}.`,
+        `${mail.inviterName} invited you to join ${mail.teamName} on EMS Portal as ${roleWithArticle(mail.role)}.`,
         "",
         `Accept the invitation: ${mail.link}`,
         "",
@@ -41,7 +43,7 @@ export async function mailInvitation(mail: InvitationMail, env: Record<string, s
     transport.close();
     return true;
   } catch (error) {
-    console.error(JSON.stringify({ level: "error", msg: "invitation mail failed", to: mail.to, error: error instanceof Error ? error.message : String(error) }));
+    log.error({ event: "mail.invitation_failed", to: mail.to, err: error instanceof Error ? error.message : String(error) }, "invitation mail failed");
     return false;
   }
 }

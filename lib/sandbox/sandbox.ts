@@ -7,6 +7,7 @@ import { handleTokenRequest, secretsEqual } from "./api/token-endpoint";
 import { decodeBasicCredentials, type BasicCredentialsResult } from "./core/basic-credentials";
 import { SandboxClock, httpDate } from "./core/clock";
 import { DEV_SIGNING_SECRET, DEFAULT_ACCOUNTS, parseAccounts, type SandboxAccount, type SandboxOptions } from "./core/config";
+import { stderrLogger, type SandboxLogger } from "./core/log";
 import { MESSAGES, SandboxHttpError, WWW_AUTHENTICATE_BEARER, errorResponse } from "./core/errors";
 import { FaultQueue, breakJson, type CallKind, type FaultRule } from "./core/faults";
 import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "./core/http-types";
@@ -28,7 +29,7 @@ type Route =
   | { kind: "admin" }
   | { kind: "unknown" };
 
-/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (contract 1). */
+/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (docs/ems-api.md §1). */
 function route(path: string): Route {
   if (path.startsWith(ADMIN_PREFIX)) return { kind: "admin" };
   if (!path.startsWith(API_PREFIX)) return { kind: "unknown" };
@@ -61,6 +62,8 @@ export class Sandbox implements SandboxControls {
   readonly accounts: ReadonlyMap<string, SandboxAccount>;
   private readonly signer: TokenSigner;
   private readonly adminSecret: string | undefined;
+  /** Where unexpected errors go (the portal's logger when embedded); the node adapter uses it too. */
+  readonly logger: SandboxLogger;
   private readonly clock = new SandboxClock();
   private readonly limiter = new RateLimiter();
   private readonly faults = new FaultQueue();
@@ -75,6 +78,7 @@ export class Sandbox implements SandboxControls {
     this.accounts = new Map(accounts.map((account) => [account.key, account]));
     this.signer = new TokenSigner(options.signingSecret || DEV_SIGNING_SECRET);
     this.adminSecret = options.adminSecret || undefined;
+    this.logger = options.logger ?? stderrLogger;
   }
 
   /**
@@ -186,7 +190,7 @@ export class Sandbox implements SandboxControls {
       }
     } catch (error) {
       if (error instanceof SandboxHttpError) return errorResponse(error.status, error.message, { ...error.headers });
-      console.error("[sandbox] unexpected error", error);
+      this.logger.error({ event: "sandbox.unexpected_error", method: request.method, path: request.path, err: error }, "sandbox request failed");
       return errorResponse(500, MESSAGES.internal);
     }
   }

@@ -2,7 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import type { TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
-import type { TeamRole } from "./roles";
+import { canManageTeam, type TeamRole } from "./roles";
 
 /** Where a change came from, for the audit log. */
 export interface RequestContext {
@@ -44,7 +44,7 @@ export async function currentRole(tx: TransactionClient, actor: Actor): Promise<
 
 export async function requireManager(tx: TransactionClient, actor: Actor): Promise<TeamRole> {
   const role = await currentRole(tx, actor);
-  if (role !== "OWNER" && role !== "ADMIN") {
+  if (!canManageTeam(role)) {
     throw new ForbiddenError("Only owners and admins can manage the team.");
   }
   return role;

@@ -5,6 +5,7 @@
  *   unshare), and so does the person who made it; other members copy it.
  */
 import type { Actor } from "@/lib/auth/session";
+import { canManageTeam } from "@/lib/teams/roles";
 
 export interface ViewAccessFacts {
   teamId: string;
@@ -22,5 +23,5 @@ export function canSeeView(actor: ActorFacts, view: ViewAccessFacts): boolean {
 export function canManageView(actor: ActorFacts, view: ViewAccessFacts): boolean {
   if (!canSeeView(actor, view)) return false;
   if (view.scope === "PERSONAL") return view.ownerId === actor.userId;
-  return actor.role === "OWNER" || actor.role === "ADMIN" || view.ownerId === actor.userId;
+  return canManageTeam(actor.role) || view.ownerId === actor.userId;
 }

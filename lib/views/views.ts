@@ -215,13 +215,3 @@ export async function setDefaultView(actor: Actor, page: string, viewId: string 
     update: { viewId: view.id },
   });
 }
-
-/** The default view of a page for the actor, if it is still one they can see. */
-export async function getDefaultView(actor: Actor, page: ListingPage): Promise<SavedView | null> {
-  const row = await prisma.userDefaultView.findUnique({
-    where: { userId_page: { userId: actor.userId, page } },
-    include: { view: true },
-  });
-  if (!row) return null;
-  return canSeeView(actor, row.view) ? row.view : null;
-}

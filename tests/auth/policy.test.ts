@@ -46,9 +46,10 @@ describe("client address", () => {
 });
 
 describe("throttle message", () => {
-  it("rounds up to whole minutes", () => {
+  it("says seconds up to 90, then rounds up to whole minutes", () => {
     expect(throttleMessage(899)).toBe("Too many failed sign-in attempts. Try again in 15 minutes.");
-    expect(throttleMessage(61)).toBe("Too many failed sign-in attempts. Try again in 2 minutes.");
-    expect(throttleMessage(42)).toBe("Too many failed sign-in attempts. Try again in 42 seconds.");
+    expect(throttleMessage(91)).toBe("Too many failed sign-in attempts. Try again in 2 minutes.");
+    expect(throttleMessage(61)).toBe("Too many failed sign-in attempts. Try again in 61 seconds.");
+    expect(throttleMessage(1)).toBe("Too many failed sign-in attempts. Try again in 1 second.");
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkBaseUrl } from "@/lib/credentials/base-url";
+import { checkBaseUrl } from "@/lib/ems/contract";
 import { saveCredentialsSchema } from "@/lib/actions/credentials/save-credentials.validation";
 import { createInvitationSchema } from "@/lib/actions/team/create-invitation.validation";
 
-describe("base URL rules", () => {
+describe("base URL rules (docs/ems-api.md §1)", () => {
   it.each([
     ["https://api.example.com", "https://api.example.com"],
     ["https://api.example.com/", "https://api.example.com"],

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvCell, csvLine, parseCsv } from "@/lib/listing/csv";
 import { formatEventLocal, formatUtcInZone } from "@/lib/listing/format";
-import { exportMaxRows } from "@/lib/listing/export-config";
 
 describe("CSV", () => {
   it("quotes what needs quoting and round-trips", () => {
@@ -36,13 +35,5 @@ describe("event dates in the event's time zone", () => {
     expect(formatUtcInZone("2026-07-01 22:30:00", "Europe/Paris")).toBe("2026-07-02 00:30 GMT+2");
     expect(formatUtcInZone("2026-01-15 12:00:00", "America/New_York")).toBe("2026-01-15 07:00 EST");
     expect(formatUtcInZone("2026-01-15 12:00:00", undefined)).toBe("2026-01-15 12:00 UTC");
-  });
-});
-
-describe("EXPORT_MAX_ROWS", () => {
-  it("defaults to 10,000 and falls back on a bad value", () => {
-    expect(exportMaxRows({})).toBe(10_000);
-    expect(exportMaxRows({ EXPORT_MAX_ROWS: "250" })).toBe(250);
-    expect(exportMaxRows({ EXPORT_MAX_ROWS: "lots" })).toBe(10_000);
   });
 });

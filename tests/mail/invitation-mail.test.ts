@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
+import { mailEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
 
 // A real SMTP server on loopback that keeps what it receives.
@@ -38,11 +39,11 @@ const invitation = {
 
 describe("invitation mail", () => {
   it("is not sent when SMTP_URL is unset", async () => {
-    expect(await mailInvitation(invitation, {})).toBe(false);
+    expect(await mailInvitation(invitation, mailEnv({}))).toBe(false);
   });
 
   it("sends the link to the invited address when SMTP is configured", async () => {
-    expect(await mailInvitation(invitation, { SMTP_URL: smtpUrl, SMTP_FROM: "Portal <portal@example.test>" })).toBe(true);
+    expect(await mailInvitation(invitation, mailEnv({ SMTP_URL: smtpUrl, SMTP_FROM: "Portal <portal@example.test>" }))).toBe(true);
     const mail = received.at(-1)!;
     expect(mail.to).toEqual(["new.member@example.test"]);
     expect(mail.body).toContain("Subject: Ada invited you to Events Ops on EMS Portal");
@@ -51,6 +52,6 @@ describe("invitation mail", () => {
   });
 
   it("reports a server that cannot be reached as not sent, without throwing", async () => {
-    expect(await mailInvitation(invitation, { SMTP_URL: "smtp://127.0.0.1:1" })).toBe(false);
+    expect(await mailInvitation(invitation, mailEnv({ SMTP_URL: "smtp://127.0.0.1:1" }))).toBe(false);
   });
 });

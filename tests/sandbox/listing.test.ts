@@ -95,7 +95,7 @@ describe("data", () => {
     }
   });
 
-  it("has events in every status and many time zones, with every field of contract 4.2", async () => {
+  it("has events in every status and many time zones, with every field of docs/ems-api.md §4.2", async () => {
     const events = await listAll<Record<string, unknown>>(sandbox.baseUrl, token, "events", `fields=${Object.keys(eventSchema.shape).join(",")}`);
     expect(events).toHaveLength(60);
     for (const event of events) eventSchema.strict().parse(event);

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
-import { isSandboxEnabled } from "@/lib/sandbox/embedded";
+import { sandboxSettings } from "@/lib/env";
 import { Notice } from "@/components/ui/notice";
 import { Collapsible } from "./_components/collapsible";
 import { CredentialForm } from "./_components/credential-form";
@@ -22,7 +22,7 @@ function When({ date, never }: { date: Date | null; never: string }) {
 export default async function SettingsPage() {
   const actor = await requireActor();
   const summary = await getCredentialSummary(actor);
-  const sandboxUrl = isSandboxEnabled() ? sandboxBaseUrl(await headers()) : null;
+  const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
     <div className="space-y-8">

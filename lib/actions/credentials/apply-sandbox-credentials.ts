@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
-import { isSandboxEnabled } from "@/lib/sandbox/embedded";
+import { sandboxSettings } from "@/lib/env";
 import { formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
@@ -18,7 +18,7 @@ import { applySandboxCredentialsSchema } from "./apply-sandbox-credentials.valid
  */
 export async function applySandboxCredentialsAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
   const actor = await requireActor();
-  if (!isSandboxEnabled()) return { status: "error", message: "The sandbox is turned off on this server." };
+  if (!sandboxSettings().enabled) return { status: "error", message: "The sandbox is turned off on this server." };
   const parsed = applySandboxCredentialsSchema.safeParse(formDataToObject(formData));
   if (!parsed.success) return { status: "error", message: "Choose a sandbox account." };
   const account = parsed.data.account === "other" ? OTHER_CREDENTIALS : DEMO_CREDENTIALS;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkBaseUrl } from "@/lib/credentials/base-url";
+import { checkBaseUrl } from "@/lib/ems/contract";
 
 export const saveCredentialsSchema = z.object({
   baseUrl: z

@@ -6,6 +6,7 @@ import { requireActor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
 import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { createInvitation } from "@/lib/teams/invitations";
+import { authEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
 import { errorState } from "@/lib/teams/action-errors";
 import { createInvitationSchema } from "./create-invitation.validation";
@@ -57,7 +58,8 @@ export async function createInvitationAction(_previous: ActionState<CreatedInvit
 
 /** The portal's public origin for links in mail: NEXTAUTH_URL, else what the request came to. */
 async function portalOrigin(): Promise<string> {
-  if (process.env.NEXTAUTH_URL) return process.env.NEXTAUTH_URL.replace(/\/$/, "");
+  const { NEXTAUTH_URL } = authEnv();
+  if (NEXTAUTH_URL) return NEXTAUTH_URL.replace(/\/$/, "");
   const h = await headers();
   const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
   const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.0.0.1") ? "http" : "https");

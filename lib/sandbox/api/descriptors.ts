@@ -3,6 +3,10 @@ import { eventSchema, webhookGroupExtraFields, webhookGroupSchema } from "./reso
 /**
  * What each listing offers, derived from the resource schemas: field lists, the defaults without
  * `fields`, what can be expanded, sorted and searched (and with which type of operators).
+ *
+ * The sandbox's own copy of the contract, on purpose: it does not import lib/ems/contract.ts (the
+ * portal's copy). The two sides of the contract must not share a definition, or a mistake in it
+ * would pass every test.
  */
 export type SearchFieldType = "number" | "text" | "date";
 
@@ -40,7 +44,7 @@ export const EVENTS: ResourceDescriptor = {
   path: "events",
   label: "events",
   standardFields: eventFields,
-  // Production returns only id and name of an event without `fields` (contract 4.2).
+  // Production returns only id and name of an event without `fields` (docs/ems-api.md §4.2).
   defaultFields: ["id", "name"],
   expandable: [],
   sortable: eventFields,

@@ -7,7 +7,7 @@ import { parseListQuery, type ListQuery, type SortKey } from "./query";
 import { rowJsonCache } from "./row-json-cache";
 import { searchMask } from "./search";
 
-/** `GET /api/v1/webhook-groups` and `GET /api/v1/events` (contract 4): filter, sort, page, project. */
+/** `GET /api/v1/webhook-groups` and `GET /api/v1/events` (docs/ems-api.md §4): filter, sort, page, project. */
 export const LISTING_RESOURCES = ["webhook-groups", "events"] as const;
 export type ListingResource = (typeof LISTING_RESOURCES)[number];
 

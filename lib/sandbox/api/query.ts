@@ -4,7 +4,7 @@ import type { ResourceDescriptor } from "./descriptors";
 import { parseSearch, type SearchCondition } from "./search";
 
 /**
- * Query parameters of both listings (contract 4.3), as zod schemas over the raw strings. The same
+ * Query parameters of both listings (docs/ems-api.md §4.3), as zod schemas over the raw strings. The same
  * schemas produce the OpenAPI parameters (as their input side), so documentation cannot drift.
  * Every bad value is a 400 with a message that names the parameter and the value.
  */

@@ -4,8 +4,13 @@ import { z } from "zod";
  * Schemas carry no global ids (a Next dev reload would register them twice); api/openapi.ts names
  * them in its own registry.
  *
- * The resources of the contract (sections 2, 4.1, 4.2, 4.5, 6) as zod schemas. They are the one
- * source of truth for field lists, for the OpenAPI document and for tests of the generated data.
+ * The resources of the contract (docs/ems-api.md §2, §4.1, §4.2, §4.5, §6) as zod schemas. They are the one
+ * source of truth for the sandbox's field lists, for the OpenAPI document and for tests of the
+ * generated data.
+ *
+ * The sandbox's own copy of the contract, on purpose: it does not import lib/ems/contract.ts (the
+ * portal's copy). The two sides of the contract must not share a definition, or a mistake in it
+ * would pass every test.
  */
 export const headerPairSchema = z.object({ key: z.string(), value: z.string() });
 

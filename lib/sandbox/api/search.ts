@@ -3,8 +3,12 @@ import { HAYSTACK_SEPARATOR, isLatin1, type Table } from "../data/table";
 import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
 
 /**
- * The `search` parameter (contract 4.4): `<field><operator><value>` conditions joined by `&`,
+ * The `search` parameter (docs/ems-api.md §4.4): `<field><operator><value>` conditions joined by `&`,
  * combined with AND, or OR under `searchCondition=or`. Text matching is case-insensitive.
+ *
+ * The sandbox's own copy of the contract, on purpose: it does not import lib/ems/contract.ts (the
+ * portal's copy). The two sides of the contract must not share a definition, or a mistake in it
+ * would pass every test.
  */
 export const COMPARISON_OPERATORS = ["=", "!=", ">", "<", ">=", "<="] as const;
 export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
@@ -31,7 +35,7 @@ function parseOperator(rest: string, raw: string): { operator: SearchOperator; v
   if (star) {
     const word = star[2].toLowerCase();
     if (!TEXT_OPERATOR_WORDS.includes(word)) {
-      // A typo such as *within* must never silently become an equality test (contract 4.4).
+      // A typo such as *within* must never silently become an equality test (docs/ems-api.md §4.4).
       throw badRequest(`Malformed search condition "${raw}": "*${star[2]}*" is not an operator; use *contains*, *beginswith* or *endswith*.`);
     }
     return { operator: `${star[1]}*${word}*` as SearchOperator, value: rest.slice(star[0].length) };

@@ -7,7 +7,7 @@ import type { BasicCredentialsResult } from "../core/basic-credentials";
 import type { TokenSigner } from "../core/tokens";
 import { tokenRequestBodySchema } from "./resources";
 
-/** `POST /api/v1/oauth2/token` (contract section 2). Checks run 405, 415, 401, 400 in that order. */
+/** `POST /api/v1/oauth2/token` (docs/ems-api.md §2). Checks run 405, 415, 401, 400 in that order. */
 export type TokenContext = {
   signer: TokenSigner;
   now: number;

@@ -1,5 +1,5 @@
 /**
- * Decodes `Authorization: Basic ...` by the contract's rule (section 2): Base64, split at the first
+ * Decodes `Authorization: Basic ...` by the contract's rule (docs/ems-api.md §2): Base64, split at the first
  * `:`, then in each part `%XX` becomes that byte and `+` a space, and the bytes are read as UTF-8.
  * Accepting `+` keeps clients that form-encode a space working; a literal `+` arrives as `%2B`.
  */

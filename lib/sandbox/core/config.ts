@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "../demo-credentials";
+import type { SandboxLogger } from "./log";
 
 /** One sandbox account: its credential and the size and seed of its generated data. */
 export const sandboxAccountConfigSchema = z.object({
@@ -30,34 +31,33 @@ export function parseAccounts(input: readonly SandboxAccountConfig[]): SandboxAc
   return accounts;
 }
 
-/** Reads SANDBOX_ACCOUNTS (a JSON array) with a clear message when it is not valid. */
-export function accountsFromEnv(env: NodeJS.ProcessEnv = process.env): SandboxAccount[] {
-  const raw = env.SANDBOX_ACCOUNTS?.trim();
-  if (!raw) return DEFAULT_ACCOUNTS;
+/**
+ * Reads the JSON of SANDBOX_ACCOUNTS (an array of { key, secret, groups?, events?, seed? }); the
+ * error's message completes "SANDBOX_ACCOUNTS …" and says what is wrong. The sandbox never reads the environment itself: lib/env.ts (in
+ * the portal) and the standalone script hand it the variable's value.
+ */
+export function parseAccountsJson(raw: string): SandboxAccount[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw new Error("SANDBOX_ACCOUNTS is not valid JSON: expected an array of { key, secret, groups, events, seed }.");
+    throw new Error("is not valid JSON: expected an array of { key, secret, groups, events, seed }.");
   }
   const result = z.array(sandboxAccountConfigSchema).min(1).safeParse(parsed);
-  if (!result.success) {
-    throw new Error(`SANDBOX_ACCOUNTS is invalid: ${z.prettifyError(result.error)}`);
+  if (!result.success) throw new Error(`is invalid: ${z.prettifyError(result.error)}`);
+  try {
+    return parseAccounts(result.data);
+  } catch (error) {
+    throw new Error(`is invalid: ${(error as Error).message}`);
   }
-  return parseAccounts(result.data);
 }
 
 export type SandboxOptions = {
   accounts?: readonly SandboxAccountConfig[];
+  /** Signs the bearer tokens; DEV_SIGNING_SECRET when absent. */
   signingSecret?: string;
   /** When absent, the admin endpoint answers 404: faults are never reachable without a secret. */
   adminSecret?: string;
+  /** Where unexpected errors are reported; the portal passes its logger (lib/log.ts). */
+  logger?: SandboxLogger;
 };
-
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): Required<Pick<SandboxOptions, "accounts" | "signingSecret">> & SandboxOptions {
-  return {
-    accounts: accountsFromEnv(env),
-    signingSecret: env.SANDBOX_SIGNING_SECRET || DEV_SIGNING_SECRET,
-    adminSecret: env.SANDBOX_ADMIN_SECRET || undefined,
-  };
-}

@@ -1,6 +1,6 @@
 import { JSON_CONTENT_TYPE, type SandboxResponse } from "./http-types";
 
-/** Reason phrases used as the `name` of the framework's standard error body (contract section 6). */
+/** Reason phrases used as the `name` of the framework's standard error body (docs/ems-api.md §6). */
 const ERROR_NAMES: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",

@@ -1,5 +1,5 @@
 /**
- * Fixed-window credit buckets per API credential (contract section 5: 2,000 credits per 10 minutes,
+ * Fixed-window credit buckets per API credential (docs/ems-api.md §5: 2,000 credits per 10 minutes,
  * a listing costs 10, anything else 1). The window opens at a credential's first call. Calls refused
  * with 429 cost nothing, so a client that waits out Retry-After gets its full budget back.
  */

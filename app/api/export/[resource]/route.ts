@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { getActor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
-import { exportMaxRows } from "@/lib/listing/export-config";
+import { exportEnv } from "@/lib/env";
 import { startExport, type ExportFormat } from "@/lib/listing/export";
-import { failureOf } from "@/lib/listing/load";
+import { failureOf, type ListingFailure } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 
 export const dynamic = "force-dynamic";
 
-const STATUS_OF: Record<string, number> = {
+/** The HTTP status of each way a listing can fail (tests/listing/export-route.test.ts). */
+const STATUS_OF: Record<ListingFailure["kind"], number> = {
   "no-credentials": 409,
   rejected: 403,
   "rate-limited": 429,
@@ -40,13 +41,14 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
     return problem(400, [...state.notices, ...state.idsErrors].join(" "));
   }
 
-  const client = await getEmsClientForActor(actor).catch((error: unknown) => failureOf(error));
-  if (client === null) return problem(409, "Add your EMS API credentials in Settings first.");
-  if ("kind" in client) return problem(STATUS_OF[client.kind] ?? 500, "message" in client ? client.message : "The export failed.");
-
+  // From here on every answer names the request, so a failure can be found in the logs.
   const requestId = randomUUID();
+  const client = await getEmsClientForActor(actor).catch((error: unknown) => failureOf(error, requestId));
+  if (client === null) return problem(409, "Add your EMS API credentials in Settings first.", { "X-Request-Id": requestId });
+  if ("kind" in client) return problem(STATUS_OF[client.kind], "message" in client ? client.message : "The export failed.", { "X-Request-Id": requestId });
+
   try {
-    const result = await startExport(client, state, format, { maxRows: exportMaxRows(), signal: request.signal, requestId });
+    const result = await startExport(client, state, format, { maxRows: exportEnv().EXPORT_MAX_ROWS, signal: request.signal, requestId });
     const stamp = new Date().toISOString().slice(0, 19).replace(/[-:T]/g, "");
     return new Response(result.stream, {
       headers: {
@@ -61,8 +63,9 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
       },
     });
   } catch (error) {
-    const failure = failureOf(error);
-    const headers: Record<string, string> = failure.kind === "rate-limited" ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
-    return problem(STATUS_OF[failure.kind] ?? 500, "message" in failure ? failure.message : "The export failed.", headers);
+    const failure = failureOf(error, requestId);
+    const headers: Record<string, string> = { "X-Request-Id": requestId };
+    if (failure.kind === "rate-limited") headers["Retry-After"] = String(failure.retryAfterSeconds);
+    return problem(STATUS_OF[failure.kind], "message" in failure ? failure.message : "The export failed.", headers);
   }
 }

@@ -1,0 +1,192 @@
+/**
+ * The EMS API contract (docs/ems-api.md) as data and rules, in one place: the fields of each
+ * listing, what may be searched and sorted, the search operators, the limits, the rule for a search
+ * value and the rule for a base URL. The EMS client (lib/ems/query.ts, lib/ems/credentials.ts), the
+ * listing pages and the export (lib/listing) and the settings form all decide with these.
+ *
+ * Not `server-only`: the filter builder (a client component) checks values with the same rule the
+ * client enforces, and it holds no secret.
+ *
+ * lib/sandbox keeps its own copy of the contract on purpose (lib/sandbox/api/descriptors.ts and
+ * search.ts): the two sides of the contract must not share a definition, or a mistake in it would
+ * pass every test.
+ */
+
+export type EmsResource = "webhook-groups" | "events";
+export type FieldType = "number" | "text" | "date";
+
+/** A webhook group's standard fields (§4.1), in the API's order. */
+export const WEBHOOK_GROUP_FIELDS = ["id", "name", "headers", "notification_emails"] as const;
+/** What `expand` accepts for webhook groups (§4.1, §4.3); events expand nothing. */
+export const WEBHOOK_GROUP_EXPAND = ["webhooks"] as const;
+/** An event's standard fields (§4.2), in the API's order. */
+export const EVENT_FIELDS = [
+  "id",
+  "name",
+  "status",
+  "type_id",
+  "folder_id",
+  "start_date",
+  "end_date",
+  "start_time",
+  "end_time",
+  "timezone",
+  "capacity",
+  "free_event",
+  "url",
+  "created_at",
+  "updated_at",
+] as const;
+
+export type WebhookGroupField = (typeof WEBHOOK_GROUP_FIELDS)[number];
+export type EventField = (typeof EVENT_FIELDS)[number];
+
+/** Fields a `search` condition may name, with the type that decides its operators (§4.4, ours). */
+export const SEARCHABLE_FIELDS = {
+  "webhook-groups": { id: "number", name: "text" },
+  events: {
+    id: "number",
+    name: "text",
+    status: "text",
+    start_date: "date",
+    end_date: "date",
+    created_at: "date",
+    updated_at: "date",
+  },
+} as const satisfies Record<EmsResource, Record<string, FieldType>>;
+
+/** Fields a `sort` may name: the scalar standard fields (arrays such as `headers` have no order). */
+export const SORTABLE_FIELDS = {
+  "webhook-groups": ["id", "name"],
+  events: EVENT_FIELDS,
+} as const satisfies Record<EmsResource, readonly string[]>;
+
+/** Date fields holding `YYYY-MM-DD HH:MM:SS` timestamps (§4.2); the other date fields hold `YYYY-MM-DD`. */
+export const TIMESTAMP_FIELDS: readonly string[] = ["created_at", "updated_at"];
+
+/** The search operators (§4.4). */
+export const COMPARISON_OPERATORS = ["=", "!=", ">=", "<=", ">", "<"] as const;
+export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
+export const OPERATORS = [...COMPARISON_OPERATORS, ...TEXT_OPERATORS] as const;
+export type SearchOperator = (typeof OPERATORS)[number];
+
+/**
+ * Which operators fit which field type: numbers compare; text also matches; dates compare as text
+ * in their stated formats, so they take the text operators too (`created_at=*beginswith*2026-11`).
+ */
+export const OPERATORS_BY_TYPE: Record<FieldType, readonly SearchOperator[]> = {
+  number: COMPARISON_OPERATORS,
+  date: OPERATORS,
+  text: OPERATORS,
+};
+
+/** §4.3: `per-page` is 1 to 200, default 20; at most 100 `ids`. */
+export const MAX_PER_PAGE = 200;
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_IDS = 100;
+/** Not a contract limit: keeps a query string far below any URL length limit. */
+export const MAX_SEARCH_CONDITIONS = 20;
+export const MAX_SEARCH_VALUE_LENGTH = 200;
+
+export type SearchCondition = { field: string; operator: SearchOperator; value: string };
+export type SortDirection = "asc" | "desc";
+/** One level of a sort: the client's query, the listing's URL state and saved views all use it. */
+export type SortKey<F extends string = string> = { field: F; direction: SortDirection };
+
+/** `name=*contains*summit`: a condition as the API writes it (§4.4), before URL encoding. */
+export function formatCondition(condition: { field: string; operator: string; value: string }): string {
+  return `${condition.field}${condition.operator}${condition.value}`;
+}
+
+/** `-id`: one sort level as the API writes it (§4.3). */
+export function formatSortKey(key: SortKey): string {
+  return key.direction === "desc" ? `-${key.field}` : key.field;
+}
+
+/** What can be wrong with a search value; each side words it for its own reader. */
+export type SearchValueProblem =
+  | { kind: "empty" }
+  | { kind: "ampersand" }
+  | { kind: "too-long" }
+  | { kind: "control-character" }
+  /** `=`/`!=` with a value starting with `*` would read as a text operator (`=*within*x`, §4.4). */
+  | { kind: "looks-like-operator"; prefix: string }
+  | { kind: "not-a-number" }
+  /** A date compared with `=`, `<`, ... must be written in the field's format (§4.4: dates compare as text). */
+  | { kind: "not-a-date"; timestamp: boolean };
+
+const WHOLE_NUMBER = /^-?\d{1,15}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_OR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/;
+
+/**
+ * Every problem with the value of one search condition, by the contract's rules (§4.4), empty when
+ * the API will take it. The one rule for the EMS client's query check and the listing's filters.
+ */
+export function searchValueProblems(field: string, type: FieldType, operator: string, value: string): SearchValueProblem[] {
+  const problems: SearchValueProblem[] = [];
+  if (value.trim() === "") problems.push({ kind: "empty" });
+  if (value.includes("&")) problems.push({ kind: "ampersand" });
+  if (value.length > MAX_SEARCH_VALUE_LENGTH) problems.push({ kind: "too-long" });
+  if (/[\u0000-\u001f\u007f]/.test(value)) problems.push({ kind: "control-character" });
+  if ((operator === "=" || operator === "!=") && value.startsWith("*")) {
+    const closing = value.indexOf("*", 1);
+    problems.push({ kind: "looks-like-operator", prefix: closing > 0 ? value.slice(0, closing + 1) : "*" });
+  }
+  if (type === "number" && !WHOLE_NUMBER.test(value)) problems.push({ kind: "not-a-number" });
+  if (type === "date" && !operator.includes("*")) {
+    const timestamp = TIMESTAMP_FIELDS.includes(field);
+    if (!(timestamp ? DATE_OR_TIMESTAMP : DATE).test(value)) problems.push({ kind: "not-a-date", timestamp });
+  }
+  return problems;
+}
+
+/** How a date field's comparison values are written, for messages. */
+export function dateFormatOf(problem: { timestamp: boolean }): string {
+  return problem.timestamp ? "YYYY-MM-DD or YYYY-MM-DD HH:MM:SS" : "YYYY-MM-DD";
+}
+
+/** Every path of the API starts here (§1); a base URL is the part before it. */
+export const API_PATH_PREFIX = "/api/v1";
+
+/** Hosts that may be reached over plain HTTP (§1: the sandbox on the developer's machine). */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+}
+
+export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; message: string };
+
+/**
+ * The rule for a base URL (§1): a scheme and host with an optional path prefix, HTTPS except on
+ * loopback hosts, no credentials, query or fragment, and without `/api/v1` (every path adds it).
+ * Returns the canonical form (`scheme://host[:port][/prefix]`, no trailing slash) or what to fix.
+ */
+export function checkBaseUrl(input: string): BaseUrlCheck {
+  const value = input.trim();
+  if (!value) return { ok: false, message: "Enter the base URL of your EMS API, e.g. https://api.example.com." };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, message: "That is not a URL. It should look like https://api.example.com." };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    return { ok: false, message: "The base URL must start with https://." };
+  }
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return { ok: false, message: "The base URL must use HTTPS (http:// is only allowed for localhost)." };
+  }
+  if (url.username || url.password) {
+    return { ok: false, message: "Leave the user name and password out of the URL; enter the key and secret below." };
+  }
+  if (url.search || url.hash) {
+    return { ok: false, message: "The base URL cannot have a query (?…) or fragment (#…)." };
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path.endsWith(API_PATH_PREFIX)) {
+    return { ok: false, message: `Leave out ${API_PATH_PREFIX}: enter only the part before it, e.g. https://api.example.com.` };
+  }
+  return { ok: true, baseUrl: `${url.protocol}//${url.host}${path}` };
+}

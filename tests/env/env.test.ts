@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import {
+  EnvError,
+  exportEnv,
+  emsEnv,
+  fingerprintSecret,
+  mailEnv,
+  parseServerEnv,
+  parseToolingEnv,
+  sandboxSettings,
+} from "@/lib/env";
+
+const valid = {
+  NODE_ENV: "production",
+  DATABASE_URL: "postgresql://u:p@db.example.com:5432/ems",
+  NEXTAUTH_SECRET: "x".repeat(43),
+  CREDENTIAL_ENCRYPTION_KEYS: `k2:${Buffer.alloc(32, 1).toString("base64")},k1:${Buffer.alloc(32, 2).toString("base64")}`,
+};
+
+function problemsOf(parse: () => unknown): string[] {
+  try {
+    parse();
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).problems;
+  }
+}
+
+describe("server environment", () => {
+  it("accepts a complete production environment, with the documented defaults", () => {
+    const env = parseServerEnv(valid);
+    expect(env.AUTH_MAX_FAILURES_PER_ACCOUNT).toBe(10);
+    expect(env.DATABASE_POOL_MAX).toBe(10);
+    expect(env.PORT).toBe(3000);
+  });
+
+  it("names a missing secret and says how to make one", () => {
+    const [problem] = problemsOf(() => parseServerEnv({ ...valid, NEXTAUTH_SECRET: undefined }));
+    expect(problem).toMatch(/^NEXTAUTH_SECRET is missing\. Make one with: node -e/);
+  });
+
+  it("treats a blank value as unset", () => {
+    const [problem] = problemsOf(() => parseServerEnv({ ...valid, NEXTAUTH_SECRET: "  " }));
+    expect(problem).toMatch(/^NEXTAUTH_SECRET is missing/);
+    expect(parseServerEnv({ ...valid, EXPORT_MAX_ROWS: "" }).EXPORT_MAX_ROWS).toBe(10_000);
+  });
+
+  it("refuses a malformed key ring", () => {
+    const [problem] = problemsOf(() => parseServerEnv({ ...valid, CREDENTIAL_ENCRYPTION_KEYS: "k1:dG9vLXNob3J0" }));
+    expect(problem).toMatch(/^CREDENTIAL_ENCRYPTION_KEYS .*32.*Make a key with: node -e/);
+  });
+
+  it("names a missing key ring", () => {
+    const [problem] = problemsOf(() => parseServerEnv({ ...valid, CREDENTIAL_ENCRYPTION_KEYS: undefined }));
+    expect(problem).toMatch(/^CREDENTIAL_ENCRYPTION_KEYS is not set/);
+  });
+
+  it("refuses a database URL that is not PostgreSQL", () => {
+    expect(problemsOf(() => parseServerEnv({ ...valid, DATABASE_URL: "mysql://x" }))).toEqual(["DATABASE_URL must be a postgresql:// URL"]);
+  });
+
+  it("reports every bad variable at once, each by name", () => {
+    const problems = problemsOf(() =>
+      parseServerEnv({ ...valid, EMS_TIMEOUT_MS: "soon", EXPORT_MAX_ROWS: "0", SMTP_URL: "https://mail.example.com", LOG_LEVEL: "loud", SANDBOX_ACCOUNTS: "[{}" }),
+    );
+    expect(problems.map((problem) => problem.split(" ")[0]).sort()).toEqual(["EMS_TIMEOUT_MS", "EXPORT_MAX_ROWS", "LOG_LEVEL", "SANDBOX_ACCOUNTS", "SMTP_URL"]);
+    expect(problems.find((problem) => problem.startsWith("EXPORT_MAX_ROWS"))).toBe("EXPORT_MAX_ROWS must be a whole number from 1 to 1,000,000");
+  });
+});
+
+describe("the EMS client's variables", () => {
+  it("default as documented and check their ranges", () => {
+    expect(emsEnv({})).toEqual({ EMS_TOKEN_RENEW_BEFORE_SECONDS: 300, EMS_TIMEOUT_MS: 10_000, EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook-groups" });
+    expect(emsEnv({ EMS_WEBHOOK_GROUPS_PATH: "/api/v2/groups/" }).EMS_WEBHOOK_GROUPS_PATH).toBe("/api/v2/groups");
+    expect(problemsOf(() => emsEnv({ EMS_TOKEN_RENEW_BEFORE_SECONDS: "3600" }))).toEqual(["EMS_TOKEN_RENEW_BEFORE_SECONDS must be a number from 0 to 1,800"]);
+    expect(problemsOf(() => emsEnv({ EMS_WEBHOOK_GROUPS_PATH: "groups?x=1" }))[0]).toMatch(/^EMS_WEBHOOK_GROUPS_PATH must be a path starting with "\/"/);
+  });
+});
+
+describe("the export's row cap", () => {
+  it("is EXPORT_MAX_ROWS, 10,000 by default", () => {
+    expect(exportEnv({}).EXPORT_MAX_ROWS).toBe(10_000);
+    expect(exportEnv({ EXPORT_MAX_ROWS: "250" }).EXPORT_MAX_ROWS).toBe(250);
+    expect(problemsOf(() => exportEnv({ EXPORT_MAX_ROWS: "lots" }))).toEqual(["EXPORT_MAX_ROWS must be a whole number from 1 to 1,000,000"]);
+  });
+});
+
+describe("the fingerprint secret", () => {
+  it("is EMS_FINGERPRINT_SECRET, else NEXTAUTH_SECRET, else a message naming NEXTAUTH_SECRET", () => {
+    expect(fingerprintSecret({ EMS_FINGERPRINT_SECRET: "f".repeat(32), NEXTAUTH_SECRET: "n".repeat(32) })).toBe("f".repeat(32));
+    expect(fingerprintSecret({ NEXTAUTH_SECRET: "n".repeat(32) })).toBe("n".repeat(32));
+    expect(problemsOf(() => fingerprintSecret({}))[0]).toMatch(/^NEXTAUTH_SECRET is missing/);
+  });
+});
+
+describe("invitation mail settings", () => {
+  it("are off without SMTP_URL and take smtp:// or smtps:// only", () => {
+    expect(mailEnv({})).toEqual({ SMTP_URL: undefined, SMTP_FROM: "EMS Portal <no-reply@localhost>" });
+    expect(mailEnv({ SMTP_URL: "smtps://u:p@mail.example.com:465" }).SMTP_URL).toBe("smtps://u:p@mail.example.com:465");
+    expect(problemsOf(() => mailEnv({ SMTP_URL: "mail.example.com" }))[0]).toMatch(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+  });
+});
+
+describe("the sandbox's settings", () => {
+  it("turn it on in development and tests", () => {
+    expect(sandboxSettings({ NODE_ENV: "development" }).enabled).toBe(true);
+    expect(sandboxSettings({ NODE_ENV: "test" }).enabled).toBe(true);
+  });
+
+  it("turn it off in production unless SANDBOX_ENABLED is true", () => {
+    expect(sandboxSettings({ NODE_ENV: "production" }).enabled).toBe(false);
+    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "false" }).enabled).toBe(false);
+    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "true" })).toMatchObject({ enabled: true, usesDevelopmentSigningSecret: true });
+    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "1", SANDBOX_SIGNING_SECRET: "s" }).usesDevelopmentSigningSecret).toBe(false);
+  });
+
+  it("hand the sandbox its accounts from SANDBOX_ACCOUNTS, with a message naming the variable", () => {
+    const settings = sandboxSettings({ SANDBOX_ACCOUNTS: JSON.stringify([{ key: "k", secret: "s", groups: 3 }]), SANDBOX_PORT: "4999" });
+    expect(settings.options.accounts).toEqual([{ key: "k", secret: "s", groups: 3, events: 60, seed: 1 }]);
+    expect(settings.port).toBe(4999);
+    expect(problemsOf(() => sandboxSettings({ SANDBOX_ACCOUNTS: "not json" }))[0]).toMatch(/^SANDBOX_ACCOUNTS is not valid JSON/);
+    const twice = JSON.stringify([{ key: "k", secret: "a" }, { key: "k", secret: "b" }]);
+    expect(problemsOf(() => sandboxSettings({ SANDBOX_ACCOUNTS: twice }))[0]).toMatch(/^SANDBOX_ACCOUNTS is invalid: .*"k" is listed twice/);
+  });
+});
+
+describe("tooling environment", () => {
+  it("has the defaults of the embedded database and checks the URLs", () => {
+    expect(parseToolingEnv({})).toEqual({ EMBEDDED_DATABASE_PORT: 54329, EMBEDDED_DATA_DIR: ".data/pglite" });
+    expect(problemsOf(() => parseToolingEnv({ TEST_DATABASE_URL: "mysql://localhost/test" }))).toEqual(["TEST_DATABASE_URL must be a postgresql:// URL"]);
+  });
+});

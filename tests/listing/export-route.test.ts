@@ -1,0 +1,106 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Actor } from "@/lib/auth/session";
+import { CredentialUnreadableError } from "@/lib/credentials/store";
+import { CredentialsRejectedError, EmsBadRequestError, InvalidResponseError, RateLimitedError, UpstreamUnavailableError } from "@/lib/ems/errors";
+import { GENERIC_ERROR_MESSAGE } from "@/lib/errors";
+import { withLogLevel } from "../ems/support/env";
+
+// The route's collaborators are replaced: who is signed in, their EMS client, and the export itself.
+// What is under test is the route's own job: how each outcome becomes an HTTP status.
+const getActor = vi.hoisted(() => vi.fn());
+const getEmsClientForActor = vi.hoisted(() => vi.fn());
+const startExport = vi.hoisted(() => vi.fn());
+vi.mock("@/lib/auth/session", () => ({ getActor }));
+vi.mock("@/lib/credentials/store", async (importOriginal) => ({ ...(await importOriginal<object>()), getEmsClientForActor }));
+vi.mock("@/lib/listing/export", () => ({ startExport }));
+
+const { GET } = await import("@/app/api/export/[resource]/route");
+
+const actor: Actor = { userId: "u1", email: "a@example.test", name: "A", sessionId: "s1", teamId: "t1", teamName: "T", role: "MEMBER" };
+const client = { fingerprint: "f".repeat(64) };
+
+function exportOf(resource: string, search = "format=csv") {
+  return GET(new Request(`http://localhost:3000/api/export/${resource}?${search}`), { params: Promise.resolve({ resource }) } as never);
+}
+
+async function bodyOf(response: Response): Promise<string> {
+  return ((await response.json()) as { error: string }).error;
+}
+
+beforeEach(() => {
+  getActor.mockResolvedValue(actor);
+  getEmsClientForActor.mockResolvedValue(client);
+});
+
+afterEach(() => {
+  vi.resetAllMocks();
+  vi.restoreAllMocks();
+});
+
+describe("GET /api/export/[resource]: the status of each outcome", () => {
+  it("200 with the file and its figures", async () => {
+    startExport.mockResolvedValue({ stream: new Blob(["id,name\r\n"]).stream(), total: 1, matching: 1, truncated: false, columns: ["id", "name"] });
+    const response = await exportOf("events");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("x-export-total")).toBe("1");
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await response.text()).toBe("id,name\r\n");
+  });
+
+  it("401 when signed out, 404 for an unknown listing, 400 for options it would ignore", async () => {
+    getActor.mockResolvedValue(null);
+    expect((await exportOf("events")).status).toBe(401);
+    getActor.mockResolvedValue(actor);
+    expect((await exportOf("contacts")).status).toBe(404);
+    const bad = await exportOf("events", "format=csv&sort=colour");
+    expect(bad.status).toBe(400);
+    expect(await bodyOf(bad)).toContain("cannot be sorted by “colour”");
+    expect(startExport).not.toHaveBeenCalled();
+  });
+
+  it("409 without saved credentials; 500 with the reason when they cannot be read", async () => {
+    getEmsClientForActor.mockResolvedValue(null);
+    expect((await exportOf("events")).status).toBe(409);
+    getEmsClientForActor.mockRejectedValue(new CredentialUnreadableError());
+    const unreadable = await exportOf("events");
+    expect(unreadable.status).toBe(500);
+    expect(await bodyOf(unreadable)).toBe(new CredentialUnreadableError().message);
+  });
+
+  it.each([
+    ["rejected credentials", new CredentialsRejectedError(), 403],
+    ["a rate limit", new RateLimitedError(42), 429],
+    ["an unavailable API", new UpstreamUnavailableError("503 twice", { status: 503 }), 503],
+    ["a request the API refused", new EmsBadRequestError("unknown field", 422), 400],
+    ["an answer that cannot be read", new InvalidResponseError("not JSON"), 502],
+  ])("%s: %s", async (_what, error, status) => {
+    startExport.mockRejectedValue(error);
+    const response = await exportOf("webhook-groups");
+    expect(response.status).toBe(status);
+    expect(await bodyOf(response)).toBe(error.userMessage);
+    expect(response.headers.get("retry-after")).toBe(status === 429 ? "42" : null);
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("500 with the generic message for anything unexpected, logged under the request id it answers with", async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(chunk.toString());
+      return true;
+    });
+    const restoreLevel = withLogLevel("error");
+    try {
+      startExport.mockRejectedValue(new Error("database exploded"));
+      const response = await exportOf("events");
+      expect(response.status).toBe(500);
+      expect(await bodyOf(response)).toBe(GENERIC_ERROR_MESSAGE);
+      const logged = lines.map((line) => JSON.parse(line) as { event?: string; requestId?: string; err?: { message?: string } });
+      expect(logged).toContainEqual(
+        expect.objectContaining({ event: "listing.unexpected_error", requestId: response.headers.get("x-request-id"), err: expect.objectContaining({ message: "database exploded" }) }),
+      );
+    } finally {
+      restoreLevel();
+    }
+  });
+});
