@@ -1,6 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { findChromium, HOW_TO_GET_CHROMIUM } from "./scripts/find-chromium";
-import { E2E_BASE_URL, E2E_PORT } from "./e2e/helpers/config";
+import { E2E_BASE_URL } from "./e2e/helpers/config";
 
 const executablePath = findChromium();
 if (!executablePath) {

@@ -2,6 +2,7 @@ import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { loadEnvFiles } from "./lib/config/load-env-files";
 import { embeddedDatabaseUrl } from "./lib/config/embedded-database";
+import { toolingEnv } from "./lib/config/env-schema";
 
 loadEnvFiles();
 
@@ -16,6 +17,6 @@ export default defineConfig({
   migrations: { path: "prisma/migrations" },
   datasource: {
     url: process.env.DATABASE_URL || embeddedDatabaseUrl(),
-    shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL || undefined,
+    shadowDatabaseUrl: toolingEnv().SHADOW_DATABASE_URL,
   },
 });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { toolingEnv } from "./lib/config/env-schema";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -49,7 +50,7 @@ export default defineConfig({
         },
       },
       dbProject("db-embedded", "tests/setup/global-embedded.ts"),
-      ...(process.env.TEST_DATABASE_URL ? [dbProject("db-postgres", "tests/setup/global-postgres.ts")] : []),
+      ...(toolingEnv().TEST_DATABASE_URL ? [dbProject("db-postgres", "tests/setup/global-postgres.ts")] : []),
     ],
   },
 });

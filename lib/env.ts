@@ -2,6 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { parseKeyRing, type KeyRing } from "@/lib/crypto/key-ring";
 import { DEFAULT_ACCOUNTS, parseAccountsJson, type SandboxAccount, type SandboxOptions } from "@/lib/sandbox/core/config";
+import { numberFrom, parseWith, section, TOOLING_VARIABLES, type EnvSource } from "@/lib/config/env-schema";
+
+export { EnvError } from "@/lib/config/env-schema";
 
 /**
  * Every environment variable of EMS Portal, validated here and read from here only: nothing else in
@@ -15,22 +18,12 @@ import { DEFAULT_ACCOUNTS, parseAccountsJson, type SandboxAccount, type SandboxO
  * key-rotation script change them at run time). A blank value counts as unset.
  */
 
-type EnvSource = Record<string, string | undefined>;
-
 const HOW_TO_MAKE_SECRET = `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`;
-
-function numberFrom(fallback: number, min: number, max: number, { whole = true } = {}) {
-  const message = `must be a ${whole ? "whole " : ""}number from ${min} to ${max.toLocaleString("en-US")}`;
-  const number = z.coerce.number({ error: message }).min(min, { error: message }).max(max, { error: message });
-  return (whole ? number.int({ error: message }) : number).default(fallback);
-}
 
 const booleanString = z
   .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
   .optional()
   .transform((value) => value === "true" || value === "1");
-
-const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, { error: "must be a postgresql:// URL" });
 
 // One parser for the key ring: the one the secret box gets its ring from, so start-up refuses
 // exactly what encryption would refuse later.
@@ -108,64 +101,15 @@ const serverEnvSchema = z.object({
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
 });
 
-/**
- * Tooling: what the scripts (scripts/, prisma.config.ts) and the test harness read, never the
- * server. Declared here so that one table (README.md) describes every variable.
- */
-const toolingEnvSchema = z.object({
-  EMBEDDED_DATABASE_PORT: numberFrom(54329, 1, 65535),
-  EMBEDDED_DATA_DIR: z.string().default(".data/pglite"),
-  SHADOW_DATABASE_URL: postgresUrl.optional(),
-  TEST_DATABASE_URL: postgresUrl.optional(),
-  CHROMIUM_PATH: z.string().optional(),
-});
-
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
-export type ToolingEnv = z.infer<typeof toolingEnvSchema>;
 
 /** The names of the variables, for the README check and for scripts that pass the environment on. */
 export const SERVER_VARIABLES = Object.keys(serverEnvSchema.shape) as (keyof ServerEnv)[];
-export const TOOLING_VARIABLES = Object.keys(toolingEnvSchema.shape) as (keyof ToolingEnv)[];
-
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`EMS Portal cannot start: the environment is not valid.\n${problems.map((p) => `  - ${p}`).join("\n")}\nSee the configuration table in README.md.`);
-    this.name = "EnvError";
-  }
-}
-
-function parseWith<S extends z.ZodObject>(schema: S, source: EnvSource): z.output<S> {
-  const input: EnvSource = {};
-  for (const name of Object.keys(schema.shape)) {
-    const value = source[name];
-    input[name] = value === undefined || value.trim() === "" ? undefined : value;
-  }
-  const result = schema.safeParse(input);
-  if (!result.success) throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".")} ${issue.message}`));
-  return result.data;
-}
-
-/** An accessor for some variables: parsed from process.env, again only when one of them changed. */
-function section<S extends z.ZodObject>(schema: S): (source?: EnvSource) => z.output<S> {
-  const names = Object.keys(schema.shape);
-  let last: { raw: (string | undefined)[]; value: z.output<S> } | undefined;
-  return (source = process.env) => {
-    const raw = names.map((name) => source[name]);
-    if (last && raw.every((value, index) => value === last!.raw[index])) return last.value;
-    const value = parseWith(schema, source);
-    last = { raw, value };
-    return value;
-  };
-}
+export { TOOLING_VARIABLES };
 
 /** Every server variable at once, with every problem (start-up, tests). Throws EnvError. */
 export function parseServerEnv(source: EnvSource): ServerEnv {
   return parseWith(serverEnvSchema, source);
-}
-
-/** The tooling variables (scripts, test harness). Throws EnvError. */
-export function parseToolingEnv(source: EnvSource): ToolingEnv {
-  return parseWith(toolingEnvSchema, source);
 }
 
 /** The validated environment of this server process. */
@@ -186,7 +130,6 @@ export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECO
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));
 export type MailEnv = ReturnType<typeof mailEnv>;
-export const toolingEnv = section(toolingEnvSchema);
 
 const fingerprintEnv = section(serverEnvSchema.pick({ EMS_FINGERPRINT_SECRET: true }));
 const nextAuthSecretEnv = section(serverEnvSchema.pick({ NEXTAUTH_SECRET: true }));

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
+import { toolingEnv } from "../lib/config/env-schema";
 
 const SYSTEM_CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"];
 
@@ -11,7 +12,7 @@ export const HOW_TO_GET_CHROMIUM =
  * Playwright's own download. Null when there is none.
  */
 export function findChromium(): string | null {
-  const fromEnv = process.env.CHROMIUM_PATH;
+  const fromEnv = toolingEnv().CHROMIUM_PATH;
   if (fromEnv) return fs.existsSync(fromEnv) ? fromEnv : null;
   for (const candidate of SYSTEM_CANDIDATES) if (fs.existsSync(candidate)) return candidate;
   try {

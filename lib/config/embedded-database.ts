@@ -1,18 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
+import { toolingEnv, type EnvSource } from "./env-schema";
 
-// Where `npm run dev` runs its embedded PostgreSQL when DATABASE_URL is unset. Read these after
-// the env files are loaded (call the function), so that EMBEDDED_DATABASE_PORT / EMBEDDED_DATA_DIR
-// set in .env.local count.
-export const DEFAULT_EMBEDDED_DATA_DIR = ".data/postgres";
+// Where `npm run dev` runs its embedded PostgreSQL when DATABASE_URL is unset. Read the settings
+// after the env files are loaded (call the function), so that EMBEDDED_DATABASE_PORT /
+// EMBEDDED_DATA_DIR set in .env.local count.
+
 /** Where the first version kept PGlite's data: only noticed, never read or deleted. */
 export const LEGACY_PGLITE_DATA_DIR = ".data/pglite";
 
-export function embeddedDatabaseSettings(env: NodeJS.ProcessEnv = process.env): { port: number; dataDir: string } {
-  return {
-    port: Number(env.EMBEDDED_DATABASE_PORT || 54329),
-    dataDir: env.EMBEDDED_DATA_DIR || DEFAULT_EMBEDDED_DATA_DIR,
-  };
+export function embeddedDatabaseSettings(env: EnvSource = process.env): { port: number; dataDir: string } {
+  const { EMBEDDED_DATABASE_PORT, EMBEDDED_DATA_DIR } = toolingEnv(env);
+  return { port: EMBEDDED_DATABASE_PORT, dataDir: EMBEDDED_DATA_DIR };
 }
 
 export const EMBEDDED_HOST = "127.0.0.1";
@@ -45,7 +44,7 @@ export function runningServer(dataDir: string): { pid: number; port: number } | 
 }
 
 /** The embedded database's URL for tools run by hand (prisma CLI): the running server's, else the configured port's. */
-export function embeddedDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function embeddedDatabaseUrl(env: EnvSource = process.env): string {
   const { port, dataDir } = embeddedDatabaseSettings(env);
   return embeddedUrl(runningServer(dataDir)?.port ?? port);
 }

@@ -6,9 +6,9 @@ import {
   fingerprintSecret,
   mailEnv,
   parseServerEnv,
-  parseToolingEnv,
   sandboxSettings,
 } from "@/lib/env";
+import { parseToolingEnv } from "@/lib/config/env-schema";
 
 const valid = {
   NODE_ENV: "production",
@@ -127,7 +127,7 @@ describe("the sandbox's settings", () => {
 
 describe("tooling environment", () => {
   it("has the defaults of the embedded database and checks the URLs", () => {
-    expect(parseToolingEnv({})).toEqual({ EMBEDDED_DATABASE_PORT: 54329, EMBEDDED_DATA_DIR: ".data/pglite" });
+    expect(parseToolingEnv({})).toEqual({ EMBEDDED_DATABASE_PORT: 54329, EMBEDDED_DATA_DIR: ".data/postgres" });
     expect(problemsOf(() => parseToolingEnv({ TEST_DATABASE_URL: "mysql://localhost/test" }))).toEqual(["TEST_DATABASE_URL must be a postgresql:// URL"]);
   });
 });

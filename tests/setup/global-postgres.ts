@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { toolingEnv } from "../../lib/config/env-schema";
 import { migrateDeploy } from "../../scripts/db/migrate";
 import "./provided";
 
@@ -22,7 +23,7 @@ export function assertLoopback(url: string): URL {
 }
 
 export default async function setup(project: TestProject) {
-  const serverUrl = assertLoopback(process.env.TEST_DATABASE_URL!);
+  const serverUrl = assertLoopback(toolingEnv().TEST_DATABASE_URL!);
   const name = `ems_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: serverUrl.toString() });
   await admin.connect();
