@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
+  type EmsClient,
   getCredentialState,
   CredentialsRejectedError,
   EmsBadRequestError,
@@ -61,12 +62,18 @@ export function failureOf(error: unknown): ListingFailure {
 
 /**
  * One listing call for one page view, with the signed-in person's own credentials. Never throws
- * for the upstream's sake: every failure becomes a state the page renders.
+ * for the upstream's sake: every failure becomes a state the page renders. `emsClient` is the
+ * credential load resolveListing already started (beside its saved-views query); without it the
+ * credential is read here.
  */
-export async function loadListing(actor: Actor, state: ListingState): Promise<ListingOutcome<Record<string, unknown>>> {
+export async function loadListing(
+  actor: Actor,
+  state: ListingState,
+  emsClient?: Promise<EmsClient | null>,
+): Promise<ListingOutcome<Record<string, unknown>>> {
   let client;
   try {
-    client = await getEmsClientForActor(actor);
+    client = await (emsClient ?? getEmsClientForActor(actor));
   } catch (error) {
     return failureOf(error);
   }
