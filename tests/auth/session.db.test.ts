@@ -1,10 +1,21 @@
 // The session check every page and action runs (lib/auth/session.ts): one statement decides
 // whether a cookie's claims still stand for a signed-in person with a team.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actorForSession } from "@/lib/auth/session";
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { actorForSession, getActor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam, createUser } from "../teams/fixtures";
+
+// getActor reads the request's cookies through next/headers: here, a jar the tests fill.
+const jar = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    has: (name: string) => jar.has(name),
+    getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+  }),
+  headers: async () => new Headers(),
+}));
 
 let counter: QueryCounter;
 beforeAll(async () => {
@@ -77,5 +88,33 @@ describe("actorForSession", () => {
     const stale = await openSession(owner.userId, tenMinutesAgo);
     await actorForSession({ ...stale, sv: 7 });
     expect((await lastSeenOf(stale.sid)).getTime()).toBe(tenMinutesAgo.getTime());
+  });
+});
+
+describe("getActor", () => {
+  const sessionCookie = async (claims: { uid: string; sid: string; sv: number }, secret = process.env.NEXTAUTH_SECRET!) =>
+    encode({ token: { ...claims, sub: claims.uid }, secret });
+
+  it("decodes the session cookie and checks it against the database", async () => {
+    const owner = await createTeam();
+    const claims = await openSession(owner.userId);
+    jar.clear();
+    jar.set("next-auth.session-token", await sessionCookie(claims));
+    const { result, statements } = await counter.record(() => getActor());
+    expect(result?.userId).toBe(owner.userId);
+    expect(statements).toHaveLength(1);
+  });
+
+  it("is null without a cookie, with a forged one, or with one signed by another secret", async () => {
+    const owner = await createTeam();
+    const claims = await openSession(owner.userId);
+    jar.clear();
+    expect(await getActor()).toBeNull();
+    jar.set("next-auth.session-token", "not-a-jwt");
+    const { result, statements } = await counter.record(() => getActor());
+    expect(result).toBeNull();
+    expect(statements).toHaveLength(0); // a cookie that does not decode never reaches the database
+    jar.set("next-auth.session-token", await sessionCookie(claims, "another secret, at least thirty-two characters"));
+    expect(await getActor()).toBeNull();
   });
 });
