@@ -398,6 +398,7 @@ async function main(): Promise<void> {
   console.log(`Mixed load for ${(MIXED_MS / 1000).toFixed(0)} s at concurrency 10 over ${mixedPaths.length} pages…`);
   const mixed = await mixedLoad(portalUrl, cookie, mixedPaths, relay.count, portalRss);
   const rssAfterMixed = portalRss();
+  const floorRss = nextServerRss(floor.child.pid!);
 
   const floorAt = new Map(results.filter((r) => r.scenario.startsWith("floor")).map((r) => [r.concurrency, r.throughput]));
   console.table(
@@ -414,7 +415,7 @@ async function main(): Promise<void> {
   );
   console.log(
     `Portal RSS (${nodeOptions.join(" ") || "default heap"}): fresh ${mb(rssFresh)}, after the scenarios ${mb(rssAfterScenarios)}, ` +
-      `after ${(mixed.seconds / 60).toFixed(1)} min of mixed load ${mb(rssAfterMixed)} (peak ${mb(mixed.peakRss)}).`,
+      `after ${(mixed.seconds / 60).toFixed(1)} min of mixed load ${mb(rssAfterMixed)} (peak ${mb(mixed.peakRss)}). The floor app, at the end: ${mb(floorRss)}.`,
   );
   console.log(
     `Mixed load: ${mixed.requests} requests, ${mixed.throughput.toFixed(1)} req/s, ${mixed.roundTripsPerView.toFixed(2)} DB round trips per view, ` +
@@ -430,7 +431,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
-    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, nodeOptions, requests: REQUESTS, results, mixed: { ...mixed, paths: mixedPaths }, rss: { fresh: rssFresh, afterScenarios: rssAfterScenarios, afterMixed: rssAfterMixed } }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, nodeOptions, requests: REQUESTS, results, mixed: { ...mixed, paths: mixedPaths }, rss: { fresh: rssFresh, afterScenarios: rssAfterScenarios, afterMixed: rssAfterMixed, floorAtEnd: floorRss } }, null, 2)}\n`,
   );
   console.log(`(written to ${path.relative(ROOT, out)})`);
 }
