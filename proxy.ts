@@ -1,20 +1,31 @@
-import { NextResponse } from "next/server";
-import { withAuth } from "next-auth/middleware";
+import { NextResponse, type NextRequest } from "next/server";
+
+/** next-auth's session cookie: `__Secure-` prefixed over HTTPS, split into `.0`, `.1`… when large. */
+const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
+
+function hasSessionCookie(req: NextRequest): boolean {
+  return req.cookies.getAll().some((cookie) => SESSION_COOKIE.test(cookie.name) && cookie.value !== "");
+}
 
 /**
- * First gate only: signed-out visitors go to the sign-in page with a return address. It checks the
- * cookie's signature, nothing more; every page, data function and server action checks the session
- * against the database itself (lib/auth/session.ts), so no route relies on this file alone.
+ * First gate only: a visitor without a session cookie goes to the sign-in page with a return
+ * address. It does not decode the cookie: every page, data function and server action checks the
+ * session against the database itself (getActor in lib/auth/session.ts, which decodes the JWT once
+ * per request), so this file is no security boundary and need not pay for a second decode.
  */
-export default withAuth(
-  function forwardPath(req) {
-    // Pages read this to build the return address when the database says the session has ended.
-    const requestHeaders = new Headers(req.headers);
-    requestHeaders.set("x-ems-path", req.nextUrl.pathname + req.nextUrl.search);
-    return NextResponse.next({ request: { headers: requestHeaders } });
-  },
-  { pages: { signIn: "/sign-in" } },
-);
+export function proxy(req: NextRequest) {
+  const path = req.nextUrl.pathname + req.nextUrl.search;
+  if (!hasSessionCookie(req)) {
+    const signIn = new URL(`${req.nextUrl.basePath}/sign-in`, req.nextUrl.origin);
+    signIn.searchParams.append("callbackUrl", `${req.nextUrl.basePath}${path}`);
+    return NextResponse.redirect(signIn);
+  }
+  // Pages read this to build the return address when the database says the session has ended.
+  // Always set here, so a value the client sent never survives on the routes this file matches.
+  const requestHeaders = new Headers(req.headers);
+  requestHeaders.set("x-ems-path", path);
+  return NextResponse.next({ request: { headers: requestHeaders } });
+}
 
 export const config = {
   // Everything but the public pages, next-auth's own routes, the health check, the embedded sandbox

@@ -1,212 +1,447 @@
 /**
- * `npm run bench:pages`: how fast the listing pages render, beside the portal's lightest
- * authenticated page in the same run (the floor).
+ * `npm run bench:pages [-- --duration 5m] [--requests 300] [--no-build] [--database <url> | --embedded]`
  *
- * Scenarios, each at concurrency 10 (BENCH_CONCURRENCY) for BENCH_REQUESTS requests (default 300):
- *   floor            BENCH_FLOOR_PATH (default /views: the app shell, the session check, one small query)
- *   groups-20        /webhook-groups (20 rows)
- *   groups-200-wh    /webhook-groups?per-page=200&expand=webhooks (200 per page, with webhooks)
- * Targets: groups-20 at least 0.6x the floor's throughput; one EMS API call per page view (read
- * from the sandbox's own counters when SANDBOX_ADMIN_SECRET or BENCH_SANDBOX_ADMIN_SECRET is set).
+ * What one page view costs a user, on what a user gets: a production build of the portal started
+ * as `npm start` starts it, on a real PostgreSQL, with the standalone sandbox as the EMS API, beside
+ * the floor: a minimal Next.js 16 app (bench/floor-app) whose one page fetches the same 20 rows from
+ * the sandbox with a bearer token and renders them in a table. Everything is built and started here.
  *
- * Run it against a production build with the sandbox on (e.g. the e2e server:
- * `npm run build && npx tsx scripts/e2e-server.ts`, then BENCH_BASE_URL=http://127.0.0.1:3100).
- * It signs up a fresh user in a headless Chromium and chooses the sandbox's demo account; then it
- * only sends plain HTTP requests with that session's cookie. Loopback only, bounded: it never runs
- * against another host and stops after the configured number of requests.
+ * - Database: a throwaway database on the PostgreSQL at --database (default
+ *   postgresql://postgres@127.0.0.1:5432/postgres; loopback only), created, migrated and dropped;
+ *   when that server cannot be reached (or with --embedded), the embedded PostgreSQL of `npm run dev`
+ *   in memory, in a child process, at one connection as always with it.
+ * - Database round trips per page view are counted on the wire (bench/db-round-trips.ts): the
+ *   portal connects through a relay that counts the protocol's Query and Sync messages. Exact, and
+ *   nothing in the portal changes for it (no flag, no counting code in production); unlike
+ *   pg_stat_database it counts round trips, not transactions, and needs no wait for statistics.
+ *   Background writes (the EMS client's rate-limit figures, at most one a second) are included.
+ * - Scenarios, each at concurrency 1 and 10 for --requests requests after a warm-up: the floor,
+ *   /views (the app shell, the session check, one query) and /webhook-groups (20 rows).
+ * - Memory: the portal's resident set fresh (started, nothing served), after the scenarios, and after
+ *   --duration (default 5 minutes) of mixed load at concurrency 10 over the signed-in pages.
+ *
+ * Loopback only and bounded. Results also go to bench/results/pages.json.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { randomUUID } from "node:crypto";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chromium } from "playwright-core";
-import { findChromium, HOW_TO_GET_CHROMIUM } from "../scripts/find-chromium";
-import { createAdminClient } from "../lib/sandbox/testing";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { startRoundTripCounter, type RoundTripCounter } from "./db-round-trips";
+import { freePort, nextServerRss, startService, waitForHttp, waitForOutput } from "./processes";
+import { seedBenchUser, signIn } from "./pages-seed";
+import { createAdminClient, type SandboxAdminClient } from "../lib/sandbox/testing";
+import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
 
-const BASE_URL = (process.env.BENCH_BASE_URL || "http://127.0.0.1:3100").replace(/\/$/, "");
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 10);
-const REQUESTS = Number(process.env.BENCH_REQUESTS || 300);
-const WARMUP = Number(process.env.BENCH_WARMUP || 20);
-const FLOOR_PATH = process.env.BENCH_FLOOR_PATH || "/views";
-const ADMIN_SECRET = process.env.BENCH_SANDBOX_ADMIN_SECRET || process.env.SANDBOX_ADMIN_SECRET || process.env.E2E_SANDBOX_ADMIN_SECRET || "e2e-sandbox-admin-secret-0123456789";
+const ROOT = path.resolve(import.meta.dirname, "..");
+const FLOOR_DIR = path.join(ROOT, "bench", "floor-app");
+const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-function assertLoopback(url: string): void {
-  const host = new URL(url).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) {
-    throw new Error(`bench:pages only runs against this machine (127.0.0.1/localhost), not ${host}.`);
-  }
-  if (!Number.isInteger(REQUESTS) || REQUESTS < 1 || REQUESTS > 100_000) throw new Error("BENCH_REQUESTS must be 1..100000");
-  if (!Number.isInteger(CONCURRENCY) || CONCURRENCY < 1 || CONCURRENCY > 200) throw new Error("BENCH_CONCURRENCY must be 1..200");
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "5m" },
+    requests: { type: "string", default: "300" },
+    warmup: { type: "string", default: "20" },
+    "no-build": { type: "boolean", default: false },
+    database: { type: "string", default: "postgresql://postgres@127.0.0.1:5432/postgres" },
+    embedded: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+
+function durationMs(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) throw new Error(`--duration ${text}: use e.g. 300s, 5m or 1h`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"];
+  return Number(match[1]) * unit;
 }
 
-/** A fresh person with their own team, using the sandbox's demo account; returns the Cookie header. */
-async function signUpSession(): Promise<string> {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error(HOW_TO_GET_CHROMIUM);
-  const browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
-  try {
-    const context = await browser.newContext({ baseURL: BASE_URL });
-    const page = await context.newPage();
-    page.setDefaultTimeout(60_000);
-    const id = randomUUID().slice(0, 8);
-    await page.goto("/sign-up");
-    await page.getByLabel("Your name").fill(`Bench ${id}`);
-    await page.getByLabel("Email").fill(`bench-${id}@example.test`);
-    await page.getByLabel("Password", { exact: true }).fill(`bench pages ${id} password`);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByTestId("user-name").waitFor();
-    await page.goto("/settings");
-    await page.getByRole("button", { name: "Use the sandbox" }).click();
-    await page.getByText("Saved, encrypted (never shown)").first().waitFor();
-    const cookies = await context.cookies(BASE_URL);
-    return cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  } finally {
-    await browser.close();
-  }
+function boundedInt(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
+  return value;
 }
 
-async function fetchPage(path: string, cookie: string, marker: string): Promise<number> {
+const MIXED_MS = durationMs(flags.duration!);
+const REQUESTS = boundedInt("requests", flags.requests!, 1, 100_000);
+const WARMUP = boundedInt("warmup", flags.warmup!, 0, 10_000);
+if (MIXED_MS > 6 * 3_600_000) throw new Error("--duration is at most 6h");
+
+/** The heap limit `npm start` gives the portal (package.json), so the floor runs under the same. */
+function startNodeOptions(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  return (scripts.start.match(/--max-old-space-size=\d+/g) ?? []).slice(0, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+class PageError extends Error {}
+
+async function fetchPage(url: string, cookie: string | undefined, marker: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${BASE_URL}${path}`, { headers: { cookie }, redirect: "manual" });
+  const response = await fetch(url, { headers: cookie ? { cookie } : {}, redirect: "manual" });
   const body = await response.text();
   const elapsed = performance.now() - started;
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
-  if (!body.includes(marker)) throw new Error(`${path} did not render ${marker}: the page is not what the bench expects`);
+  if (response.status !== 200) throw new PageError(`${url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
+  if (!body.includes(marker)) throw new PageError(`${url} did not render ${marker}: the page is not what the bench expects`);
   return elapsed;
 }
 
-interface Result {
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+interface Target {
   name: string;
-  path: string;
+  url: string;
+  cookie?: string;
+  marker: string;
+  /** Counted on the portal's database connection; the floor has none. */
+  countsRoundTrips: boolean;
+}
+
+interface Measurement {
+  scenario: string;
+  concurrency: number;
   requests: number;
-  seconds: number;
   throughput: number;
   p50: number;
   p99: number;
-  apiCallsPerView: number | null;
+  roundTripsPerView: number | null;
+  emsCallsPerView: number | null;
 }
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
-
-async function run(name: string, path: string, cookie: string, marker: string, apiRequests: () => Promise<number | null>): Promise<Result> {
-  for (let i = 0; i < WARMUP; i++) await fetchPage(path, cookie, marker);
-  const before = await apiRequests();
+async function measure(target: Target, concurrency: number, counters: { roundTrips: () => number; emsCalls: () => Promise<number | null> }): Promise<Measurement> {
+  for (let i = 0; i < WARMUP; i++) await fetchPage(target.url, target.cookie, target.marker);
+  const roundTripsBefore = counters.roundTrips();
+  const emsBefore = await counters.emsCalls();
   const latencies: number[] = [];
-  let next = 0;
+  let issued = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < REQUESTS) {
-        next++;
-        latencies.push(await fetchPage(path, cookie, marker));
+    Array.from({ length: concurrency }, async () => {
+      while (issued < REQUESTS) {
+        issued++;
+        latencies.push(await fetchPage(target.url, target.cookie, target.marker));
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const after = await apiRequests();
+  const roundTrips = counters.roundTrips() - roundTripsBefore;
+  const emsAfter = await counters.emsCalls();
   latencies.sort((a, b) => a - b);
   return {
-    name,
-    path,
+    scenario: target.name,
+    concurrency,
     requests: latencies.length,
-    seconds,
     throughput: latencies.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    apiCallsPerView: before === null || after === null ? null : (after - before) / latencies.length,
+    roundTripsPerView: target.countsRoundTrips ? roundTrips / latencies.length : null,
+    emsCallsPerView: emsBefore === null || emsAfter === null ? null : (emsAfter - emsBefore) / latencies.length,
   };
 }
 
-async function isUp(): Promise<boolean> {
+interface MixedLoad {
+  seconds: number;
+  requests: number;
+  errors: number;
+  firstError: string | null;
+  throughput: number;
+  roundTripsPerView: number;
+  peakRss: number | null;
+}
+
+/** Concurrency 10 over the signed-in pages, round robin, for MIXED_MS; the portal's RSS sampled meanwhile. */
+async function mixedLoad(baseUrl: string, cookie: string, paths: string[], roundTrips: () => number, rss: () => number | null): Promise<MixedLoad> {
+  const roundTripsBefore = roundTrips();
+  const started = performance.now();
+  const deadline = started + MIXED_MS;
+  let requests = 0;
+  let errors = 0;
+  let firstError: string | null = null;
+  let peakRss = rss();
+  const sampler = setInterval(() => {
+    const now = rss();
+    if (now !== null && (peakRss === null || now > peakRss)) peakRss = now;
+  }, 2_000);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (performance.now() < deadline) {
+        const pathname = paths[next++ % paths.length];
+        try {
+          const response = await fetch(`${baseUrl}${pathname}`, { headers: { cookie }, redirect: "manual" });
+          await response.arrayBuffer();
+          if (response.status !== 200) throw new Error(`${pathname} answered ${response.status}`);
+        } catch (error) {
+          errors++;
+          firstError ??= error instanceof Error ? error.message : String(error);
+        }
+        requests++;
+      }
+    }),
+  );
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, requests, errors, firstError, throughput: requests / seconds, roundTripsPerView: (roundTrips() - roundTripsBefore) / Math.max(1, requests), peakRss };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup
+
+const cleanups: Array<() => Promise<void>> = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const step = cleanups.pop()!;
+    await step().catch((error: unknown) => console.error(`(clean-up: ${error instanceof Error ? error.message : String(error)})`));
+  }
+}
+
+function build(label: string, args: string[]): void {
+  console.log(`Building ${label} (next ${args.join(" ")})…`);
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error(`next ${args.join(" ")} failed`);
+  console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+interface Database {
+  kind: "postgres" | "embedded";
+  /** What the bench itself connects to (seeding). */
+  url: string;
+  /** Pool size the portal gets. */
+  poolMax: number;
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
-    return (await fetch(`${BASE_URL}/api/health`, { signal: AbortSignal.timeout(2000) })).ok;
+    await client.connect();
+    return true;
   } catch {
     return false;
-  }
-}
-
-/**
- * One command: without BENCH_BASE_URL and with nothing answering on it, build if needed and start
- * the e2e server (production build, embedded database, sandbox on); stop it afterwards.
- * (Building takes about a minute; point BENCH_BASE_URL at a running portal to skip it.)
- */
-async function ensurePortal(): Promise<() => void> {
-  if (process.env.BENCH_BASE_URL || (await isUp())) return () => undefined;
-  {
-    // Always a fresh build: a stale one would measure yesterday's code.
-    console.log("Building the portal (`next build`)…");
-    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
-  console.log("Starting the portal (scripts/e2e-server.ts)…");
-  const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/e2e-server.ts"], { stdio: "ignore", detached: true });
-  const deadline = Date.now() + 120_000;
-  while (!(await isUp())) {
-    if (Date.now() > deadline || server.exitCode !== null) throw new Error("the portal did not start within 120 s");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  return () => {
-    if (server.pid) process.kill(-server.pid, "SIGTERM");
-  };
-}
-
-async function main() {
-  assertLoopback(BASE_URL);
-  const stopPortal = await ensurePortal();
-  try {
-    await measure();
   } finally {
-    stopPortal();
+    await client.end().catch(() => undefined);
   }
 }
 
-async function measure() {
-  console.log(`bench:pages against ${BASE_URL}: ${REQUESTS} requests per scenario at concurrency ${CONCURRENCY} (warm-up ${WARMUP}).`);
-  const cookie = await signUpSession();
-  const admin = createAdminClient(`${BASE_URL}/sandbox`, ADMIN_SECRET);
-  // A generous rate limit for the run: the bench measures the portal, not the sandbox's limiter.
-  const apiRequests = async () => {
+async function startDatabase(): Promise<Database> {
+  const server = new URL(flags.database!);
+  if (!LOOPBACK.has(server.hostname)) throw new Error(`--database must be a PostgreSQL on this machine, not ${server.hostname}: the bench creates and drops a database there.`);
+  const { migrateDeploy } = await import("../scripts/db/migrate");
+  if (!flags.embedded && (await reachable(server.toString()))) {
+    const name = `ems_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: server.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    cleanups.push(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    });
+    const url = new URL(server);
+    url.pathname = `/${name}`;
+    await migrateDeploy(url.toString(), { quiet: true });
+    return { kind: "postgres", url: url.toString(), poolMax: 10 };
+  }
+  console.log(`(no PostgreSQL at ${server.host}${flags.embedded ? ", --embedded" : ""}: using the embedded one, on a throw-away directory)`);
+  const db = startService("embedded PostgreSQL", process.execPath, ["--import", "tsx", "scripts/db/embedded.ts", "--ephemeral"], { cwd: ROOT, env: { ...process.env } });
+  cleanups.push(() => db.stop());
+  const [, url] = await waitForOutput(db, /DATABASE_URL=(\S+)/, 60_000);
+  return { kind: "embedded", url, poolMax: 10 };
+}
+
+async function startSandbox(adminSecret: string): Promise<{ baseUrl: string; admin: SandboxAdminClient }> {
+  const sandbox = startService("sandbox", process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/sandbox.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_HOST: "127.0.0.1", SANDBOX_ADMIN_SECRET: adminSecret, SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url") },
+  });
+  cleanups.push(() => sandbox.stop());
+  const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/, 60_000);
+  const admin = createAdminClient(baseUrl, adminSecret);
+  // A generous rate limit: the bench measures the portal, not the sandbox's limiter.
+  await admin.setRateLimit({ credits: 1_000_000 });
+  return { baseUrl, admin };
+}
+
+/** The query string the portal sends the EMS API for a bare /webhook-groups, so the floor asks for the same rows. */
+async function portalWebhookGroupsQuery(): Promise<string> {
+  const { parseListingSearchParams } = await import("../lib/listing/search-params");
+  const { toEmsQuery } = await import("../lib/listing/query");
+  const { buildQueryString } = await import("../lib/ems/query");
+  return buildQueryString("webhook-groups", toEmsQuery(parseListingSearchParams("webhook-groups", {})) as never).replace(/^\?/, "");
+}
+
+const mb = (bytes: number | null) => (bytes === null ? "n/a" : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  if (flags.help) {
+    console.log(fs.readFileSync(import.meta.filename, "utf8").split("*/")[0]);
+    return;
+  }
+  const nodeOptions = startNodeOptions();
+  if (!flags["no-build"]) {
+    build("the portal", ["build"]);
+    build("the floor app", ["build", FLOOR_DIR]);
+  }
+
+  const database = await startDatabase();
+  const relay: RoundTripCounter = await startRoundTripCounter({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
+  cleanups.push(() => relay.close());
+  const sandboxAdminSecret = randomBytes(18).toString("base64url");
+  const sandbox = await startSandbox(sandboxAdminSecret);
+
+  const secrets = {
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
+    CREDENTIAL_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+    EMS_FINGERPRINT_SECRET: randomBytes(32).toString("base64url"),
+  };
+  // The bench's own connection (seeding) goes straight to the database; the portal's through the relay.
+  Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1" });
+  const user = await seedBenchUser(sandbox.baseUrl);
+  const { basicAuthorization } = await import("../lib/ems/credentials");
+  const floorQuery = await portalWebhookGroupsQuery();
+
+  const portalPort = await freePort();
+  const portalUrl = `http://127.0.0.1:${portalPort}`;
+  const relayedUrl = new URL(database.url);
+  relayedUrl.host = `127.0.0.1:${relay.port}`;
+  const portal = startService("portal (npm start)", NPM, ["run", "--silent", "start"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(portalPort),
+      HOSTNAME: "127.0.0.1",
+      ...secrets,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: relayedUrl.toString(),
+      DATABASE_POOL_MAX: String(database.poolMax),
+      NEXTAUTH_URL: portalUrl,
+      SANDBOX_ENABLED: "false",
+    },
+  });
+  cleanups.push(() => portal.stop());
+
+  const floorPort = await freePort();
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  const floor = startService("floor app", process.execPath, [...nodeOptions, NEXT_BIN, "start", FLOOR_DIR, "-p", String(floorPort), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      FLOOR_SANDBOX_URL: sandbox.baseUrl,
+      FLOOR_BASIC_AUTHORIZATION: basicAuthorization(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+      FLOOR_QUERY: floorQuery,
+    },
+  });
+  cleanups.push(() => floor.stop());
+
+  await waitForHttp(portal, `${portalUrl}/api/health`, 120_000);
+  await waitForHttp(floor, `${floorUrl}/`, 120_000);
+  const portalRss = () => nextServerRss(portal.child.pid!);
+  const rssFresh = portalRss();
+
+  const cookie = await signIn(portalUrl, user);
+  console.log(
+    `bench:pages: portal ${portalUrl} (npm start, ${nodeOptions.join(" ") || "default heap"}), ${database.kind === "postgres" ? "PostgreSQL" : "embedded PostgreSQL"} (pool ${database.poolMax}), ` +
+      `sandbox ${sandbox.baseUrl}, floor ${floorUrl}; ${REQUESTS} requests per scenario after ${WARMUP} warm-up.`,
+  );
+
+  const emsCalls = async () => {
     try {
-      return (await admin.stats()).apiRequests;
+      return (await sandbox.admin.stats()).apiRequests;
     } catch {
       return null;
     }
   };
-  try {
-    await admin.setRateLimit({ credits: 1_000_000 });
-  } catch {
-    console.log("(sandbox admin endpoint not reachable with this secret: API calls per view are not counted, the default rate limit applies)");
-  }
-
-  const results = [
-    await run("floor", FLOOR_PATH, cookie, "<main", apiRequests),
-    await run("groups-20", "/webhook-groups", cookie, 'data-testid="listing-table"', apiRequests),
-    await run("groups-200-wh", "/webhook-groups?expand=webhooks&per-page=200", cookie, 'data-testid="webhooks-row"', apiRequests),
+  const counters = { roundTrips: relay.count, emsCalls };
+  const targets: Target[] = [
+    { name: "floor (bench/floor-app)", url: `${floorUrl}/`, marker: 'data-testid="floor-table"', countsRoundTrips: false },
+    { name: "/views", url: `${portalUrl}/views`, cookie, marker: "<main", countsRoundTrips: true },
+    { name: "/webhook-groups (20 rows)", url: `${portalUrl}/webhook-groups`, cookie, marker: 'data-testid="listing-table"', countsRoundTrips: true },
   ];
-  const floor = results[0].throughput;
-  const rows = results.map((r) => ({
-    scenario: r.name,
-    path: r.path,
-    requests: r.requests,
-    "req/s": r.throughput.toFixed(1),
-    "x floor": (r.throughput / floor).toFixed(2),
-    "p50 ms": r.p50.toFixed(1),
-    "p99 ms": r.p99.toFixed(1),
-    "API calls/view": r.apiCallsPerView === null ? "n/a" : r.apiCallsPerView.toFixed(2),
-  }));
-  console.table(rows);
-  const groups20 = results[1];
-  const ratio = groups20.throughput / floor;
-  console.log(`groups-20 throughput is ${ratio.toFixed(2)}x the floor (target >= 0.60): ${ratio >= 0.6 ? "met" : "NOT met"}.`);
-  if (groups20.apiCallsPerView !== null) {
-    console.log(`API calls per listing view: ${groups20.apiCallsPerView.toFixed(2)} (target 1): ${Math.abs(groups20.apiCallsPerView - 1) < 0.05 ? "met" : "NOT met"}.`);
+  const results: Measurement[] = [];
+  for (const concurrency of [1, 10]) {
+    for (const target of targets) {
+      results.push(await measure(target, concurrency, counters));
+    }
   }
-  await admin.setRateLimit({ credits: 2000, windowSeconds: 600 }).catch(() => undefined);
+  const rssAfterScenarios = portalRss();
+
+  // Mixed load: every signed-in page, the heavy listing included.
+  const listing = await (await fetch(`${portalUrl}/webhook-groups`, { headers: { cookie } })).text();
+  const groupId = /href="\/webhook-groups\/(\d+)"/.exec(listing)?.[1];
+  const mixedPaths = [
+    "/webhook-groups",
+    "/views",
+    "/events",
+    "/webhook-groups?expand=webhooks&per-page=200",
+    "/settings",
+    "/team",
+    "/account",
+    "/webhook-groups?page=2",
+    ...(groupId ? [`/webhook-groups/${groupId}`] : []),
+  ];
+  for (const pathname of mixedPaths) await fetchPage(`${portalUrl}${pathname}`, cookie, "<main");
+  console.log(`Mixed load for ${(MIXED_MS / 1000).toFixed(0)} s at concurrency 10 over ${mixedPaths.length} pages…`);
+  const mixed = await mixedLoad(portalUrl, cookie, mixedPaths, relay.count, portalRss);
+  const rssAfterMixed = portalRss();
+  const floorRss = nextServerRss(floor.child.pid!);
+
+  const floorAt = new Map(results.filter((r) => r.scenario.startsWith("floor")).map((r) => [r.concurrency, r.throughput]));
+  console.table(
+    results.map((r) => ({
+      page: r.scenario,
+      conc: r.concurrency,
+      "req/s": r.throughput.toFixed(1),
+      "x floor": (r.throughput / floorAt.get(r.concurrency)!).toFixed(2),
+      "p50 ms": r.p50.toFixed(1),
+      "p99 ms": r.p99.toFixed(1),
+      "DB round trips/view": r.roundTripsPerView === null ? "-" : r.roundTripsPerView.toFixed(2),
+      "EMS calls/view": r.emsCallsPerView === null ? "n/a" : r.emsCallsPerView.toFixed(2),
+    })),
+  );
+  console.log(
+    `Portal RSS (${nodeOptions.join(" ") || "default heap"}): fresh ${mb(rssFresh)}, after the scenarios ${mb(rssAfterScenarios)}, ` +
+      `after ${(mixed.seconds / 60).toFixed(1)} min of mixed load ${mb(rssAfterMixed)} (peak ${mb(mixed.peakRss)}). The floor app, at the end: ${mb(floorRss)}.`,
+  );
+  console.log(
+    `Mixed load: ${mixed.requests} requests, ${mixed.throughput.toFixed(1)} req/s, ${mixed.roundTripsPerView.toFixed(2)} DB round trips per view, ` +
+      `${mixed.errors} errors${mixed.firstError ? ` (first: ${mixed.firstError})` : ""}.`,
+  );
+  const groups10 = results.find((r) => r.concurrency === 10 && r.scenario.startsWith("/webhook-groups"))!;
+  console.log(
+    `/webhook-groups at concurrency 10: ${(groups10.throughput / floorAt.get(10)!).toFixed(2)}x the floor; ` +
+      `${groups10.roundTripsPerView?.toFixed(2)} DB round trips per view (target <= 3): ${groups10.roundTripsPerView !== null && groups10.roundTripsPerView <= 3.05 ? "met" : "NOT met"}.`,
+  );
+
+  const out = path.join(ROOT, "bench", "results", "pages.json");
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, nodeOptions, requests: REQUESTS, results, mixed: { ...mixed, paths: mixedPaths }, rss: { fresh: rssFresh, afterScenarios: rssAfterScenarios, afterMixed: rssAfterMixed, floorAtEnd: floorRss } }, null, 2)}\n`,
+  );
+  console.log(`(written to ${path.relative(ROOT, out)})`);
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanUp());

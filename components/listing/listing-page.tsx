@@ -34,7 +34,7 @@ export function ListingPage({ actor, resolved }: { actor: Actor; resolved: Resol
       <Notices notices={state.notices} />
       <ListingControls key={`controls?${optionsKey}`} state={state} />
       <Suspense key={`results?${optionsKey}`} fallback={<TableSkeleton rows={Math.min(state.perPage, 10)} />}>
-        <ListingResults actor={actor} state={state} />
+        <ListingResults actor={actor} state={state} emsClient={resolved.emsClient} />
       </Suspense>
     </div>
   );

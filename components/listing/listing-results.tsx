@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { Actor } from "@/lib/auth/session";
+import type { EmsClient } from "@/lib/ems";
 import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";
 import { loadListing } from "@/lib/listing/load";
@@ -11,9 +12,9 @@ import { Pagination } from "./pagination";
 import { BudgetLine, StateMessage } from "./state-message";
 
 /** The part of a listing page that waits for the EMS API: streamed in behind a skeleton. */
-export async function ListingResults({ actor, state }: { actor: Actor; state: ListingState }) {
+export async function ListingResults({ actor, state, emsClient }: { actor: Actor; state: ListingState; emsClient?: Promise<EmsClient | null> }) {
   const config = listingConfig(state.resource);
-  const outcome = await loadListing(actor, state);
+  const outcome = await loadListing(actor, state, emsClient);
   if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
 
   const { items, meta, budget } = outcome;

@@ -6,6 +6,7 @@ import { getToken } from "next-auth/jwt";
 import { prisma } from "@/lib/db/prisma";
 import type { Role } from "@/lib/generated/prisma/client";
 import { serverEnv } from "@/lib/env";
+import { safeCallbackUrl } from "./callback-url";
 
 export interface Actor {
   userId: string;
@@ -17,14 +18,60 @@ export interface Actor {
   role: Role;
 }
 
-const LAST_SEEN_WRITE_INTERVAL_MS = 5 * 60 * 1000;
+/** What a verified session cookie says: the user, their server-side session row and its version. */
+export interface SessionClaims {
+  uid: string;
+  sid: string;
+  sv: number;
+}
 
-/** The JWT in the session cookie, verified; null when absent, forged or expired. */
-async function readSessionToken() {
+const LAST_SEEN_WRITE_INTERVAL_SECONDS = 5 * 60;
+
+/**
+ * The claims of the JWT in the session cookie, verified; null when absent, forged or expired.
+ * This is the only place a request's session cookie is decoded (proxy.ts only checks that one is
+ * there), and getActor's per-request cache makes it once per request.
+ */
+async function readSessionClaims(): Promise<SessionClaims | null> {
   const cookieStore = await cookies();
-  const secure = cookieStore.has("__Secure-next-auth.session-token");
-  const req = { headers: Object.fromEntries((await headers()).entries()), cookies: Object.fromEntries(cookieStore.getAll().map((c) => [c.name, c.value])) };
-  return getToken({ req: req as never, secret: serverEnv().NEXTAUTH_SECRET, secureCookie: secure });
+  const secure = cookieStore.has("__Secure-next-auth.session-token") || cookieStore.has("__Secure-next-auth.session-token.0");
+  // Cookies only: a JWT in an Authorization header is no session of ours.
+  const req = { headers: {}, cookies: Object.fromEntries(cookieStore.getAll().map((c) => [c.name, c.value])) };
+  const token = await getToken({ req: req as never, secret: serverEnv().NEXTAUTH_SECRET, secureCookie: secure });
+  if (!token || typeof token.sid !== "string" || typeof token.uid !== "string" || typeof token.sv !== "number") return null;
+  return { uid: token.uid, sid: token.sid, sv: token.sv };
+}
+
+type ActorRow = { userId: string; email: string; name: string; sessionId: string; teamId: string; teamName: string; role: string };
+
+/**
+ * The actor a session's claims stand for, checked against the database in ONE statement: the
+ * session row must be open and belong to the claimed user, the user's session version must match
+ * the cookie's, and the user must have a team. The same statement moves the session's lastSeenAt
+ * forward when it is more than five minutes old (a data-modifying WITH runs once, whatever the
+ * SELECT reads), so keeping "last seen" up to date never costs a page view a round trip of its own.
+ */
+export async function actorForSession(claims: SessionClaims): Promise<Actor | null> {
+  const { sid, uid, sv } = claims;
+  const rows = await prisma.$queryRaw<ActorRow[]>`
+    WITH "seen" AS (
+      UPDATE "UserSession" AS s SET "lastSeenAt" = now()
+      FROM "User" AS u
+      WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL
+        AND u."id" = s."userId" AND u."sessionVersion" = ${sv}
+        AND s."lastSeenAt" < now() - make_interval(secs => ${LAST_SEEN_WRITE_INTERVAL_SECONDS})
+      RETURNING s."id"
+    )
+    SELECT u."id" AS "userId", u."email", u."name", s."id" AS "sessionId",
+           m."teamId", t."name" AS "teamName", m."role"::text AS "role"
+    FROM "UserSession" AS s
+    JOIN "User" AS u ON u."id" = s."userId"
+    JOIN "Membership" AS m ON m."userId" = u."id"
+    JOIN "Team" AS t ON t."id" = m."teamId"
+    WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL AND u."sessionVersion" = ${sv}`;
+  const row = rows[0];
+  if (!row) return null;
+  return { ...row, role: row.role as Role };
 }
 
 /**
@@ -32,33 +79,13 @@ async function readSessionToken() {
  * open and the user's session version must match the cookie's. Cached per request.
  */
 export const getActor = cache(async (): Promise<Actor | null> => {
-  const token = await readSessionToken();
-  if (!token?.sid || !token.uid || typeof token.sv !== "number") return null;
-  const session = await prisma.userSession.findUnique({
-    where: { id: token.sid },
-    include: { user: { include: { membership: { include: { team: true } } } } },
-  });
-  if (!session || session.revokedAt || session.userId !== token.uid) return null;
-  const { user } = session;
-  if (user.sessionVersion !== token.sv || !user.membership) return null;
-  if (Date.now() - session.lastSeenAt.getTime() > LAST_SEEN_WRITE_INTERVAL_MS) {
-    await prisma.userSession.update({ where: { id: session.id }, data: { lastSeenAt: new Date() } });
-  }
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    sessionId: session.id,
-    teamId: user.membership.teamId,
-    teamName: user.membership.team.name,
-    role: user.membership.role,
-  };
+  const claims = await readSessionClaims();
+  return claims ? actorForSession(claims) : null;
 });
 
 /** The path the proxy saw, so a signed-out visitor comes back to it after signing in. */
 async function currentPath(): Promise<string> {
-  const path = (await headers()).get("x-ems-path");
-  return path && path.startsWith("/") && !path.startsWith("//") ? path : "/";
+  return safeCallbackUrl((await headers()).get("x-ems-path"));
 }
 
 /** For pages and server actions: the actor, or a redirect to the sign-in page. */

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
+  type EmsClient,
   getCredentialState,
   CredentialsRejectedError,
   EmsBadRequestError,
@@ -66,14 +67,20 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
 
 /**
  * One listing call for one page view, with the signed-in person's own credentials. Never throws
- * for the upstream's sake: every failure becomes a state the page renders.
+ * for the upstream's sake: every failure becomes a state the page renders. `emsClient` is the
+ * credential load resolveListing already started (beside its saved-views query); without it the
+ * credential is read here.
  */
-export async function loadListing(actor: Actor, state: ListingState): Promise<ListingOutcome<Record<string, unknown>>> {
+export async function loadListing(
+  actor: Actor,
+  state: ListingState,
+  emsClient?: Promise<EmsClient | null>,
+): Promise<ListingOutcome<Record<string, unknown>>> {
   // One id for the EMS client's log lines of this page view and for a failure logged here.
   const requestId = randomUUID();
   let client;
   try {
-    client = await getEmsClientForActor(actor);
+    client = await (emsClient ?? getEmsClientForActor(actor));
   } catch (error) {
     return failureOf(error, requestId);
   }

@@ -1,6 +1,8 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import type { Actor } from "@/lib/auth/session";
+import { getEmsClientForActor } from "@/lib/credentials/store";
+import type { EmsClient } from "@/lib/ems";
 import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
 import type { ListingResource } from "./resources";
 import { listingConfig } from "./resources";
@@ -30,6 +32,11 @@ export interface ResolvedListing {
   /** The options on screen differ from the active view's. */
   modified: boolean;
   views: ViewSummary[];
+  /**
+   * The person's EMS client (null: no credentials saved), loaded beside the views: hand it to
+   * loadListing. A rejection (unreadable credentials) is the listing's to show, not this function's.
+   */
+  emsClient: Promise<EmsClient | null>;
 }
 
 /**
@@ -52,8 +59,10 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       redirect(`${listingConfig(resource).path}?${canonical || "view=none"}`);
     }
   }
-  // Every view this person may see on this page, in one query: a requested or default view is one
-  // of them or it is not theirs to see.
+  // Two queries at once: the credential the table will need, and every view this person may see on
+  // this page (a requested or default view is one of them or it is not theirs to see).
+  const emsClient = getEmsClientForActor(actor);
+  void emsClient.catch(() => undefined); // awaited (and shown) by loadListing; never an unhandled rejection
   const views = await listViews(actor, resource);
   const requested = state.view && state.view !== "none" ? (views.find((v) => v.id === state.view) ?? null) : null;
 
@@ -61,11 +70,11 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
     const target = state.view === "none" ? null : state.view ? requested : (views.find((v) => v.isDefault) ?? null);
     if (target && target.page === resource && target.query !== "") redirect(viewHref(target));
     if (target && target.page === resource) {
-      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views };
+      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views, emsClient };
     }
   }
 
-  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views };
+  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views, emsClient };
 
   if (state.view && (!requested || requested.page !== resource)) {
     return {
@@ -83,6 +92,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       canManageActiveView: false,
       modified: false,
       views,
+      emsClient,
     };
   }
 
@@ -93,7 +103,8 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       canManageActiveView: requested.canManage,
       modified: viewQueryOf(state) !== requested.query,
       views,
+      emsClient,
     };
   }
-  return { state, activeView: null, canManageActiveView: false, modified: false, views };
+  return { state, activeView: null, canManageActiveView: false, modified: false, views, emsClient };
 }

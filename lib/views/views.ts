@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/auth/session";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
-import type { SavedView } from "@/lib/generated/prisma/client";
+import { Prisma, type SavedView } from "@/lib/generated/prisma/client";
 import { parseListingSearchParams, viewQueryOf } from "@/lib/listing/search-params";
 import { canManageView, canSeeView } from "./access";
 import {
@@ -44,33 +44,47 @@ export function canonicalViewQuery(page: ListingPage, query: string): string {
   return viewQueryOf({ ...state, page: 1, view: null });
 }
 
-function visibleWhere(actor: Actor) {
-  return {
-    teamId: actor.teamId,
-    OR: [{ scope: "TEAM" as const }, { scope: "PERSONAL" as const, ownerId: actor.userId }],
-  };
-}
+type ViewRow = {
+  id: string;
+  teamId: string;
+  page: string;
+  name: string;
+  query: string;
+  scope: "PERSONAL" | "TEAM";
+  ownerId: string | null;
+  ownerName: string | null;
+  isDefault: boolean;
+  updatedAt: Date;
+};
 
-/** The views the actor can see on a page (or on every page), team ones and their own. */
+/**
+ * The views the actor can see on a page (or on every page), team ones and their own, in ONE
+ * statement: the views, their owner's name, and whether each is this person's default. (Prisma
+ * runs an `include` as one query per relation; a listing page view pays for every round trip.)
+ */
 export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
-  const pageFilter = page ? { page: viewPageSchema.parse(page) } : {};
-  // One query: the views, their owner's name, and whether each is this person's default.
-  const views = await prisma.savedView.findMany({
-    where: { ...visibleWhere(actor), ...pageFilter },
-    include: { owner: { select: { name: true } }, defaults: { where: { userId: actor.userId }, select: { page: true } } },
-    orderBy: [{ page: "asc" }, { scope: "asc" }, { name: "asc" }],
-  });
-  return views.map((view) => ({
+  const pageFilter = page ? Prisma.sql`AND v."page" = ${viewPageSchema.parse(page)}` : Prisma.empty;
+  const rows = await prisma.$queryRaw<ViewRow[]>`
+    SELECT v."id", v."teamId", v."page", v."name", v."query", v."scope"::text AS "scope", v."ownerId", v."updatedAt",
+           o."name" AS "ownerName",
+           EXISTS (SELECT 1 FROM "UserDefaultView" AS d WHERE d."viewId" = v."id" AND d."userId" = ${actor.userId}) AS "isDefault"
+    FROM "SavedView" AS v
+    LEFT JOIN "User" AS o ON o."id" = v."ownerId"
+    WHERE v."teamId" = ${actor.teamId}
+      AND (v."scope" = 'TEAM' OR (v."scope" = 'PERSONAL' AND v."ownerId" = ${actor.userId}))
+      ${pageFilter}
+    ORDER BY v."page" ASC, v."scope" ASC, v."name" ASC`;
+  return rows.map((view) => ({
     id: view.id,
     page: view.page as ListingPage,
     name: view.name,
     query: view.query,
     scope: view.scope,
     ownerId: view.ownerId,
-    ownerName: view.owner?.name ?? null,
+    ownerName: view.ownerName,
     isMine: view.ownerId === actor.userId,
     canManage: canManageView(actor, view),
-    isDefault: view.defaults.length > 0,
+    isDefault: view.isDefault,
     updatedAt: view.updatedAt,
   }));
 }

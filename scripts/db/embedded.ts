@@ -4,11 +4,14 @@
 import { embeddedDatabaseSettings } from "../../lib/config/embedded-database";
 import { loadEnvFiles } from "../../lib/config/load-env-files";
 import { noticeLegacyPglite } from "./legacy-pglite";
-import { startEmbeddedPostgres } from "./embedded-postgres";
+import { EPHEMERAL, startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDeploy } from "./migrate";
 
 loadEnvFiles();
-const { dataDir, port } = embeddedDatabaseSettings();
+// --ephemeral: a throw-away directory and a free port (benchmarks), deleted on stop.
+const ephemeral = process.argv.includes("--ephemeral");
+const settings = embeddedDatabaseSettings();
+const { dataDir, port } = ephemeral ? { dataDir: EPHEMERAL, port: 0 } : settings;
 noticeLegacyPglite();
 const started = Date.now();
 const db = await startEmbeddedPostgres({ dataDir, port }).catch((error: Error) => {

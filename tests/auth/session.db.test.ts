@@ -1,0 +1,120 @@
+// The session check every page and action runs (lib/auth/session.ts): one statement decides
+// whether a cookie's claims still stand for a signed-in person with a team.
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { actorForSession, getActor } from "@/lib/auth/session";
+import { prisma } from "@/lib/db/prisma";
+import { installQueryCounter, type QueryCounter } from "../db/query-counter";
+import { createTeam, createUser } from "../teams/fixtures";
+
+// getActor reads the request's cookies through next/headers: here, a jar the tests fill.
+const jar = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    has: (name: string) => jar.has(name),
+    getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+  }),
+  headers: async () => new Headers(),
+}));
+
+let counter: QueryCounter;
+beforeAll(async () => {
+  counter = await installQueryCounter();
+});
+afterAll(async () => {
+  await counter?.uninstall();
+});
+
+async function openSession(userId: string, lastSeenAt?: Date) {
+  const session = await prisma.userSession.create({ data: { userId, ...(lastSeenAt ? { lastSeenAt } : {}) } });
+  return { uid: userId, sid: session.id, sv: 0 };
+}
+
+const lastSeenOf = async (sid: string) => (await prisma.userSession.findUniqueOrThrow({ where: { id: sid } })).lastSeenAt;
+
+describe("actorForSession", () => {
+  it("builds the actor from session, user, membership and team in one statement", async () => {
+    const owner = await createTeam("Session Team");
+    const claims = await openSession(owner.userId);
+    const { result, statements } = await counter.record(() => actorForSession(claims));
+    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER" });
+    expect(statements).toHaveLength(1);
+  });
+
+  it("refuses a revoked session, another user's session, a stale session version and an unknown id", async () => {
+    const owner = await createTeam();
+    const other = await createTeam();
+    const revoked = await openSession(owner.userId);
+    await prisma.userSession.update({ where: { id: revoked.sid }, data: { revokedAt: new Date() } });
+    expect(await actorForSession(revoked)).toBeNull();
+
+    const open = await openSession(owner.userId);
+    expect(await actorForSession({ ...open, uid: other.userId })).toBeNull();
+    expect(await actorForSession({ ...open, sid: "no-such-session" })).toBeNull();
+
+    await prisma.user.update({ where: { id: owner.userId }, data: { sessionVersion: { increment: 1 } } });
+    expect(await actorForSession(open)).toBeNull();
+    expect(await actorForSession({ ...open, sv: 1 })).not.toBeNull();
+  });
+
+  it("refuses a person without a team", async () => {
+    const loner = await createUser("Loner");
+    expect(await actorForSession(await openSession(loner.id))).toBeNull();
+  });
+
+  it("moves lastSeenAt forward when it is older than five minutes, in the same statement", async () => {
+    const owner = await createTeam();
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    const claims = await openSession(owner.userId, tenMinutesAgo);
+    const { result, statements } = await counter.record(() => actorForSession(claims));
+    expect(result?.userId).toBe(owner.userId);
+    expect(statements).toHaveLength(1);
+    expect((await lastSeenOf(claims.sid)).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("leaves a recent lastSeenAt alone, and never touches a refused session", async () => {
+    const owner = await createTeam();
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60_000);
+    const recent = await openSession(owner.userId, twoMinutesAgo);
+    await actorForSession(recent);
+    expect((await lastSeenOf(recent.sid)).getTime()).toBe(twoMinutesAgo.getTime());
+
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    const revoked = await openSession(owner.userId, tenMinutesAgo);
+    await prisma.userSession.update({ where: { id: revoked.sid }, data: { revokedAt: new Date() } });
+    await actorForSession(revoked);
+    expect((await lastSeenOf(revoked.sid)).getTime()).toBe(tenMinutesAgo.getTime());
+
+    const stale = await openSession(owner.userId, tenMinutesAgo);
+    await actorForSession({ ...stale, sv: 7 });
+    expect((await lastSeenOf(stale.sid)).getTime()).toBe(tenMinutesAgo.getTime());
+  });
+});
+
+describe("getActor", () => {
+  const sessionCookie = async (claims: { uid: string; sid: string; sv: number }, secret = process.env.NEXTAUTH_SECRET!) =>
+    encode({ token: { ...claims, sub: claims.uid }, secret });
+
+  it("decodes the session cookie and checks it against the database", async () => {
+    const owner = await createTeam();
+    const claims = await openSession(owner.userId);
+    jar.clear();
+    jar.set("next-auth.session-token", await sessionCookie(claims));
+    const { result, statements } = await counter.record(() => getActor());
+    expect(result?.userId).toBe(owner.userId);
+    expect(statements).toHaveLength(1);
+  });
+
+  it("is null without a cookie, with a forged one, or with one signed by another secret", async () => {
+    const owner = await createTeam();
+    const claims = await openSession(owner.userId);
+    jar.clear();
+    expect(await getActor()).toBeNull();
+    jar.set("next-auth.session-token", "not-a-jwt");
+    const { result, statements } = await counter.record(() => getActor());
+    expect(result).toBeNull();
+    expect(statements).toHaveLength(0); // a cookie that does not decode never reaches the database
+    jar.set("next-auth.session-token", await sessionCookie(claims, "another secret, at least thirty-two characters"));
+    expect(await getActor()).toBeNull();
+  });
+});

@@ -1,0 +1,106 @@
+// What one listing page view costs the database. The page's data path is: the session check
+// (getActor → actorForSession, shared by the layout and the page through React's per-request
+// cache), resolveListing (saved views, with the credential load started beside it) and loadListing
+// (the EMS call). Budget: three round trips — session, saved views, credential. A query added to
+// this path fails here; the statements sent are in the failure message.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { actorForSession, type SessionClaims } from "@/lib/auth/session";
+import { saveCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { flushEmsState } from "@/lib/ems";
+import { loadListing } from "@/lib/listing/load";
+import { resolveListing } from "@/lib/listing/resolve";
+import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { createView, setDefaultView } from "@/lib/views/views";
+import { installQueryCounter, type QueryCounter } from "../db/query-counter";
+import { addMember, createTeam } from "../teams/fixtures";
+
+const PAGE_VIEW_BUDGET = 3;
+
+let sandbox: StartedSandbox;
+let counter: QueryCounter;
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+  counter = await installQueryCounter();
+});
+afterAll(async () => {
+  await flushEmsState();
+  await counter?.uninstall();
+  await sandbox?.close();
+});
+
+/** A member with a session row, the sandbox's demo credentials and saved views of both scopes. */
+async function signedInMember(): Promise<SessionClaims> {
+  const owner = await createTeam();
+  const member = await addMember(owner, "MEMBER");
+  await saveCredential(member, { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret });
+  await createView(owner, { page: "webhook-groups", name: "Team groups", query: "per-page=50", scope: "TEAM" });
+  await createView(member, { page: "webhook-groups", name: "My groups", query: "sort=-id", scope: "PERSONAL" });
+  const events = await createView(member, { page: "events", name: "Live", query: "per-page=10", scope: "PERSONAL" });
+  await setDefaultView(member, "events", events.id);
+  const session = await prisma.userSession.create({ data: { userId: member.userId } });
+  return { uid: member.userId, sid: session.id, sv: 0 };
+}
+
+async function webhookGroupsPageView(claims: SessionClaims) {
+  const actor = await actorForSession(claims);
+  if (!actor) throw new Error("the session was refused");
+  const resolved = await resolveListing(actor, "webhook-groups", {});
+  const outcome = await loadListing(actor, resolved.state, resolved.emsClient);
+  return { actor, resolved, outcome };
+}
+
+/**
+ * The EMS client writes the rate-limit figures it saw at most once a second, from a timer, for all
+ * page views together: background work, not this view's path (and only counted if the timer happens
+ * to fire while recording).
+ */
+const isRateLimitWrite = (sql: string) => /"EmsTokenCache"/.test(sql) && /"rateLimitRemaining"/.test(sql) && /^\s*(INSERT|UPDATE)/i.test(sql);
+
+async function countPageView(claims: SessionClaims) {
+  await flushEmsState();
+  const { result, statements } = await counter.record(() => webhookGroupsPageView(claims));
+  const pagePath = statements.filter((sql) => !isRateLimitWrite(sql));
+  return { ...result, pagePath, report: `${pagePath.length} statements:\n${pagePath.map((sql, i) => `${i + 1}. ${sql}`).join("\n")}` };
+}
+
+describe("one listing page view", () => {
+  it(`costs at most ${PAGE_VIEW_BUDGET} database round trips: session, saved views, credential`, async () => {
+    const claims = await signedInMember();
+    // The first view of a process also reads the shared EMS token from the database (and may get
+    // one): once per credential and process, not per view.
+    expect((await webhookGroupsPageView(claims)).outcome.kind).toBe("ok");
+
+    const { outcome, resolved, pagePath, report } = await countPageView(claims);
+    expect(outcome.kind).toBe("ok");
+    expect(outcome.kind === "ok" && outcome.items).toHaveLength(20);
+    expect(resolved.views.map((v) => v.name).sort()).toEqual(["My groups", "Team groups"]);
+    expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
+    // Which three: one statement per table group, none of them repeated.
+    expect(pagePath.filter((sql) => /"UserSession"/.test(sql)), report).toHaveLength(1);
+    expect(pagePath.filter((sql) => /"SavedView"/.test(sql)), report).toHaveLength(1);
+    expect(pagePath.filter((sql) => /"ApiCredential"/.test(sql)), report).toHaveLength(1);
+  });
+
+  it("moves the session's lastSeenAt forward every five minutes without a round trip of its own", async () => {
+    const claims = await signedInMember();
+    await webhookGroupsPageView(claims);
+    const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
+    await prisma.userSession.update({ where: { id: claims.sid }, data: { lastSeenAt: tenMinutesAgo } });
+
+    const { outcome, pagePath, report } = await countPageView(claims);
+    expect(outcome.kind).toBe("ok");
+    expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
+    const { lastSeenAt } = await prisma.userSession.findUniqueOrThrow({ where: { id: claims.sid } });
+    expect(lastSeenAt.getTime()).toBeGreaterThan(tenMinutesAgo.getTime() + 5 * 60_000);
+  });
+
+  it("without saved credentials: still the same three, and the page says so", async () => {
+    const owner = await createTeam();
+    const session = await prisma.userSession.create({ data: { userId: owner.userId } });
+    const claims = { uid: owner.userId, sid: session.id, sv: 0 };
+    const { outcome, pagePath, report } = await countPageView(claims);
+    expect(outcome.kind).toBe("no-credentials");
+    expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
+  });
+});
