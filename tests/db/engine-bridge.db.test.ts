@@ -10,7 +10,7 @@ import "../setup/provided";
 const env = () => ({
   DATABASE_URL: inject("databaseUrl"),
   // Empty: the bridge creates (and drops) a temporary shadow database on the server itself.
-  SHADOW_DATABASE_URL: inject("shadowDatabaseUrl"),
+  SHADOW_DATABASE_URL: "",
 });
 
 describe("schema-engine bridge", () => {

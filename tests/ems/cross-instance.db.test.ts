@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "./support/env";
 
@@ -7,17 +7,11 @@ import { ensureEmsTestEnv } from "./support/env";
  * Two portal processes sharing one real PostgreSQL: 100 concurrent listings between them cause
  * exactly one token request (one process holds the token lease, the other waits for the token it
  * stores), and a third process starting cold reuses the stored token. A process that dies holding
- * the lease delays the others by the lease's length, no more.
- *
- * Needs the db-postgres project (TEST_DATABASE_URL): the embedded PGlite takes one connection at a
- * time and cannot host two processes, so under db-embedded this test is skipped.
+ * the lease delays the others by the lease's length, no more. Runs on both database projects.
  */
 
 ensureEmsTestEnv();
 
-const kind = inject("databaseKind");
-const SKIP_REASON = "skipped: needs real PostgreSQL (set TEST_DATABASE_URL); the embedded PGlite serves one connection and cannot host two processes";
-const runs = kind === "postgres";
 
 type Instance = { child: ChildProcessWithoutNullStreams; ready: Promise<void>; result: Promise<{ ok: number; errors: string[] }>; logs: string[] };
 
@@ -77,17 +71,17 @@ function tokenSources(instance: Instance): string[] {
     .map((entry) => entry.source ?? "");
 }
 
-describe(runs ? "two portal processes on one PostgreSQL" : `two portal processes on one PostgreSQL (${SKIP_REASON})`, () => {
+describe("two portal processes on one PostgreSQL", () => {
   let sandbox: StartedSandbox;
 
   beforeAll(async () => {
-    if (runs) sandbox = await startSandboxServer();
+    sandbox = await startSandboxServer();
   });
   afterAll(async () => {
     await sandbox?.close();
   });
 
-  it.skipIf(!runs)("100 concurrent calls spread over two processes cause exactly one token request", { timeout: 90_000 }, async () => {
+  it("100 concurrent calls spread over two processes cause exactly one token request", { timeout: 90_000 }, async () => {
     const instances = [startInstance(sandbox.baseUrl, 50), startInstance(sandbox.baseUrl, 50)];
     await Promise.all(instances.map((instance) => instance.ready));
     // The token answer takes 1.5 s, so whichever process claims the lease first still holds it
@@ -116,7 +110,7 @@ describe(runs ? "two portal processes on one PostgreSQL" : `two portal processes
     expect((await sandbox.admin.stats()).tokenRequests).toBe(1);
   });
 
-  it.skipIf(!runs)("a process killed while holding the lease delays the other by the lease, then the other asks itself", { timeout: 60_000 }, async () => {
+  it("a process killed while holding the lease delays the other by the lease, then the other asks itself", { timeout: 60_000 }, async () => {
     // Its own sandbox: a credential (base URL) no earlier test has a token for.
     const own = await startSandboxServer();
     const LEASE_MS = 3_000;

@@ -15,8 +15,6 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("databaseUrl", db.url);
-  project.provide("shadowDatabaseUrl", "");
   project.provide("databasePoolMax", "5");
-  project.provide("databaseKind", "embedded");
   return () => db.stop();
 }

@@ -46,9 +46,7 @@ export default async function setup(project: TestProject) {
     throw error;
   }
   project.provide("databaseUrl", testUrl.toString());
-  project.provide("shadowDatabaseUrl", "");
   // Several connections, as in production.
   project.provide("databasePoolMax", "5");
-  project.provide("databaseKind", "postgres");
   return drop;
 }
