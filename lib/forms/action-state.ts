@@ -16,21 +16,3 @@ export const IDLE: ActionState<never> = { status: "idle" };
 
 /** The shape of every server action a form posts to (`useActionState`'s signature). */
 export type FormAction<TData = undefined> = (previous: ActionState<TData>, formData: FormData) => Promise<ActionState<TData>>;
-
-// Still used by the actions written before the pipeline; removed once they all use it.
-export function fieldErrorsOf(error: import("zod").z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "form";
-    out[key] ??= issue.message;
-  }
-  return out;
-}
-
-export function formDataToObject(formData: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of formData.entries()) {
-    if (typeof value === "string" && !key.startsWith("$ACTION")) out[key] = value;
-  }
-  return out;
-}
