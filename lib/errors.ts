@@ -23,3 +23,22 @@ export const GENERIC_ERROR_MESSAGE = "Something went wrong on our side. Please t
 export function userMessageOf(error: unknown): string {
   return isSafeError(error) ? error.message : GENERIC_ERROR_MESSAGE;
 }
+
+/**
+ * A SafeError about one input of a form: a server action answers it as that field's error
+ * (`fieldErrors[field]`), e.g. "An account with this email already exists" next to the email.
+ */
+export class FieldError extends SafeError {
+  constructor(
+    readonly field: string,
+    message: string,
+    code = "invalid_field",
+  ) {
+    super(message, code);
+    this.name = "FieldError";
+  }
+}
+
+export function isFieldError(error: unknown): error is FieldError {
+  return isSafeError(error) && typeof (error as { field?: unknown }).field === "string";
+}

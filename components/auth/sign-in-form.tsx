@@ -27,7 +27,8 @@ export function SignInForm({ callbackUrl, initialEmail = "", notice }: { callbac
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
+    // POST without JavaScript: the password never lands in a URL (the page just renders again).
+    <form onSubmit={submit} method="post" className="space-y-4" noValidate>
       {notice && !error ? <Notice tone="info">{notice}</Notice> : null}
       {error ? (
         <Notice tone="error" testId="form-error">

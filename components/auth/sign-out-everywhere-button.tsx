@@ -1,24 +1,20 @@
 "use client";
 
-import { useTransition } from "react";
 import { signOutAndLeave } from "@/lib/auth/client-sign-out";
 import { signOutEverywhereAction } from "@/lib/actions/auth/sign-out-everywhere";
+import { useActionForm } from "@/components/forms/use-action-form";
+import { FormMessage } from "@/components/forms/form-message";
 import { Button } from "@/components/ui/button";
 
+/** Ends every session; this browser then signs out through next-auth and lands on the sign-in page. */
 export function SignOutEverywhereButton() {
-  const [pending, startTransition] = useTransition();
+  const { state, pending, formProps } = useActionForm(signOutEverywhereAction, { onSuccess: () => signOutAndLeave() });
   return (
-    <Button
-      variant="danger"
-      pending={pending}
-      onClick={() =>
-        startTransition(async () => {
-          await signOutEverywhereAction();
-          await signOutAndLeave();
-        })
-      }
-    >
-      Sign out of all sessions
-    </Button>
+    <form {...formProps} className="space-y-3">
+      <FormMessage state={state} testId="sign-out-everywhere" />
+      <Button type="submit" variant="danger" pending={pending}>
+        Sign out of all sessions
+      </Button>
+    </form>
   );
 }

@@ -4,7 +4,7 @@ import { updateViewAction } from "@/lib/actions/views/update-view";
 import { listingConfig } from "@/lib/listing/resources";
 import { viewQueryOf, type ListingState } from "@/lib/listing/search-params";
 import { viewHref, type ViewSummary } from "@/lib/views/views";
-import { ActionForm } from "./action-form";
+import { ActionForm } from "@/components/forms/action-form";
 
 /** The saved-view picker of a listing page, "save these options as a view", and "update the view". */
 export function ViewBar({

@@ -95,6 +95,3 @@ export async function requireActor(): Promise<Actor> {
   return actor;
 }
 
-export function canManageTeam(actor: Pick<Actor, "role">): boolean {
-  return actor.role === "OWNER" || actor.role === "ADMIN";
-}

@@ -1,30 +1,18 @@
-import type { z } from "zod";
-
 /**
- * What a server action answers a form: field errors keyed by input name, a form-level message,
- * and on success optional data. Forms keep what was typed on the client; actions never echo secrets.
+ * What every server action answers a form (lib/actions/pipeline.ts makes it; the form hook in
+ * components/forms shows it): field errors keyed by input name, a form-level message, and on
+ * success optional data. Never an echo of what was typed: forms keep their values on the client.
  */
 export type ActionState<TData = undefined> =
   | { status: "idle" }
   | { status: "error"; message?: string; fieldErrors?: Record<string, string> }
   | { status: "success"; message?: string; data?: TData };
 
-export const IDLE: ActionState = { status: "idle" };
+export type ActionErrorState = Extract<ActionState, { status: "error" }>;
+export type ActionSuccessState<TData = undefined> = Extract<ActionState<TData>, { status: "success" }>;
 
-/** The first message of each invalid field, for `aria-describedby` error text. */
-export function fieldErrorsOf(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join(".") || "form";
-    out[key] ??= issue.message;
-  }
-  return out;
-}
+/** Before the first submission. */
+export const IDLE: ActionState<never> = { status: "idle" };
 
-export function formDataToObject(formData: FormData): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of formData.entries()) {
-    if (typeof value === "string" && !key.startsWith("$ACTION")) out[key] = value;
-  }
-  return out;
-}
+/** The shape of every server action a form posts to (`useActionState`'s signature). */
+export type FormAction<TData = undefined> = (previous: ActionState<TData>, formData: FormData) => Promise<ActionState<TData>>;

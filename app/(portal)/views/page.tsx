@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ActionForm } from "@/components/listing/action-form";
+import { ActionForm } from "@/components/forms/action-form";
 import { copyViewAction } from "@/lib/actions/views/copy-view";
 import { deleteViewAction } from "@/lib/actions/views/delete-view";
 import { setDefaultViewAction } from "@/lib/actions/views/set-default-view";

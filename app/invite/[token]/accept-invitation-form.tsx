@@ -2,13 +2,13 @@
 
 import { acceptInvitationAction } from "@/lib/actions/team/accept-invitation";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "@/app/(portal)/settings/_components/form-message";
-import { useFormAction } from "@/app/(portal)/settings/_components/use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 export function AcceptInvitationForm({ token, teamName }: { token: string; teamName: string }) {
-  const { state, pending, onSubmit } = useFormAction(acceptInvitationAction);
+  const { state, pending, formProps } = useActionForm(acceptInvitationAction);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label={`Join ${teamName}`}>
+    <form {...formProps} className="space-y-3" aria-label={`Join ${teamName}`}>
       <input type="hidden" name="token" value={token} />
       <FormMessage state={state} testId="accept-invitation" />
       <Button type="submit" pending={pending} className="w-full">

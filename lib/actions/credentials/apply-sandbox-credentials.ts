@@ -2,36 +2,27 @@
 
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { requireActor } from "@/lib/auth/session";
-import { clientIp } from "@/lib/auth/request-meta";
+import { authedAction } from "@/lib/actions/pipeline";
+import { SafeError } from "@/lib/errors";
 import { sandboxSettings } from "@/lib/env";
-import { formDataToObject, type ActionState } from "@/lib/forms/action-state";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { saveCredential, testCredential } from "@/lib/credentials/store";
-import { errorState } from "@/lib/teams/action-errors";
 import { applySandboxCredentialsSchema } from "./apply-sandbox-credentials.validation";
 
 /**
  * One click: the embedded sandbox's base URL with one of its demo accounts, filled in on the
  * server (so not even the demo secret travels to the browser), saved and tested.
  */
-export async function applySandboxCredentialsAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
-  const actor = await requireActor();
-  if (!sandboxSettings().enabled) return { status: "error", message: "The sandbox is turned off on this server." };
-  const parsed = applySandboxCredentialsSchema.safeParse(formDataToObject(formData));
-  if (!parsed.success) return { status: "error", message: "Choose a sandbox account." };
-  const account = parsed.data.account === "other" ? OTHER_CREDENTIALS : DEMO_CREDENTIALS;
-  try {
-    const ip = await clientIp();
-    const baseUrl = sandboxBaseUrl(await headers());
-    await saveCredential(actor, { baseUrl, consumerKey: account.consumerKey, consumerSecret: account.consumerSecret }, { ip });
+export const applySandboxCredentialsAction = authedAction(
+  { name: "credentials.apply-sandbox", schema: applySandboxCredentialsSchema, invalidMessage: "Choose a sandbox account." },
+  async ({ account }, { actor, ip }) => {
+    if (!sandboxSettings().enabled) throw new SafeError("The sandbox is turned off on this server.", "sandbox_off");
+    const { consumerKey, consumerSecret } = account === "other" ? OTHER_CREDENTIALS : DEMO_CREDENTIALS;
+    await saveCredential(actor, { baseUrl: sandboxBaseUrl(await headers()), consumerKey, consumerSecret }, { ip });
     const result = await testCredential(actor, { ip });
     revalidatePath("/settings");
-    return result.ok
-      ? { status: "success", message: `Sandbox credentials saved and tested: the account sees ${result.webhookGroupCount} webhook groups.` }
-      : { status: "error", message: `Sandbox credentials saved, but the test failed: ${result.message}` };
-  } catch (error) {
-    return errorState(error, "credentials.apply-sandbox");
-  }
-}
+    if (!result.ok) throw new SafeError(`Sandbox credentials saved, but the test failed: ${result.message}`, "test_failed");
+    return { message: `Sandbox credentials saved and tested: the account sees ${result.webhookGroupCount} webhook groups.` };
+  },
+);

@@ -1,22 +1,15 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { requireActor } from "@/lib/auth/session";
-import { clientIp } from "@/lib/auth/request-meta";
-import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
+import { authedAction } from "@/lib/actions/pipeline";
 import { acceptInvitation } from "@/lib/teams/invitations";
-import { errorState } from "@/lib/teams/action-errors";
 import { acceptInvitationSchema } from "./accept-invitation.validation";
 
-/** A signed-in person (alone in a team of their own) joins the invitation's team. */
-export async function acceptInvitationAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
-  const actor = await requireActor();
-  const parsed = acceptInvitationSchema.safeParse(formDataToObject(formData));
-  if (!parsed.success) return { status: "error", fieldErrors: fieldErrorsOf(parsed.error) };
-  try {
-    await acceptInvitation(actor, parsed.data.token, { ip: await clientIp() });
-  } catch (error) {
-    return errorState(error, "team.accept-invitation");
-  }
+/**
+ * A signed-in person (alone in a team of their own) joins the invitation's team. Signed out, the
+ * invitation page offers sign-up with the invitation instead (lib/actions/auth/sign-up.ts).
+ */
+export const acceptInvitationAction = authedAction({ name: "team.accept-invitation", schema: acceptInvitationSchema }, async ({ token }, { actor, ip }) => {
+  await acceptInvitation(actor, token, { ip });
   redirect("/team?joined=1");
-}
+});

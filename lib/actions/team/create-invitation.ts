@@ -2,13 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
-import { requireActor } from "@/lib/auth/session";
-import { clientIp } from "@/lib/auth/request-meta";
-import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
+import { authedAction } from "@/lib/actions/pipeline";
 import { createInvitation } from "@/lib/teams/invitations";
 import { authEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
-import { errorState } from "@/lib/teams/action-errors";
 import { createInvitationSchema } from "./create-invitation.validation";
 
 export type CreatedInvitationData = {
@@ -20,12 +17,10 @@ export type CreatedInvitationData = {
   mailed: boolean;
 };
 
-export async function createInvitationAction(_previous: ActionState<CreatedInvitationData>, formData: FormData): Promise<ActionState<CreatedInvitationData>> {
-  const actor = await requireActor();
-  const parsed = createInvitationSchema.safeParse(formDataToObject(formData));
-  if (!parsed.success) return { status: "error", fieldErrors: fieldErrorsOf(parsed.error) };
-  try {
-    const { token, invitation } = await createInvitation(actor, { role: parsed.data.role, email: parsed.data.email }, { ip: await clientIp() });
+export const createInvitationAction = authedAction(
+  { name: "team.create-invitation", schema: createInvitationSchema },
+  async ({ role, email }, { actor, ip }): Promise<{ message: string; data: CreatedInvitationData }> => {
+    const { token, invitation } = await createInvitation(actor, { role, email }, { ip });
     revalidatePath("/team");
     const path = `/invite/${token}`;
     const mailed = invitation.email
@@ -39,7 +34,6 @@ export async function createInvitationAction(_previous: ActionState<CreatedInvit
         })
       : false;
     return {
-      status: "success",
       message: mailed
         ? `Invitation created and mailed to ${invitation.email}. You can also copy the link now: it is shown only once.`
         : "Invitation created. Copy the link now: it is shown only once.",
@@ -51,10 +45,8 @@ export async function createInvitationAction(_previous: ActionState<CreatedInvit
         mailed,
       },
     };
-  } catch (error) {
-    return errorState(error, "team.create-invitation");
-  }
-}
+  },
+);
 
 /** The portal's public origin for links in mail: NEXTAUTH_URL, else what the request came to. */
 async function portalOrigin(): Promise<string> {

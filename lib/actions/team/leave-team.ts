@@ -1,24 +1,15 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { requireActor } from "@/lib/auth/session";
-import { clientIp } from "@/lib/auth/request-meta";
-import { fieldErrorsOf, formDataToObject, type ActionState } from "@/lib/forms/action-state";
+import { authedAction } from "@/lib/actions/pipeline";
+import { FieldError } from "@/lib/errors";
 import { leaveTeam } from "@/lib/teams/members";
-import { errorState } from "@/lib/teams/action-errors";
 import { leaveTeamSchema } from "./leave-team.validation";
 
-export async function leaveTeamAction(_previous: ActionState, formData: FormData): Promise<ActionState> {
-  const actor = await requireActor();
-  const parsed = leaveTeamSchema.safeParse(formDataToObject(formData));
-  if (!parsed.success) return { status: "error", fieldErrors: fieldErrorsOf(parsed.error) };
-  if (parsed.data.confirmTeamName !== actor.teamName.trim()) {
-    return { status: "error", fieldErrors: { confirmTeamName: `Type “${actor.teamName}” exactly to confirm.` } };
+export const leaveTeamAction = authedAction({ name: "team.leave", schema: leaveTeamSchema }, async ({ confirmTeamName }, { actor, ip }) => {
+  if (confirmTeamName !== actor.teamName.trim()) {
+    throw new FieldError("confirmTeamName", `Type “${actor.teamName}” exactly to confirm.`, "not_confirmed");
   }
-  try {
-    await leaveTeam(actor, { ip: await clientIp() });
-  } catch (error) {
-    return errorState(error, "team.leave");
-  }
+  await leaveTeam(actor, { ip });
   redirect("/team?left=1");
-}
+});

@@ -1,7 +1,12 @@
 import { z } from "zod";
-import { viewIdSchema } from "@/lib/views/validation";
+import { viewIdSchema, viewNameSchema } from "@/lib/views/validation";
 
 export const copyViewSchema = z.object({
   viewId: viewIdSchema,
-  name: z.string().max(200).optional(),
+  /** Empty or absent: "<name> (copy)". */
+  name: z
+    .string()
+    .optional()
+    .transform((name) => (name?.trim() ? name : undefined))
+    .pipe(viewNameSchema.optional()),
 });

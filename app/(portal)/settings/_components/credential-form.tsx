@@ -1,30 +1,27 @@
 "use client";
 
-import { useEffect, useRef } from "react";
 import { saveCredentialsAction } from "@/lib/actions/credentials/save-credentials";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { FormMessage } from "./form-message";
-import { useFormAction } from "./use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 /**
  * Base URL, consumer key and consumer secret. The key and secret fields start empty every time:
  * saved values are never sent back to the browser. After a successful save they are cleared.
  */
 export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { defaultBaseUrl: string; sandboxBaseUrl: string | null; replacing: boolean }) {
-  const { state, pending, onSubmit, fieldErrors } = useFormAction(saveCredentialsAction);
-  const formRef = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    if (state.status !== "success" || !formRef.current) return;
-    for (const name of ["consumerKey", "consumerSecret"]) {
-      const input = formRef.current.elements.namedItem(name);
-      if (input instanceof HTMLInputElement) input.value = "";
-    }
-  }, [state]);
+  const { state, pending, fieldErrors, formProps } = useActionForm(saveCredentialsAction, {
+    onSuccess(_state, { form }) {
+      for (const name of ["consumerKey", "consumerSecret"]) {
+        const input = form.elements.namedItem(name);
+        if (input instanceof HTMLInputElement) input.value = "";
+      }
+    },
+  });
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="max-w-xl space-y-4" aria-label={replacing ? "Replace API credentials" : "Add API credentials"} data-testid="credential-form">
+    <form {...formProps} noValidate className="max-w-xl space-y-4" aria-label={replacing ? "Replace API credentials" : "Add API credentials"} data-testid="credential-form">
       <FormMessage state={state} testId="credential-form" />
       <div>
         <Field

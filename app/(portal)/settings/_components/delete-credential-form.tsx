@@ -3,15 +3,15 @@
 import { useState } from "react";
 import { deleteCredentialsAction } from "@/lib/actions/credentials/delete-credentials";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "./form-message";
-import { useFormAction } from "./use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 /** Deleting asks once more, inline (no browser dialog, so it works the same with a keyboard or a test). */
 export function DeleteCredentialForm({ credentialId }: { credentialId: string }) {
-  const { state, pending, onSubmit } = useFormAction(deleteCredentialsAction);
+  const { state, pending, formProps } = useActionForm(deleteCredentialsAction);
   const [confirming, setConfirming] = useState(false);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Delete API credentials">
+    <form {...formProps} className="space-y-3" aria-label="Delete API credentials">
       <input type="hidden" name="credentialId" value={credentialId} />
       <FormMessage state={state} testId="delete-credential" />
       {confirming ? (

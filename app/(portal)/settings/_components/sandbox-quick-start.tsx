@@ -2,17 +2,17 @@
 
 import { applySandboxCredentialsAction } from "@/lib/actions/credentials/apply-sandbox-credentials";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "./form-message";
-import { useFormAction } from "./use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 /**
  * The one-click choice: the built-in sandbox with one of its demo accounts. The server fills in the
  * demo key and secret, saves and tests them; they are never put in the page.
  */
 export function SandboxQuickStart({ sandboxBaseUrl }: { sandboxBaseUrl: string }) {
-  const { state, pending, onSubmit } = useFormAction(applySandboxCredentialsAction);
+  const { state, pending, formProps } = useActionForm(applySandboxCredentialsAction);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Use the built-in sandbox" data-testid="sandbox-quick-start">
+    <form {...formProps} className="space-y-3" aria-label="Use the built-in sandbox" data-testid="sandbox-quick-start">
       <p className="text-sm text-slate-600">
         A stand-in for the EMS API at <code className="rounded bg-slate-100 px-1">{sandboxBaseUrl}</code>, with sample webhook groups and events.
         Its demo credentials are filled in for you, saved and tested.

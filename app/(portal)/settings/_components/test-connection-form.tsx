@@ -2,15 +2,15 @@
 
 import { testConnectionAction } from "@/lib/actions/credentials/test-connection";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "./form-message";
-import { useFormAction } from "./use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
 
 export function TestConnectionForm() {
-  const { state, pending, onSubmit } = useFormAction(testConnectionAction);
+  const { state, pending, formProps } = useActionForm(testConnectionAction);
   return (
-    <form onSubmit={onSubmit} className="space-y-3" aria-label="Test connection" data-testid="test-connection-form">
+    <form {...formProps} className="space-y-3" aria-label="Test connection" data-testid="test-connection-form">
       <Button type="submit" variant="secondary" pending={pending}>
         {pending ? "Testing…" : "Test connection"}
       </Button>

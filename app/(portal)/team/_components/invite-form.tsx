@@ -4,20 +4,20 @@ import { createInvitationAction } from "@/lib/actions/team/create-invitation";
 import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { FormMessage } from "../../settings/_components/form-message";
-import { useFormAction } from "../../settings/_components/use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyLink } from "./copy-link";
 
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export function InviteForm({ roles }: { roles: TeamRole[] }) {
-  const { state, pending, onSubmit, fieldErrors } = useFormAction(createInvitationAction);
+  const { state, pending, formProps, fieldErrors } = useActionForm(createInvitationAction);
   const created = state.status === "success" ? state.data : undefined;
   const roleError = fieldErrors.role;
 
   return (
     <div className="space-y-4">
-      <form onSubmit={onSubmit} noValidate className="grid max-w-2xl gap-4 sm:grid-cols-2" aria-label="Invite someone" data-testid="invite-form">
+      <form {...formProps} noValidate className="grid max-w-2xl gap-4 sm:grid-cols-2" aria-label="Invite someone" data-testid="invite-form">
         <div>
           <label htmlFor="invite-role" className="block text-sm font-medium text-slate-700">
             Role

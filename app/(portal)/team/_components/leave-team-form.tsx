@@ -3,13 +3,13 @@
 import { leaveTeamAction } from "@/lib/actions/team/leave-team";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { FormMessage } from "../../settings/_components/form-message";
-import { useFormAction } from "../../settings/_components/use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 export function LeaveTeamForm({ teamName }: { teamName: string }) {
-  const { state, pending, onSubmit, fieldErrors } = useFormAction(leaveTeamAction);
+  const { state, pending, formProps, fieldErrors } = useActionForm(leaveTeamAction);
   return (
-    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-3" aria-label="Leave team">
+    <form {...formProps} noValidate className="max-w-md space-y-3" aria-label="Leave team">
       <FormMessage state={state} testId="leave-team" />
       <Field
         name="confirmTeamName"

@@ -5,14 +5,14 @@ import { changeMemberRoleAction } from "@/lib/actions/team/change-member-role";
 import { removeMemberAction } from "@/lib/actions/team/remove-member";
 import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "../../settings/_components/form-message";
-import { useFormAction } from "../../settings/_components/use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 export function ChangeRoleForm({ membershipId, name, role, roles }: { membershipId: string; name: string; role: TeamRole; roles: TeamRole[] }) {
-  const { state, pending, onSubmit } = useFormAction(changeMemberRoleAction);
+  const { state, pending, formProps } = useActionForm(changeMemberRoleAction);
   const selectId = `role-${membershipId}`;
   return (
-    <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" aria-label={`Change ${name}'s role`}>
+    <form {...formProps} className="flex flex-wrap items-center gap-2" aria-label={`Change ${name}'s role`}>
       <input type="hidden" name="membershipId" value={membershipId} />
       <label htmlFor={selectId} className="sr-only">
         Role for {name}
@@ -40,10 +40,10 @@ export function ChangeRoleForm({ membershipId, name, role, roles }: { membership
 }
 
 export function RemoveMemberForm({ membershipId, name }: { membershipId: string; name: string }) {
-  const { state, pending, onSubmit } = useFormAction(removeMemberAction);
+  const { state, pending, formProps } = useActionForm(removeMemberAction);
   const [confirming, setConfirming] = useState(false);
   return (
-    <form onSubmit={onSubmit} className="flex flex-wrap items-center gap-2" aria-label={`Remove ${name}`}>
+    <form {...formProps} className="flex flex-wrap items-center gap-2" aria-label={`Remove ${name}`}>
       <input type="hidden" name="membershipId" value={membershipId} />
       {confirming ? (
         <>

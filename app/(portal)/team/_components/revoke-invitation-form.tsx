@@ -2,13 +2,13 @@
 
 import { revokeInvitationAction } from "@/lib/actions/team/revoke-invitation";
 import { Button } from "@/components/ui/button";
-import { FormMessage } from "../../settings/_components/form-message";
-import { useFormAction } from "../../settings/_components/use-form-action";
+import { FormMessage } from "@/components/forms/form-message";
+import { useActionForm } from "@/components/forms/use-action-form";
 
 export function RevokeInvitationForm({ invitationId, label }: { invitationId: string; label: string }) {
-  const { state, pending, onSubmit } = useFormAction(revokeInvitationAction);
+  const { state, pending, formProps } = useActionForm(revokeInvitationAction);
   return (
-    <form onSubmit={onSubmit} aria-label={`Withdraw ${label}`} className="space-y-2">
+    <form {...formProps} aria-label={`Withdraw ${label}`} className="space-y-2">
       <input type="hidden" name="invitationId" value={invitationId} />
       <Button type="submit" variant="ghost" className="px-3 py-1.5 text-red-700" pending={pending}>
         Withdraw

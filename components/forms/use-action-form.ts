@@ -1,0 +1,51 @@
+"use client";
+
+import { startTransition, useActionState, type FormEvent } from "react";
+import { IDLE, type ActionState, type ActionSuccessState, type FormAction } from "@/lib/forms/action-state";
+
+type Submission = { formData: FormData; form: HTMLFormElement };
+
+export interface ActionFormOptions<TData> {
+  /**
+   * Runs in the browser after a successful answer and before it is shown, e.g. signing in with
+   * next-auth or clearing secret fields. May return a different state to show instead.
+   */
+  onSuccess?: (state: ActionSuccessState<TData>, submission: Submission) => Promise<ActionState<TData> | void> | ActionState<TData> | void;
+}
+
+/**
+ * The one way a form talks to its server action (lib/actions/pipeline.ts). Spread `formProps` on
+ * the form:
+ *
+ *   const { state, pending, fieldErrors, formProps } = useActionForm(saveCredentialsAction);
+ *   <form {...formProps}>…</form>
+ *
+ * - With JavaScript, `onSubmit` dispatches the submission inside a transition and prevents the
+ *   native one, so React does not reset the form: a refused submission keeps what was typed.
+ * - Without JavaScript (not loaded yet, or off), `action` makes React render the form as a POST to
+ *   the server action; Next runs it and renders the page with its answer. A form never falls back
+ *   to a GET, which would put its fields (a password, a secret) in the URL.
+ */
+export function useActionForm<TData = undefined>(action: FormAction<TData>, options: ActionFormOptions<TData> = {}) {
+  // The no-JavaScript path: bound to the server action itself, so React can render it as a real
+  // POST, and the answer of such a post comes back as this state.
+  const [posted, postAction] = useActionState(action, IDLE as ActionState<TData>);
+  // The JavaScript path: the same action, then `onSuccess`, queued one submission at a time.
+  const [answered, dispatch, pending] = useActionState<ActionState<TData> | null, Submission>(async (previous, submission) => {
+    const result = await action(previous ?? posted, submission.formData);
+    if (result.status !== "success" || !options.onSuccess) return result;
+    return (await options.onSuccess(result, submission)) ?? result;
+  }, null);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const formData = new FormData(form, submitter);
+    startTransition(() => dispatch({ formData, form }));
+  }
+
+  const state = answered ?? posted;
+  const fieldErrors: Record<string, string> = state.status === "error" ? (state.fieldErrors ?? {}) : {};
+  return { state, pending, fieldErrors, formProps: { action: postAction, onSubmit } };
+}

@@ -1,0 +1,145 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { unstable_rethrow } from "next/navigation";
+import { z } from "zod";
+import { requireActor, type Actor } from "@/lib/auth/session";
+import { clientIp } from "@/lib/auth/request-meta";
+import { GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
+import type { ActionErrorState, ActionState, FormAction } from "@/lib/forms/action-state";
+import { log } from "@/lib/log";
+
+/**
+ * The one way to write a server action. A server action is a public endpoint: anyone can call it
+ * with any arguments, so every one goes through the same steps, in this order:
+ *
+ *   1. a request id for this call;
+ *   2. `authedAction`: the actor from `requireActor()` (signed out: the redirect to /sign-in);
+ *   3. the FormData parsed by the action's zod schema (invalid: field errors keyed by input name,
+ *      and nothing else runs);
+ *   4. the handler: one data function, then revalidate or redirect, then the answer;
+ *   5. errors: a `FieldError` becomes that field's error, any other `SafeError` the form's message,
+ *      anything else is logged with the request id and answered with a generic message carrying
+ *      its first eight characters. `redirect()` / `notFound()` from Next pass through untouched.
+ *
+ *   export const removeMemberAction = authedAction(
+ *     { name: "team.remove-member", schema: removeMemberSchema },
+ *     async (input, { actor, ip }) => {
+ *       await removeMember(actor, input, { ip });
+ *       revalidatePath("/team");
+ *       return { message: "Removed." };
+ *     },
+ *   );
+ *
+ * The answer is an `ActionState` (lib/forms/action-state.ts); it never carries what was typed.
+ */
+
+export interface PublicActionContext {
+  /** Unique per call: in the log line of an unexpected error, and for calls the handler makes. */
+  requestId: string;
+  /** The client's address, for audit records. */
+  ip: string;
+}
+
+export interface AuthedActionContext extends PublicActionContext {
+  actor: Actor;
+}
+
+/** What a handler returns when it succeeded; the pipeline adds `status: "success"`. */
+export interface ActionSuccess<TData> {
+  message?: string;
+  data?: TData;
+}
+
+/** For an action that takes nothing from the form (it acts on the actor's own data). */
+export const NO_INPUT = z.object({}).strip();
+
+export interface ActionConfig<TSchema extends z.ZodType> {
+  /** Names the action in logs, `<domain>.<verb>`, e.g. "team.remove-member". */
+  name: string;
+  /** Parses the form's fields (all strings; `$ACTION_*` fields and files are left out). */
+  schema: TSchema;
+  /** A form-level message for invalid input, for forms that show no field errors. */
+  invalidMessage?: string;
+}
+
+type Handler<TSchema extends z.ZodType, TContext, TData> = (input: z.output<TSchema>, context: TContext) => Promise<ActionSuccess<TData> | void>;
+
+/** For a signed-in person: the handler gets the checked `actor`. */
+export function authedAction<TSchema extends z.ZodType, TData = undefined>(
+  config: ActionConfig<TSchema>,
+  handler: Handler<TSchema, AuthedActionContext, TData>,
+): FormAction<TData> {
+  return pipeline(config, async () => ({ actor: await requireActor() }), handler);
+}
+
+/** For the signed-out pages (sign-up): no actor; everything else is the same. */
+export function publicAction<TSchema extends z.ZodType, TData = undefined>(
+  config: ActionConfig<TSchema>,
+  handler: Handler<TSchema, PublicActionContext, TData>,
+): FormAction<TData> {
+  return pipeline(config, async () => ({}), handler);
+}
+
+function pipeline<TSchema extends z.ZodType, TExtra, TData>(
+  config: ActionConfig<TSchema>,
+  authenticate: () => Promise<TExtra>,
+  handler: Handler<TSchema, PublicActionContext & TExtra, TData>,
+): FormAction<TData> {
+  return async function runAction(_previous: ActionState<TData>, formData: FormData): Promise<ActionState<TData>> {
+    const requestId = randomUUID();
+    try {
+      const extra = await authenticate();
+      const parsed = await config.schema.safeParseAsync(formDataToObject(formData));
+      if (!parsed.success) return invalidInput(parsed.error, config.invalidMessage);
+      const result = await handler(parsed.data, { requestId, ip: await clientIp(), ...extra });
+      return {
+        status: "success",
+        ...(result?.message !== undefined ? { message: result.message } : {}),
+        ...(result?.data !== undefined ? { data: result.data } : {}),
+      };
+    } catch (error) {
+      // redirect(), notFound() and Next's other control-flow errors are not failures.
+      unstable_rethrow(error);
+      return errorState(error, config.name, requestId);
+    }
+  };
+}
+
+/**
+ * A form's fields as strings. A crafted call may pass anything instead of FormData: that is an
+ * empty form, which the schema then refuses field by field.
+ */
+function formDataToObject(formData: unknown): Record<string, string> {
+  const fields = new Map<string, string>();
+  if (formData instanceof FormData) {
+    for (const [key, value] of formData.entries()) {
+      if (typeof value === "string" && !key.startsWith("$ACTION")) fields.set(key, value);
+    }
+  }
+  return Object.fromEntries(fields);
+}
+
+/** The first message of each invalid field, keyed by input name, for `aria-describedby` error text. */
+function invalidInput(error: z.ZodError, message: string | undefined): ActionErrorState {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join(".") || "form";
+    fieldErrors[key] ??= issue.message;
+  }
+  return { status: "error", fieldErrors, ...(message ? { message } : {}) };
+}
+
+function errorState(error: unknown, action: string, requestId: string): ActionErrorState {
+  if (isFieldError(error)) return { status: "error", fieldErrors: { [error.field]: error.message } };
+  if (isSafeError(error)) return { status: "error", message: error.message };
+  log.error(
+    {
+      event: "action.failed",
+      action,
+      requestId,
+      err: error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) },
+    },
+    "server action failed",
+  );
+  return { status: "error", message: `${GENERIC_ERROR_MESSAGE} (reference ${requestId.slice(0, 8)})` };
+}

@@ -1,0 +1,31 @@
+import "server-only";
+import { prisma } from "@/lib/db/prisma";
+import { auditByActor } from "@/lib/audit/log";
+import { FieldError } from "@/lib/errors";
+import { hashPassword, verifyPassword } from "./password";
+import { newPasswordSchema } from "./password-policy";
+import type { Actor } from "./session";
+import { endAllSessions } from "./sessions";
+
+/**
+ * Changes the actor's password and ends every session of theirs, this one too: only someone who
+ * knows the new password keeps one (the form signs this browser in again with it). Throws
+ * `FieldError` for a wrong current password or a new one the policy refuses.
+ */
+export async function changePassword(actor: Actor, input: { currentPassword: string; newPassword: string }, meta: { ip: string }): Promise<void> {
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true } });
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new FieldError("currentPassword", "That is not your current password.", "wrong_password");
+  }
+  const policy = newPasswordSchema.safeParse(input.newPassword);
+  if (!policy.success) throw new FieldError("newPassword", policy.error.issues[0]?.message ?? "Choose another password.", "weak_password");
+  if (input.newPassword === input.currentPassword) {
+    throw new FieldError("newPassword", "Choose a password different from the current one.", "same_password");
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await prisma.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: actor.userId }, data: { passwordHash } });
+    await endAllSessions(tx, actor.userId);
+    await auditByActor(actor, { action: "auth.password_changed", ip: meta.ip }, tx);
+  });
+}

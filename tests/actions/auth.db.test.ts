@@ -1,0 +1,168 @@
+// The account actions (lib/actions/auth/*), called as a crafted direct request would call them.
+import { beforeEach, describe, expect, it, vi } from "vitest";
+vi.mock("next/headers", () => import("./support/next-headers"));
+vi.mock("next/cache", () => import("./support/next-cache"));
+
+import { prisma } from "@/lib/db/prisma";
+import { changePasswordAction } from "@/lib/actions/auth/change-password";
+import { signOutEverywhereAction } from "@/lib/actions/auth/sign-out-everywhere";
+import { signUpAction } from "@/lib/actions/auth/sign-up";
+import { hashPassword, verifyPassword } from "@/lib/auth/password";
+import { createInvitation, revokeInvitation } from "@/lib/teams/invitations";
+import { createTeam, unique } from "@/tests/teams/fixtures";
+import { call, expectSignInRedirect } from "./support/call";
+import { signInAs, signedOut, sendCookie } from "./support/request";
+
+const PASSWORD = "correct horse battery staple";
+const userByEmail = (email: string) => prisma.user.findUnique({ where: { email }, include: { membership: { include: { team: true } } } });
+const newEmail = (prefix = "new") => `${prefix}-${unique()}@example.test`;
+
+async function withPassword<T extends { userId: string }>(actor: T, password = PASSWORD): Promise<T> {
+  await prisma.user.update({ where: { id: actor.userId }, data: { passwordHash: await hashPassword(password) } });
+  return actor;
+}
+
+const openSessions = (userId: string) => prisma.userSession.count({ where: { userId, revokedAt: null } });
+
+describe("signUpAction (signed out)", () => {
+  beforeEach(() => signedOut({ path: "/sign-up" }));
+
+  it("answers bad input with each field's error and creates nothing", async () => {
+    const email = newEmail();
+    expect(await call(signUpAction, { name: " ", email: "no-at-sign", password: "short" })).toEqual({
+      status: "error",
+      fieldErrors: { name: "Enter your name.", email: "Enter a valid email address.", password: "Use at least 12 characters." },
+    });
+    expect(await call(signUpAction, { name: "Bob", email, password: "password1234" })).toEqual({
+      status: "error",
+      fieldErrors: { password: "This password is one of the most common ones. Choose another." },
+    });
+    expect(await userByEmail(email)).toBeNull();
+  });
+
+  it("refuses an email that already has an account, whatever its case", async () => {
+    const owner = await createTeam();
+    expect(await call(signUpAction, { name: "Copycat", email: ` ${owner.email.toUpperCase()} `, password: PASSWORD })).toEqual({
+      status: "error",
+      fieldErrors: { email: "An account with this email already exists. Sign in instead." },
+    });
+    expect(await prisma.user.count({ where: { email: owner.email } })).toBe(1);
+  });
+
+  it("refuses a withdrawn invitation and creates no account", async () => {
+    const host = await createTeam();
+    const { token, invitation } = await createInvitation(host, { role: "MEMBER" });
+    await revokeInvitation(host, invitation.id);
+    const email = newEmail("late");
+    expect(await call(signUpAction, { name: "Late", email, password: PASSWORD, invite: token })).toEqual({
+      status: "error",
+      message: "This invitation link was withdrawn. Ask the team for a new one.",
+    });
+    expect(await userByEmail(email)).toBeNull();
+  });
+
+  it("creates the account and a team the new person owns, never echoing the password", async () => {
+    const email = newEmail("alice");
+    const answer = await call(signUpAction, { name: " Alice ", email: email.toUpperCase(), password: PASSWORD });
+    expect(answer).toEqual({ status: "success", message: "Your account was created." });
+    expect(JSON.stringify(answer)).not.toContain(PASSWORD);
+    const user = await userByEmail(email);
+    expect(user).toMatchObject({ name: "Alice", membership: { role: "OWNER", team: { name: "Alice's team" } } });
+    expect(await verifyPassword(user!.passwordHash, PASSWORD)).toBe(true);
+    expect(await prisma.auditLog.count({ where: { actorId: user!.id, action: "auth.sign_up" } })).toBe(1);
+  });
+
+  it("with an invitation, joins its team with the invited role and uses the link up", async () => {
+    const host = await createTeam();
+    const { token, invitation } = await createInvitation(host, { role: "ADMIN" });
+    const email = newEmail("invited");
+    expect(await call(signUpAction, { name: "Invited", email, password: PASSWORD, invite: token })).toEqual({ status: "success", message: "Your account was created." });
+    expect((await userByEmail(email))!.membership).toMatchObject({ teamId: host.teamId, role: "ADMIN" });
+    expect((await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).usedAt).not.toBeNull();
+  });
+});
+
+describe("changePasswordAction", () => {
+  beforeEach(() => signedOut({ path: "/account" }));
+
+  it("sends a signed-out caller to sign-in and changes nothing", async () => {
+    const owner = await withPassword(await createTeam());
+    await expectSignInRedirect(call(changePasswordAction, { currentPassword: PASSWORD, newPassword: `${PASSWORD} 2`, confirmPassword: `${PASSWORD} 2` }), "/account");
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    expect(await verifyPassword(user.passwordHash, PASSWORD)).toBe(true);
+  });
+
+  it("answers bad input with field errors and changes nothing", async () => {
+    const owner = await withPassword(await createTeam());
+    await signInAs(owner);
+    expect(await call(changePasswordAction, { currentPassword: PASSWORD, newPassword: "a brand new passphrase", confirmPassword: "a different passphrase" })).toEqual({
+      status: "error",
+      fieldErrors: { confirmPassword: "The two new passwords differ." },
+    });
+    expect(await call(changePasswordAction, { currentPassword: PASSWORD, newPassword: PASSWORD, confirmPassword: PASSWORD })).toEqual({
+      status: "error",
+      fieldErrors: { newPassword: "Choose a password different from the current one." },
+    });
+    expect(await call(changePasswordAction, { currentPassword: "", newPassword: "short", confirmPassword: "short" })).toEqual({
+      status: "error",
+      fieldErrors: { currentPassword: "Enter your current password.", newPassword: "Use at least 12 characters." },
+    });
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    expect(await verifyPassword(user.passwordHash, PASSWORD)).toBe(true);
+    expect(user.sessionVersion).toBe(0);
+  });
+
+  it("refuses a wrong current password as that field's error and keeps every session", async () => {
+    const owner = await withPassword(await createTeam());
+    await signInAs(owner);
+    expect(await call(changePasswordAction, { currentPassword: "not my password at all", newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" })).toEqual({
+      status: "error",
+      fieldErrors: { currentPassword: "That is not your current password." },
+    });
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    expect(await verifyPassword(user.passwordHash, PASSWORD)).toBe(true);
+    expect(await openSessions(owner.userId)).toBe(1);
+  });
+
+  it("changes the password and ends every session, this one too", async () => {
+    const owner = await withPassword(await createTeam());
+    const elsewhere = await signInAs(owner);
+    const here = await signInAs(owner, { path: "/account" });
+    const newPassword = "a brand new passphrase";
+    const answer = await call(changePasswordAction, { currentPassword: PASSWORD, newPassword, confirmPassword: newPassword });
+    expect(answer).toEqual({ status: "success", message: "Password changed. Other sessions have been signed out." });
+    expect(JSON.stringify(answer)).not.toContain(newPassword);
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: owner.userId } });
+    expect(await verifyPassword(user.passwordHash, newPassword)).toBe(true);
+    expect(await verifyPassword(user.passwordHash, PASSWORD)).toBe(false);
+    expect(await openSessions(owner.userId)).toBe(0);
+    expect(await prisma.auditLog.count({ where: { actorId: owner.userId, action: "auth.password_changed" } })).toBe(1);
+    // Both cookies stopped working.
+    for (const { cookie } of [here, elsewhere]) {
+      sendCookie(cookie, { path: "/account" });
+      await expectSignInRedirect(call(signOutEverywhereAction), "/account");
+    }
+  });
+});
+
+describe("signOutEverywhereAction", () => {
+  beforeEach(() => signedOut({ path: "/account" }));
+
+  it("sends a signed-out caller to sign-in", async () => {
+    await expectSignInRedirect(call(signOutEverywhereAction), "/account");
+  });
+
+  it("ends every session of the caller, this one included, and nobody else's (a crafted user id is ignored)", async () => {
+    const owner = await createTeam();
+    const other = await createTeam();
+    await signInAs(other);
+    const first = await signInAs(owner);
+    await signInAs(owner, { path: "/account" });
+    expect(await call(signOutEverywhereAction, { userId: other.userId })).toEqual({ status: "success" });
+    expect(await openSessions(owner.userId)).toBe(0);
+    expect(await openSessions(other.userId)).toBe(1);
+    expect(await prisma.auditLog.count({ where: { actorId: owner.userId, action: "auth.sign_out_everywhere" } })).toBe(1);
+    sendCookie(first.cookie, { path: "/account" });
+    await expectSignInRedirect(call(signOutEverywhereAction), "/account");
+  });
+});

@@ -1,0 +1,190 @@
+// The credential actions (lib/actions/credentials/*), called as a crafted direct request would call
+// them, against a real sandbox served under /sandbox as the portal embeds it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+vi.mock("next/headers", () => import("./support/next-headers"));
+vi.mock("next/cache", () => import("./support/next-cache"));
+
+import { revalidatePath } from "next/cache";
+import { prisma } from "@/lib/db/prisma";
+import { applySandboxCredentialsAction } from "@/lib/actions/credentials/apply-sandbox-credentials";
+import { deleteCredentialsAction } from "@/lib/actions/credentials/delete-credentials";
+import { saveCredentialsAction } from "@/lib/actions/credentials/save-credentials";
+import { testConnectionAction } from "@/lib/actions/credentials/test-connection";
+import { saveCredential } from "@/lib/credentials/store";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { addMember, createTeam } from "@/tests/teams/fixtures";
+import { call, expectSignInRedirect } from "./support/call";
+import { signInAs, signedOut } from "./support/request";
+import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
+
+let sandbox: PortalSandbox;
+beforeAll(async () => {
+  ensureEmsTestEnv();
+  sandbox = await startPortalSandbox();
+});
+afterAll(() => sandbox?.close());
+
+beforeEach(() => {
+  signedOut({ path: "/settings" });
+  vi.mocked(revalidatePath).mockClear();
+});
+
+const credentialOf = (userId: string) => prisma.apiCredential.findUnique({ where: { userId } });
+/** Nothing the person typed as a key or secret comes back in an answer. */
+const expectNoSecrets = (answer: unknown, ...secrets: string[]) => {
+  for (const secret of secrets) expect(JSON.stringify(answer)).not.toContain(secret);
+};
+
+describe("saveCredentialsAction", () => {
+  it("sends a signed-out caller to sign-in and stores nothing", async () => {
+    const owner = await createTeam();
+    await expectSignInRedirect(call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }), "/settings");
+    expect(await credentialOf(owner.userId)).toBeNull();
+  });
+
+  it("answers bad input with precise field errors, never echoing the secret, and stores nothing", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const answer = await call(saveCredentialsAction, { baseUrl: "http://ems.example.com", consumerKey: " ", consumerSecret: OTHER_CREDENTIALS.consumerSecret });
+    expect(answer).toEqual({
+      status: "error",
+      fieldErrors: { baseUrl: "The base URL must use HTTPS (http:// is only allowed for localhost).", consumerKey: "Enter the consumer key." },
+    });
+    expect(await call(saveCredentialsAction, { baseUrl: "https://api.example.com", consumerKey: "key" })).toEqual({
+      status: "error",
+      fieldErrors: { consumerSecret: expect.any(String) },
+    });
+    expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret);
+    expect(await credentialOf(owner.userId)).toBeNull();
+  });
+
+  it("saves the caller's own credentials, encrypted, and answers with the key's last four characters only", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const answer = await call(saveCredentialsAction, { baseUrl: `${sandbox.baseUrl}/`, ...OTHER_CREDENTIALS });
+    expect(answer).toEqual({ status: "success", message: "Saved (key ending in _key). Use “Test connection” to check them." });
+    expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
+    const row = await credentialOf(owner.userId);
+    expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key" });
+    expectNoSecrets(row, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
+    expect(revalidatePath).toHaveBeenCalledWith("/settings");
+  });
+});
+
+describe("deleteCredentialsAction", () => {
+  it("sends a signed-out caller to sign-in and deletes nothing", async () => {
+    const owner = await createTeam();
+    const saved = await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await expectSignInRedirect(call(deleteCredentialsAction, { credentialId: saved.id }), "/settings");
+    expect(await credentialOf(owner.userId)).not.toBeNull();
+  });
+
+  it("refuses another member's credentials, whatever the caller's role", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const ownersCredential = await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const membersCredential = await saveCredential(member, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS });
+    await signInAs(member);
+    expect(await call(deleteCredentialsAction, { credentialId: ownersCredential.id })).toEqual({
+      status: "error",
+      message: "Those credentials do not exist, or they are not yours.",
+    });
+    await signInAs(owner);
+    expect(await call(deleteCredentialsAction, { credentialId: membersCredential.id })).toEqual({
+      status: "error",
+      message: "Those credentials do not exist, or they are not yours.",
+    });
+    expect(await credentialOf(owner.userId)).not.toBeNull();
+    expect(await credentialOf(member.userId)).not.toBeNull();
+  });
+
+  it("answers bad input with a field error and deletes nothing", async () => {
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(owner);
+    expect(await call(deleteCredentialsAction, { credentialId: "   " })).toEqual({ status: "error", fieldErrors: { credentialId: "Which credentials?" } });
+    expect(await credentialOf(owner.userId)).not.toBeNull();
+  });
+
+  it("deletes the caller's own credentials", async () => {
+    const owner = await createTeam();
+    const saved = await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(owner);
+    expect(await call(deleteCredentialsAction, { credentialId: saved.id })).toEqual({ status: "success", message: "Your API credentials were deleted." });
+    expect(await credentialOf(owner.userId)).toBeNull();
+    expect(revalidatePath).toHaveBeenCalledWith("/settings");
+  });
+});
+
+describe("testConnectionAction", () => {
+  it("sends a signed-out caller to sign-in", async () => {
+    await expectSignInRedirect(call(testConnectionAction), "/settings");
+  });
+
+  it("tests only the caller's own credentials: a crafted id of someone else's is ignored", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const ownersCredential = await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(member);
+    expect(await call(testConnectionAction, { credentialId: ownersCredential.id })).toEqual({
+      status: "error",
+      message: "You have not saved any API credentials yet. Add them in Settings.",
+    });
+    expect((await credentialOf(owner.userId))!.lastVerifiedAt).toBeNull();
+  });
+
+  it("records a rejected secret as the credential's error and says so", async () => {
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: "not the secret" });
+    await signInAs(owner);
+    const message = "The EMS API rejected your API credentials. Check the consumer key and secret in Settings.";
+    expect(await call(testConnectionAction)).toEqual({ status: "error", message });
+    expect(await credentialOf(owner.userId)).toMatchObject({ lastError: message, lastVerifiedAt: null });
+  });
+
+  it("gets a token, counts the webhook groups and records the success", async () => {
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(owner);
+    const answer = await call(testConnectionAction);
+    expect(answer).toMatchObject({
+      status: "success",
+      message: expect.stringMatching(/^Connected\. The account sees \d+ webhook groups?\.$/),
+      data: { webhookGroupCount: expect.any(Number), expiresAt: expect.stringMatching(/^\d{4}-/) },
+    });
+    expectNoSecrets(answer, DEMO_CREDENTIALS.consumerSecret, DEMO_CREDENTIALS.consumerKey, "ems1.");
+    expect((await credentialOf(owner.userId))!.lastVerifiedAt).not.toBeNull();
+    expect(revalidatePath).toHaveBeenCalledWith("/settings");
+  });
+});
+
+describe("applySandboxCredentialsAction", () => {
+  it("sends a signed-out caller to sign-in and stores nothing", async () => {
+    const owner = await createTeam();
+    await expectSignInRedirect(call(applySandboxCredentialsAction, { account: "demo" }), "/settings");
+    expect(await credentialOf(owner.userId)).toBeNull();
+  });
+
+  it("answers an unknown account with the form's message and stores nothing", async () => {
+    const owner = await createTeam();
+    await signInAs(owner, { path: "/settings", headers: { host: sandbox.host } });
+    expect(await call(applySandboxCredentialsAction, { account: "admin" })).toEqual({
+      status: "error",
+      message: "Choose a sandbox account.",
+      fieldErrors: { account: "Choose a sandbox account." },
+    });
+    expect(await credentialOf(owner.userId)).toBeNull();
+  });
+
+  it("saves the sandbox account at this portal's /sandbox and tests it, without sending the demo secret back", async () => {
+    const owner = await createTeam();
+    await signInAs(owner, { path: "/settings", headers: { host: sandbox.host } });
+    const answer = await call(applySandboxCredentialsAction, { account: "other" });
+    expect(answer).toEqual({ status: "success", message: expect.stringMatching(/^Sandbox credentials saved and tested: the account sees \d+ webhook groups\.$/) });
+    expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
+    const row = await credentialOf(owner.userId);
+    expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key" });
+    expect(row!.lastVerifiedAt).not.toBeNull();
+  });
+});

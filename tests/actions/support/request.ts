@@ -1,0 +1,50 @@
+// The request a server action runs in, as `next/headers` would show it (the mock in
+// ./next-headers.ts reads it through ./current-request.ts). Each test sets who is calling: signed out, or signed in with a real
+// next-auth session cookie for a real session row, exactly what a crafted direct request carries.
+import { encode } from "next-auth/jwt";
+import { prisma } from "@/lib/db/prisma";
+import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/options";
+// Gives the process NEXTAUTH_SECRET and a key ring when the environment has none.
+import "@/tests/teams/fixtures";
+import { currentRequestHeaders, setCurrentRequestHeaders } from "./current-request";
+
+/** next-auth's cookie name over plain HTTP (the `__Secure-` one is for HTTPS). */
+export const SESSION_COOKIE = "next-auth.session-token";
+
+/** What every test request carries besides the cookie: the proxy's path header and a client address. */
+const BASE_HEADERS = {
+  host: "localhost:3000",
+  "x-forwarded-for": "203.0.113.7",
+  "user-agent": "vitest (tests/actions)",
+};
+
+/** A new request: no cookie, the given path (the page the form was on) and any extra headers. */
+export function signedOut(options: { path?: string; headers?: Record<string, string> } = {}): void {
+  setCurrentRequestHeaders(new Headers({ ...BASE_HEADERS, "x-ems-path": options.path ?? "/", ...options.headers }));
+}
+
+/**
+ * Signs `userId` in as the sign-in flow does (lib/auth/sign-in.ts + the jwt callback in
+ * lib/auth/options.ts): an open session row, and a JWT cookie naming it (uid, sid, sv).
+ */
+export async function signInAs(
+  who: { userId: string } | { id: string },
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Promise<{ sessionId: string; cookie: string }> {
+  const userId = "userId" in who ? who.userId : who.id;
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } });
+  const session = await prisma.userSession.create({ data: { userId, ip: BASE_HEADERS["x-forwarded-for"], userAgent: BASE_HEADERS["user-agent"] } });
+  const cookie = await encode({
+    token: { sub: user.id, name: user.name, email: user.email, uid: user.id, sid: session.id, sv: user.sessionVersion },
+    secret: process.env.NEXTAUTH_SECRET!,
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+  sendCookie(cookie, options);
+  return { sessionId: session.id, cookie };
+}
+
+/** A request carrying a cookie made earlier (e.g. to show it stopped working). */
+export function sendCookie(cookie: string, options: { path?: string; headers?: Record<string, string> } = {}): void {
+  signedOut(options);
+  currentRequestHeaders().set("cookie", `${SESSION_COOKIE}=${cookie}`);
+}

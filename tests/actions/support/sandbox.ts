@@ -1,0 +1,30 @@
+// The sandbox as the portal embeds it: served under /sandbox on a loopback port, so the actions that
+// build the sandbox URL from the request's Host header (apply-sandbox-credentials) reach it.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createNodeListener } from "@/lib/sandbox/adapters/node-http";
+import { SANDBOX_MOUNT_PATH } from "@/lib/sandbox/embedded";
+import { Sandbox } from "@/lib/sandbox/sandbox";
+
+export interface PortalSandbox {
+  /** `127.0.0.1:<port>`: the Host header of a request to "the portal". */
+  host: string;
+  /** `http://127.0.0.1:<port>/sandbox`: an EMS base URL. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startPortalSandbox(): Promise<PortalSandbox> {
+  const server = createServer(createNodeListener(new Sandbox(), { prefix: SANDBOX_MOUNT_PATH }));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    host,
+    baseUrl: `http://${host}${SANDBOX_MOUNT_PATH}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
