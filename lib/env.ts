@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { parseKeyRing, type KeyRing } from "@/lib/crypto/key-ring";
-import { DEFAULT_ACCOUNTS, parseAccountsJson, type SandboxAccount, type SandboxOptions } from "@/lib/sandbox/core/config";
+import { DEFAULT_ACCOUNTS, DEV_SIGNING_SECRET, parseAccountsJson, type SandboxAccount, type SandboxOptions } from "@/lib/sandbox/core/config";
 import { numberFrom, parseWith, section, TOOLING_VARIABLES, type EnvSource } from "@/lib/config/env-schema";
 
 export { EnvError } from "@/lib/config/env-schema";
@@ -84,8 +84,12 @@ const serverEnvSchema = z.object({
   EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
   EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
   EMS_WEBHOOK_GROUPS_PATH: webhookGroupsPath,
+  // Listing pages (lib/listing/load.ts): one deadline for all the EMS calls of a page render
+  EMS_PAGE_BUDGET_MS: numberFrom(12_000, 1_000, 120_000),
   // Export (app/api/export)
   EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
+  EXPORT_MAX_SECONDS: numberFrom(300, 10, 3_600),
+  EXPORT_MAX_CONCURRENT: numberFrom(2, 1, 100),
   // Invitation mail (lib/mail)
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" }).optional(),
   SMTP_FROM: z.string().default("EMS Portal <no-reply@localhost>"),
@@ -103,17 +107,47 @@ const serverEnvSchema = z.object({
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;
 
+/**
+ * A production server that serves the sandbox signs its tokens with SANDBOX_SIGNING_SECRET; the
+ * development default is public (it is in this repository), so anyone could forge a sandbox token
+ * with it: such a server does not start.
+ */
+function sandboxSecretRule(
+  env: Pick<ServerEnv, "NODE_ENV" | "SANDBOX_ENABLED" | "SANDBOX_SIGNING_SECRET">,
+  ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void },
+): void {
+  if (env.NODE_ENV !== "production" || !env.SANDBOX_ENABLED) return;
+  const secret = env.SANDBOX_SIGNING_SECRET;
+  const problem =
+    secret === undefined
+      ? "is missing"
+      : secret === DEV_SIGNING_SECRET
+        ? "is the public development default"
+        : secret.length < 32
+          ? "must be at least 32 characters"
+          : null;
+  if (problem) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SANDBOX_SIGNING_SECRET"],
+      message: `${problem}: a production server with SANDBOX_ENABLED=true needs a secret of its own. Make one with: ${HOW_TO_MAKE_SECRET}`,
+    });
+  }
+}
+
+const checkedServerEnvSchema = serverEnvSchema.superRefine(sandboxSecretRule);
+
 /** The names of the variables, for the README check and for scripts that pass the environment on. */
 export const SERVER_VARIABLES = Object.keys(serverEnvSchema.shape) as (keyof ServerEnv)[];
 export { TOOLING_VARIABLES };
 
 /** Every server variable at once, with every problem (start-up, tests). Throws EnvError. */
 export function parseServerEnv(source: EnvSource): ServerEnv {
-  return parseWith(serverEnvSchema, source);
+  return parseWith(checkedServerEnvSchema, source);
 }
 
 /** The validated environment of this server process. */
-export const serverEnv = section(serverEnvSchema);
+export const serverEnv = section(checkedServerEnvSchema);
 
 export const runtimeEnv = section(serverEnvSchema.pick({ NODE_ENV: true, PORT: true }));
 export const databaseEnv = section(serverEnvSchema.pick({ DATABASE_URL: true, DATABASE_POOL_MAX: true }));
@@ -127,7 +161,10 @@ export const authEnv = section(
   }),
 );
 export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
-export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true }));
+export const listingEnv = section(serverEnvSchema.pick({ EMS_PAGE_BUDGET_MS: true }));
+export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true, EXPORT_MAX_SECONDS: true, EXPORT_MAX_CONCURRENT: true }));
+/** proxy.ts: development (a looser policy for React's dev tools) and HTTPS (HSTS). */
+export const securityHeadersEnv = section(serverEnvSchema.pick({ NODE_ENV: true, NEXTAUTH_URL: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));
 export type MailEnv = ReturnType<typeof mailEnv>;
 
@@ -152,22 +189,25 @@ export function credentialKeyRing(source: EnvSource = process.env): KeyRing {
 }
 
 const sandboxEnv = section(
-  serverEnvSchema.pick({
-    NODE_ENV: true,
-    SANDBOX_ENABLED: true,
-    SANDBOX_ACCOUNTS: true,
-    SANDBOX_SIGNING_SECRET: true,
-    SANDBOX_ADMIN_SECRET: true,
-    SANDBOX_PORT: true,
-    SANDBOX_HOST: true,
-  }),
+  serverEnvSchema
+    .pick({
+      NODE_ENV: true,
+      SANDBOX_ENABLED: true,
+      SANDBOX_ACCOUNTS: true,
+      SANDBOX_SIGNING_SECRET: true,
+      SANDBOX_ADMIN_SECRET: true,
+      SANDBOX_PORT: true,
+      SANDBOX_HOST: true,
+    })
+    .superRefine(sandboxSecretRule),
 );
 
 export interface SandboxSettings {
-  /** Served at /sandbox: always outside production, in production only with SANDBOX_ENABLED=true. */
+  /**
+   * Served at /sandbox: always outside production, in production only with SANDBOX_ENABLED=true
+   * (and then only with a SANDBOX_SIGNING_SECRET of its own, or the settings do not parse).
+   */
   enabled: boolean;
-  /** In production without SANDBOX_SIGNING_SECRET the sandbox signs with its development default. */
-  usesDevelopmentSigningSecret: boolean;
   options: Required<Pick<SandboxOptions, "accounts">> & Pick<SandboxOptions, "signingSecret" | "adminSecret">;
   /** Where `npm run sandbox` listens. */
   port: number;
@@ -179,7 +219,6 @@ export function sandboxSettings(source: EnvSource = process.env): SandboxSetting
   const env = sandboxEnv(source);
   return {
     enabled: env.NODE_ENV !== "production" || env.SANDBOX_ENABLED,
-    usesDevelopmentSigningSecret: env.NODE_ENV === "production" && !env.SANDBOX_SIGNING_SECRET,
     options: { accounts: env.SANDBOX_ACCOUNTS, signingSecret: env.SANDBOX_SIGNING_SECRET, adminSecret: env.SANDBOX_ADMIN_SECRET },
     port: env.SANDBOX_PORT,
     host: env.SANDBOX_HOST,

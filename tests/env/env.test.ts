@@ -4,10 +4,13 @@ import {
   exportEnv,
   emsEnv,
   fingerprintSecret,
+  listingEnv,
   mailEnv,
   parseServerEnv,
   sandboxSettings,
+  securityHeadersEnv,
 } from "@/lib/env";
+import { DEV_SIGNING_SECRET } from "@/lib/sandbox/core/config";
 import { parseToolingEnv } from "@/lib/config/env-schema";
 
 const valid = {
@@ -84,6 +87,27 @@ describe("the export's row cap", () => {
     expect(exportEnv({ EXPORT_MAX_ROWS: "250" }).EXPORT_MAX_ROWS).toBe(250);
     expect(problemsOf(() => exportEnv({ EXPORT_MAX_ROWS: "lots" }))).toEqual(["EXPORT_MAX_ROWS must be a whole number from 1 to 1,000,000"]);
   });
+
+  it("runs at most EXPORT_MAX_SECONDS (300) and EXPORT_MAX_CONCURRENT (2) a person at once", () => {
+    expect(exportEnv({})).toMatchObject({ EXPORT_MAX_SECONDS: 300, EXPORT_MAX_CONCURRENT: 2 });
+    expect(exportEnv({ EXPORT_MAX_SECONDS: "60", EXPORT_MAX_CONCURRENT: "1" })).toMatchObject({ EXPORT_MAX_SECONDS: 60, EXPORT_MAX_CONCURRENT: 1 });
+    expect(problemsOf(() => exportEnv({ EXPORT_MAX_SECONDS: "0" }))).toEqual(["EXPORT_MAX_SECONDS must be a whole number from 10 to 3,600"]);
+  });
+});
+
+describe("the page render budget", () => {
+  it("is EMS_PAGE_BUDGET_MS, 12 s by default", () => {
+    expect(listingEnv({}).EMS_PAGE_BUDGET_MS).toBe(12_000);
+    expect(listingEnv({ EMS_PAGE_BUDGET_MS: "5000" }).EMS_PAGE_BUDGET_MS).toBe(5_000);
+    expect(problemsOf(() => listingEnv({ EMS_PAGE_BUDGET_MS: "10" }))).toEqual(["EMS_PAGE_BUDGET_MS must be a whole number from 1000 to 120,000"]);
+  });
+});
+
+describe("the security headers' settings", () => {
+  it("are NODE_ENV and NEXTAUTH_URL, neither required", () => {
+    expect(securityHeadersEnv({})).toEqual({ NODE_ENV: "development", NEXTAUTH_URL: undefined });
+    expect(securityHeadersEnv({ NODE_ENV: "production", NEXTAUTH_URL: "https://portal.example.com" })).toEqual({ NODE_ENV: "production", NEXTAUTH_URL: "https://portal.example.com" });
+  });
 });
 
 describe("the fingerprint secret", () => {
@@ -111,8 +135,18 @@ describe("the sandbox's settings", () => {
   it("turn it off in production unless SANDBOX_ENABLED is true", () => {
     expect(sandboxSettings({ NODE_ENV: "production" }).enabled).toBe(false);
     expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "false" }).enabled).toBe(false);
-    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "true" })).toMatchObject({ enabled: true, usesDevelopmentSigningSecret: true });
-    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "1", SANDBOX_SIGNING_SECRET: "s" }).usesDevelopmentSigningSecret).toBe(false);
+    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "true", SANDBOX_SIGNING_SECRET: "s".repeat(32) }).enabled).toBe(true);
+    expect(sandboxSettings({ NODE_ENV: "production", SANDBOX_ENABLED: "1", SANDBOX_SIGNING_SECRET: "s".repeat(32) }).options.signingSecret).toBe("s".repeat(32));
+  });
+
+  it("refuse the public development signing secret (or none, or a short one) when production serves the sandbox", () => {
+    const enabled = { NODE_ENV: "production", SANDBOX_ENABLED: "true" };
+    expect(problemsOf(() => sandboxSettings(enabled))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET is missing: a production server with SANDBOX_ENABLED=true needs a secret of its own\. Make one with: node -e/)]);
+    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: DEV_SIGNING_SECRET }))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET is the public development default/)]);
+    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: "short" }))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET must be at least 32 characters/)]);
+    // Off in production, or outside production, the development default is fine (fake data on a developer's machine).
+    expect(sandboxSettings({ NODE_ENV: "production" }).enabled).toBe(false);
+    expect(sandboxSettings({ NODE_ENV: "development" }).options.signingSecret).toBeUndefined();
   });
 
   it("hand the sandbox its accounts from SANDBOX_ACCOUNTS, with a message naming the variable", () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEV_SIGNING_SECRET } from "@/lib/sandbox/core/config";
 import { validateEnvironmentOrExit } from "@/lib/startup";
 
 // instrumentation.ts calls validateEnvironmentOrExit() when a server instance starts. Here
@@ -57,6 +58,17 @@ describe("start-up check (lib/startup.ts)", () => {
     expect(stderr).toContain("EMS Portal cannot start: the environment is not valid.");
     expect(stderr).toMatch(/- NEXTAUTH_SECRET is missing\. Make one with: node -e/);
     expect(stderr).toContain("See the configuration table in README.md.");
+  });
+
+  it("refuses a production server that would serve the sandbox with the public development signing secret", () => {
+    for (const secret of [undefined, DEV_SIGNING_SECRET]) {
+      stubEnv({ ...production, SANDBOX_ENABLED: "true", SANDBOX_SIGNING_SECRET: secret });
+      const { exitCode, stderr } = start();
+      expect(exitCode, String(secret)).toBe(1);
+      expect(stderr).toMatch(/- SANDBOX_SIGNING_SECRET (is missing|is the public development default): a production server with SANDBOX_ENABLED=true needs a secret of its own/);
+    }
+    stubEnv({ ...production, SANDBOX_ENABLED: "true", SANDBOX_SIGNING_SECRET: "s".repeat(43) });
+    expect(start()).toEqual({ exitCode: undefined, stderr: "" });
   });
 
   it("names every malformed variable, the EMS client's included", () => {

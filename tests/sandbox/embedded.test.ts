@@ -59,6 +59,8 @@ describe("app/sandbox/[...path]/route.ts", () => {
       expect(await response.text()).toBe("Not Found");
     }
     vi.stubEnv("SANDBOX_ENABLED", "true");
+    // (and a signing secret of its own: lib/env.ts refuses the development default in production)
+    vi.stubEnv("SANDBOX_SIGNING_SECRET", "e".repeat(43));
     expect((await route.GET(new Request(`${base}/api/v1/openapi.json`))).status).toBe(200);
   });
 });
