@@ -1,3 +1,27 @@
+/**
+ * The security headers that are the same on every response, static files, errors and redirects
+ * included. The Content-Security-Policy of everything else, and HSTS, are set per request by
+ * proxy.ts (a page's policy carries a fresh nonce); static files, which the proxy does not see,
+ * get the static policy here. docs/SECURITY.md explains each header; tests/security/headers.test.ts
+ * checks this list against proxy.ts's.
+ */
+export const SECURITY_HEADERS = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  // Nothing of the portal needs a device or sensor; no page (or anything it includes) may ask.
+  { key: "Permissions-Policy", value: "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()" },
+  // For browsers without CSP frame-ancestors.
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
+/** Paths proxy.ts's matcher leaves out (keep the two lists equal). */
+export const STATIC_PATHS = ["/_next/static/:path*", "/_next/image", "/favicon.ico", "/icon.svg", "/robots.txt"];
+
+/** The static policy of lib/security/content-security-policy.ts (the test checks they are equal). */
+const STATIC_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The Prisma client and argon2 are server-only Node packages; keep them out of the bundle.
@@ -7,6 +31,21 @@ const nextConfig = {
   // needs); `npm run build` copies the static files beside it. Vercel ignores this setting.
   output: "standalone",
   typedRoutes: false,
+  async headers() {
+    return [
+      { source: "/:path*", headers: SECURITY_HEADERS },
+      ...STATIC_PATHS.map((source) => ({ source, headers: [{ key: "Content-Security-Policy", value: STATIC_CONTENT_SECURITY_POLICY }] })),
+      // HSTS is decided when a request comes (proxy.ts: NEXTAUTH_URL is https); these headers are
+      // fixed at build time, so static files get it when they were asked for over HTTPS.
+      ...(process.env.NODE_ENV === "production"
+        ? STATIC_PATHS.map((source) => ({
+            source,
+            has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
+            headers: [{ key: "Strict-Transport-Security", value: STRICT_TRANSPORT_SECURITY }],
+          }))
+        : []),
+    ];
+  },
 };
 
 export default nextConfig;

@@ -1,34 +1,85 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { securityHeadersEnv } from "@/lib/env";
+import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, type Refusal } from "@/lib/security/action-request";
+import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from "@/lib/security/content-security-policy";
 
 /** next-auth's session cookie: `__Secure-` prefixed over HTTPS, split into `.0`, `.1`… when large. */
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
+
+/** Open to visitors without a session: the public pages, next-auth's own routes, the health check, the embedded sandbox (its own bearer auth), invitation links. */
+const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|sandbox)/;
 
 function hasSessionCookie(req: NextRequest): boolean {
   return req.cookies.getAll().some((cookie) => SESSION_COOKIE.test(cookie.name) && cookie.value !== "");
 }
 
 /**
- * First gate only: a visitor without a session cookie goes to the sign-in page with a return
- * address. It does not decode the cookie: every page, data function and server action checks the
- * session against the database itself (getActor in lib/auth/session.ts, which decodes the JWT once
- * per request), so this file is no security boundary and need not pay for a second decode.
+ * Every request but static files passes here, for two jobs kept apart:
+ *
+ * 1. Security (`securityHeaders`, `refusal`): a Content-Security-Policy on every response (pages
+ *    with a fresh nonce), HSTS over HTTPS, and a 4xx for a cross-site or undecodable write before
+ *    it reaches a server action (lib/security/action-request.ts).
+ * 2. The first gate (`sessionGate`): a visitor without a session cookie goes to the sign-in page
+ *    with a return address. It does not decode the cookie: every page, data function and server
+ *    action checks the session against the database itself (getActor in lib/auth/session.ts, which
+ *    decodes the JWT once per request), so this is no security boundary and need not pay for a
+ *    second decode.
  */
-export function proxy(req: NextRequest) {
+export async function proxy(req: NextRequest): Promise<NextResponse> {
+  const security = securityHeaders(req);
+  // The sandbox is an API for other servers (its own bearer auth, no cookies): any origin may call it.
+  const refused = req.nextUrl.pathname.startsWith("/sandbox") ? null : foreignOriginRefusal(req.method, req.headers);
+  if (refused) return security.apply(refusal(refused));
+  // Only a write that may be a server action has its body read (a copy: the page gets the original).
+  const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req) : null;
+  if (malformed) return security.apply(refusal(malformed));
+  return security.apply(sessionGate(req, security.requestHeaders));
+}
+
+function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse {
   const path = req.nextUrl.pathname + req.nextUrl.search;
-  if (!hasSessionCookie(req)) {
+  // Pages read this to build the return address when the database says the session has ended.
+  // Always set here, so a value the client sent never survives.
+  requestHeaders.set("x-ems-path", path);
+  if (!PUBLIC_PATH.test(req.nextUrl.pathname) && !hasSessionCookie(req)) {
     const signIn = new URL(`${req.nextUrl.basePath}/sign-in`, req.nextUrl.origin);
     signIn.searchParams.append("callbackUrl", `${req.nextUrl.basePath}${path}`);
     return NextResponse.redirect(signIn);
   }
-  // Pages read this to build the return address when the database says the session has ended.
-  // Always set here, so a value the client sent never survives on the routes this file matches.
-  const requestHeaders = new Headers(req.headers);
-  requestHeaders.set("x-ems-path", path);
   return NextResponse.next({ request: { headers: requestHeaders } });
 }
 
+function refusal({ status, message }: Refusal): NextResponse {
+  return new NextResponse(`${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+/**
+ * The per-request security headers. A page gets a policy with a new nonce, both on the response
+ * and on the request: Next.js reads the nonce from the request's policy and puts it on every
+ * script it writes (a policy the client sent is replaced). API routes and the sandbox answer JSON
+ * and get the static policy under which nothing runs. The other headers are next.config.js's.
+ */
+function securityHeaders(req: NextRequest) {
+  const env = securityHeadersEnv();
+  const https = env.NEXTAUTH_URL?.startsWith("https:") ?? false;
+  const isPage = !/^\/(api|sandbox)(\/|$)/.test(req.nextUrl.pathname);
+  const policy = isPage ? pageContentSecurityPolicy({ nonce: newNonce(), development: env.NODE_ENV === "development", https }) : STATIC_CONTENT_SECURITY_POLICY;
+  const requestHeaders = new Headers(req.headers);
+  if (isPage) requestHeaders.set("content-security-policy", policy);
+  else requestHeaders.delete("content-security-policy");
+  return {
+    isPage,
+    requestHeaders,
+    apply(response: NextResponse): NextResponse {
+      response.headers.set("Content-Security-Policy", policy);
+      if (https && env.NODE_ENV === "production") response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
+      return response;
+    },
+  };
+}
+
 export const config = {
-  // Everything but the public pages, next-auth's own routes, the health check, the embedded sandbox
-  // (it has its own bearer auth), invitation links and static assets.
-  matcher: ["/((?!sign-in|sign-up|invite|api/auth|api/health|sandbox|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
+  // Everything but static files, which next.config.js's headers() covers (the same list there:
+  // tests/security/headers.test.ts). Public pages pass too, for their policy and nonce.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
 };

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,7 +9,11 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#4f46e5" };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: proxy.ts gives each response a Content-Security-Policy
+  // with a fresh nonce, which Next.js puts on its scripts while rendering. A page built ahead of
+  // time (the 404 page would be) has scripts without it, which the policy blocks.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
