@@ -41,10 +41,18 @@ export const EVENT_FIELDS = [
 export type WebhookGroupField = (typeof WEBHOOK_GROUP_FIELDS)[number];
 export type EventField = (typeof EVENT_FIELDS)[number];
 
-/** Fields a `search` condition may name, with the type that decides its operators (§4.4, ours). */
+/** A lookup table without a prototype: `table[name]` is undefined for `__proto__`, `constructor`, `toString`… */
+function ownKeysOnly<T extends object>(table: T): Readonly<T> {
+  return Object.freeze(Object.assign(Object.create(null) as T, table));
+}
+
+/**
+ * Fields a `search` condition may name, with the type that decides its operators (§4.4, ours).
+ * Looked up by names from URLs: prototype-less, so an inherited name is not a field.
+ */
 export const SEARCHABLE_FIELDS = {
-  "webhook-groups": { id: "number", name: "text" },
-  events: {
+  "webhook-groups": ownKeysOnly({ id: "number", name: "text" } as const),
+  events: ownKeysOnly({
     id: "number",
     name: "text",
     status: "text",
@@ -52,7 +60,7 @@ export const SEARCHABLE_FIELDS = {
     end_date: "date",
     created_at: "date",
     updated_at: "date",
-  },
+  } as const),
 } as const satisfies Record<EmsResource, Record<string, FieldType>>;
 
 /** Fields a `sort` may name: the scalar standard fields (arrays such as `headers` have no order). */
@@ -74,11 +82,11 @@ export type SearchOperator = (typeof OPERATORS)[number];
  * Which operators fit which field type: numbers compare; text also matches; dates compare as text
  * in their stated formats, so they take the text operators too (`created_at=*beginswith*2026-11`).
  */
-export const OPERATORS_BY_TYPE: Record<FieldType, readonly SearchOperator[]> = {
+export const OPERATORS_BY_TYPE: Readonly<Record<FieldType, readonly SearchOperator[]>> = ownKeysOnly({
   number: COMPARISON_OPERATORS,
   date: OPERATORS,
   text: OPERATORS,
-};
+});
 
 /** §4.3: `per-page` is 1 to 200, default 20; at most 100 `ids`. */
 export const MAX_PER_PAGE = 200;

@@ -30,8 +30,8 @@ const OPERATOR_LABELS: Record<string, { text: string; date?: string }> = {
 };
 
 export function operatorLabel(operator: string, type: FieldType = "text"): string {
+  if (!Object.hasOwn(OPERATOR_LABELS, operator)) return operator;
   const label = OPERATOR_LABELS[operator];
-  if (!label) return operator;
   return (type === "date" ? label.date : undefined) ?? label.text;
 }
 
@@ -52,8 +52,9 @@ export function parseFilter(
   const match = /^([a-z_]+)(.*)$/s.exec(text);
   if (!match) return { ok: false, message: `“${clip(text)}” is not a filter (expected a field name, an operator and a value).` };
   const [, field, rest] = match;
-  const type = searchable[field];
-  if (!type) {
+  // Own properties only: `__proto__` and `constructor` are names too, of what every object inherits.
+  const type = Object.hasOwn(searchable, field) ? searchable[field] : undefined;
+  if (!type || !Object.hasOwn(operatorsByType, type)) {
     const known = Object.keys(searchable).join(", ");
     return { ok: false, message: `“${field}” cannot be filtered on; the fields you can filter on are ${known}.` };
   }

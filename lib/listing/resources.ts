@@ -91,7 +91,7 @@ export function listingConfig(resource: ListingResource): ResourceConfig {
 }
 
 export function fieldLabel(config: ResourceConfig, field: string): string {
-  return config.labels[field] ?? field;
+  return Object.hasOwn(config.labels, field) ? config.labels[field] : field;
 }
 
 export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const;

@@ -55,6 +55,11 @@ const KEY_LABELS: Record<string, string> = {
   view: "View",
 };
 
+/** A parameter of the listing (own keys only: `?constructor=1` or `?toString=1` is not one). */
+function isListingKey(key: string): boolean {
+  return Object.hasOwn(KEY_LABELS, key);
+}
+
 function toEntries(input: SearchParamsInput): [string, string][] {
   if (input instanceof URLSearchParams) return [...input.entries()];
   const out: [string, string][] = [];
@@ -84,7 +89,7 @@ function rawFromSearchParams(input: SearchParamsInput): Record<string, unknown> 
     if (key === "fields" || key === "expand" || key === "sort") raw[key] = splitList(values);
     else if (key === "filter") raw[key] = values.filter((v) => v !== "");
     else if (key === "ids") raw[key] = values.join(",");
-    else if (key in KEY_LABELS) raw[key] = values[values.length - 1];
+    else if (isListingKey(key)) raw[key] = values[values.length - 1];
     // Unknown parameters (utm_*, a typo) are ignored without a notice: they change nothing.
   }
   return raw;
@@ -200,7 +205,7 @@ export function parseListingSearchParams(resource: ListingResource, input: Searc
         dropKeys.add(key);
         continue;
       }
-      const label = KEY_LABELS[key] ?? key;
+      const label = isListingKey(key) ? KEY_LABELS[key] : key;
       notices.push(`${label}: ${issue.message} It was ignored.`);
       if ((LIST_KEYS as readonly string[]).includes(key) && typeof index === "number") {
         dropItems.set(key, (dropItems.get(key) ?? new Set()).add(index));
@@ -302,5 +307,5 @@ export function sortThenBy(sort: readonly SortKey[], field: string): SortKey[] {
 
 /** True when the URL carries no listing option at all (a default view may then apply). */
 export function hasListingOptions(input: SearchParamsInput): boolean {
-  return toEntries(input).some(([key]) => key in KEY_LABELS && key !== "view");
+  return toEntries(input).some(([key]) => isListingKey(key) && key !== "view");
 }

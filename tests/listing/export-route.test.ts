@@ -59,6 +59,15 @@ describe("GET /api/export/[resource]: the status of each outcome", () => {
     expect(startExport).not.toHaveBeenCalled();
   });
 
+  it("400, not 500, for a filter on a name every object inherits (__proto__, constructor…)", async () => {
+    for (const filter of ["__proto__=1", "constructor=1", "constructor"]) {
+      const response = await exportOf("webhook-groups", `format=csv&filter=${encodeURIComponent(filter)}`);
+      expect(response.status, filter).toBe(400);
+      expect(await bodyOf(response)).toContain("cannot be filtered on");
+    }
+    expect(startExport).not.toHaveBeenCalled();
+  });
+
   it("409 without saved credentials; 500 with the reason when they cannot be read", async () => {
     getEmsClientForActor.mockResolvedValue(null);
     expect((await exportOf("events")).status).toBe(409);

@@ -177,3 +177,34 @@ describe("from the URL to the EMS query", () => {
     expect(() => validateQuery("webhook-groups", query as never)).not.toThrow();
   });
 });
+
+describe("names every object inherits (finding 8 of issue 10: they made the page and the export answer 500)", () => {
+  const inherited = ["__proto__", "constructor", "tostring", "hasownproperty", "valueof", "__definegetter__"];
+
+  it("are not fields a filter may name: the filter is ignored with a notice", () => {
+    for (const resource of ["webhook-groups", "events"] as const) {
+      for (const name of inherited) {
+        for (const filter of [`${name}=1`, name, `${name}=*contains*x`]) {
+          const state = parse(resource, `filter=${encodeURIComponent(filter)}`);
+          expect(state.filters, filter).toEqual([]);
+          expect(state.notices, filter).toEqual([expect.stringContaining(`“${name}” cannot be filtered on`)]);
+        }
+      }
+    }
+  });
+
+  it("are not options of the page either (nor sort keys or columns)", () => {
+    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const search = `${key}=1`;
+      expect(hasListingOptions(new URLSearchParams(search)), key).toBe(false);
+      expect(parse("webhook-groups", search).notices, key).toEqual([]);
+    }
+    expect(parse("events", "sort=constructor,__proto__&fields=toString,constructor").notices).toHaveLength(4);
+  });
+
+  it("are not searchable in the EMS client's query check either (the contract's tables have no prototype)", () => {
+    for (const field of ["__proto__", "constructor", "toString"]) {
+      expect(() => validateQuery("webhook-groups", { search: [{ field, operator: "=", value: "1" }] } as never), field).toThrow(/cannot be searched/);
+    }
+  });
+});
