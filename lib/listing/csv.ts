@@ -3,13 +3,22 @@
  * (headers, notification emails, webhooks) are written as JSON inside their cell, so nothing is lost.
  * A text cell that a spreadsheet would run as a formula gets a leading apostrophe (OWASP's advice
  * for files made from third-party data).
+ *
+ * Spreadsheets skip leading white space before they look for a formula, so " =1+1", a non-breaking
+ * space, a tab or a line break before the sign counts too; so do the full-width signs some
+ * spreadsheets read as the ASCII ones. A cell that starts with a tab or a carriage return is
+ * defused whatever follows (OWASP lists both).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[\s\u00a0\u2000-\u200b\u2028\u2029\u3000\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r]/u;
+
+export function isFormulaLike(text: string): boolean {
+  return FORMULA_START.test(text);
+}
 
 export function csvCell(value: unknown): string {
   let text: string;
   if (value === null || value === undefined) text = "";
-  else if (typeof value === "string") text = FORMULA_START.test(value) ? `'${value}` : value;
+  else if (typeof value === "string") text = isFormulaLike(value) ? `'${value}` : value;
   else if (typeof value === "number" || typeof value === "boolean") text = String(value);
   else text = JSON.stringify(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -22,6 +22,20 @@ describe("CSV", () => {
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell(-5)).toBe("-5");
   });
+
+  it("defuses a formula behind white space, and cells that start with a tab or a carriage return (finding 8 of issue 10)", () => {
+    for (const lead of [" ", "  ", "\u00a0", "\t", "\n", "\r\n", " \u00a0\t", "\u2003", "\u3000", "\ufeff"]) {
+      for (const sign of ["=", "+", "-", "@"]) {
+        const value = `${lead}${sign}HYPERLINK("http://evil.example","x")`;
+        const cell = csvCell(value);
+        // Written defused (quoted where the value needs quotes), and read back with its apostrophe.
+        expect(parseCsv(`${cell}\r\n`)[0][0], JSON.stringify(value)).toBe(`'${value}`);
+      }
+    }
+    for (const value of ["\tplain", "\rplain", "\uff1d1+1", "\uff0bcmd"]) expect(parseCsv(`${csvCell(value)}\r\n`)[0][0], JSON.stringify(value)).toBe(`'${value}`);
+    // Plain text with an inner sign, and signs after other text, stay as they are.
+    for (const value of ["a=b", "Summit - Paris", "x@example.test", " plain", "\u00a0plain", "2026-01-01"]) expect(csvCell(value)).toBe(value);
+  });
 });
 
 describe("event dates in the event's time zone", () => {
