@@ -11,6 +11,8 @@ import {
   RateLimitedError,
   UpstreamUnavailableError,
 } from "@/lib/ems";
+import { formatSeconds } from "@/lib/duration";
+import { listingEnv } from "@/lib/env";
 import { isSafeError, userMessageOf } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { toEmsQuery } from "./query";
@@ -70,11 +72,17 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
  * for the upstream's sake: every failure becomes a state the page renders. `emsClient` is the
  * credential load resolveListing already started (beside its saved-views query); without it the
  * credential is read here.
+ *
+ * The EMS calls of a render share one deadline, EMS_PAGE_BUDGET_MS (12 s): the client's own
+ * timeout is per attempt, and with its retries and a token request a slow API could hold a page
+ * for a minute. When the budget is spent the call is aborted and the page says the API is
+ * unavailable, with a retry link.
  */
 export async function loadListing(
   actor: Actor,
   state: ListingState,
   emsClient?: Promise<EmsClient | null>,
+  options: { budgetMs?: number } = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
   // One id for the EMS client's log lines of this page view and for a failure logged here.
   const requestId = randomUUID();
@@ -85,10 +93,12 @@ export async function loadListing(
     return failureOf(error, requestId);
   }
   if (!client) return { kind: "no-credentials" };
+  const budgetMs = options.budgetMs ?? listingEnv().EMS_PAGE_BUDGET_MS;
+  const deadline = AbortSignal.timeout(budgetMs);
   try {
     const query = toEmsQuery(state);
     // Page renders never sleep through a rate limit: they say how long to wait instead.
-    const result = await client.list(state.resource, query as never, { waitForRateLimit: false, requestId });
+    const result = await client.list(state.resource, query as never, { waitForRateLimit: false, requestId, signal: deadline });
     return {
       kind: "ok",
       items: result.items as unknown as Record<string, unknown>[],
@@ -96,6 +106,10 @@ export async function loadListing(
       budget: budgetOf(result.rateLimit),
     };
   } catch (error) {
+    if (deadline.aborted) {
+      log.warn({ event: "listing.budget_spent", requestId, resource: state.resource, budgetMs }, "the EMS API did not answer within the page budget");
+      return { kind: "unavailable", message: `The EMS API did not answer within ${formatSeconds(Math.round(budgetMs / 1000))}. It may be slow or down; try again in a moment.` };
+    }
     const failure = failureOf(error, requestId);
     if (failure.kind === "rate-limited" && !failure.budget) {
       const known = budgetOf((await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, type EmsClient } from "@/lib/ems";
 import { parseCsv } from "@/lib/listing/csv";
 import { startExport } from "@/lib/listing/export";
-import { failureOf } from "@/lib/listing/load";
+import { failureOf, loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
 import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
@@ -91,5 +91,37 @@ describe("export", () => {
     await sandbox.admin.injectFaults({ count: 1, status: 429, retryAfterSeconds: 37, paths: "api" });
     const limited = await client.list("webhook-groups", {}, { waitForRateLimit: false }).catch(failureOf);
     expect(limited).toMatchObject({ kind: "rate-limited", retryAfterSeconds: 37 });
+  });
+});
+
+describe("a page render's budget (finding 9 of issue 10)", () => {
+  const actor = { userId: "u", teamId: "t" } as never;
+
+  it("gives up when the EMS API is still not answering at EMS_PAGE_BUDGET_MS, retries and all, and says it is unavailable", async () => {
+    // Three slow answers: each attempt alone is within the client's own timeout of 10 s, so
+    // without the budget the render would wait for all of them.
+    await sandbox.admin.injectFaults({ count: 3, delayMs: 3_000, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
+    const started = Date.now();
+    const outcome = await loadListing(actor, state, Promise.resolve(client), { budgetMs: 1_000 });
+    const took = Date.now() - started;
+    expect(outcome).toEqual({ kind: "unavailable", message: "The EMS API did not answer within 1 second. It may be slow or down; try again in a moment." });
+    expect(took).toBeGreaterThanOrEqual(950);
+    expect(took).toBeLessThan(2_000);
+  });
+
+  it("is spent on the token request too", async () => {
+    await flushEmsState?.();
+    await forgetCredential(client.fingerprint);
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 3_000, paths: "token" });
+    const started = Date.now();
+    const outcome = await loadListing(actor, parseListingSearchParams("events", new URLSearchParams("")), Promise.resolve(client), { budgetMs: 1_000 });
+    expect(outcome).toMatchObject({ kind: "unavailable" });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("changes nothing for an API that answers in time", async () => {
+    const outcome = await loadListing(actor, parseListingSearchParams("webhook-groups", new URLSearchParams("per-page=50")), Promise.resolve(client), { budgetMs: 5_000 });
+    expect(outcome).toMatchObject({ kind: "ok", meta: { perPage: 50 } });
   });
 });
