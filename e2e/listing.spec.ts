@@ -122,10 +122,13 @@ test.describe("webhook groups listing", () => {
     const jsonDownload = page.waitForEvent("download");
     await page.getByTestId("export-json").click();
     const json = JSON.parse(await (await (await jsonDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")));
-    expect(json).toEqual(expected.map((item) => expect.objectContaining({ id: item.id, name: item.name, headers: item.headers, notification_emails: item.notification_emails })));
+    // Header values are hidden unless asked for (they hold API keys); their names stay.
+    const hidden = (headers: unknown) => (headers as { key: string }[]).map((header) => ({ key: header.key, value: "[hidden]" }));
+    expect(json).toEqual(expected.map((item) => expect.objectContaining({ id: item.id, name: item.name, headers: hidden(item.headers), notification_emails: item.notification_emails })));
     expect(json.map((item: { webhooks: unknown[] }) => item.webhooks.length)).toEqual(expected.map((item) => (item.webhooks as unknown[]).length));
-    await expect(page.getByTestId("export-status")).toContainText(`Exported ${expected.length} rows`);
+    await expect(page.getByTestId("export-status")).toContainText(`Exported ${expected.length} rows. Header values are hidden.`);
 
+    await page.getByLabel("Include header values").check();
     const csvDownload = page.waitForEvent("download");
     await page.getByTestId("export-csv").click();
     const csv = await (await (await csvDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
@@ -134,6 +137,11 @@ test.describe("webhook groups listing", () => {
     expect(rows[0]).toEqual(["id", "name", "headers", "notification_emails", "webhooks"]);
     expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(expected.map((item) => item.id));
     expect(rows.slice(1).map((r) => r[1].replace(/^'(?=[=+\-@])/, ""))).toEqual(expected.map((item) => item.name));
+    expect(rows.slice(1).map((r) => JSON.parse(r[2]))).toEqual(expected.map((item) => item.headers));
+    await expect(page.getByTestId("export-status")).toContainText("Header values are included.");
+    // Asking for them is on the team's record.
+    await page.goto("/audit");
+    await expect(page.getByText("Exported with header values").first()).toBeVisible();
   });
 
 });

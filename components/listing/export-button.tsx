@@ -1,77 +1,85 @@
 "use client";
-import { useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
+import { readExportEvents, type ExportEvent, type ExportFormat } from "@/lib/listing/export-events";
+import { formatSeconds } from "@/lib/duration";
+
+type StartEvent = Extract<ExportEvent, { type: "start" }>;
 
 type Status =
   | { phase: "idle" }
-  | { phase: "running"; format: "csv" | "json"; rows: number; total: number | null }
-  | { phase: "done"; rows: number; truncated: boolean; matching: number }
+  | { phase: "running"; format: ExportFormat; rows: number; total: number | null; waitingSeconds: number | null }
+  | { phase: "done"; rows: number; truncated: boolean; matching: number; headerValues: "hidden" | "included" }
   | { phase: "cancelled" }
   | { phase: "failed"; message: string };
 
-/** Counts finished records in a CSV/JSON stream: new lines outside quoted CSV cells. */
-function newlineCounter(format: "csv" | "json") {
-  let quoted = false;
-  return (text: string) => {
-    let lines = 0;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (format === "csv" && ch === 34) quoted = !quoted;
-      else if (ch === 10 && !quoted) lines++;
-    }
-    return lines;
-  };
-}
-
 /**
  * Export of every matching row (not only this page) as CSV or JSON, with progress and cancel.
- * The server streams the file; this island reads it so it can show progress, then saves it.
+ * The server streams events (lib/listing/export-events.ts): the pieces of the file, and heartbeats
+ * while it waits for the EMS API; this island shows the progress and saves the file at the end.
+ * Webhook header values are hidden in the file unless the box is ticked (which the audit log records).
  */
 export function ExportButton({ resource, search, maxRows }: { resource: string; search: string; maxRows: number }) {
   const [status, setStatus] = useState<Status>({ phase: "idle" });
+  const [includeHeaderValues, setIncludeHeaderValues] = useState(false);
   const controller = useRef<AbortController | null>(null);
+  const checkboxId = useId();
+  const hasHeaders = resource === "webhook-groups";
 
-  async function run(format: "csv" | "json") {
+  async function run(format: ExportFormat) {
     const abort = new AbortController();
     controller.current = abort;
-    setStatus({ phase: "running", format, rows: 0, total: null });
+    setStatus({ phase: "running", format, rows: 0, total: null, waitingSeconds: null });
     try {
       const params = new URLSearchParams(search);
       params.set("format", format);
+      if (hasHeaders && includeHeaderValues) params.set("headerValues", "include");
       const response = await fetch(`/api/export/${resource}?${params.toString()}`, { signal: abort.signal });
       if (!response.ok || !response.body) {
         const body = (await response.json().catch(() => null)) as { error?: string } | null;
         setStatus({ phase: "failed", message: body?.error ?? `The export failed (${response.status}).` });
         return;
       }
-      const total = Number(response.headers.get("X-Export-Total") ?? "0");
-      const matching = Number(response.headers.get("X-Export-Matching") ?? String(total));
-      const truncated = response.headers.get("X-Export-Truncated") === "1";
-      const count = newlineCounter(format);
-      const reader = response.body.getReader();
-      const decoder = new TextDecoder();
-      const chunks: BlobPart[] = [];
-      let lines = 0;
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        lines += count(decoder.decode(value, { stream: true }));
-        // CSV: the first line is the header; JSON: the first line is "[".
-        setStatus({ phase: "running", format, rows: Math.min(total, Math.max(0, lines - 1)), total });
+      const chunks: string[] = [];
+      // Filled in by the events (a callback: kept in an object, not in narrowed locals).
+      const seen: { start: StartEvent | null; outcome: Status | null } = { start: null, outcome: null };
+      await readExportEvents(response.body, (event) => {
+        const total = seen.start?.total ?? null;
+        switch (event.type) {
+          case "start":
+            seen.start = event;
+            setStatus({ phase: "running", format, rows: 0, total: event.total, waitingSeconds: null });
+            break;
+          case "data":
+            chunks.push(event.text);
+            setStatus({ phase: "running", format, rows: event.rows, total, waitingSeconds: null });
+            break;
+          case "heartbeat":
+            setStatus({ phase: "running", format, rows: event.rows, total, waitingSeconds: event.waitingSeconds });
+            break;
+          case "error":
+            seen.outcome = { phase: "failed", message: event.message };
+            break;
+          case "end":
+            if (seen.start) seen.outcome = { phase: "done", rows: event.rows, truncated: seen.start.truncated, matching: seen.start.matching, headerValues: seen.start.headerValues };
+            break;
+        }
+      });
+      const { start, outcome } = seen;
+      if (!start || !outcome || outcome.phase !== "done") {
+        setStatus(outcome ?? { phase: "failed", message: "The export stopped before the end; nothing was saved. Please try again." });
+        return;
       }
-      const blob = new Blob(chunks, { type: format === "csv" ? "text/csv" : "application/json" });
-      const disposition = response.headers.get("Content-Disposition") ?? "";
-      const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `${resource}.${format}`;
+      const blob = new Blob(chunks, { type: format === "csv" ? "text/csv;charset=utf-8" : "application/json" });
       const href = URL.createObjectURL(blob);
       const link = document.createElement("a");
       link.href = href;
-      link.download = filename;
+      link.download = start.filename || `${resource}.${format}`;
       link.dataset.testid = "export-download";
       document.body.appendChild(link);
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(href), 10_000);
-      setStatus({ phase: "done", rows: total, truncated, matching });
+      setStatus(outcome);
     } catch (error) {
       if (abort.signal.aborted) setStatus({ phase: "cancelled" });
       else setStatus({ phase: "failed", message: "The export stopped before the end (the connection or the EMS API failed); nothing was saved. Please try again." });
@@ -91,6 +99,23 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       <button type="button" disabled={running} onClick={() => run("json")} className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50" data-testid="export-json">
         JSON
       </button>
+      {hasHeaders ? (
+        <span className="flex items-center gap-1 text-sm text-slate-800">
+          <input
+            id={checkboxId}
+            type="checkbox"
+            checked={includeHeaderValues}
+            disabled={running}
+            onChange={(event) => setIncludeHeaderValues(event.target.checked)}
+            aria-describedby={`${checkboxId}-hint`}
+            data-testid="export-header-values"
+          />
+          <label htmlFor={checkboxId}>Include header values</label>
+          <span id={`${checkboxId}-hint`} className="text-slate-600">
+            (they may hold API keys; recorded in the audit log)
+          </span>
+        </span>
+      ) : null}
       {running ? (
         <>
           <progress
@@ -106,9 +131,13 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       ) : null}
       <p role="status" aria-live="polite" className="basis-full text-sm text-slate-800" data-testid="export-status">
         {status.phase === "running"
-          ? `Exporting ${status.format.toUpperCase()}… ${status.rows.toLocaleString("en-US")}${status.total !== null ? ` of ${status.total.toLocaleString("en-US")}` : ""} rows`
+          ? `Exporting ${status.format.toUpperCase()}… ${status.rows.toLocaleString("en-US")}${status.total !== null ? ` of ${status.total.toLocaleString("en-US")}` : ""} rows${
+              status.waitingSeconds !== null && status.waitingSeconds >= 5 ? ` (waiting for the EMS API for ${formatSeconds(status.waitingSeconds)})` : ""
+            }`
           : status.phase === "done"
-            ? `Exported ${status.rows.toLocaleString("en-US")} rows.${status.truncated ? ` ${status.matching.toLocaleString("en-US")} rows match; exports stop at ${maxRows.toLocaleString("en-US")}.` : ""}`
+            ? `Exported ${status.rows.toLocaleString("en-US")} rows.${status.truncated ? ` ${status.matching.toLocaleString("en-US")} rows match; exports stop at ${maxRows.toLocaleString("en-US")}.` : ""}${
+                hasHeaders ? (status.headerValues === "included" ? " Header values are included." : " Header values are hidden.") : ""
+              }`
             : status.phase === "cancelled"
               ? "Export cancelled; nothing was saved."
               : status.phase === "failed"

@@ -18,7 +18,8 @@ export type AuditAction =
   | "team.role_changed"
   | "team.member_removed"
   | "team.member_left"
-  | "view.shared";
+  | "view.shared"
+  | "export.header_values_included";
 
 export interface AuditEntry {
   action: AuditAction;

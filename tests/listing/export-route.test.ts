@@ -10,9 +10,15 @@ import { withLogLevel } from "../ems/support/env";
 const getActor = vi.hoisted(() => vi.fn());
 const getEmsClientForActor = vi.hoisted(() => vi.fn());
 const startExport = vi.hoisted(() => vi.fn());
+const acquireExportSlot = vi.hoisted(() => vi.fn());
+const auditByActor = vi.hoisted(() => vi.fn());
+const release = vi.hoisted(() => vi.fn());
 vi.mock("@/lib/auth/session", () => ({ getActor }));
 vi.mock("@/lib/credentials/store", async (importOriginal) => ({ ...(await importOriginal<object>()), getEmsClientForActor }));
-vi.mock("@/lib/listing/export", () => ({ startExport }));
+vi.mock("@/lib/listing/export", async (importOriginal) => ({ ...(await importOriginal<object>()), startExport }));
+vi.mock("@/lib/listing/export-slots", () => ({ acquireExportSlot }));
+vi.mock("@/lib/audit/log", () => ({ auditByActor }));
+vi.mock("@/lib/auth/request-meta", () => ({ clientIp: async () => "203.0.113.7" }));
 
 const { GET } = await import("@/app/api/export/[resource]/route");
 
@@ -30,6 +36,9 @@ async function bodyOf(response: Response): Promise<string> {
 beforeEach(() => {
   getActor.mockResolvedValue(actor);
   getEmsClientForActor.mockResolvedValue(client);
+  release.mockResolvedValue(undefined);
+  acquireExportSlot.mockResolvedValue({ id: "slot-1", release });
+  auditByActor.mockResolvedValue(undefined);
 });
 
 afterEach(() => {
@@ -38,14 +47,53 @@ afterEach(() => {
 });
 
 describe("GET /api/export/[resource]: the status of each outcome", () => {
-  it("200 with the file and its figures", async () => {
-    startExport.mockResolvedValue({ stream: new Blob(["id,name\r\n"]).stream(), total: 1, matching: 1, truncated: false, columns: ["id", "name"] });
+  it("200 with the export's event stream, which releases the slot when it ends", async () => {
+    startExport.mockResolvedValue({ stream: new Blob(['{"type":"end","rows":0}\n']).stream() });
     const response = await exportOf("events");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("x-export-total")).toBe("1");
+    expect(response.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await response.text()).toBe("id,name\r\n");
+    expect(await response.text()).toBe('{"type":"end","rows":0}\n');
+    expect(acquireExportSlot).toHaveBeenCalledWith("u1", { max: 2, holdSeconds: 360 });
+    const [, , format, options] = startExport.mock.calls[0];
+    expect(format).toBe("csv");
+    expect(options).toMatchObject({ maxRows: 10_000, maxSeconds: 300, includeHeaderValues: false, onFinish: release, filename: expect.stringMatching(/^events-\d{14}\.csv$/) });
+  });
+
+  it("429 with a clear message when the person already runs their exports at once (finding 9 of issue 10)", async () => {
+    acquireExportSlot.mockResolvedValue(null);
+    const response = await exportOf("webhook-groups");
+    expect(response.status).toBe(429);
+    expect(await bodyOf(response)).toBe("You already have 2 exports running. Wait for one to finish, or cancel it, then start this one again.");
+    expect(startExport).not.toHaveBeenCalled();
+  });
+
+  it("takes no slot for a request it refuses anyway (signed out, bad options, no credentials)", async () => {
+    getEmsClientForActor.mockResolvedValue(null);
+    expect((await exportOf("events")).status).toBe(409);
+    expect((await exportOf("events", "sort=colour")).status).toBe(400);
+    expect(acquireExportSlot).not.toHaveBeenCalled();
+  });
+
+  it("hides header values unless asked; asking is recorded in the team's audit log (finding 10 of issue 10)", async () => {
+    startExport.mockResolvedValue({ stream: new Blob([""]).stream() });
+    await exportOf("webhook-groups", "format=json&sort=-id");
+    expect(startExport.mock.calls[0][3]).toMatchObject({ includeHeaderValues: false });
+    expect(auditByActor).not.toHaveBeenCalled();
+
+    await exportOf("webhook-groups", "format=json&sort=-id&headerValues=include");
+    expect(startExport.mock.calls[1][3]).toMatchObject({ includeHeaderValues: true });
+    expect(auditByActor).toHaveBeenCalledWith(actor, {
+      action: "export.header_values_included",
+      target: "webhook-groups",
+      ip: "203.0.113.7",
+      metadata: { resource: "webhook-groups", format: "json", query: "sort=-id" },
+    });
+    // Events have no headers: nothing to include, nothing recorded.
+    await exportOf("events", "headerValues=include");
+    expect(startExport.mock.calls[2][3]).toMatchObject({ includeHeaderValues: false });
+    expect(auditByActor).toHaveBeenCalledTimes(1);
   });
 
   it("401 when signed out, 404 for an unknown listing, 400 for options it would ignore", async () => {
@@ -87,6 +135,7 @@ describe("GET /api/export/[resource]: the status of each outcome", () => {
     startExport.mockRejectedValue(error);
     const response = await exportOf("webhook-groups");
     expect(response.status).toBe(status);
+    expect(release).toHaveBeenCalled();
     expect(await bodyOf(response)).toBe(error.userMessage);
     expect(response.headers.get("retry-after")).toBe(status === 429 ? "42" : null);
     expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, type EmsClient } from "@/lib/ems";
 import { parseCsv } from "@/lib/listing/csv";
-import { startExport } from "@/lib/listing/export";
+import { startExport, type ExportOptions } from "@/lib/listing/export";
+import { collectExport, type ExportEvent } from "@/lib/listing/export-events";
+import { HIDDEN_VALUE } from "@/lib/listing/header-values";
 import { failureOf, loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
@@ -29,8 +31,15 @@ beforeEach(async () => {
 });
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return new Response(stream).text();
+  return (await collectExport(stream)).file;
 }
+
+/** The options of a test export: every header value as it is unless a test says otherwise. */
+function options(overrides: Partial<ExportOptions> = {}): ExportOptions {
+  return { maxRows: 10_000, maxSeconds: 60, filename: "test.csv", includeHeaderValues: true, ...overrides };
+}
+
+const kinds = (events: ExportEvent[]) => events.map((event) => event.type);
 
 async function everything(search: string) {
   const state = parseListingSearchParams("webhook-groups", new URLSearchParams(search));
@@ -43,9 +52,11 @@ describe("export", () => {
   it("streams every matching page as JSON, row for row", async () => {
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=-id&expand=webhooks"));
     const expected = await everything("sort=-id&expand=webhooks");
-    const result = await startExport(client, state, "json", { maxRows: 10_000, pageSize: 30 });
-    expect(result).toMatchObject({ total: expected.length, matching: expected.length, truncated: false });
-    const rows = JSON.parse(await readAll(result.stream)) as Record<string, unknown>[];
+    const result = await startExport(client, state, "json", options({ pageSize: 30 }));
+    const { events, file } = await collectExport(result.stream);
+    expect(events[0]).toMatchObject({ type: "start", total: expected.length, matching: expected.length, truncated: false, format: "json", filename: "test.csv" });
+    expect(events.at(-1)).toEqual({ type: "end", rows: expected.length });
+    const rows = JSON.parse(file) as Record<string, unknown>[];
     expect(rows).toEqual(expected);
     expect(rows.length).toBeGreaterThan(100);
   });
@@ -54,7 +65,7 @@ describe("export", () => {
     const search = "filter=name%3D*contains*a&sort=name&fields=id,name,notification_emails";
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams(search));
     const expected = await everything(search);
-    const result = await startExport(client, state, "csv", { maxRows: 10_000, pageSize: 25 });
+    const result = await startExport(client, state, "csv", options({ pageSize: 25 }));
     const rows = parseCsv(await readAll(result.stream));
     expect(rows[0]).toEqual(["id", "name", "notification_emails"]);
     expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(expected.map((item) => item.id));
@@ -64,10 +75,10 @@ describe("export", () => {
 
   it("stops at the cap and says so", async () => {
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
-    const result = await startExport(client, state, "json", { maxRows: 45, pageSize: 20 });
-    expect(result.truncated).toBe(true);
-    expect(result.total).toBe(45);
-    const rows = JSON.parse(await readAll(result.stream)) as { id: number }[];
+    const result = await startExport(client, state, "json", options({ maxRows: 45, pageSize: 20 }));
+    const { events, file } = await collectExport(result.stream);
+    expect(events[0]).toMatchObject({ type: "start", truncated: true, total: 45 });
+    const rows = JSON.parse(file) as { id: number }[];
     expect(rows).toHaveLength(45);
     // Three pages of 20 were enough: no page past the cap was asked for.
     const stats = await sandbox.admin.stats();
@@ -77,7 +88,7 @@ describe("export", () => {
   it("stops asking the API when the download is cancelled", async () => {
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
     const before = (await sandbox.admin.stats()).apiRequests;
-    const result = await startExport(client, state, "csv", { maxRows: 10_000, pageSize: 10 });
+    const result = await startExport(client, state, "csv", options({ pageSize: 10 }));
     const reader = result.stream.getReader();
     await reader.read();
     await reader.read();
@@ -85,6 +96,97 @@ describe("export", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = (await sandbox.admin.stats()).apiRequests;
     expect(after - before).toBeLessThan(5);
+  });
+
+  it("hides webhook header values unless asked for, in CSV and JSON, the webhooks' own included (finding 10 of issue 10)", async () => {
+    const search = "expand=webhooks&sort=id";
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams(search));
+    const expected = await everything(search);
+    const withValues = expected.filter((item) => (item.headers as unknown[]).length > 0);
+    expect(withValues.length).toBeGreaterThan(10);
+    const secretValues = withValues.flatMap((item) => (item.headers as { value: string }[]).map((h) => h.value)).filter((v) => v.length > 6);
+
+    const hidden = await collectExport((await startExport(client, state, "json", options({ includeHeaderValues: false }))).stream);
+    expect(hidden.events[0]).toMatchObject({ type: "start", headerValues: "hidden" });
+    const rows = JSON.parse(hidden.file) as { id: number; headers: { key: string; value: string }[]; webhooks: { headers?: { value: string }[] }[] }[];
+    expect(rows.map((row) => row.id)).toEqual(expected.map((item) => item.id));
+    for (const [index, row] of rows.entries()) {
+      // The names stay (which group sends which header); every value is hidden.
+      expect(row.headers.map((h) => h.key)).toEqual((expected[index].headers as { key: string }[]).map((h) => h.key));
+      for (const header of [...row.headers, ...row.webhooks.flatMap((w) => w.headers ?? [])]) expect(header.value).toBe(HIDDEN_VALUE);
+    }
+    const csv = await readAll((await startExport(client, state, "csv", options({ includeHeaderValues: false }))).stream);
+    for (const value of secretValues) {
+      expect(hidden.file).not.toContain(value);
+      expect(csv).not.toContain(value);
+    }
+
+    const included = await collectExport((await startExport(client, state, "json", options({ includeHeaderValues: true }))).stream);
+    expect(included.events[0]).toMatchObject({ headerValues: "included" });
+    expect(JSON.parse(included.file)).toEqual(expected);
+  });
+
+  it("keeps talking while the API is slow: heartbeats before the first page, then the file (finding 9)", async () => {
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 1_500, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
+    const started = Date.now();
+    const result = await startExport(client, state, "csv", options({ heartbeatMs: 200, firstPageWithinMs: 100 }));
+    // Answered before the first page came: the wait happens inside the stream.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const { events, file } = await collectExport(result.stream);
+    const firstStart = kinds(events).indexOf("start");
+    expect(kinds(events).slice(0, firstStart).every((kind) => kind === "heartbeat")).toBe(true);
+    expect(firstStart).toBeGreaterThanOrEqual(3);
+    expect(events[firstStart - 1]).toMatchObject({ type: "heartbeat", rows: 0, waitingSeconds: expect.any(Number) });
+    expect(parseCsv(file).length - 1).toBe((events.at(-1) as { rows: number }).rows);
+  });
+
+  it("keeps talking while it waits out a rate limit between pages", async () => {
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
+    const result = await startExport(client, state, "json", options({ pageSize: 50, heartbeatMs: 200 }));
+    const reader = result.stream.getReader();
+    const decoder = new TextDecoder();
+    // The first page is in the stream's queue (start, header, 50 rows); the next is asked for only
+    // when the queue drains, so a 429 injected now meets page 2, with Retry-After: 2.
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    expect(JSON.parse(text)).toMatchObject({ type: "start" });
+    await sandbox.admin.injectFaults({ count: 1, status: 429, retryAfterSeconds: 2, paths: "api" });
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    const all = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ExportEvent);
+    const heartbeats = all.filter((event) => event.type === "heartbeat");
+    expect(heartbeats.length).toBeGreaterThanOrEqual(5);
+    expect(heartbeats.every((event) => event.type === "heartbeat" && event.rows === 50)).toBe(true);
+    expect(all.at(-1)).toMatchObject({ type: "end" });
+  });
+
+  it("stops at its time limit with a clear error event, and releases what it holds", async () => {
+    await sandbox.admin.injectFaults({ count: 5, delayMs: 4_000, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
+    let finished = 0;
+    const started = Date.now();
+    const result = await startExport(client, state, "csv", options({ maxSeconds: 1, heartbeatMs: 200, firstPageWithinMs: 50, onFinish: () => void finished++ }));
+    const { events } = await collectExport(result.stream);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(events.at(-1)).toEqual({ type: "error", rows: 0, message: expect.stringMatching(/^The export was stopped after 1 second, its time limit, with 0 rows written; nothing was saved\./) });
+    expect(finished).toBe(1);
+  });
+
+  it("reports a failure after the first page as an error event, and a quick one by throwing (the route's status)", async () => {
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
+    await sandbox.admin.injectFaults({ count: 1, status: 422, paths: "api" });
+    let finished = 0;
+    await expect(startExport(client, state, "csv", options({ onFinish: () => void finished++ }))).rejects.toMatchObject({ name: "EmsBadRequestError" });
+    expect(finished).toBe(1);
+
+    const result = await startExport(client, state, "csv", options({ pageSize: 50, onFinish: () => void finished++ }));
+    await sandbox.admin.injectFaults({ count: 1, status: 422, paths: "api" });
+    const { events } = await collectExport(result.stream);
+    expect(events.at(-1)).toMatchObject({ type: "error", rows: 50, message: expect.stringContaining("The export stopped with 50 rows written") });
+    expect(finished).toBe(2);
   });
 
   it("turns a rate limit into the seconds to wait", async () => {

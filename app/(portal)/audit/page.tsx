@@ -27,6 +27,7 @@ const ACTION_LABELS: Record<string, string> = {
   "team.member_removed": "Removed a member",
   "team.member_left": "Left the team",
   "view.shared": "Shared a view",
+  "export.header_values_included": "Exported with header values",
 };
 
 function forbiddenAsNull(error: unknown): null {
