@@ -61,3 +61,67 @@ test("a page over the rate limit says so, with the time to wait, and recovers af
   await limited.getByRole("link", { name: /try again/i }).click();
   await expect(page.getByTestId("listing-table")).toBeVisible();
 });
+
+// Issue 10, finding 9: deadlines.
+
+test("a page whose API keeps timing out shows 'unavailable' at its budget (12 s), with a retry", async ({ page }) => {
+  await signUpOnFaultSandbox(page, "slowapi");
+  // Each answer takes longer than the client's own timeout (10 s): without the page budget the
+  // render waited for three attempts.
+  await admin.injectFaults({ count: 3, delayMs: 25_000, paths: "api" });
+  const started = Date.now();
+  await page.goto("/webhook-groups");
+  const unavailable = page.getByTestId("state-unavailable");
+  await expect(unavailable).toBeVisible({ timeout: 30_000 });
+  expect(Date.now() - started).toBeLessThan(18_000);
+  await expect(unavailable).toContainText("did not answer within 12 seconds");
+  await admin.reset();
+  await unavailable.getByRole("link", { name: "Try again" }).click();
+  await expect(page.getByTestId("listing-table")).toBeVisible();
+});
+
+test("a person runs two exports at once: a third answers 429 until one ends; a slow export keeps sending heartbeats", async ({ page }) => {
+  await signUpOnFaultSandbox(page, "exporter");
+  await page.goto("/webhook-groups");
+  await expect(page.getByTestId("listing-table")).toBeVisible();
+  // The next two listing calls (the two exports' first pages) take 8 s.
+  await admin.injectFaults({ count: 2, delayMs: 8_000, paths: "api" });
+  const url = "/api/export/webhook-groups?format=csv";
+  const first = page.request.get(url, { timeout: 60_000 });
+  const second = page.request.get(url, { timeout: 60_000 });
+  await page.waitForTimeout(1_500);
+  const third = await page.request.get(url);
+  expect(third.status()).toBe(429);
+  expect(await third.json()).toEqual({ error: "You already have 2 exports running. Wait for one to finish, or cancel it, then start this one again." });
+
+  for (const response of await Promise.all([first, second])) {
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("application/x-ndjson; charset=utf-8");
+    const events = (await response.text()).trim().split("\n").map((line) => JSON.parse(line) as { type: string; rows?: number });
+    // The first page took 8 s: the stream said so while it waited, then sent the file.
+    expect(events[0].type).toBe("heartbeat");
+    expect(events.map((event) => event.type)).toContain("start");
+    expect(events.at(-1)).toMatchObject({ type: "end", rows: expect.any(Number) });
+  }
+  // Both ended: their slots are free again.
+  const again = await page.request.get(url);
+  expect(again.status()).toBe(200);
+  expect((await again.text()).trim().split("\n").at(-1)).toContain('"type":"end"');
+});
+
+test("a cancelled export frees its slot", async ({ page }) => {
+  await signUpOnFaultSandbox(page, "canceller");
+  await page.goto("/webhook-groups");
+  await expect(page.getByTestId("listing-table")).toBeVisible();
+  await admin.injectFaults({ count: 4, delayMs: 15_000, paths: "api" });
+  // Two exports from the page's button, each cancelled while it waits for its first page.
+  for (let i = 0; i < 2; i++) {
+    await page.getByTestId("export-csv").click();
+    await expect(page.getByTestId("export-status")).toContainText("Exporting CSV");
+    await page.getByTestId("export-cancel").click();
+    await expect(page.getByTestId("export-status")).toHaveText("Export cancelled; nothing was saved.");
+  }
+  await admin.reset();
+  // Had a cancelled export kept its slot, this one would be refused (429).
+  await expect.poll(async () => (await page.request.get("/api/export/webhook-groups?format=json")).status(), { timeout: 10_000 }).toBe(200);
+});

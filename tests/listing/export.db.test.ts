@@ -88,7 +88,8 @@ describe("export", () => {
   it("stops asking the API when the download is cancelled", async () => {
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
     const before = (await sandbox.admin.stats()).apiRequests;
-    const result = await startExport(client, state, "csv", options({ pageSize: 10 }));
+    let finished = 0;
+    const result = await startExport(client, state, "csv", options({ pageSize: 10, onFinish: () => void finished++ }));
     const reader = result.stream.getReader();
     await reader.read();
     await reader.read();
@@ -96,6 +97,20 @@ describe("export", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = (await sandbox.admin.stats()).apiRequests;
     expect(after - before).toBeLessThan(5);
+    // …and releases its slot, once.
+    expect(finished).toBe(1);
+  });
+
+  it("releases its slot when the request ends before the first page came (the browser gave up)", async () => {
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 3_000, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
+    const request = new AbortController();
+    let finished = 0;
+    setTimeout(() => request.abort(), 200);
+    const started = Date.now();
+    await expect(startExport(client, state, "csv", options({ signal: request.signal, firstPageWithinMs: 1_000, onFinish: () => void finished++ }))).rejects.toBeDefined();
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(finished).toBe(1);
   });
 
   it("hides webhook header values unless asked for, in CSV and JSON, the webhooks' own included (finding 10 of issue 10)", async () => {

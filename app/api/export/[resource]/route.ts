@@ -96,6 +96,8 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
     });
   } catch (error) {
     await slot.release();
+    // The browser gave up (the export was cancelled before its first page): nobody to answer.
+    if (request.signal.aborted) return new Response(null, { status: 499, headers: named });
     const failure = failureOf(error, requestId);
     const headers: Record<string, string> = { ...named };
     if (failure.kind === "rate-limited") headers["Retry-After"] = String(failure.retryAfterSeconds);
