@@ -130,6 +130,8 @@ export async function startExport(
     await finish();
     throw early.error;
   }
+  // Answered before the first page came: the stream's first words say it is waiting.
+  let announceWaiting = early === HEARTBEAT;
 
   const stream = new ReadableStream<Uint8Array>({
     start(streamController) {
@@ -137,6 +139,11 @@ export async function startExport(
     },
     async pull(streamOut) {
       if (finished) return;
+      if (announceWaiting) {
+        announceWaiting = false;
+        streamOut.enqueue(line({ type: "heartbeat", rows: 0, waitingSeconds: Math.round((Date.now() - waitingSince) / 1000) }));
+        return;
+      }
       try {
         if (pending === null) {
           if (written >= options.maxRows) return await end(...closingEvents());

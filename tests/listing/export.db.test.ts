@@ -152,6 +152,7 @@ describe("export", () => {
     const firstStart = kinds(events).indexOf("start");
     expect(kinds(events).slice(0, firstStart).every((kind) => kind === "heartbeat")).toBe(true);
     expect(firstStart).toBeGreaterThanOrEqual(3);
+    expect(events[0]).toMatchObject({ type: "heartbeat", rows: 0 });
     expect(events[firstStart - 1]).toMatchObject({ type: "heartbeat", rows: 0, waitingSeconds: expect.any(Number) });
     expect(parseCsv(file).length - 1).toBe((events.at(-1) as { rows: number }).rows);
   });
@@ -176,6 +177,14 @@ describe("export", () => {
     expect(heartbeats.length).toBeGreaterThanOrEqual(5);
     expect(heartbeats.every((event) => event.type === "heartbeat" && event.rows === 50)).toBe(true);
     expect(all.at(-1)).toMatchObject({ type: "end" });
+  });
+
+  it("says at once that it is waiting when it answers before the first page, however soon that page then comes", async () => {
+    // The first page comes after the answer but before a heartbeat interval has passed.
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 600, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
+    const { events } = await collectExport((await startExport(client, state, "csv", options({ heartbeatMs: 5_000, firstPageWithinMs: 200 }))).stream);
+    expect(kinds(events).slice(0, 2)).toEqual(["heartbeat", "start"]);
   });
 
   it("stops at its time limit with a clear error event, and releases what it holds", async () => {
