@@ -43,13 +43,20 @@ describe("API credentials", () => {
     expect(JSON.stringify(audit)).not.toMatch(/key-abcdWXYZ|s3cret/);
   });
 
-  it("requires HTTPS except for loopback hosts", async () => {
+  it("requires HTTPS, except for this portal's own sandbox and the private origins the operator lists", async () => {
     const owner = await createTeam();
     expect((await refusal(saveCredential(owner, { baseUrl: "http://ems.example.com", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
     expect((await refusal(saveCredential(owner, { baseUrl: "ftp://ems.example.com", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
+    expect((await refusal(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
     expect(await prisma.apiCredential.count({ where: { userId: owner.userId } })).toBe(0);
+    // The sandbox is on under tests, and PORT defaults to 3000: this portal's own /sandbox.
     await expect(saveCredential(owner, { baseUrl: "http://localhost:3000/sandbox", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
-    await expect(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
+    const withdraw = allowPrivateOrigin("http://127.0.0.1:4010");
+    try {
+      await expect(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
+    } finally {
+      withdraw();
+    }
   });
 
   it("tests the connection against the sandbox: token expiry and webhook group count, recorded as verified", async () => {
