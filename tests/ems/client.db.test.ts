@@ -17,7 +17,8 @@ import {
   type EmsCredential,
 } from "@/lib/ems";
 import { ems } from "@/lib/ems/state";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { captureOutput } from "./support/capture-logs";
 import { ensureEmsTestEnv, withEnv, withLogLevel } from "./support/env";
 
@@ -41,7 +42,7 @@ async function stats() {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer();
+  sandbox = await startAllowedSandbox();
 });
 
 afterAll(async () => {
