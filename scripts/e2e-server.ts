@@ -11,7 +11,7 @@ import path from "node:path";
 import { startSandboxServer } from "../lib/sandbox/testing";
 import { EPHEMERAL, startEmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDeploy } from "./db/migrate";
-import { E2E_BASE_URL, E2E_FAULT_SANDBOX_PORT, E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
+import { E2E_BASE_URL, E2E_FAULT_SANDBOX_PORT, E2E_FAULT_SANDBOX_URL, E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
 
 const SERVER = ".next/standalone/server.js";
 
@@ -37,9 +37,13 @@ async function main() {
     SANDBOX_ENABLED: "true",
     SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url"),
     SANDBOX_ADMIN_SECRET: E2E_SANDBOX_ADMIN_SECRET,
+    // The fault specs' own sandbox is a private origin: listed on purpose, as an operator would.
+    EMS_ALLOW_PRIVATE_ORIGINS: E2E_FAULT_SANDBOX_URL,
     // Every browser of the suite signs in from 127.0.0.1: the per-address limit is covered by the
     // throttle's database test; here it would throttle unrelated tests.
     AUTH_MAX_FAILURES_PER_ADDRESS: "100000",
+    // Warnings and errors only: a line per EMS call would bury the test report.
+    LOG_LEVEL: process.env.LOG_LEVEL || "warn",
   };
 
   // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.

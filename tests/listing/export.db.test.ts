@@ -7,7 +7,8 @@ import { HIDDEN_VALUE } from "@/lib/listing/header-values";
 import { failureOf, loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
-import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "../ems/support/env";
 
 /** Export and listing states against the standalone sandbox over real HTTP (and the real DB for tokens). */
@@ -17,7 +18,7 @@ let sandbox: StartedSandbox;
 let client: EmsClient;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
+  sandbox = await startAllowedSandbox({ port: 0 });
 });
 afterAll(async () => {
   await flushEmsState?.();
