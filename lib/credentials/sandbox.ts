@@ -1,13 +1,15 @@
 import "server-only";
-import { runtimeEnv } from "@/lib/env";
+import { authEnv, runtimeEnv } from "@/lib/env";
 
 /**
- * The embedded sandbox's base URL as this request reached the portal (`${origin}/sandbox`,
- * http://localhost:3000/sandbox in development): the portal then calls itself over loopback.
+ * The embedded sandbox's base URL: `${NEXTAUTH_URL's origin}/sandbox` when the portal's public
+ * address is configured, else the Host this request came to (http://localhost:3000/sandbox in
+ * development). Never X-Forwarded-Host or X-Forwarded-Proto: any client can send those, and the
+ * portal would then save (and call) an address of the client's choosing.
  */
 export function sandboxBaseUrl(requestHeaders: Headers): string {
-  const host = requestHeaders.get("x-forwarded-host")?.split(",")[0]?.trim() || requestHeaders.get("host") || `localhost:${runtimeEnv().PORT}`;
-  const forwardedProto = requestHeaders.get("x-forwarded-proto")?.split(",")[0]?.trim();
-  const proto = forwardedProto === "https" || forwardedProto === "http" ? forwardedProto : "http";
-  return `${proto}://${host}/sandbox`;
+  const configured = authEnv().NEXTAUTH_URL;
+  if (configured) return `${new URL(configured).origin}/sandbox`;
+  const host = requestHeaders.get("host") || `localhost:${runtimeEnv().PORT}`;
+  return `http://${host}/sandbox`;
 }
