@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 
 /** next-auth's session cookie: `__Secure-` prefixed over HTTPS, split into `.0`, `.1`… when large. */
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
@@ -17,7 +18,9 @@ export function proxy(req: NextRequest) {
   const path = req.nextUrl.pathname + req.nextUrl.search;
   if (!hasSessionCookie(req)) {
     const signIn = new URL(`${req.nextUrl.basePath}/sign-in`, req.nextUrl.origin);
-    signIn.searchParams.append("callbackUrl", `${req.nextUrl.basePath}${path}`);
+    // The same rule as every other return address (a request path like `//evil.example` is no path
+    // of ours).
+    signIn.searchParams.append("callbackUrl", safeCallbackUrl(`${req.nextUrl.basePath}${path}`, { origin: req.nextUrl.origin }));
     return NextResponse.redirect(signIn);
   }
   // Pages read this to build the return address when the database says the session has ended.

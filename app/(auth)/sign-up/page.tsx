@@ -3,13 +3,14 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { authEnv } from "@/lib/env";
 import { SignUpForm } from "@/components/auth/sign-up-form";
 
 export const metadata: Metadata = { title: "Create account" };
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  const callbackUrl = safeCallbackUrl(params.callbackUrl, { origin: authEnv().NEXTAUTH_URL });
   if (await getActor()) redirect(callbackUrl);
   const invite = typeof params.invite === "string" && params.invite ? params.invite : undefined;
   return (
