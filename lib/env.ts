@@ -77,6 +77,10 @@ const serverEnvSchema = z.object({
   AUTH_MAX_FAILURES_PER_ACCOUNT: numberFrom(10, 1, 1_000_000),
   AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
   AUTH_THROTTLE_WINDOW_SECONDS: numberFrom(15 * 60, 1, 1_000_000),
+  // The client's address (lib/auth/request-meta.ts): how many proxies in front of the portal append
+  // to X-Forwarded-For; on Vercel (which sets VERCEL=1) its own headers are read instead.
+  TRUSTED_PROXY_COUNT: numberFrom(0, 0, 20),
+  VERCEL: booleanString,
   // Secrets at rest (lib/crypto, lib/ems/credentials.ts)
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
   EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
@@ -126,6 +130,7 @@ export const authEnv = section(
     AUTH_THROTTLE_WINDOW_SECONDS: true,
   }),
 );
+export const clientAddressEnv = section(serverEnvSchema.pick({ TRUSTED_PROXY_COUNT: true, VERCEL: true }));
 export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));

@@ -165,4 +165,13 @@ describe("signOutEverywhereAction", () => {
     sendCookie(first.cookie, { path: "/account" });
     await expectSignInRedirect(call(signOutEverywhereAction), "/account");
   });
+
+  it("audits the connection's address, not one the client wrote into X-Forwarded-For", async () => {
+    const owner = await createTeam();
+    // "6.6.6.6" came from the client; the portal's server appended the socket's address.
+    await signInAs(owner, { path: "/account", headers: { "x-forwarded-for": "6.6.6.6, 198.51.100.44" } });
+    expect(await call(signOutEverywhereAction)).toEqual({ status: "success" });
+    const record = await prisma.auditLog.findFirstOrThrow({ where: { actorId: owner.userId, action: "auth.sign_out_everywhere" } });
+    expect(record.ip).toBe("198.51.100.44");
+  });
 });
