@@ -75,8 +75,9 @@ const serverEnvSchema = z.object({
     .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }),
   NEXTAUTH_URL: z.url({ error: "must be the portal's public URL, e.g. https://portal.example.com" }).optional(),
   AUTH_MAX_FAILURES_PER_ACCOUNT: numberFrom(10, 1, 1_000_000),
-  AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
+  AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(50, 1, 1_000_000),
   AUTH_THROTTLE_WINDOW_SECONDS: numberFrom(15 * 60, 1, 1_000_000),
+  AUTH_ACCOUNT_DELAY_MAX_SECONDS: numberFrom(5 * 60, 1, 1_000_000),
   // The client's address (lib/auth/request-meta.ts): how many proxies in front of the portal append
   // to X-Forwarded-For; on Vercel (which sets VERCEL=1) its own headers are read instead.
   TRUSTED_PROXY_COUNT: numberFrom(0, 0, 20),
@@ -128,6 +129,7 @@ export const authEnv = section(
     AUTH_MAX_FAILURES_PER_ACCOUNT: true,
     AUTH_MAX_FAILURES_PER_ADDRESS: true,
     AUTH_THROTTLE_WINDOW_SECONDS: true,
+    AUTH_ACCOUNT_DELAY_MAX_SECONDS: true,
   }),
 );
 export const clientAddressEnv = section(serverEnvSchema.pick({ TRUSTED_PROXY_COUNT: true, VERCEL: true }));

@@ -124,6 +124,27 @@ describe("changePasswordAction", () => {
     expect(await openSessions(owner.userId)).toBe(1);
   });
 
+  it("throttles wrong current passwords like sign-ins: after ten, even the right one waits, with the time to wait", async () => {
+    const owner = await withPassword(await createTeam());
+    const here = "198.51.100.71";
+    await signInAs(owner, { path: "/account", headers: { "x-forwarded-for": here } });
+    const change = (currentPassword: string) => call(changePasswordAction, { currentPassword, newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" });
+    for (let i = 1; i <= 10; i++) {
+      expect(await change(`not my password ${i}`)).toEqual({ status: "error", fieldErrors: { currentPassword: "That is not your current password." } });
+    }
+    expect(await change(PASSWORD)).toEqual({ status: "error", fieldErrors: { currentPassword: "Too many wrong passwords. Try again in 15 minutes." } });
+    // A client-written X-Forwarded-For entry changes nothing.
+    await signInAs(owner, { path: "/account", headers: { "x-forwarded-for": `203.0.113.250, ${here}` } });
+    expect((await change(PASSWORD)).status).toBe("error");
+    expect(await verifyPassword((await prisma.user.findUniqueOrThrow({ where: { id: owner.userId } })).passwordHash, PASSWORD)).toBe(true);
+
+    // The same person at an address they signed in from before is not held back by those failures.
+    const home = "198.51.100.72";
+    await prisma.userSession.create({ data: { userId: owner.userId, ip: home } });
+    await signInAs(owner, { path: "/account", headers: { "x-forwarded-for": home } });
+    expect(await change(PASSWORD)).toEqual({ status: "success", message: "Password changed. Other sessions have been signed out." });
+  });
+
   it("changes the password and ends every session, this one too", async () => {
     const owner = await withPassword(await createTeam());
     const elsewhere = await signInAs(owner);
