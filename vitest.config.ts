@@ -21,7 +21,7 @@ const dbProject = (name: string, globalSetup: string) => ({
     name,
     include: dbFiles,
     globalSetup: [globalSetup],
-    setupFiles: ["tests/setup/db-env.ts"],
+    setupFiles: ["tests/setup/db-env.ts", "tests/setup/no-dns.ts"],
     // Files share one database and each seeds its own rows, so they could run side by side; one
     // file at a time keeps a slow machine's timing-sensitive tests (token expiry, leases) honest.
     fileParallelism: false,
@@ -46,6 +46,7 @@ export default defineConfig({
           name: "unit",
           include: ["tests/**/*.test.ts"],
           exclude: [...dbFiles, "node_modules/**"],
+          setupFiles: ["tests/setup/no-dns.ts"],
           testTimeout: 30_000,
         },
       },

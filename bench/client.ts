@@ -116,6 +116,8 @@ async function main(): Promise<void> {
   }
 
   const sandbox = SANDBOX_MODE === "process" ? await startSandboxProcess() : await startSandboxServer();
+  // The sandbox is on loopback: the EMS client may reach it only as a listed private origin.
+  process.env.EMS_ALLOW_PRIVATE_ORIGINS = new URL(sandbox.baseUrl).origin;
   const raiseRateLimit = () => sandbox.admin.setRateLimit({ credits: 100_000_000, windowSeconds: 600 });
   const credential = {
     fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),

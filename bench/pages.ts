@@ -304,7 +304,8 @@ async function main(): Promise<void> {
     EMS_FINGERPRINT_SECRET: randomBytes(32).toString("base64url"),
   };
   // The bench's own connection (seeding) goes straight to the database; the portal's through the relay.
-  Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1" });
+  // The sandbox is on loopback: the portal may reach it only as a listed private origin.
+  Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1", EMS_ALLOW_PRIVATE_ORIGINS: new URL(sandbox.baseUrl).origin });
   const user = await seedBenchUser(sandbox.baseUrl);
   const { basicAuthorization } = await import("../lib/ems/credentials");
   const floorQuery = await portalWebhookGroupsQuery();

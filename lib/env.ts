@@ -57,6 +57,74 @@ const webhookGroupsPath = z
   .transform((path) => path.replace(/\/+$/, ""))
   .default("/api/v1/webhook-groups");
 
+/**
+ * EMS_ALLOWED_HOSTS: host names (`api.example.com`) or subdomain patterns (`*.example.com`, which
+ * matches `eu.api.example.com` but not `example.com` itself), comma-separated, in the form URLs use
+ * (lower case, punycode). Unset: any public host.
+ */
+const allowedHosts = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string[] | null => {
+    if (raw === undefined) return null;
+    const patterns: string[] = [];
+    for (const entry of raw.split(",").map((part) => part.trim()).filter(Boolean)) {
+      const wildcard = entry.startsWith("*.");
+      const host = hostOf(wildcard ? entry.slice(2) : entry);
+      if (!host || (wildcard && !host.includes("."))) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be host names or *.domain patterns, comma-separated (e.g. api.example.com,*.swoogo.com); "${entry}" is not one`,
+        });
+        return z.NEVER;
+      }
+      patterns.push(wildcard ? `*.${host}` : host);
+    }
+    if (patterns.length === 0) {
+      ctx.addIssue({ code: "custom", message: "lists no host; leave it unset to allow any public host" });
+      return z.NEVER;
+    }
+    return patterns;
+  });
+
+/** A bare host name (no scheme, port, path or IPv6 literal), as a URL writes it; null when it is not one. */
+function hostOf(text: string): string | null {
+  if (!text || /[/:@?#\\[\]\s*]/.test(text)) return null;
+  try {
+    const url = new URL(`https://${text}`);
+    return url.hostname.replace(/\.$/, "") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * EMS_ALLOW_PRIVATE_ORIGINS: origins (`http://127.0.0.1:4010`, `https://ems.internal:8443`) that the
+ * EMS client may reach although they are on a private network or use plain HTTP; scheme, host and
+ * port must then match exactly. Kept in URL origin form (default ports dropped).
+ */
+const privateOrigins = z
+  .string()
+  .optional()
+  .transform((raw, ctx): string[] => {
+    const origins: string[] = [];
+    for (const entry of (raw ?? "").split(",").map((part) => part.trim()).filter(Boolean)) {
+      let url: URL | null = null;
+      try {
+        url = new URL(entry);
+      } catch {
+        url = null;
+      }
+      // Textually scheme://host[:port][/]: no path, query or fragment, no user name.
+      if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || !/^[a-z]+:\/\/[^/?#@]+\/?$/i.test(entry)) {
+        ctx.addIssue({ code: "custom", message: `must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${entry}" is not one` });
+        return z.NEVER;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
 /** Who may create an account without an invitation (SIGNUP_MODE; lib/auth/sign-up-policy.ts). */
@@ -111,6 +179,9 @@ const serverEnvSchema = z.object({
   EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
   EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
   EMS_WEBHOOK_GROUPS_PATH: webhookGroupsPath,
+  // Where the EMS client may connect (lib/ems/destination.ts)
+  EMS_ALLOWED_HOSTS: allowedHosts,
+  EMS_ALLOW_PRIVATE_ORIGINS: privateOrigins,
   // Export (app/api/export)
   EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
   // Invitation mail (lib/mail)
@@ -157,6 +228,8 @@ export const authEnv = section(
 export const signUpEnv = section(serverEnvSchema.pick({ SIGNUP_MODE: true, SIGNUP_MAX_PER_ADDRESS: true, AUTH_THROTTLE_WINDOW_SECONDS: true }));
 export const clientAddressEnv = section(serverEnvSchema.pick({ TRUSTED_PROXY_COUNT: true, VERCEL: true }));
 export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
+/** The destination policy's variables (lib/ems/destination.ts): with PORT and NEXTAUTH_URL, the portal's own origins. */
+export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true, NEXTAUTH_URL: true }));
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));
 export type MailEnv = ReturnType<typeof mailEnv>;

@@ -40,6 +40,8 @@ async function main() {
     // Every browser of the suite signs in from 127.0.0.1: the per-address limit is covered by the
     // throttle's database test; here it would throttle unrelated tests.
     AUTH_MAX_FAILURES_PER_ADDRESS: "100000",
+    // Warnings and errors only: a line per EMS call would bury the test report.
+    LOG_LEVEL: process.env.LOG_LEVEL || "warn",
   };
 
   // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.

@@ -14,12 +14,13 @@ import {
   type EmsClient,
   type EmsCredential,
 } from "@/lib/ems";
-import { SafeError } from "@/lib/errors";
+import { FieldError, SafeError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { RequestContext } from "@/lib/teams/access";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
+import { checkEmsBaseUrl } from "@/lib/ems/destination";
+import { refusalForBaseUrl } from "@/lib/ems/outbound";
 import { credentialAad } from "./aad";
-import { checkBaseUrl } from "@/lib/ems/contract";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
 export interface CredentialSummary {
@@ -115,14 +116,23 @@ export async function forgetOrphanedCredential(fingerprint: string | null): Prom
   if (fingerprint) await forgetCredential(fingerprint);
 }
 
-/** Saves (or replaces) the actor's own credentials, encrypted; the base URL rules are checked again here. */
+/**
+ * Saves (or replaces) the actor's own credentials, encrypted. The base URL rules are checked again
+ * here, its host resolved, and an address the destination policy refuses is the base URL's error
+ * (lib/ems/destination.ts; every call checks again before it connects).
+ */
 export async function saveCredential(actor: Actor, input: CredentialInput, context: RequestContext = {}): Promise<CredentialSummary> {
-  const checked = checkBaseUrl(input.baseUrl);
-  if (!checked.ok) throw new SafeError(checked.message, "invalid_base_url");
+  const checked = checkEmsBaseUrl(input.baseUrl);
+  if (!checked.ok) throw new FieldError("baseUrl", checked.message, "invalid_base_url");
   const consumerKey = input.consumerKey.trim();
   const consumerSecret = input.consumerSecret;
   if (!consumerKey) throw new SafeError("Enter the consumer key.", "invalid_key");
   if (!consumerSecret) throw new SafeError("Enter the consumer secret.", "invalid_secret");
+  const refusal = await refusalForBaseUrl(checked.baseUrl);
+  if (refusal) {
+    log.warn({ event: "credential.base_url_refused", userId: actor.userId, origin: new URL(checked.baseUrl).origin, reason: refusal.reason }, "base URL refused");
+    throw new FieldError("baseUrl", refusal.message, "invalid_base_url");
+  }
 
   const data = {
     baseUrl: checked.baseUrl,

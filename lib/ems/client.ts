@@ -153,9 +153,6 @@ async function list<R extends EmsResource>(
       if (response.status >= 500) {
         throw new UpstreamUnavailableError(`${path} answered ${response.status} (after retries)`, { status: response.status });
       }
-      if (response.status >= 300 && response.status < 400) {
-        throw new InvalidResponseError(`${path} answered with a redirect (${response.status}); check the base URL`, response.status);
-      }
       if (response.status !== 200) {
         throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the API answered ${response.status}`, response.status);
       }

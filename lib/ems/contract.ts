@@ -1,7 +1,7 @@
 /**
  * The EMS API contract (docs/ems-api.md) as data and rules, in one place: the fields of each
  * listing, what may be searched and sorted, the search operators, the limits, the rule for a search
- * value and the rule for a base URL. The EMS client (lib/ems/query.ts, lib/ems/credentials.ts), the
+ * value and the form of a base URL. The EMS client (lib/ems/query.ts, lib/ems/credentials.ts), the
  * listing pages and the export (lib/listing) and the settings form all decide with these.
  *
  * Not `server-only`: the filter builder (a client component) checks values with the same rule the
@@ -149,19 +149,15 @@ export function dateFormatOf(problem: { timestamp: boolean }): string {
 /** Every path of the API starts here (§1); a base URL is the part before it. */
 export const API_PATH_PREFIX = "/api/v1";
 
-/** Hosts that may be reached over plain HTTP (§1: the sandbox on the developer's machine). */
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
-}
-
 export type BaseUrlCheck = { ok: true; baseUrl: string } | { ok: false; message: string };
 
 /**
- * The rule for a base URL (§1): a scheme and host with an optional path prefix, HTTPS except on
- * loopback hosts, no credentials, query or fragment, and without `/api/v1` (every path adds it).
- * Returns the canonical form (`scheme://host[:port][/prefix]`, no trailing slash) or what to fix.
+ * The form of a base URL (§1): an http(s) scheme and host with an optional path prefix, no
+ * credentials, query or fragment, and without `/api/v1` (every path adds it). Returns the canonical
+ * form (`scheme://host[:port][/prefix]`, no trailing slash) or what to fix.
+ *
+ * Only the form: which hosts the portal may reach, and that it must be over HTTPS, is the
+ * destination policy's to decide (lib/ems/destination.ts `checkEmsBaseUrl`, which calls this first).
  */
 export function checkBaseUrl(input: string): BaseUrlCheck {
   const value = input.trim();
@@ -174,9 +170,6 @@ export function checkBaseUrl(input: string): BaseUrlCheck {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     return { ok: false, message: "The base URL must start with https://." };
-  }
-  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
-    return { ok: false, message: "The base URL must use HTTPS (http:// is only allowed for localhost)." };
   }
   if (url.username || url.password) {
     return { ok: false, message: "Leave the user name and password out of the URL; enter the key and secret below." };

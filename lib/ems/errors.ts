@@ -101,6 +101,26 @@ export class InvalidBaseUrlError extends EmsError {
   }
 }
 
+/**
+ * The destination policy (lib/ems/destination.ts) refused where a call would go: a private or
+ * reserved address, a host the operator does not allow, or plain HTTP. Nothing was sent; it is never
+ * retried. `reason` is for logs and tests.
+ */
+export class BlockedDestinationError extends EmsError {
+  readonly reason: string;
+  constructor(message: string, options: { reason: string; detail: string }) {
+    super(`The portal will not connect to the saved base URL. ${message}`, { code: "ems_blocked_destination", detail: options.detail });
+    this.reason = options.reason;
+  }
+}
+
+/** The answer was a redirect. The EMS API never redirects, and the portal follows none (it could lead anywhere). */
+export class RedirectRefusedError extends EmsError {
+  constructor(detail: string, status: number) {
+    super("The EMS API answered with a redirect, which the portal does not follow. Check the base URL in Settings.", { code: "ems_redirect", status, detail });
+  }
+}
+
 export function isEmsError(error: unknown): error is EmsError {
   return error instanceof EmsError;
 }

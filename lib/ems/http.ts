@@ -1,7 +1,8 @@
 import "server-only";
 import { MAX_GET_RETRIES, timeoutMs } from "./config";
-import { UpstreamUnavailableError } from "./errors";
+import { EmsError, UpstreamUnavailableError } from "./errors";
 import { emsLog } from "./log";
+import { outboundRequest } from "./outbound";
 
 export interface EmsHttpRequest {
   method: "GET" | "POST";
@@ -30,13 +31,6 @@ export interface EmsHttpResponse {
 }
 
 const BACKOFF_BASE_MS = 200;
-
-/**
- * Never let Next's data cache keep an authenticated answer. `next.revalidate: 0` says so to Next's
- * fetch and nothing to anyone else; `cache: "no-store"` would also make fetch add `Pragma` and
- * `Cache-Control` request headers to every call, which costs measurably on a fast API.
- */
-const NEVER_CACHE = { next: { revalidate: 0 } } as RequestInit;
 
 /** Jittered exponential backoff: between half and all of 200 ms, 400 ms, ... */
 export function backoffDelay(retry: number): number {
@@ -70,10 +64,12 @@ export function abortReason(signal: AbortSignal): unknown {
 }
 
 /**
- * One HTTP exchange with the EMS API, with a per-attempt timeout and, when `retry` is set, up
- * to two retries on 5xx, network errors and timeouts. Returns every answer it gets (4xx and a
- * final 5xx included) for the caller to map; throws UpstreamUnavailableError when no answer came,
- * or the caller's abort reason. Logs one line per attempt: never a header or a body.
+ * One HTTP exchange with the EMS API, through the outbound door (./outbound.ts: the destination
+ * policy, DNS checked once per attempt, no redirects), with a per-attempt timeout and, when `retry`
+ * is set, up to two retries on 5xx, network errors and timeouts. Returns every answer it gets (4xx
+ * and a final 5xx included) for the caller to map; throws the door's refusals (BlockedDestinationError,
+ * RedirectRefusedError, InvalidResponseError) at once, never retried; UpstreamUnavailableError when no
+ * answer came; or the caller's abort reason. Logs one line per attempt: never a header or a body.
  */
 export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse> {
   const { path } = request;
@@ -95,15 +91,14 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
     const started = performance.now();
     const logFields = { requestId: request.requestId, fingerprint: request.fingerprint, method: request.method, path, attempt };
     try {
-      const response = await fetch(request.url, {
+      const response = await outboundRequest({
         method: request.method,
+        url: request.url,
         headers: request.headers,
         body: request.body,
         signal: controller.signal,
-        redirect: "manual",
-        ...NEVER_CACHE,
       });
-      const bodyText = await response.text();
+      const { bodyText } = response;
       const receivedAt = Date.now();
       const durationMs = Math.round(performance.now() - started);
       const willRetry = response.status >= 500 && attempt < attempts;
@@ -114,6 +109,11 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
       if (request.signal?.aborted) {
         emsLog("info", "ems.http", { ...logFields, status: null, durationMs, outcome: "aborted" });
         throw abortReason(request.signal);
+      }
+      if (error instanceof EmsError) {
+        // A refusal of the door (a blocked destination, a redirect, an unreadable answer): retrying changes nothing.
+        emsLog("warn", "ems.http", { ...logFields, status: error.status ?? null, durationMs, outcome: "refused", errorCode: error.code, detail: error.detail });
+        throw error;
       }
       const willRetry = attempt < attempts;
       const reason = timedOut ? `no answer within ${limit} ms` : describeNetworkError(error);

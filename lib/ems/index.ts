@@ -6,6 +6,7 @@ export type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
 export { credentialFingerprint, normalizeBaseUrl, basicAuthorization, encodeCredentialPart } from "./credentials";
 export type { EmsCredential } from "./credentials";
 export {
+  BlockedDestinationError,
   CredentialsRejectedError,
   EmsBadRequestError,
   EmsError,
@@ -14,6 +15,7 @@ export {
   InvalidResponseError,
   isEmsError,
   RateLimitedError,
+  RedirectRefusedError,
   UpstreamUnavailableError,
 } from "./errors";
 export { dropCredentialState, forgetCredential, getCredentialState } from "./credential-state";

@@ -224,7 +224,14 @@ export function parseListBody<T>(
   };
 }
 
-/** The `message` of an error body (`{name, message, code, status}` or a 422 `[{field, message}]`), or null. */
+/** The most of an API's error message a person is shown. */
+export const MAX_API_MESSAGE_LENGTH = 200;
+
+/**
+ * The `message` of an error body in the contract's shapes (docs/ems-api.md §6: `{name, message,
+ * code, status}`, or a 422's `[{field, message}]`), cleaned for showing (`cleanApiMessage`), or null.
+ * The only upstream text that may reach a page: never a raw body.
+ */
 export function apiErrorMessage(bodyText: string): string | null {
   let body: unknown;
   try {
@@ -241,11 +248,25 @@ export function apiErrorMessage(bodyText: string): string | null {
         return typeof field === "string" && field ? `${field}: ${message}` : message;
       })
       .filter((message): message is string => message !== null);
-    return messages.length ? messages.join("; ").slice(0, 500) : null;
+    return cleanApiMessage(messages.join("; "));
   }
   if (body && typeof body === "object" && typeof (body as { message?: unknown }).message === "string") {
-    const message = (body as { message: string }).message.trim();
-    return message ? message.slice(0, 500) : null;
+    return cleanApiMessage((body as { message: string }).message);
   }
   return null;
+}
+
+/**
+ * Upstream text made fit to show: control and invisible formatting characters (bidi overrides,
+ * zero-width characters) removed, white space collapsed, at most MAX_API_MESSAGE_LENGTH characters
+ * (cut with "…"); null when nothing is left.
+ */
+export function cleanApiMessage(text: string): string | null {
+  const cleaned = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!cleaned) return null;
+  const characters = [...cleaned];
+  return characters.length <= MAX_API_MESSAGE_LENGTH ? cleaned : `${characters.slice(0, MAX_API_MESSAGE_LENGTH - 1).join("").trimEnd()}…`;
 }

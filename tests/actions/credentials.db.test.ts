@@ -49,7 +49,7 @@ describe("saveCredentialsAction", () => {
     const answer = await call(saveCredentialsAction, { baseUrl: "http://ems.example.com", consumerKey: " ", consumerSecret: OTHER_CREDENTIALS.consumerSecret });
     expect(answer).toEqual({
       status: "error",
-      fieldErrors: { baseUrl: "The base URL must use HTTPS (http:// is only allowed for localhost).", consumerKey: "Enter the consumer key." },
+      fieldErrors: { baseUrl: "The base URL must use HTTPS (plain http:// works only for this portal's built-in sandbox).", consumerKey: "Enter the consumer key." },
     });
     expect(await call(saveCredentialsAction, { baseUrl: "https://api.example.com", consumerKey: "key" })).toEqual({
       status: "error",
@@ -69,6 +69,28 @@ describe("saveCredentialsAction", () => {
     expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key" });
     expectNoSecrets(row, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     expect(revalidatePath).toHaveBeenCalledWith("/settings");
+  });
+});
+
+describe("saveCredentialsAction: where the portal may connect", () => {
+  it("answers a private or plain-HTTP base URL on the Base URL field, and stores nothing", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const otherPortOnLoopback = `http://127.0.0.1:${Number(sandbox.host.split(":")[1]) + 1}/internal-admin`;
+    expect(await call(saveCredentialsAction, { baseUrl: otherPortOnLoopback, ...DEMO_CREDENTIALS })).toEqual({
+      status: "error",
+      fieldErrors: { baseUrl: "The base URL must use HTTPS (plain http:// works only for this portal's built-in sandbox)." },
+    });
+    // This portal's own origin, outside /sandbox.
+    expect(await call(saveCredentialsAction, { baseUrl: `http://${sandbox.host}/internal-admin`, ...DEMO_CREDENTIALS })).toEqual({
+      status: "error",
+      fieldErrors: { baseUrl: "On this portal's own address only the built-in sandbox can be used: its base URL ends in /sandbox." },
+    });
+    for (const baseUrl of ["https://169.254.169.254", "https://[::ffff:127.0.0.1]:8443", "https://0x7f000001", "https://metadata.google.internal"]) {
+      const answer = await call(saveCredentialsAction, { baseUrl, ...DEMO_CREDENTIALS });
+      expect(answer, baseUrl).toMatchObject({ status: "error", fieldErrors: { baseUrl: expect.stringMatching(/^That address is on a private network/) } });
+    }
+    expect(await credentialOf(owner.userId)).toBeNull();
   });
 });
 
@@ -174,6 +196,19 @@ describe("applySandboxCredentialsAction", () => {
       message: "Choose a sandbox account.",
       fieldErrors: { account: "Choose a sandbox account." },
     });
+    expect(await credentialOf(owner.userId)).toBeNull();
+  });
+
+  it("refuses a sandbox URL built from a Host that is not this portal's own, and stores nothing", async () => {
+    const owner = await createTeam();
+    // A crafted Host header: another service on loopback, or the metadata address.
+    for (const host of [`127.0.0.1:${Number(sandbox.host.split(":")[1]) + 1}`, "169.254.169.254"]) {
+      await signInAs(owner, { path: "/settings", headers: { host } });
+      expect(await call(applySandboxCredentialsAction, { account: "demo" })).toEqual({
+        status: "error",
+        message: "The built-in sandbox can only be used through this portal's own address. Open the portal at the address it is configured with and try again.",
+      });
+    }
     expect(await credentialOf(owner.userId)).toBeNull();
   });
 

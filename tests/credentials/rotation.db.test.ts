@@ -6,13 +6,14 @@ import { credentialAad } from "@/lib/credentials/aad";
 import { rotateStoredSecrets } from "@/lib/credentials/rotation";
 import { tokenCacheAad } from "@/lib/ems";
 import { getEmsClientForActor, saveCredential, testCredential } from "@/lib/credentials/store";
-import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../teams/fixtures";
 
 let sandbox: StartedSandbox;
 let originalRing: string | undefined;
 beforeAll(async () => {
-  sandbox = await startSandboxServer();
+  sandbox = await startAllowedSandbox();
   originalRing = process.env.CREDENTIAL_ENCRYPTION_KEYS;
 });
 afterAll(async () => {

@@ -2,14 +2,16 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { allowPrivateOrigin } from "@/tests/ems/support/env";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { deleteCredential, getCredentialSummary, getEmsClientForActor, saveCredential, testCredential } from "@/lib/credentials/store";
 import { getTeamOverview } from "@/lib/teams/members";
 import { addMember, createTeam } from "../teams/fixtures";
 
 let sandbox: StartedSandbox;
 beforeAll(async () => {
-  sandbox = await startSandboxServer();
+  sandbox = await startAllowedSandbox();
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -41,13 +43,20 @@ describe("API credentials", () => {
     expect(JSON.stringify(audit)).not.toMatch(/key-abcdWXYZ|s3cret/);
   });
 
-  it("requires HTTPS except for loopback hosts", async () => {
+  it("requires HTTPS, except for this portal's own sandbox and the private origins the operator lists", async () => {
     const owner = await createTeam();
     expect((await refusal(saveCredential(owner, { baseUrl: "http://ems.example.com", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
     expect((await refusal(saveCredential(owner, { baseUrl: "ftp://ems.example.com", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
+    expect((await refusal(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" }))).code).toBe("invalid_base_url");
     expect(await prisma.apiCredential.count({ where: { userId: owner.userId } })).toBe(0);
+    // The sandbox is on under tests, and PORT defaults to 3000: this portal's own /sandbox.
     await expect(saveCredential(owner, { baseUrl: "http://localhost:3000/sandbox", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
-    await expect(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
+    const withdraw = allowPrivateOrigin("http://127.0.0.1:4010");
+    try {
+      await expect(saveCredential(owner, { baseUrl: "http://127.0.0.1:4010", consumerKey: "k", consumerSecret: "s" })).resolves.toBeTruthy();
+    } finally {
+      withdraw();
+    }
   });
 
   it("tests the connection against the sandbox: token expiry and webhook group count, recorded as verified", async () => {
@@ -74,10 +83,16 @@ describe("API credentials", () => {
     expect(wrong.message).toMatch(/rejected your API credentials/);
     expect((await getCredentialSummary(owner))?.lastError).toBe(wrong.message);
 
-    await saveCredential(owner, { baseUrl: "http://127.0.0.1:9", consumerKey: "k", consumerSecret: "s" });
-    const unreachable = await testCredential(owner);
-    expect(unreachable.ok).toBe(false);
-    if (!unreachable.ok) expect(unreachable.message).toMatch(/unavailable|did not answer/);
+    // Port 9 (discard) on loopback, listed as a private origin: nothing answers there.
+    const withdraw = allowPrivateOrigin("http://127.0.0.1:9");
+    try {
+      await saveCredential(owner, { baseUrl: "http://127.0.0.1:9", consumerKey: "k", consumerSecret: "s" });
+      const unreachable = await testCredential(owner);
+      expect(unreachable.ok).toBe(false);
+      if (!unreachable.ok) expect(unreachable.message).toMatch(/unavailable|did not answer/);
+    } finally {
+      withdraw();
+    }
   });
 
   it("keeps each member to their own credentials: another's account is never used, and a crafted id deletes nothing", async () => {

@@ -17,7 +17,8 @@ import {
   type EmsCredential,
 } from "@/lib/ems";
 import { ems } from "@/lib/ems/state";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { captureOutput } from "./support/capture-logs";
 import { ensureEmsTestEnv, withEnv, withLogLevel } from "./support/env";
 
@@ -41,7 +42,7 @@ async function stats() {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer();
+  sandbox = await startAllowedSandbox();
 });
 
 afterAll(async () => {
@@ -447,8 +448,13 @@ describe("listings", () => {
     const ids: number[] = [];
     for await (const page of client.pages("webhook-groups", { perPage: 25, fields: ["id"] })) ids.push(...page.items.map((item) => item.id));
     expect(ids).toHaveLength(140);
+    expect(new Set(ids).size).toBe(140);
     // 6 pages, 3 per 2-second window (the fourth credit block is the reserve): at least 2 waits.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
-    expect((await stats()).apiRequests).toBe(6);
+    // Six listings; on a loaded machine one call may land a moment before the sandbox's window
+    // turns and be refused (a 429 costs nothing, and is waited out), never more.
+    const { apiRequests } = await stats();
+    expect(apiRequests).toBeGreaterThanOrEqual(6);
+    expect(apiRequests).toBeLessThanOrEqual(7);
   });
 });

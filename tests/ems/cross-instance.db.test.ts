@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import type { StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";
 
 /**
@@ -75,7 +76,7 @@ describe("two portal processes on one PostgreSQL", () => {
   let sandbox: StartedSandbox;
 
   beforeAll(async () => {
-    sandbox = await startSandboxServer();
+    sandbox = await startAllowedSandbox();
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -112,7 +113,7 @@ describe("two portal processes on one PostgreSQL", () => {
 
   it("a process killed while holding the lease delays the other by the lease, then the other asks itself", { timeout: 60_000 }, async () => {
     // Its own sandbox: a credential (base URL) no earlier test has a token for.
-    const own = await startSandboxServer();
+    const own = await startAllowedSandbox();
     const LEASE_MS = 3_000;
     const holder = startInstance(own.baseUrl, 1, { leaseMs: LEASE_MS });
     const survivor = startInstance(own.baseUrl, 5, { leaseMs: LEASE_MS });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRateLimit, retryAfterSeconds } from "@/lib/ems/rate-limit";
-import { apiErrorMessage, emsEventSchema, parseListBody, ResponseShapeError, webhookGroupSchema } from "@/lib/ems/responses";
+import { apiErrorMessage, cleanApiMessage, emsEventSchema, parseListBody, ResponseShapeError, webhookGroupSchema } from "@/lib/ems/responses";
 
 const noHeaders = new Headers();
 
@@ -51,6 +51,16 @@ describe("apiErrorMessage", () => {
     expect(apiErrorMessage(JSON.stringify([{ field: "per-page", message: "too big" }, { message: "other" }]))).toBe("per-page: too big; other");
     expect(apiErrorMessage("<html>502</html>")).toBeNull();
     expect(apiErrorMessage(JSON.stringify({ status: 500 }))).toBeNull();
+  });
+
+  it("cleans what it returns: no control or invisible characters, white space collapsed, at most 200 characters", () => {
+    expect(cleanApiMessage("  Unknown\r\n\tfield\u0000 \u202eevil\u200b ")).toBe("Unknown field evil");
+    expect(cleanApiMessage("\u0007\u200f ")).toBeNull();
+    const long = cleanApiMessage("é".repeat(500))!;
+    expect([...long]).toHaveLength(200);
+    expect(long.endsWith("…")).toBe(true);
+    expect(apiErrorMessage(JSON.stringify([{ field: "per-page", message: "x".repeat(300) }]))).toHaveLength(200);
+    expect(apiErrorMessage(JSON.stringify({ message: "\u0000" }))).toBeNull();
   });
 });
 

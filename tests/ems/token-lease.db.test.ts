@@ -4,7 +4,8 @@ import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, UpstreamUnavailableError, type EmsCredential } from "@/lib/ems";
 import type { CachedToken } from "@/lib/ems/state";
 import { claimTokenLease, readSharedToken, releaseTokenLease, setTokenLeaseMs, storeTokenAndRelease } from "@/lib/ems/token-cache";
-import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";
 
 /**
@@ -107,7 +108,7 @@ describe("getting a token under the lease", () => {
   let credential: EmsCredential;
 
   beforeAll(async () => {
-    sandbox = await startSandboxServer();
+    sandbox = await startAllowedSandbox();
     credential = {
       fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
       baseUrl: sandbox.baseUrl,

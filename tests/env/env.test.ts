@@ -69,6 +69,33 @@ describe("server environment", () => {
   });
 });
 
+describe("where the EMS client may connect", () => {
+  it("takes host names and *.domain patterns in EMS_ALLOWED_HOSTS, and says what else is wrong", () => {
+    expect(parseServerEnv({ ...valid, EMS_ALLOWED_HOSTS: " api.swoogo.com ,*.Swoogo.com, bücher.example " }).EMS_ALLOWED_HOSTS).toEqual([
+      "api.swoogo.com",
+      "*.swoogo.com",
+      "xn--bcher-kva.example",
+    ]);
+    expect(parseServerEnv(valid).EMS_ALLOWED_HOSTS).toBeNull();
+    for (const bad of ["https://api.swoogo.com", "api.swoogo.com:443", "*.com", "api.*.com", "api.swoogo.com/path", ","]) {
+      expect(problemsOf(() => parseServerEnv({ ...valid, EMS_ALLOWED_HOSTS: bad }))[0], bad).toMatch(/^EMS_ALLOWED_HOSTS (must be host names or \*\.domain patterns|lists no host)/);
+    }
+  });
+
+  it("takes exact origins in EMS_ALLOW_PRIVATE_ORIGINS, and refuses anything with a path, a user or another scheme", () => {
+    expect(parseServerEnv({ ...valid, EMS_ALLOW_PRIVATE_ORIGINS: "http://127.0.0.1:4010, https://EMS.internal:8443/,https://ems.internal:443" }).EMS_ALLOW_PRIVATE_ORIGINS).toEqual([
+      "http://127.0.0.1:4010",
+      "https://ems.internal:8443",
+      "https://ems.internal",
+    ]);
+    expect(parseServerEnv(valid).EMS_ALLOW_PRIVATE_ORIGINS).toEqual([]);
+    for (const bad of ["127.0.0.1:4010", "http://127.0.0.1:4010/internal-admin", "ftp://ems.internal", "https://user:pw@ems.internal", "http://127.0.0.1:4010?x=1"]) {
+      const [problem] = problemsOf(() => parseServerEnv({ ...valid, EMS_ALLOW_PRIVATE_ORIGINS: bad }));
+      expect(problem, bad).toBe(`EMS_ALLOW_PRIVATE_ORIGINS must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${bad}" is not one`);
+    }
+  });
+});
+
 describe("the EMS client's variables", () => {
   it("default as documented and check their ranges", () => {
     expect(emsEnv({})).toEqual({ EMS_TOKEN_RENEW_BEFORE_SECONDS: 300, EMS_TIMEOUT_MS: 10_000, EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook-groups" });

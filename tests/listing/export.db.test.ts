@@ -5,7 +5,8 @@ import { startExport } from "@/lib/listing/export";
 import { failureOf } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
-import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "../ems/support/env";
 
 /** Export and listing states against the standalone sandbox over real HTTP (and the real DB for tokens). */
@@ -15,7 +16,7 @@ let sandbox: StartedSandbox;
 let client: EmsClient;
 
 beforeAll(async () => {
-  sandbox = await startSandboxServer({ port: 0 });
+  sandbox = await startAllowedSandbox({ port: 0 });
 });
 afterAll(async () => {
   await flushEmsState?.();

@@ -10,7 +10,8 @@ import { prisma } from "@/lib/db/prisma";
 import { flushEmsState } from "@/lib/ems";
 import { loadListing } from "@/lib/listing/load";
 import { resolveListing } from "@/lib/listing/resolve";
-import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createView, setDefaultView } from "@/lib/views/views";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { addMember, createTeam } from "../teams/fixtures";
@@ -20,7 +21,7 @@ const PAGE_VIEW_BUDGET = 3;
 let sandbox: StartedSandbox;
 let counter: QueryCounter;
 beforeAll(async () => {
-  sandbox = await startSandboxServer();
+  sandbox = await startAllowedSandbox();
   counter = await installQueryCounter();
 });
 afterAll(async () => {

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { checkBaseUrl } from "@/lib/ems/contract";
+import { checkEmsBaseUrl } from "@/lib/ems/destination";
 
 export const saveCredentialsSchema = z.object({
   baseUrl: z
     .string()
     .max(500, { error: "That URL is too long." })
     .transform((value, ctx) => {
-      const checked = checkBaseUrl(value);
+      const checked = checkEmsBaseUrl(value);
       if (!checked.ok) {
         ctx.addIssue({ code: "custom", message: checked.message });
         return z.NEVER;

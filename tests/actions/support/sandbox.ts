@@ -1,5 +1,7 @@
 // The sandbox as the portal embeds it: served under /sandbox on a loopback port, so the actions that
-// build the sandbox URL from the request's Host header (apply-sandbox-credentials) reach it.
+// build the sandbox URL from the request's Host header (apply-sandbox-credentials) reach it. While it
+// runs, PORT names its port: it stands for this portal, whose own /sandbox the EMS client may reach
+// over plain HTTP on loopback (lib/ems/destination.ts); nothing else on loopback is let through.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createNodeListener } from "@/lib/sandbox/adapters/node-http";
@@ -17,12 +19,17 @@ export interface PortalSandbox {
 export async function startPortalSandbox(): Promise<PortalSandbox> {
   const server = createServer(createNodeListener(new Sandbox(), { prefix: SANDBOX_MOUNT_PATH }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const host = `127.0.0.1:${port}`;
+  const previousPort = process.env.PORT;
+  process.env.PORT = String(port);
   return {
     host,
     baseUrl: `http://${host}${SANDBOX_MOUNT_PATH}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (previousPort === undefined) delete process.env.PORT;
+        else process.env.PORT = previousPort;
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

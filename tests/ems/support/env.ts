@@ -37,3 +37,21 @@ export function withLogLevel(level: LogLevel): () => void {
     log.level = previous;
   };
 }
+
+/**
+ * Lets the EMS client reach a test's own server on loopback the way an operator would let a private
+ * EMS through: by adding its origin to EMS_ALLOW_PRIVATE_ORIGINS (child processes inherit it).
+ * Returns the function that takes exactly that origin out again.
+ */
+export function allowPrivateOrigin(url: string): () => void {
+  const origin = new URL(url).origin;
+  const listed = () => (process.env.EMS_ALLOW_PRIVATE_ORIGINS ?? "").split(",").filter(Boolean);
+  process.env.EMS_ALLOW_PRIVATE_ORIGINS = [...listed(), origin].join(",");
+  return () => {
+    const rest = listed();
+    const index = rest.lastIndexOf(origin);
+    if (index >= 0) rest.splice(index, 1);
+    if (rest.length) process.env.EMS_ALLOW_PRIVATE_ORIGINS = rest.join(",");
+    else delete process.env.EMS_ALLOW_PRIVATE_ORIGINS;
+  };
+}

@@ -35,7 +35,7 @@ export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { 
           placeholder="https://api.example.com"
           defaultValue={defaultBaseUrl}
           error={fieldErrors.baseUrl}
-          hint="The address before /api/v1. HTTPS is required, except for localhost."
+          hint="The public HTTPS address before /api/v1 (the built-in sandbox is the one exception)."
           required
         />
         {sandboxBaseUrl ? (

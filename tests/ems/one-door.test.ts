@@ -1,0 +1,37 @@
+// Every outbound connection of the portal's server code goes through one door (lib/ems/outbound.ts),
+// where the destination policy is enforced: no other module may open one. lib/sandbox is the
+// sandbox itself (a server, and a test client for its admin endpoint); a browser's same-origin
+// fetch("/…") reaches only the portal.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = process.cwd();
+const DOOR = "lib/ems/outbound.ts";
+const SKIP = ["lib/sandbox/", "lib/generated/"];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    if (SKIP.some((prefix) => `${relative}/`.startsWith(prefix))) return [];
+    if (entry.isDirectory()) return sourceFiles(relative);
+    return /\.(ts|tsx|js|mjs)$/.test(entry.name) ? [relative] : [];
+  });
+}
+
+/** What opens a connection: fetch to anything but a same-origin path, or the modules that connect. */
+const OPENS_A_CONNECTION = [
+  /\bfetch\(\s*(?![`'"]\/)/,
+  /^import (?!type\b)[^;]*from ["'](node:)?(http|https|http2|tls|dgram)["']/m,
+  /from ["']undici["']|require\(["'](node:)?(http|https|http2|tls|net|undici)["']\)/,
+  /\b(net|tls)\.(connect|createConnection)\(/,
+];
+
+describe("one outbound door", () => {
+  it(`only ${DOOR} opens connections from lib/, app/ and components/`, () => {
+    const files = ["lib", "app", "components"].flatMap(sourceFiles);
+    expect(files).toContain(DOOR);
+    const offenders = files.filter((file) => file !== DOOR && OPENS_A_CONNECTION.some((pattern) => pattern.test(readFileSync(path.join(ROOT, file), "utf8"))));
+    expect(offenders).toEqual([]);
+  });
+});
