@@ -57,7 +57,7 @@ export interface Refusal {
 export type ThrottleVerdict = { allowed: true; attemptId: string } | Refusal;
 
 /** How long an address counts as the account owner's own after a sign-in from it. */
-export const KNOWN_ADDRESS_DAYS = 30;
+const KNOWN_ADDRESS_DAYS = 30;
 
 /**
  * The throttle's key for a client address: the address itself for IPv4, the /64 network for IPv6
@@ -67,14 +67,12 @@ export function addressKey(ip: string): string {
   const address = normalizeAddress(ip);
   if (!address) return UNKNOWN_ADDRESS;
   if (!address.includes(":")) return address;
-  const [head = "", tail = ""] = address.split("::");
+  // normalizeAddress gave the canonical form (lower case, no leading zeros, one "::" at most).
+  const [head = "", tail] = address.split("::");
   const headGroups = head ? head.split(":") : [];
-  const tailGroups = address.includes("::") ? (tail ? tail.split(":") : []) : [];
-  const groups = address.includes("::") ? [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups] : headGroups;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
+  const tailGroups = tail ? tail.split(":") : [];
+  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(8 - headGroups.length - tailGroups.length).fill("0"), ...tailGroups];
+  return `${groups.slice(0, 4).join(":")}::/64`;
 }
 
 async function withKeysLocked<T>(keys: string[], work: (tx: TransactionClient) => Promise<T>): Promise<T> {
@@ -95,7 +93,7 @@ async function withKeysLocked<T>(keys: string[], work: (tx: TransactionClient) =
 /** The database's clock, or the test's. AuthAttempt times are UTC, as Prisma writes them. */
 const clock = (at: Date | undefined) => (at ? at.toISOString() : null);
 
-export interface PasswordFacts {
+interface PasswordFacts {
   /** Seconds until this account-and-address pair is under its limit again; null: it is. */
   pairRetryAfter: number | null;
   /** The same for the address, all accounts together. */
@@ -118,27 +116,27 @@ export async function beginPasswordAttempt(account: string, ip: string, limits: 
   const window = limits.windowSeconds;
   return withKeysLocked([`password:account:${account}`, `password:address:${address}`], async (tx) => {
     const [facts] = await tx.$queryRaw<PasswordFacts[]>`
-      WITH now AS (SELECT COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC') AS t),
+      WITH moment AS (SELECT COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC') AS t),
       recent AS (
         SELECT a."account", a."address", a."createdAt"
-        FROM "AuthAttempt" AS a, now
-        WHERE a."kind" = 'password' AND NOT a."success" AND a."createdAt" > now.t - make_interval(secs => ${window})
+        FROM "AuthAttempt" AS a, moment
+        WHERE a."kind" = 'password' AND NOT a."success" AND a."createdAt" > moment.t - make_interval(secs => ${window})
           AND (a."account" = ${account} OR a."address" = ${address})
       )
       SELECT
         -- The limit lifts when the max-th newest failure leaves the window.
-        (SELECT EXTRACT(EPOCH FROM r."createdAt" + make_interval(secs => ${window}) - now.t)::float8 FROM recent AS r
+        (SELECT EXTRACT(EPOCH FROM r."createdAt" + make_interval(secs => ${window}) - moment.t)::float8 FROM recent AS r
           WHERE r."account" = ${account} AND r."address" = ${address}
           ORDER BY r."createdAt" DESC OFFSET ${limits.maxFailuresPerAccount - 1} LIMIT 1) AS "pairRetryAfter",
-        (SELECT EXTRACT(EPOCH FROM r."createdAt" + make_interval(secs => ${window}) - now.t)::float8 FROM recent AS r
+        (SELECT EXTRACT(EPOCH FROM r."createdAt" + make_interval(secs => ${window}) - moment.t)::float8 FROM recent AS r
           WHERE r."address" = ${address}
           ORDER BY r."createdAt" DESC OFFSET ${limits.maxFailuresPerAddress - 1} LIMIT 1) AS "addressRetryAfter",
         (SELECT count(*)::int FROM recent AS r WHERE r."account" = ${account}) AS "accountFailures",
-        (SELECT EXTRACT(EPOCH FROM now.t - max(r."createdAt"))::float8 FROM recent AS r WHERE r."account" = ${account}) AS "sinceLatestAccountFailure",
+        (SELECT EXTRACT(EPOCH FROM moment.t - max(r."createdAt"))::float8 FROM recent AS r WHERE r."account" = ${account}) AS "sinceLatestAccountFailure",
         (SELECT array_agg(DISTINCT s."ip") FROM "UserSession" AS s JOIN "User" AS u ON u."id" = s."userId"
           WHERE u."email" = ${account} AND s."ip" IS NOT NULL
-            AND s."createdAt" > now.t - make_interval(secs => ${KNOWN_ADDRESS_DAYS * 24 * 60 * 60})) AS "sessionAddresses"
-      FROM now`;
+            AND s."createdAt" > moment.t - make_interval(secs => ${KNOWN_ADDRESS_DAYS * 24 * 60 * 60})) AS "sessionAddresses"
+      FROM moment`;
     const refusal = decidePasswordAttempt(facts!, address, limits);
     if (refusal) return refusal;
     const attemptId = randomUUID();
@@ -150,7 +148,7 @@ export async function beginPasswordAttempt(account: string, ip: string, limits: 
 }
 
 /** The rule, on what the database said: null when the guess may go ahead. */
-export function decidePasswordAttempt(facts: PasswordFacts, address: string, limits: ThrottleLimits): Refusal | null {
+function decidePasswordAttempt(facts: PasswordFacts, address: string, limits: ThrottleLimits): Refusal | null {
   const waits: Array<{ reason: ThrottleReason; seconds: number }> = [];
   if (facts.pairRetryAfter !== null) waits.push({ reason: "account-and-address", seconds: facts.pairRetryAfter });
   if (facts.addressRetryAfter !== null) waits.push({ reason: "address", seconds: facts.addressRetryAfter });
@@ -183,14 +181,14 @@ export async function beginSignUp(account: string, ip: string, limits: { maxSign
   const window = limits.windowSeconds;
   return withKeysLocked([`sign-up:address:${address}`], async (tx) => {
     const [facts] = await tx.$queryRaw<Array<{ retryAfter: number | null }>>`
-      WITH now AS (SELECT COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC') AS t)
+      WITH moment AS (SELECT COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC') AS t)
       SELECT (
-        SELECT EXTRACT(EPOCH FROM a."createdAt" + make_interval(secs => ${window}) - now.t)::float8
+        SELECT EXTRACT(EPOCH FROM a."createdAt" + make_interval(secs => ${window}) - moment.t)::float8
         FROM "AuthAttempt" AS a
-        WHERE a."kind" = 'sign-up' AND a."address" = ${address} AND a."createdAt" > now.t - make_interval(secs => ${window})
+        WHERE a."kind" = 'sign-up' AND a."address" = ${address} AND a."createdAt" > moment.t - make_interval(secs => ${window})
         ORDER BY a."createdAt" DESC OFFSET ${limits.maxSignUpsPerAddress - 1} LIMIT 1
       ) AS "retryAfter"
-      FROM now`;
+      FROM moment`;
     const retryAfter = facts?.retryAfter ?? null;
     if (retryAfter !== null && retryAfter > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfter)), reasons: ["address"] };
     const attemptId = randomUUID();
