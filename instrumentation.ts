@@ -1,9 +1,13 @@
 /**
  * Runs once when a server instance starts: refuse to start on a bad environment, so a deployment
- * with a missing secret fails loudly at boot instead of answering 500 on every page.
+ * with a missing secret fails loudly at boot instead of answering 500 on every page; then make the
+ * HTTP server append each connection's address to X-Forwarded-For, as a proxy hop does, so the
+ * client's address cannot be chosen by the client (lib/auth/forwarded-for.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { validateEnvironmentOrExit } = await import("@/lib/startup");
   validateEnvironmentOrExit();
+  const { installForwardedForHook } = await import("@/lib/auth/forwarded-for");
+  installForwardedForHook();
 }

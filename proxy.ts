@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { securityHeadersEnv } from "@/lib/env";
 import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, type Refusal } from "@/lib/security/action-request";
 import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from "@/lib/security/content-security-policy";
@@ -43,7 +44,9 @@ function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse {
   requestHeaders.set("x-ems-path", path);
   if (!PUBLIC_PATH.test(req.nextUrl.pathname) && !hasSessionCookie(req)) {
     const signIn = new URL(`${req.nextUrl.basePath}/sign-in`, req.nextUrl.origin);
-    signIn.searchParams.append("callbackUrl", `${req.nextUrl.basePath}${path}`);
+    // The same rule as every other return address (a request path like `//evil.example` is no path
+    // of ours).
+    signIn.searchParams.append("callbackUrl", safeCallbackUrl(`${req.nextUrl.basePath}${path}`, { origin: req.nextUrl.origin }));
     return NextResponse.redirect(signIn);
   }
   return NextResponse.next({ request: { headers: requestHeaders } });

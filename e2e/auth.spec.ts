@@ -37,17 +37,33 @@ test.describe("sign-up and sign-in", () => {
     await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
   });
 
-  test("more than ten failures lock the account with the time to wait, even for the right password", async ({ page }) => {
+  test("ten wrong passwords from one address lock that address out of the account, with the time to wait; the owner still gets in from theirs", async ({
+    page,
+    browser,
+  }) => {
     const user = newTestUser("dave");
-    await signUp(page, user);
+    await signUp(page, user); // from the owner's own address, which now has a session of theirs
     await signOut(page);
+
+    // Someone elsewhere. The e2e server trusts one proxy hop (TRUSTED_PROXY_COUNT=1), so a browser
+    // that sends X-Forwarded-For plays a client at that address; every other test's browser is
+    // 127.0.0.1.
+    const elsewhere = await browser.newContext({ extraHTTPHeaders: { "X-Forwarded-For": "198.51.100.66" } });
+    const attacker = await elsewhere.newPage();
+    await attacker.goto("/sign-in");
     for (let attempt = 1; attempt <= 10; attempt++) {
-      await fillSignIn(page, { email: user.email, password: `wrong password ${attempt}` });
-      await expect(page.getByTestId("form-error")).toHaveText("Wrong email or password.");
+      await fillSignIn(attacker, { email: user.email, password: `wrong password ${attempt}` });
+      await expect(attacker.getByTestId("form-error")).toHaveText("Wrong email or password.");
     }
-    await fillSignIn(page, user);
-    await expect(page.getByTestId("form-error")).toHaveText(/Too many failed sign-in attempts\. Try again in 15 minutes\./);
-    await expect(page).toHaveURL(/\/sign-in/);
+    // Even the right password is refused there now, and the form says for how long.
+    await fillSignIn(attacker, user);
+    await expect(attacker.getByTestId("form-error")).toHaveText("Too many failed sign-in attempts. Try again in 15 minutes.");
+    await expect(attacker).toHaveURL(/\/sign-in/);
+    await elsewhere.close();
+
+    // The owner, at their own address, is not locked out by what happened elsewhere.
+    await signIn(page, user);
+    await expect(page.getByTestId("user-name")).toHaveText(user.name);
   });
 
   test("a protected page sends a signed-out visitor to sign in and back", async ({ page }) => {

@@ -127,6 +127,25 @@ const privateOrigins = z
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
+/** Who may create an account without an invitation (SIGNUP_MODE; lib/auth/sign-up-policy.ts). */
+export type SignUpMode = { kind: "open" } | { kind: "invite-only" } | { kind: "domain"; domains: string[] };
+
+const DOMAIN_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
+
+const signUpMode = z
+  .string()
+  .optional()
+  .transform((raw, ctx): SignUpMode => {
+    const value = (raw ?? "invite-only").trim().toLowerCase();
+    if (value === "open" || value === "invite-only") return { kind: value };
+    if (value.startsWith("domain:")) {
+      const domains = [...new Set(value.slice("domain:".length).split(",").map((domain) => domain.trim().replace(/^@/, "")))].filter(Boolean);
+      if (domains.length > 0 && domains.every((domain) => DOMAIN_NAME.test(domain))) return { kind: "domain", domains };
+    }
+    ctx.addIssue({ code: "custom", message: `must be "open", "invite-only" or "domain:" and a list of domains, e.g. domain:example.com,example.org; it is "${raw}"` });
+    return z.NEVER;
+  });
+
 /** What the portal server reads. */
 const serverEnvSchema = z.object({
   // The process
@@ -143,8 +162,16 @@ const serverEnvSchema = z.object({
     .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }),
   NEXTAUTH_URL: z.url({ error: "must be the portal's public URL, e.g. https://portal.example.com" }).optional(),
   AUTH_MAX_FAILURES_PER_ACCOUNT: numberFrom(10, 1, 1_000_000),
-  AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
+  AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(50, 1, 1_000_000),
   AUTH_THROTTLE_WINDOW_SECONDS: numberFrom(15 * 60, 1, 1_000_000),
+  AUTH_ACCOUNT_DELAY_MAX_SECONDS: numberFrom(5 * 60, 1, 1_000_000),
+  // Sign-up (lib/auth/sign-up.ts)
+  SIGNUP_MODE: signUpMode,
+  SIGNUP_MAX_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
+  // The client's address (lib/auth/request-meta.ts): how many proxies in front of the portal append
+  // to X-Forwarded-For; on Vercel (which sets VERCEL=1) its own headers are read instead.
+  TRUSTED_PROXY_COUNT: numberFrom(0, 0, 20),
+  VERCEL: booleanString,
   // Secrets at rest (lib/crypto, lib/ems/credentials.ts)
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
   EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
@@ -229,8 +256,11 @@ export const authEnv = section(
     AUTH_MAX_FAILURES_PER_ACCOUNT: true,
     AUTH_MAX_FAILURES_PER_ADDRESS: true,
     AUTH_THROTTLE_WINDOW_SECONDS: true,
+    AUTH_ACCOUNT_DELAY_MAX_SECONDS: true,
   }),
 );
+export const signUpEnv = section(serverEnvSchema.pick({ SIGNUP_MODE: true, SIGNUP_MAX_PER_ADDRESS: true, AUTH_THROTTLE_WINDOW_SECONDS: true }));
+export const clientAddressEnv = section(serverEnvSchema.pick({ TRUSTED_PROXY_COUNT: true, VERCEL: true }));
 export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
 /** The destination policy's variables (lib/ems/destination.ts): with PORT and NEXTAUTH_URL, the portal's own origins. */
 export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true, NEXTAUTH_URL: true }));

@@ -42,6 +42,11 @@ async function main() {
     // Every browser of the suite signs in from 127.0.0.1: the per-address limit is covered by the
     // throttle's database test; here it would throttle unrelated tests.
     AUTH_MAX_FAILURES_PER_ADDRESS: "100000",
+    SIGNUP_MAX_PER_ADDRESS: "100000",
+    // Most specs sign up people of their own, without an invitation.
+    SIGNUP_MODE: "open",
+    // The lockout spec plays a second client through X-Forwarded-For, as if behind one proxy.
+    TRUSTED_PROXY_COUNT: "1",
     // Warnings and errors only: a line per EMS call would bury the test report.
     LOG_LEVEL: process.env.LOG_LEVEL || "warn",
   };

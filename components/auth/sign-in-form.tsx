@@ -2,6 +2,7 @@
 
 import { useState, useTransition } from "react";
 import { signIn } from "next-auth/react";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { Field } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -21,8 +22,9 @@ export function SignInForm({ callbackUrl, initialEmail = "", notice }: { callbac
         setError(result?.error && result.error !== "CredentialsSignin" ? result.error : "Wrong email or password.");
         return;
       }
-      // A full navigation so every server component renders with the new session.
-      window.location.assign(callbackUrl);
+      // A full navigation so every server component renders with the new session. The page
+      // checked the address already; the same check here keeps the form safe wherever it is used.
+      window.location.assign(safeCallbackUrl(callbackUrl, { origin: window.location.origin }));
     });
   }
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { signUpAction } from "@/lib/actions/auth/sign-up";
+import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/password-policy";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Field } from "@/components/ui/field";
@@ -17,7 +18,7 @@ export function SignUpForm({ invite, callbackUrl }: { invite?: string; callbackU
       const password = String(formData.get("password") ?? "");
       const signedIn = await signIn("credentials", { email, password, redirect: false });
       if (!signedIn || signedIn.error) return { status: "error", message: "Your account was created, but signing in failed. Please sign in." };
-      window.location.assign(callbackUrl);
+      window.location.assign(safeCallbackUrl(callbackUrl, { origin: window.location.origin }));
       return created;
     },
   });

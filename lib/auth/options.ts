@@ -4,6 +4,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError, GENERIC_ERROR_MESSAGE } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { sameOriginPath } from "./callback-url";
 import { clientIpFrom } from "./request-meta";
 import { signInWithPassword } from "./sign-in";
 
@@ -47,6 +48,13 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
+    // Where next-auth sends the browser after signing in or out: only a path on the portal (the
+    // same parser as every other return address; next-auth's default accepts any value that
+    // starts with "/", such as "/\t/evil.example").
+    async redirect({ url, baseUrl }) {
+      const path = sameOriginPath(url, baseUrl);
+      return path ? `${new URL(baseUrl).origin}${path}` : baseUrl;
+    },
     async jwt({ token, user }) {
       if (user) {
         const signedIn = user as typeof user & { sid: string; sv: number };

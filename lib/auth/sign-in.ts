@@ -1,11 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { prisma } from "@/lib/db/prisma";
-import { authEnv } from "@/lib/env";
 import { audit } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
 import { dummyPasswordHash, verifyPassword, MAX_PASSWORD_LENGTH } from "./password";
-import { checkSignInThrottle, recordSignInAttempt, throttleMessage } from "./throttle";
+import { beginPasswordAttempt, passwordAttemptSucceeded, throttleMessage } from "./throttle";
 import { ensureTeamFor } from "./personal-team";
 
 export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password.";
@@ -24,31 +23,27 @@ export interface SignedInUser {
 }
 
 /**
- * Checks an email and password, throttled per account and per address, and opens a server-side
- * session row. Throws SafeError with the words the form shows; never says which part was wrong.
+ * Checks an email and password and opens a server-side session row. Throttled (lib/auth/throttle.ts):
+ * the attempt is counted as a failure before the password is checked, so concurrent attempts cannot
+ * slip past the limit; a wrong password keeps it counted. Throws SafeError with the words the form
+ * shows, the time to wait included; never says which part was wrong.
  */
 export async function signInWithPassword(input: unknown, meta: { ip: string; userAgent: string | null }): Promise<SignedInUser> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) throw new SafeError(WRONG_CREDENTIALS_MESSAGE, "wrong_credentials");
   const { email, password } = parsed.data;
-  const env = authEnv();
 
-  const verdict = await checkSignInThrottle(email, meta.ip, {
-    maxFailuresPerAccount: env.AUTH_MAX_FAILURES_PER_ACCOUNT,
-    maxFailuresPerAddress: env.AUTH_MAX_FAILURES_PER_ADDRESS,
-    windowSeconds: env.AUTH_THROTTLE_WINDOW_SECONDS,
-  });
-  if (!verdict.allowed) throw new SafeError(throttleMessage(verdict.retryAfterSeconds), "throttled");
+  const attempt = await beginPasswordAttempt(email, meta.ip);
+  if (!attempt.allowed) throw new SafeError(throttleMessage(attempt.retryAfterSeconds), "throttled");
 
   const user = await prisma.user.findUnique({ where: { email }, include: { membership: true } });
   const passwordMatches = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!user || !passwordMatches) {
-    await recordSignInAttempt(email, meta.ip, false);
     await audit({ action: "auth.sign_in_failed", teamId: user?.membership?.teamId, actorId: user?.id, actorEmail: email, ip: meta.ip });
     throw new SafeError(WRONG_CREDENTIALS_MESSAGE, "wrong_credentials");
   }
 
-  await recordSignInAttempt(email, meta.ip, true);
+  await passwordAttemptSucceeded(attempt.attemptId);
   const teamId = user.membership?.teamId ?? (await ensureTeamFor(user)).teamId;
   const session = await prisma.userSession.create({
     data: { userId: user.id, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300) },

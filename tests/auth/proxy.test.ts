@@ -18,6 +18,17 @@ describe("proxy", () => {
     expect(response.headers.get("location")).toContain("callbackUrl=%2Fwebhook-groups%3Fper-page%3D50%26sort%3D-id");
   });
 
+  it("builds the return address with the one rule: a path that is not the portal's becomes /", async () => {
+    for (const path of ["//evil.example/x", "/%09/evil.example", "/\\evil.example"]) {
+      const response = await proxy(request(`http://portal.test${path}`));
+      const callbackUrl = new URL(response.headers.get("location")!).searchParams.get("callbackUrl")!;
+      expect(new URL(callbackUrl, "http://portal.test").origin, path).toBe("http://portal.test");
+      expect(callbackUrl, path).toMatch(/^\/(?![/\\])/);
+    }
+    const unicode = await proxy(request("http://portal.test/événements?q=café"));
+    expect(new URL(unicode.headers.get("location")!).searchParams.get("callbackUrl")).toBe("/%C3%A9v%C3%A9nements?q=caf%C3%A9");
+  });
+
   it("ignores other cookies and an empty session cookie", async () => {
     expect((await proxy(request("/views", { cookie: "next-auth.csrf-token=abc; theme=dark" }))).status).toBe(307);
     expect((await proxy(request("/views", { cookie: "next-auth.session-token=" }))).status).toBe(307);

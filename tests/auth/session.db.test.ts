@@ -2,19 +2,22 @@
 // whether a cookie's claims still stand for a signed-in person with a team.
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { actorForSession, getActor } from "@/lib/auth/session";
+import { actorForSession, getActor, requireActor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
+import { redirectOf } from "../actions/support/call";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam, createUser } from "../teams/fixtures";
 
-// getActor reads the request's cookies through next/headers: here, a jar the tests fill.
+// getActor reads the request's cookies through next/headers: here, a jar the tests fill; and
+// requireActor the proxy's x-ems-path header, from a map (any string, as a test may need).
 const jar = new Map<string, string>();
+const requestHeaders = new Map<string, string>();
 vi.mock("next/headers", () => ({
   cookies: async () => ({
     has: (name: string) => jar.has(name),
     getAll: () => [...jar].map(([name, value]) => ({ name, value })),
   }),
-  headers: async () => new Headers(),
+  headers: async () => ({ get: (name: string) => requestHeaders.get(name) ?? null }),
 }));
 
 let counter: QueryCounter;
@@ -116,5 +119,21 @@ describe("getActor", () => {
     expect(statements).toHaveLength(0); // a cookie that does not decode never reaches the database
     jar.set("next-auth.session-token", await sessionCookie(claims, "another secret, at least thirty-two characters"));
     expect(await getActor()).toBeNull();
+  });
+});
+
+describe("requireActor", () => {
+  it("sends a signed-out visitor to sign in, with a return address that stays on the portal", async () => {
+    jar.clear();
+    for (const [path, expected] of [
+      ["/events?page=2", "/events?page=2"],
+      ["/\t/evil.example", "/"],
+      ["//evil.example", "/"],
+      ["/\\evil.example", "/"],
+      ["/a\u0001b", "/a%01b"],
+    ]) {
+      requestHeaders.set("x-ems-path", path);
+      expect(await redirectOf(requireActor()), JSON.stringify(path)).toBe(`/sign-in?callbackUrl=${encodeURIComponent(expected)}`);
+    }
   });
 });

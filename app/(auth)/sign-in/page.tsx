@@ -3,13 +3,15 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { authEnv } from "@/lib/env";
 import { SignInForm } from "@/components/auth/sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  // A path on the portal, percent-encoded: safe in the redirect's Location header and in the form.
+  const callbackUrl = safeCallbackUrl(params.callbackUrl, { origin: authEnv().NEXTAUTH_URL });
   if (await getActor()) redirect(callbackUrl);
   const signUpHref = callbackUrl === "/" ? "/sign-up" : `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}`;
   const notice = params.callbackUrl && callbackUrl !== "/" ? "Sign in to continue." : undefined;

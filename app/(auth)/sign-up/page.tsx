@@ -3,22 +3,26 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { signUpPageText } from "@/lib/auth/sign-up-policy";
+import { authEnv } from "@/lib/env";
 import { SignUpForm } from "@/components/auth/sign-up-form";
 
 export const metadata: Metadata = { title: "Create account" };
 
 export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const callbackUrl = safeCallbackUrl(params.callbackUrl);
+  const callbackUrl = safeCallbackUrl(params.callbackUrl, { origin: authEnv().NEXTAUTH_URL });
   if (await getActor()) redirect(callbackUrl);
   const invite = typeof params.invite === "string" && params.invite ? params.invite : undefined;
+  // What SIGNUP_MODE allows a visitor without an invitation (an invitation link works in every mode).
+  const policy = invite ? { text: "You were invited to join a team on EMS Portal.", formShown: true } : await signUpPageText();
   return (
     <>
       <h1 className="text-xl font-semibold">Create your account</h1>
-      <p className="mb-6 mt-1 text-sm text-slate-600">
-        {invite ? "You were invited to join a team on EMS Portal." : "You will start a team of your own and can invite others."}
+      <p className="mb-6 mt-1 text-sm text-slate-600" data-testid="sign-up-policy">
+        {policy.text}
       </p>
-      <SignUpForm invite={invite} callbackUrl={callbackUrl} />
+      {policy.formShown ? <SignUpForm invite={invite} callbackUrl={callbackUrl} /> : null}
       <p className="mt-6 text-center text-sm text-slate-600">
         Already have an account?{" "}
         <Link href={`/sign-in${callbackUrl === "/" ? "" : `?callbackUrl=${encodeURIComponent(callbackUrl)}`}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
