@@ -1,7 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
-import { toolingEnv } from "./lib/config/env-schema";
+import { toolingEnv } from "./lib/config/env-schema.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
