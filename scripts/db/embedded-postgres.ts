@@ -208,12 +208,20 @@ async function startServer(bin: Binaries, dataDir: string, port: number, ephemer
   }
 }
 
+/**
+ * Stops the server: first a smart shutdown (SIGTERM: new connections refused, the open ones may
+ * finish, so a client closing its pool is not cut off mid-goodbye), then after 3 s a fast one
+ * (SIGINT: sessions ended), then after 10 s SIGKILL.
+ */
 function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    // SIGINT is PostgreSQL's fast shutdown: end sessions, write a checkpoint, exit.
-    child.kill("SIGINT");
+    const timers = [setTimeout(() => child.kill("SIGINT"), 3_000), setTimeout(() => child.kill("SIGKILL"), 10_000)];
+    child.once("exit", () => {
+      for (const timer of timers) clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
   });
 }
 
