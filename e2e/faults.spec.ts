@@ -62,7 +62,7 @@ test("a page over the rate limit says so, with the time to wait, and recovers af
   await expect(page.getByTestId("listing-table")).toBeVisible();
 });
 
-// Issue 10, finding 9: deadlines.
+// deadlines.
 
 test("a page whose API keeps timing out shows 'unavailable' at its budget (12 s), with a retry", async ({ page }) => {
   await signUpOnFaultSandbox(page, "slowapi");

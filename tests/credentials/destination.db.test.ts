@@ -1,4 +1,4 @@
-// Issue 10, finding 1: a self-registered user saved http://127.0.0.1:4999/internal-admin as their
+// A self-registered user once saved http://127.0.0.1:4999/internal-admin as their
 // base URL, and the server POSTed Basic credentials there and rendered the answer. The destination
 // policy (lib/ems/destination.ts) now refuses such a URL when it is saved and, for a row saved
 // before the rule or under a laxer configuration, at every call; nothing reaches the address.

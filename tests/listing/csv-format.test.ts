@@ -23,7 +23,7 @@ describe("CSV", () => {
     expect(csvCell(-5)).toBe("-5");
   });
 
-  it("defuses a formula behind white space, and cells that start with a tab or a carriage return (finding 8 of issue 10)", () => {
+  it("defuses a formula behind white space, and cells that start with a tab or a carriage return", () => {
     for (const lead of [" ", "  ", "\u00a0", "\t", "\n", "\r\n", " \u00a0\t", "\u2003", "\u3000", "\ufeff"]) {
       for (const sign of ["=", "+", "-", "@"]) {
         const value = `${lead}${sign}HYPERLINK("http://evil.example","x")`;

@@ -61,7 +61,7 @@ describe("GET /api/export/[resource]: the status of each outcome", () => {
     expect(options).toMatchObject({ maxRows: 10_000, maxSeconds: 300, includeHeaderValues: false, onFinish: release, filename: expect.stringMatching(/^events-\d{14}\.csv$/) });
   });
 
-  it("429 with a clear message when the person already runs their exports at once (finding 9 of issue 10)", async () => {
+  it("429 with a clear message when the person already runs their exports at once", async () => {
     acquireExportSlot.mockResolvedValue(null);
     const response = await exportOf("webhook-groups");
     expect(response.status).toBe(429);
@@ -76,7 +76,7 @@ describe("GET /api/export/[resource]: the status of each outcome", () => {
     expect(acquireExportSlot).not.toHaveBeenCalled();
   });
 
-  it("hides header values unless asked; asking is recorded in the team's audit log (finding 10 of issue 10)", async () => {
+  it("hides header values unless asked; asking is recorded in the team's audit log", async () => {
     startExport.mockResolvedValue({ stream: new Blob([""]).stream() });
     await exportOf("webhook-groups", "format=json&sort=-id");
     expect(startExport.mock.calls[0][3]).toMatchObject({ includeHeaderValues: false });

@@ -1,4 +1,4 @@
-// Finding 9 (issue 10): a person runs at most EXPORT_MAX_CONCURRENT exports at once, counted in
+// A person runs at most EXPORT_MAX_CONCURRENT exports at once, counted in
 // the database so the limit holds across instances (lib/listing/export-slots.ts).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";

@@ -114,7 +114,7 @@ describe("export", () => {
     expect(finished).toBe(1);
   });
 
-  it("hides webhook header values unless asked for, in CSV and JSON, the webhooks' own included (finding 10 of issue 10)", async () => {
+  it("hides webhook header values unless asked for, in CSV and JSON, the webhooks' own included", async () => {
     const search = "expand=webhooks&sort=id";
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams(search));
     const expected = await everything(search);
@@ -142,7 +142,7 @@ describe("export", () => {
     expect(JSON.parse(included.file)).toEqual(expected);
   });
 
-  it("keeps talking while the API is slow: heartbeats before the first page, then the file (finding 9)", async () => {
+  it("keeps talking while the API is slow: heartbeats before the first page, then the file", async () => {
     await sandbox.admin.injectFaults({ count: 1, delayMs: 1_500, paths: "api" });
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));
     const started = Date.now();
@@ -221,7 +221,7 @@ describe("export", () => {
   });
 });
 
-describe("a page render's budget (finding 9 of issue 10)", () => {
+describe("a page render's budget", () => {
   const actor = { userId: "u", teamId: "t" } as never;
 
   it("gives up when the EMS API is still not answering at EMS_PAGE_BUDGET_MS, retries and all, and says it is unavailable", async () => {

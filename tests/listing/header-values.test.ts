@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HIDDEN_VALUE, withHeaderValuesHidden } from "@/lib/listing/header-values";
 
-describe("an export's webhook header values (finding 10 of issue 10)", () => {
+describe("an export's webhook header values", () => {
   it("are hidden in the group's headers and in each webhook's, names kept, nothing else changed", () => {
     const group = {
       id: 7,

@@ -178,7 +178,7 @@ describe("from the URL to the EMS query", () => {
   });
 });
 
-describe("names every object inherits (finding 8 of issue 10: they made the page and the export answer 500)", () => {
+describe("names every object inherits (they made the page and the export answer 500)", () => {
   const inherited = ["__proto__", "constructor", "tostring", "hasownproperty", "valueof", "__definegetter__"];
 
   it("are not fields a filter may name: the filter is ignored with a notice", () => {

@@ -1,4 +1,4 @@
-// Finding 8 (issue 10): a cross-site write or a server action body Next.js cannot decode answered
+// a cross-site write or a server action body Next.js cannot decode answered
 // 500. proxy.ts now answers 403 / 400 / 413 before the page sees it (lib/security/action-request.ts);
 // e2e/security-headers.spec.ts sends the same requests to a production build.
 import { NextRequest } from "next/server";

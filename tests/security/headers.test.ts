@@ -1,4 +1,4 @@
-// Finding 7 (issue 10): the security headers. The policy builder, next.config.js's fixed headers,
+// the security headers. The policy builder, next.config.js's fixed headers,
 // and what proxy.ts puts on each kind of response. The e2e spec e2e/security-headers.spec.ts reads
 // them off a production build, page by page.
 import { NextRequest } from "next/server";
