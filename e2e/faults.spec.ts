@@ -62,7 +62,7 @@ test("a page over the rate limit says so, with the time to wait, and recovers af
   await expect(page.getByTestId("listing-table")).toBeVisible();
 });
 
-// deadlines.
+// Deadlines: a page render and an export each have a time budget.
 
 test("a page whose API keeps timing out shows 'unavailable' at its budget (12 s), with a retry", async ({ page }) => {
   await signUpOnFaultSandbox(page, "slowapi");
