@@ -36,10 +36,11 @@ const SECRET_KEYS = [
 ];
 
 /** pino's redaction paths: each key at the top level, one level down, and in request headers. */
-export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `headers.${key}`, `req.headers.${key}`]).map((path) =>
-  // Keys with a dash need bracket notation in pino's path syntax.
-  path.replace(/\.?([A-Za-z]+-[A-Za-z-]+)$/, (_match, key: string) => `["${key}"]`),
-);
+export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
+  // A key with a dash needs pino's bracket notation.
+  const member = /^\w+$/.test(key) ? `.${key}` : `["${key}"]`;
+  return [member.replace(/^\./, ""), `*${member}`, `headers${member}`, `req.headers${member}`];
+});
 
 const AUTHORIZATION_VALUE = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 
@@ -48,11 +49,9 @@ function maskAuthorizationValues(object: Record<string, unknown>): Record<string
   for (const key in object) {
     const value = object[key];
     // An Authorization value always has a space ("Bearer x"): ids and paths skip the regex.
-    if (typeof value === "string" && value.includes(" ") && AUTHORIZATION_VALUE.test(value)) {
-      AUTHORIZATION_VALUE.lastIndex = 0;
-      copy ??= { ...object };
-      copy[key] = value.replace(AUTHORIZATION_VALUE, "$1 [redacted]");
-    }
+    if (typeof value !== "string" || !value.includes(" ")) continue;
+    const masked = value.replace(AUTHORIZATION_VALUE, "$1 [redacted]");
+    if (masked !== value) (copy ??= { ...object })[key] = masked;
   }
   return copy ?? object;
 }
