@@ -2,7 +2,8 @@
  * Runs once when a server instance starts: refuse to start on a bad environment, so a deployment
  * with a missing secret fails loudly at boot instead of answering 500 on every page; then make the
  * HTTP server append each connection's address to X-Forwarded-For, as a proxy hop does, so the
- * client's address cannot be chosen by the client (lib/auth/forwarded-for.ts).
+ * client's address cannot be chosen by the client (lib/auth/forwarded-for.ts); then start the
+ * job engine (lib/jobs/server.ts: on Node hosts, not during `next build`, not on Vercel).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -10,4 +11,6 @@ export async function register() {
   validateEnvironmentOrExit();
   const { installForwardedForHook } = await import("@/lib/auth/forwarded-for");
   installForwardedForHook();
+  const { startJobEngineForServer } = await import("@/lib/jobs/server");
+  startJobEngineForServer(process.env.NEXT_PHASE);
 }

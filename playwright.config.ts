@@ -10,8 +10,11 @@ if (!executablePath) {
 
 export default defineConfig({
   testDir: "./e2e",
-  fullyParallel: false,
-  workers: 2,
+  // Tests, not files, are spread over the workers (a spec's tests are independent; faults.spec.ts
+  // runs serially by its own configuration). Three workers on two cores: most of a test's time
+  // is spent waiting on the server, the sandbox or the database, not on the CPU.
+  fullyParallel: true,
+  workers: 3,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

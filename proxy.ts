@@ -7,8 +7,8 @@ import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, ST
 /** next-auth's session cookie: `__Secure-` prefixed over HTTPS, split into `.0`, `.1`… when large. */
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
 
-/** Open to visitors without a session: the public pages, next-auth's own routes, the health check, the embedded sandbox (its own bearer auth), invitation links. */
-const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|sandbox)/;
+/** Open to visitors without a session: the public pages, next-auth's own routes, the health check, the cron routes (CRON_SECRET), the embedded sandbox (its own bearer auth), invitation links. */
+const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|api\/cron\/|sandbox)/;
 
 function hasSessionCookie(req: NextRequest): boolean {
   return req.cookies.getAll().some((cookie) => SESSION_COOKIE.test(cookie.name) && cookie.value !== "");

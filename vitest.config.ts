@@ -22,9 +22,8 @@ const dbProject = (name: string, globalSetup: string) => ({
     include: dbFiles,
     globalSetup: [globalSetup],
     setupFiles: ["tests/setup/db-env.ts", "tests/setup/no-dns.ts"],
-    // Files share one database and each seeds its own rows, so they could run side by side; one
-    // file at a time keeps a slow machine's timing-sensitive tests (token expiry, leases) honest.
-    fileParallelism: false,
+    // Files share one database and each seeds and asserts on its own rows, so they run side by
+    // side; the two that act on whole tables have a database of their own (withOwnDatabase).
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -23,7 +23,7 @@ export async function seedBenchUser(sandboxBaseUrl: string): Promise<BenchUser> 
   try {
     const user = await prisma.user.create({ data: { email: bench.email, name: bench.name, passwordHash: await hashPassword(bench.password) } });
     const team = await prisma.team.create({ data: { name: `${bench.name}'s team`, memberships: { create: { userId: user.id, role: "OWNER" } } } });
-    const actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench-seed", teamId: team.id, teamName: team.name, role: "OWNER" as const };
+    const actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench-seed", teamId: team.id, teamName: team.name, role: "OWNER" as const, twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date() };
     await saveCredential(actor, { baseUrl: sandboxBaseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret });
     await createView(actor, { page: "webhook-groups", name: "Team: 50 a page", query: "per-page=50", scope: "TEAM" });
     await createView(actor, { page: "webhook-groups", name: "Mine: 100 a page", query: "per-page=100", scope: "PERSONAL" });

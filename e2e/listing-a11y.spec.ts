@@ -60,7 +60,8 @@ test("filter builder, sorting and pagination work from the keyboard alone", asyn
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/sort=name%2Cid/);
 
-  // Pagination.
+  // Pagination, once the new page has replaced the old one's links (the URL changes first).
+  await expect(page.getByTestId("page-next")).toHaveAttribute("href", /sort=name%2Cid/);
   await page.getByTestId("page-next").focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/page=2/);

@@ -147,6 +147,22 @@ test.describe("webhook groups listing", () => {
 
 });
 
+test.describe("shared answers", () => {
+  test("the page says how old its rows are; a refresh, which says its cost, asks the API again", async ({ page }) => {
+    // A query no other test opens: its answer is this test's own.
+    await page.goto("/webhook-groups?sort=-name&per-page=10");
+    await expect(page.getByTestId("listing-table")).toBeVisible();
+    await page.waitForTimeout(1_200);
+    await page.reload();
+    // Within the sharing window: the stored answer, with its age.
+    await expect(page.getByTestId("data-age-value")).toHaveText(/^\d+ s ago$/);
+    const refresh = page.getByRole("button", { name: "Refresh (10 credits)" });
+    await refresh.click();
+    await expect(page.getByTestId("data-age-value")).toHaveText("just now");
+    await expect(page.getByTestId("listing-table")).toBeVisible();
+  });
+});
+
 test.describe("events listing", () => {
   test("default columns by name, status badges, dates in the event's zone, a date filter", async ({ page }) => {
     await page.goto("/events?sort=id");

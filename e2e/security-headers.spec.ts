@@ -82,7 +82,7 @@ test.describe("signed out", () => {
       await pageChecks(response, path);
     }
     // Portal pages (and unknown ones) send a visitor without a session to sign in.
-    for (const path of ["/", "/webhook-groups", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/no-such-page", "/api/export/webhook-groups"]) {
+    for (const path of ["/", "/webhook-groups", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/account/sessions", "/no-such-page", "/api/export/webhook-groups"]) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(307);
       expect(response.headers().location, path).toContain("/sign-in?callbackUrl=");
@@ -134,7 +134,7 @@ test.describe("signed in", () => {
 
   test("every page, error and API answer carries the security headers, and each page's scripts its nonce", async ({ page }) => {
     const request = page.request;
-    const pages = ["/", "/webhook-groups", "/webhook-groups?sort=-id&per-page=50", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/sign-in", "/sign-up"];
+    const pages = ["/", "/webhook-groups", "/webhook-groups?sort=-id&per-page=50", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/account/sessions", "/sign-in", "/sign-up"];
     for (const path of pages) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBeLessThan(500);

@@ -25,6 +25,12 @@ const booleanString = z
   .optional()
   .transform((value) => value === "true" || value === "1");
 
+/** "true"/"false" when set; undefined when unset, so the caller picks a default that may depend on the host. */
+const optionalBoolean = z
+  .enum(["true", "false", "1", "0"], { error: 'must be "true" or "false"' })
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value === "true" || value === "1"));
+
 // One parser for the key ring: the one the secret box gets its ring from, so start-up refuses
 // exactly what encryption would refuse later.
 const keyRing = z
@@ -165,6 +171,20 @@ const serverEnvSchema = z.object({
   AUTH_MAX_FAILURES_PER_ADDRESS: numberFrom(50, 1, 1_000_000),
   AUTH_THROTTLE_WINDOW_SECONDS: numberFrom(15 * 60, 1, 1_000_000),
   AUTH_ACCOUNT_DELAY_MAX_SECONDS: numberFrom(5 * 60, 1, 1_000_000),
+  // How long a session lasts (lib/auth/session-policy.ts): it ends after this long without a page
+  // view (idle), and this long after signing in whatever happens (the cookie's lifetime too).
+  AUTH_SESSION_IDLE_SECONDS: numberFrom(7 * 24 * 60 * 60, 5 * 60, 365 * 24 * 60 * 60),
+  AUTH_SESSION_MAX_AGE_SECONDS: numberFrom(30 * 24 * 60 * 60, 60 * 60, 365 * 24 * 60 * 60),
+  // Retention (lib/retention): records older than this many days are deleted by the retention job.
+  RETENTION_AUTH_ATTEMPTS_DAYS: numberFrom(30, 1, 36_500),
+  RETENTION_ENDED_SESSIONS_DAYS: numberFrom(30, 1, 36_500),
+  RETENTION_AUDIT_LOG_DAYS: numberFrom(365, 1, 36_500),
+  // Scheduled jobs (lib/jobs): the job engine runs inside each Node server unless turned off; on
+  // Vercel it never does, and Vercel Cron calls /api/cron/* with CRON_SECRET instead.
+  JOBS_ENABLED: optionalBoolean,
+  CRON_SECRET: z.string().min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
+  // Sensitive actions need a password (or two-factor code) this recent (lib/auth/reauth.ts)
+  AUTH_REAUTH_WINDOW_SECONDS: numberFrom(10 * 60, 1, 24 * 60 * 60),
   // Sign-up (lib/auth/sign-up.ts)
   SIGNUP_MODE: signUpMode,
   SIGNUP_MAX_PER_ADDRESS: numberFrom(10, 1, 1_000_000),
@@ -184,6 +204,13 @@ const serverEnvSchema = z.object({
   EMS_ALLOW_PRIVATE_ORIGINS: privateOrigins,
   // Listing pages (lib/listing/load.ts): one deadline for all the EMS calls of a page render
   EMS_PAGE_BUDGET_MS: numberFrom(12_000, 1_000, 120_000),
+  // The rate-limit budget (lib/ems/answer-cache.ts, lib/ems/budget.ts): identical listings of one
+  // credential within this many seconds are answered once (0: every page view calls the API)
+  EMS_SHARED_ANSWER_SECONDS: numberFrom(30, 0, 3_600),
+  // Share of each rate-limit window kept for page views: exports and other background work wait below it
+  EMS_BACKGROUND_RESERVE_PERCENT: numberFrom(30, 0, 90),
+  // Under this share of the window left, every member using the credential sees a notice
+  EMS_LOW_BUDGET_PERCENT: numberFrom(20, 0, 100),
   // Export (app/api/export)
   EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
   EXPORT_MAX_SECONDS: numberFrom(300, 10, 3_600),
@@ -259,9 +286,35 @@ export const authEnv = section(
     AUTH_ACCOUNT_DELAY_MAX_SECONDS: true,
   }),
 );
+/** How long sessions last (lib/auth/session-policy.ts). */
+export const sessionEnv = section(serverEnvSchema.pick({ AUTH_SESSION_IDLE_SECONDS: true, AUTH_SESSION_MAX_AGE_SECONDS: true }));
+/** The retention job's ages (lib/retention/prune.ts), with the session policy that says when a session ended. */
+export const retentionEnv = section(
+  serverEnvSchema.pick({
+    RETENTION_AUTH_ATTEMPTS_DAYS: true,
+    RETENTION_ENDED_SESSIONS_DAYS: true,
+    RETENTION_AUDIT_LOG_DAYS: true,
+    AUTH_SESSION_IDLE_SECONDS: true,
+    AUTH_SESSION_MAX_AGE_SECONDS: true,
+    AUTH_THROTTLE_WINDOW_SECONDS: true,
+  }),
+);
+/** The job engine (lib/jobs) and the cron routes (app/api/cron). */
+export const jobsEnv = section(serverEnvSchema.pick({ JOBS_ENABLED: true, CRON_SECRET: true, VERCEL: true, NODE_ENV: true }));
+/** lib/auth/reauth.ts: how recent a sensitive action needs the session's last proof of identity. */
+export const reauthEnv = section(serverEnvSchema.pick({ AUTH_REAUTH_WINDOW_SECONDS: true }));
 export const signUpEnv = section(serverEnvSchema.pick({ SIGNUP_MODE: true, SIGNUP_MAX_PER_ADDRESS: true, AUTH_THROTTLE_WINDOW_SECONDS: true }));
 export const clientAddressEnv = section(serverEnvSchema.pick({ TRUSTED_PROXY_COUNT: true, VERCEL: true }));
-export const emsEnv = section(serverEnvSchema.pick({ EMS_TOKEN_RENEW_BEFORE_SECONDS: true, EMS_TIMEOUT_MS: true, EMS_WEBHOOK_GROUPS_PATH: true }));
+export const emsEnv = section(
+  serverEnvSchema.pick({
+    EMS_TOKEN_RENEW_BEFORE_SECONDS: true,
+    EMS_TIMEOUT_MS: true,
+    EMS_WEBHOOK_GROUPS_PATH: true,
+    EMS_SHARED_ANSWER_SECONDS: true,
+    EMS_BACKGROUND_RESERVE_PERCENT: true,
+    EMS_LOW_BUDGET_PERCENT: true,
+  }),
+);
 /** The destination policy's variables (lib/ems/destination.ts): with PORT and NEXTAUTH_URL, the portal's own origins. */
 export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true, NEXTAUTH_URL: true }));
 export const listingEnv = section(serverEnvSchema.pick({ EMS_PAGE_BUDGET_MS: true }));

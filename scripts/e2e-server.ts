@@ -11,7 +11,7 @@ import path from "node:path";
 import { startSandboxServer } from "../lib/sandbox/testing";
 import { EPHEMERAL, startEmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDeploy } from "./db/migrate";
-import { E2E_BASE_URL, E2E_FAULT_SANDBOX_PORT, E2E_FAULT_SANDBOX_URL, E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
+import { E2E_BASE_URL, E2E_DATABASE_URL_FILE, E2E_FAULT_SANDBOX_PORT, E2E_FAULT_SANDBOX_URL, E2E_PORT, E2E_SANDBOX_ADMIN_SECRET } from "../e2e/helpers/config";
 
 const SERVER = ".next/standalone/server.js";
 
@@ -47,12 +47,18 @@ async function main() {
     SIGNUP_MODE: "open",
     // The lockout spec plays a second client through X-Forwarded-For, as if behind one proxy.
     TRUSTED_PROXY_COUNT: "1",
+    // No scheduled jobs in the end-to-end server: the job engine has tests of its own
+    // (tests/jobs), and the retention job would only delete what specs seeded long ago.
+    JOBS_ENABLED: "false",
     // Warnings and errors only: a line per EMS call would bury the test report.
     LOG_LEVEL: process.env.LOG_LEVEL || "warn",
   };
 
   // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.
   await migrateDeploy(db.url, { quiet: true });
+  // For specs that age their own rows (the database is this run's alone, on a loopback port).
+  fs.mkdirSync(path.dirname(E2E_DATABASE_URL_FILE), { recursive: true });
+  fs.writeFileSync(E2E_DATABASE_URL_FILE, db.url);
 
   const server = spawn(process.execPath, [path.resolve(SERVER)], { env, stdio: "inherit" });
   const stopAll = async () => {

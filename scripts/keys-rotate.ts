@@ -1,5 +1,5 @@
 /**
- * `npm run keys:rotate`: re-encrypts every stored API credential and cached EMS token under the
+ * `npm run keys:rotate`: re-encrypts every stored API credential, two-factor secret and cached EMS token under the
  * active key (the first of CREDENTIAL_ENCRYPTION_KEYS). Safe to interrupt and run again: rows already
  * under the active key are skipped. Keep the old keys in the ring until this reports nothing left.
  *
@@ -55,15 +55,20 @@ async function main(): Promise<number> {
       batchSize,
       onBatch: ({ table, scanned, reencrypted }) => console.log(`${table}: ${scanned} scanned, ${reencrypted} re-encrypted so far`),
     });
-    const { credentials, tokens } = report;
+    const { credentials, twoFactor, tokens } = report;
     console.log(
       `Done. API credentials: ${credentials.scanned} scanned, ${credentials.reencrypted} re-encrypted, ` +
         `${credentials.skippedConcurrent} changed meanwhile, ${credentials.unreadable.length} unreadable.`,
     );
     console.log(
+      `Two-factor secrets: ${twoFactor.scanned} scanned, ${twoFactor.reencrypted} re-encrypted, ` +
+        `${twoFactor.skippedConcurrent} changed meanwhile, ${twoFactor.unreadable.length} unreadable.`,
+    );
+    console.log(
       `Cached EMS tokens: ${tokens.scanned} scanned, ${tokens.reencrypted} re-encrypted, ${tokens.cleared} unreadable and cleared, ` +
         `${tokens.skippedConcurrent} changed meanwhile.`,
     );
+    console.log(`Shared listing answers under an older key: ${report.sharedAnswersDropped} dropped (re-fetched on the next page view).`);
     if (credentials.unreadable.length > 0) {
       console.error(
         `These credentials decrypt with no key of the ring and were left as they are (their owners must enter them again, ` +
@@ -71,7 +76,14 @@ async function main(): Promise<number> {
       );
       return 1;
     }
-    if (credentials.skippedConcurrent > 0 || tokens.skippedConcurrent > 0) {
+    if (twoFactor.unreadable.length > 0) {
+      console.error(
+        `These people's two-factor secrets decrypt with no key of the ring and were left as they are (add the missing key back, ` +
+          `or turn their two-factor off in the database so they enrol again): ${twoFactor.unreadable.join(", ")}`,
+      );
+      return 1;
+    }
+    if (credentials.skippedConcurrent > 0 || twoFactor.skippedConcurrent > 0 || tokens.skippedConcurrent > 0) {
       console.log("Some rows changed while this ran; run it again to be sure every row is under the active key.");
     }
     return 0;

@@ -3,6 +3,7 @@ import { requireActor } from "@/lib/auth/session";
 import { ROLE_LABELS, canManageTeam } from "@/lib/teams/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { ReauthProvider } from "@/components/auth/reauth-provider";
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const actor = await requireActor();
@@ -16,6 +17,7 @@ export default async function PortalLayout({ children }: { children: React.React
   ];
 
   return (
+    <ReauthProvider method={actor.twoFactorEnabled ? "code" : "password"}>
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
@@ -67,5 +69,6 @@ export default async function PortalLayout({ children }: { children: React.React
         {children}
       </main>
     </div>
+    </ReauthProvider>
   );
 }

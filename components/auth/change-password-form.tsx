@@ -2,16 +2,22 @@
 
 import { signIn } from "next-auth/react";
 import { changePasswordAction } from "@/lib/actions/auth/change-password";
+import { TWO_FACTOR_REQUIRED } from "@/lib/auth/reauth-shared";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Field } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 
+/** The sign-in page finds the challenge cookie the password step just set, and asks for the code. */
+const SIGN_IN_FOR_CODE = "/sign-in?callbackUrl=%2Faccount";
+
 export function ChangePasswordForm({ email }: { email: string }) {
   const { state, pending, fieldErrors, formProps } = useActionForm(changePasswordAction, {
     // Every session ended with the change; this browser signs in again with the new password.
     async onSuccess(_changed, { formData, form }) {
-      await signIn("credentials", { email, password: String(formData.get("newPassword") ?? ""), redirect: false });
+      const result = await signIn("credentials", { email, password: String(formData.get("newPassword") ?? ""), redirect: false });
+      // With two-factor the new password alone opens no session: the sign-in page asks for the code.
+      if (result?.error === TWO_FACTOR_REQUIRED) window.location.assign(new URL(SIGN_IN_FOR_CODE, window.location.origin).href);
       form.reset();
     },
   });

@@ -1,9 +1,10 @@
 "use client";
 
-import { startTransition, useActionState, type FormEvent } from "react";
+import { startTransition, useActionState, useEffect, useRef, type FormEvent } from "react";
 import { IDLE, type ActionState, type ActionSuccessState, type FormAction } from "@/lib/forms/action-state";
+import { useReauth } from "@/components/auth/reauth-context";
 
-type Submission = { formData: FormData; form: HTMLFormElement };
+type Submission = { formData: FormData; form: HTMLFormElement; retried?: boolean };
 
 export interface ActionFormOptions<TData> {
   /**
@@ -31,11 +32,26 @@ export function useActionForm<TData = undefined>(action: FormAction<TData>, opti
   // POST, and the answer of such a post comes back as this state.
   const [posted, postAction] = useActionState(action, IDLE as ActionState<TData>);
   // The JavaScript path: the same action, then `onSuccess`, queued one submission at a time.
+  const requestReauth = useReauth();
+  // Sends a submission again after a re-authentication (set once the dispatcher below exists).
+  const resend = useRef<((submission: Submission) => void) | null>(null);
   const [answered, dispatch, pending] = useActionState<ActionState<TData> | null, Submission>(async (previous, submission) => {
     const result = await action(previous ?? posted, submission.formData);
+    if (result.status === "error" && result.reauthRequired && requestReauth && !submission.retried) {
+      // Not awaited here: React entangles pending async transitions, so waiting inside this one for
+      // the dialog's own action would wait for itself. The dialog opens when this answer commits;
+      // once confirmed, the same submission (what was typed, as FormData) is sent once more.
+      void requestReauth().then((confirmed) => {
+        if (confirmed) resend.current?.({ ...submission, retried: true });
+      });
+    }
     if (result.status !== "success" || !options.onSuccess) return result;
     return (await options.onSuccess(result, submission)) ?? result;
   }, null);
+
+  useEffect(() => {
+    resend.current = (submission) => startTransition(() => dispatch(submission));
+  }, [dispatch]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -2,6 +2,7 @@
 import { useId, useRef, useState } from "react";
 import { readExportEvents, type ExportEvent, type ExportFormat } from "@/lib/listing/export-events";
 import { formatSeconds } from "@/lib/duration";
+import { useReauth } from "@/components/auth/reauth-context";
 
 type StartEvent = Extract<ExportEvent, { type: "start" }>;
 
@@ -24,8 +25,9 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
   const controller = useRef<AbortController | null>(null);
   const checkboxId = useId();
   const hasHeaders = resource === "webhook-groups";
+  const requestReauth = useReauth();
 
-  async function run(format: ExportFormat) {
+  async function run(format: ExportFormat, retried = false) {
     const abort = new AbortController();
     controller.current = abort;
     setStatus({ phase: "running", format, rows: 0, total: null, waitingSeconds: null });
@@ -35,7 +37,12 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       if (hasHeaders && includeHeaderValues) params.set("headerValues", "include");
       const response = await fetch(`/api/export/${resource}?${params.toString()}`, { signal: abort.signal });
       if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => null)) as { error?: string } | null;
+        const body = (await response.json().catch(() => null)) as { error?: string; reauthRequired?: boolean } | null;
+        // Header values need a recent sign-in: confirm, then the same export starts again.
+        if (response.status === 403 && body?.reauthRequired && !retried && requestReauth) {
+          setStatus({ phase: "idle" });
+          if (await requestReauth()) return run(format, true);
+        }
         setStatus({ phase: "failed", message: body?.error ?? `The export failed (${response.status}).` });
         return;
       }

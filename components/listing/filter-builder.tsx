@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
-import type { FieldType } from "@/lib/ems/contract";
+import { isSetOperator, type FieldType } from "@/lib/ems/contract";
 import { valueProblem } from "@/lib/listing/filters";
 
 const noSubscription = () => () => {};
@@ -148,8 +148,8 @@ export function FilterBuilder({ fields, operators, initial, initialMatch }: Prop
                 }}
                 value={row.value}
                 required
-                inputMode={type === "number" ? "numeric" : undefined}
-                placeholder={type === "date" ? "YYYY-MM-DD" : undefined}
+                inputMode={type === "number" && !isSetOperator(row.operator) ? "numeric" : undefined}
+                placeholder={isSetOperator(row.operator) ? "one|two|three" : type === "date" ? "YYYY-MM-DD" : undefined}
                 aria-invalid={problem ? true : undefined}
                 aria-describedby={problem ? `${base}-problem` : undefined}
                 onChange={(e) => update(row.key, { value: e.target.value })}

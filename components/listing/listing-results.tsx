@@ -7,6 +7,7 @@ import { loadListing } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
 import { hrefOf, toSearchParams, type ListingState } from "@/lib/listing/search-params";
 import { ExportButton } from "./export-button";
+import { DataAge, LowBudgetNotice, StaleNotice } from "./freshness";
 import { ListingTable } from "./listing-table";
 import { Pagination } from "./pagination";
 import { BudgetLine, StateMessage } from "./state-message";
@@ -17,10 +18,13 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
   const outcome = await loadListing(actor, state, emsClient);
   if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
 
-  const { items, meta, budget } = outcome;
+  const { items, meta, budget, freshness } = outcome;
   const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">
+      <LowBudgetNotice budget={budget} />
+      <StaleNotice freshness={freshness} budget={budget} />
+      <DataAge freshness={freshness} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
       {meta.currentPage !== state.page && meta.totalCount > 0 ? (
         <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm" data-testid="page-notice">
           Page {formatCount(state.page)} does not exist; showing page {formatCount(meta.currentPage)}, the last one.

@@ -37,6 +37,6 @@ export async function fillSignIn(page: Page, user: Pick<TestUser, "email" | "pas
 
 export async function signOut(page: Page): Promise<void> {
   await page.getByTestId("user-name").click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in/);
 }

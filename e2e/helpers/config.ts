@@ -15,3 +15,10 @@ export const ROLE_STATE = {
   /** An owner of a team of their own, with the sandbox's demo credentials saved: for read-only listing specs. */
   lister: "e2e/.auth/lister.json",
 } as const;
+
+/**
+ * Where the e2e server writes its throw-away database's URL, for the few specs that move time on
+ * the server by editing their own rows (e2e/two-factor.spec.ts ages a session past the
+ * re-authentication window instead of waiting ten minutes). Nothing else reads it.
+ */
+export const E2E_DATABASE_URL_FILE = "e2e/.auth/database-url";

@@ -4,6 +4,7 @@ import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { requireActor, type Actor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
+import { assertRecentlyAuthenticated, isReauthRequired } from "@/lib/auth/reauth";
 import { GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
 import type { ActionErrorState, ActionState, FormAction } from "@/lib/forms/action-state";
 import { log } from "@/lib/log";
@@ -13,7 +14,11 @@ import { log } from "@/lib/log";
  * with any arguments, so every one goes through the same steps, in this order:
  *
  *   1. a request id for this call;
- *   2. `authedAction`: the actor from `requireActor()` (signed out: the redirect to /sign-in);
+ *   2. `authedAction`: the actor from `requireActor()` (signed out: the redirect to /sign-in; a
+ *      team that requires two-factor and a person without it: the redirect to enrol, unless the
+ *      action is one of enrolment's, `allowTwoFactorSetup`); with `recentAuth: true`, this
+ *      session must have re-authenticated within AUTH_REAUTH_WINDOW_SECONDS, or the answer is
+ *      `reauthRequired` (the form asks for the password or a code, then sends the same fields again);
  *   3. the FormData parsed by the action's zod schema (invalid: field errors keyed by input name,
  *      and nothing else runs);
  *   4. the handler: one data function, then revalidate or redirect, then the answer;
@@ -62,14 +67,30 @@ export interface ActionConfig<TSchema extends z.ZodType> {
   invalidMessage?: string;
 }
 
+export interface AuthedActionConfig<TSchema extends z.ZodType> extends ActionConfig<TSchema> {
+  /** A sensitive action: needs a password (or code) within the re-authentication window (lib/auth/reauth.ts). */
+  recentAuth?: boolean;
+  /** Open to a person who must still enrol in two-factor (the enrolment's own actions, sign-out). */
+  allowTwoFactorSetup?: boolean;
+}
+
 type Handler<TSchema extends z.ZodType, TContext, TData> = (input: z.output<TSchema>, context: TContext) => Promise<ActionSuccess<TData> | void>;
 
 /** For a signed-in person: the handler gets the checked `actor`. */
 export function authedAction<TSchema extends z.ZodType, TData = undefined>(
-  config: ActionConfig<TSchema>,
+  config: AuthedActionConfig<TSchema>,
   handler: Handler<TSchema, AuthedActionContext, TData>,
 ): FormAction<TData> {
-  return pipeline(config, async () => ({ actor: await requireActor() }), handler);
+  return pipeline(
+    config,
+    async () => {
+      const actor = await requireActor({ allowTwoFactorSetup: config.allowTwoFactorSetup });
+      // Before the input is even parsed: nothing of a sensitive action runs without it.
+      if (config.recentAuth) assertRecentlyAuthenticated(actor);
+      return { actor };
+    },
+    handler,
+  );
 }
 
 /** For the signed-out pages (sign-up): no actor; everything else is the same. */
@@ -130,6 +151,7 @@ function invalidInput(error: z.ZodError, message: string | undefined): ActionErr
 }
 
 function errorState(error: unknown, action: string, requestId: string): ActionErrorState {
+  if (isReauthRequired(error)) return { status: "error", message: error.message, reauthRequired: true };
   if (isFieldError(error)) return { status: "error", fieldErrors: { [error.field]: error.message } };
   if (isSafeError(error)) return { status: "error", message: error.message };
   log.error(

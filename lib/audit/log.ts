@@ -8,7 +8,15 @@ export type AuditAction =
   | "auth.sign_in"
   | "auth.sign_in_failed"
   | "auth.sign_out_everywhere"
+  | "auth.session_ended"
+  | "auth.other_sessions_ended"
   | "auth.password_changed"
+  | "auth.two_factor_enabled"
+  | "auth.two_factor_disabled"
+  | "auth.recovery_codes_regenerated"
+  | "auth.recovery_code_used"
+  | "auth.reauthenticated"
+  | "auth.reauthentication_failed"
   | "credential.saved"
   | "credential.tested"
   | "credential.deleted"
@@ -18,6 +26,7 @@ export type AuditAction =
   | "team.role_changed"
   | "team.member_removed"
   | "team.member_left"
+  | "team.two_factor_requirement_changed"
   | "view.shared"
   | "export.header_values_included";
 

@@ -7,6 +7,7 @@ import { prisma } from "@/lib/db/prisma";
 import type { Role } from "@/lib/generated/prisma/client";
 import { serverEnv } from "@/lib/env";
 import { safeCallbackUrl } from "./callback-url";
+import { lastSeenWriteIntervalSeconds, sessionPolicy } from "./session-policy";
 
 export interface Actor {
   userId: string;
@@ -16,6 +17,12 @@ export interface Actor {
   teamId: string;
   teamName: string;
   role: Role;
+  /** Two-factor sign-in is on for this person (an enrolment not yet confirmed does not count). */
+  twoFactorEnabled: boolean;
+  /** An owner made two-factor compulsory for the team: without it, only enrolment is open. */
+  teamRequiresTwoFactor: boolean;
+  /** When this session last proved who is using it: its sign-in, or a re-authentication since. */
+  reauthenticatedAt: Date;
 }
 
 /** What a verified session cookie says: the user, their server-side session row and its version. */
@@ -24,8 +31,6 @@ export interface SessionClaims {
   sid: string;
   sv: number;
 }
-
-const LAST_SEEN_WRITE_INTERVAL_SECONDS = 5 * 60;
 
 /**
  * The claims of the JWT in the session cookie, verified; null when absent, forged or expired.
@@ -42,33 +47,47 @@ async function readSessionClaims(): Promise<SessionClaims | null> {
   return { uid: token.uid, sid: token.sid, sv: token.sv };
 }
 
-type ActorRow = { userId: string; email: string; name: string; sessionId: string; teamId: string; teamName: string; role: string };
+type ActorRow = Omit<Actor, "role"> & { role: string };
 
 /**
  * The actor a session's claims stand for, checked against the database in ONE statement: the
- * session row must be open and belong to the claimed user, the user's session version must match
- * the cookie's, and the user must have a team. The same statement moves the session's lastSeenAt
- * forward when it is more than five minutes old (a data-modifying WITH runs once, whatever the
- * SELECT reads), so keeping "last seen" up to date never costs a page view a round trip of its own.
+ * session row must be open (not ended, used within the idle timeout, younger than the maximum
+ * age: lib/auth/session-policy.ts) and belong to the claimed user, the user's session version must
+ * match the cookie's, and the user must have a team. The same statement moves the session's
+ * lastSeenAt forward when it is older than the write interval (at most five minutes; a
+ * data-modifying WITH runs once, whatever the SELECT reads), so keeping "last seen" up to date
+ * never costs a page view a round trip of its own. Times are UTC, as Prisma stores them.
  */
 export async function actorForSession(claims: SessionClaims): Promise<Actor | null> {
   const { sid, uid, sv } = claims;
+  const policy = sessionPolicy();
+  const idle = policy.idleSeconds;
+  const maxAge = policy.maxAgeSeconds;
+  const writeEvery = lastSeenWriteIntervalSeconds(policy);
   const rows = await prisma.$queryRaw<ActorRow[]>`
-    WITH "seen" AS (
-      UPDATE "UserSession" AS s SET "lastSeenAt" = now()
-      FROM "User" AS u
+    WITH "moment" AS (SELECT now() AT TIME ZONE 'UTC' AS t),
+    "seen" AS (
+      UPDATE "UserSession" AS s SET "lastSeenAt" = "moment".t
+      FROM "User" AS u, "moment"
       WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL
+        AND s."lastSeenAt" > "moment".t - make_interval(secs => ${idle})
+        AND s."createdAt" > "moment".t - make_interval(secs => ${maxAge})
         AND u."id" = s."userId" AND u."sessionVersion" = ${sv}
-        AND s."lastSeenAt" < now() - make_interval(secs => ${LAST_SEEN_WRITE_INTERVAL_SECONDS})
+        AND s."lastSeenAt" < "moment".t - make_interval(secs => ${writeEvery})
       RETURNING s."id"
     )
     SELECT u."id" AS "userId", u."email", u."name", s."id" AS "sessionId",
-           m."teamId", t."name" AS "teamName", m."role"::text AS "role"
-    FROM "UserSession" AS s
+           m."teamId", t."name" AS "teamName", m."role"::text AS "role",
+           (tf."userId" IS NOT NULL) AS "twoFactorEnabled", t."requireTwoFactor" AS "teamRequiresTwoFactor",
+           s."reauthenticatedAt"
+    FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"
     JOIN "Team" AS t ON t."id" = m."teamId"
-    WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL AND u."sessionVersion" = ${sv}`;
+    LEFT JOIN "TwoFactor" AS tf ON tf."userId" = u."id" AND tf."enabledAt" IS NOT NULL
+    WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL AND u."sessionVersion" = ${sv}
+      AND s."lastSeenAt" > "moment".t - make_interval(secs => ${idle})
+      AND s."createdAt" > "moment".t - make_interval(secs => ${maxAge})`;
   const row = rows[0];
   if (!row) return null;
   return { ...row, role: row.role as Role };
@@ -88,10 +107,24 @@ async function currentPath(): Promise<string> {
   return safeCallbackUrl((await headers()).get("x-ems-path"));
 }
 
-/** For pages and server actions: the actor, or a redirect to the sign-in page. */
-export async function requireActor(): Promise<Actor> {
+/** Where a member of a team that requires two-factor enrols before anything else. */
+export const TWO_FACTOR_SETUP_PATH = "/two-factor/setup";
+
+/** True when the team requires two-factor and this person has not turned it on yet. */
+export function mustEnrolTwoFactor(actor: Pick<Actor, "teamRequiresTwoFactor" | "twoFactorEnabled">): boolean {
+  return actor.teamRequiresTwoFactor && !actor.twoFactorEnabled;
+}
+
+/**
+ * For pages and server actions: the actor, or a redirect to the sign-in page. A person whose team
+ * requires two-factor and who has not enrolled is redirected to the enrolment page instead, from
+ * every page and action except the few that enrol (`allowTwoFactorSetup`), so the requirement holds
+ * on the server, not only in the browser.
+ */
+export async function requireActor(options: { allowTwoFactorSetup?: boolean } = {}): Promise<Actor> {
   const actor = await getActor();
   if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(await currentPath())}`);
+  if (!options.allowTwoFactorSetup && mustEnrolTwoFactor(actor)) redirect(TWO_FACTOR_SETUP_PATH);
   return actor;
 }
 

@@ -1,16 +1,80 @@
 import "server-only";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { auditByActor } from "@/lib/audit/log";
-import { SESSION_MAX_AGE_SECONDS } from "./options";
+import { SafeError } from "@/lib/errors";
+import { sessionEnd, sessionPolicy, type SessionPolicy } from "./session-policy";
 import type { Actor } from "./session";
 
-/** The actor's own open sessions, newest first (never anyone else's). */
-export async function listOpenSessions(actor: Actor) {
-  return prisma.userSession.findMany({
-    where: { userId: actor.userId, revokedAt: null, createdAt: { gte: new Date(Date.now() - SESSION_MAX_AGE_SECONDS * 1000) } },
-    orderBy: { createdAt: "desc" },
-    select: { id: true, createdAt: true, lastSeenAt: true, userAgent: true },
-    take: 50,
+/**
+ * The signed-in person's own sessions. Every function here takes the acting person first and only
+ * ever reads or ends that person's sessions: a session id from a form is matched together with
+ * the actor's user id, so a crafted id of someone else's session matches nothing.
+ */
+
+export interface OpenSession {
+  id: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  /** When it ends if nothing happens: idle timeout or maximum age, whichever is first. */
+  endsAt: Date;
+  userAgent: string | null;
+  ip: string | null;
+  current: boolean;
+}
+
+/** Most sessions a page lists (a person with more has signed in from many browsers within a month). */
+const LIST_LIMIT = 100;
+
+/** The actor's open sessions, this one first, then by last activity (never anyone else's). */
+export async function listOpenSessions(actor: Actor, policy: SessionPolicy = sessionPolicy(), now = new Date()): Promise<OpenSession[]> {
+  const rows = await prisma.userSession.findMany({
+    where: {
+      userId: actor.userId,
+      revokedAt: null,
+      lastSeenAt: { gt: new Date(now.getTime() - policy.idleSeconds * 1000) },
+      createdAt: { gt: new Date(now.getTime() - policy.maxAgeSeconds * 1000) },
+    },
+    orderBy: [{ lastSeenAt: "desc" }, { createdAt: "desc" }],
+    select: { id: true, createdAt: true, lastSeenAt: true, revokedAt: true, userAgent: true, ip: true },
+    take: LIST_LIMIT,
+  });
+  const sessions = rows.map(({ revokedAt, ...row }) => ({
+    ...row,
+    endsAt: sessionEnd({ ...row, revokedAt }, policy).at,
+    current: row.id === actor.sessionId,
+  }));
+  return [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)];
+}
+
+export const SESSION_ALREADY_ENDED_MESSAGE = "That session has already ended.";
+export const END_THIS_SESSION_MESSAGE = "This is the session you are using: sign out instead.";
+
+/**
+ * Ends one of the actor's other sessions: that browser is signed out at its next request. An id
+ * that is not an open session of the actor (already ended, someone else's, made up) gets the same
+ * answer, so the answer tells nothing about other people's sessions.
+ */
+export async function endSession(actor: Actor, sessionId: string, meta: { ip: string }): Promise<void> {
+  if (sessionId === actor.sessionId) throw new SafeError(END_THIS_SESSION_MESSAGE, "session_is_current");
+  await prisma.$transaction(async (tx) => {
+    const ended = await tx.userSession.updateMany({
+      where: { id: sessionId, userId: actor.userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    if (ended.count === 0) throw new SafeError(SESSION_ALREADY_ENDED_MESSAGE, "session_not_found");
+    await auditByActor(actor, { action: "auth.session_ended", target: sessionId, ip: meta.ip }, tx);
+  });
+}
+
+/** "Sign out of other sessions": every session of the actor but this one ends. Returns how many. */
+export async function endOtherSessions(actor: Actor, meta: { ip: string }): Promise<number> {
+  return prisma.$transaction(async (tx) => {
+    const ended = await tx.userSession.updateMany({
+      where: { userId: actor.userId, revokedAt: null, id: { not: actor.sessionId } },
+      data: { revokedAt: new Date() },
+    });
+    await auditByActor(actor, { action: "auth.other_sessions_ended", ip: meta.ip, metadata: { sessions: ended.count } }, tx);
+    return ended.count;
   });
 }
 

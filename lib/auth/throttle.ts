@@ -57,7 +57,7 @@ export interface Refusal {
 export type ThrottleVerdict = { allowed: true; attemptId: string } | Refusal;
 
 /** How long an address counts as the account owner's own after a sign-in from it. */
-const KNOWN_ADDRESS_DAYS = 30;
+export const KNOWN_ADDRESS_DAYS = 30;
 
 /**
  * The throttle's key for a client address: the address itself for IPv4, the /64 network for IPv6
@@ -112,15 +112,31 @@ interface PasswordFacts {
  * `at` is for tests (the database's clock otherwise).
  */
 export async function beginPasswordAttempt(account: string, ip: string, limits: ThrottleLimits = throttleLimits(), at?: Date): Promise<ThrottleVerdict> {
+  return beginGuess("password", account, ip, limits, at);
+}
+
+/**
+ * The same rule for a guess of a two-factor code (sign-in's second step, re-authentication,
+ * turning two-factor off), counted apart from passwords (kind "two-factor"): someone who has the
+ * password still gets only a handful of code guesses per window. `passwordAttemptSucceeded`
+ * marks a right code too.
+ */
+export async function beginTwoFactorAttempt(account: string, ip: string, limits: ThrottleLimits = throttleLimits(), at?: Date): Promise<ThrottleVerdict> {
+  return beginGuess("two-factor", account, ip, limits, at);
+}
+
+type GuessKind = "password" | "two-factor";
+
+async function beginGuess(kind: GuessKind, account: string, ip: string, limits: ThrottleLimits, at?: Date): Promise<ThrottleVerdict> {
   const address = addressKey(ip);
   const window = limits.windowSeconds;
-  return withKeysLocked([`password:account:${account}`, `password:address:${address}`], async (tx) => {
+  return withKeysLocked([`${kind}:account:${account}`, `${kind}:address:${address}`], async (tx) => {
     const [facts] = await tx.$queryRaw<PasswordFacts[]>`
       WITH moment AS (SELECT COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC') AS t),
       recent AS (
         SELECT a."account", a."address", a."createdAt"
         FROM "AuthAttempt" AS a, moment
-        WHERE a."kind" = 'password' AND NOT a."success" AND a."createdAt" > moment.t - make_interval(secs => ${window})
+        WHERE a."kind" = ${kind} AND NOT a."success" AND a."createdAt" > moment.t - make_interval(secs => ${window})
           AND (a."account" = ${account} OR a."address" = ${address})
       )
       SELECT
@@ -142,7 +158,7 @@ export async function beginPasswordAttempt(account: string, ip: string, limits: 
     const attemptId = randomUUID();
     await tx.$executeRaw`
       INSERT INTO "AuthAttempt" ("id", "kind", "account", "address", "success", "createdAt")
-      VALUES (${attemptId}, 'password', ${account}, ${address}, false, COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC'))`;
+      VALUES (${attemptId}, ${kind}, ${account}, ${address}, false, COALESCE(${clock(at)}::timestamp, statement_timestamp() AT TIME ZONE 'UTC'))`;
     return { allowed: true, attemptId };
   });
 }

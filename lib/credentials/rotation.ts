@@ -1,7 +1,8 @@
 import "server-only";
 import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret } from "@/lib/crypto";
 import type { PrismaClient } from "@/lib/db/prisma";
-import { reencryptCachedTokens, type TokenReencryptionCounts } from "@/lib/ems";
+import { dropAnswersUnderOldKeys, reencryptCachedTokens, type TokenReencryptionCounts } from "@/lib/ems";
+import { twoFactorAad } from "@/lib/auth/two-factor-aad";
 import { credentialAad } from "./aad";
 
 export interface RotationCounts {
@@ -16,26 +17,32 @@ export interface RotationCounts {
 export interface RotationReport {
   activeKeyId: string;
   credentials: RotationCounts;
+  /** TOTP secrets of two-factor sign-in (TwoFactor.secretCiphertext). */
+  twoFactor: RotationCounts;
   tokens: TokenReencryptionCounts;
+  /** Shared listing answers under an older key: dropped, not re-encrypted (they are re-fetched on demand). */
+  sharedAnswersDropped: number;
 }
 
 export interface RotationOptions {
   batchSize?: number;
   /** Called after each batch; the run can be interrupted at any point and started again. */
-  onBatch?: (progress: { table: "ApiCredential" | "EmsTokenCache"; scanned: number; reencrypted: number }) => void;
+  onBatch?: (progress: { table: "ApiCredential" | "TwoFactor" | "EmsTokenCache"; scanned: number; reencrypted: number }) => void;
 }
 
 const emptyCounts = (): RotationCounts => ({ scanned: 0, reencrypted: 0, skippedConcurrent: 0, unreadable: [] });
 
 /**
- * Re-encrypts every stored secret (ApiCredential key and secret) and every cached EMS token under
+ * Re-encrypts every stored secret (ApiCredential key and secret, TwoFactor TOTP secret) and every cached EMS token under
  * the active key, batch by batch in primary-key order. Each row is written with a compare-and-set on
  * its old ciphertexts, so a credential saved meanwhile is never overwritten; rows already under the
  * active key are skipped, so an interrupted run is simply started again. Old keys must stay in the
  * ring until a run reports nothing left to do.
  *
- * A credential that decrypts with no key is reported and left as it is (its owner re-enters it); a
- * cached token that does not decrypt is cleared (the client fetches a new one).
+ * A credential or TOTP secret that decrypts with no key is reported and left as it is (its owner
+ * re-enters or re-enrols); a cached token that does not decrypt is cleared (the client fetches a
+ * new one). Shared listing answers under an older key are dropped: they are a cache, re-fetched on
+ * the next page view.
  */
 export async function rotateStoredSecrets(db: PrismaClient, options: RotationOptions = {}): Promise<RotationReport> {
   const batchSize = Math.max(1, options.batchSize ?? 100);
@@ -77,10 +84,47 @@ export async function rotateStoredSecrets(db: PrismaClient, options: RotationOpt
     options.onBatch?.({ table: "ApiCredential", scanned: credentials.scanned, reencrypted: credentials.reencrypted });
   }
 
+  const twoFactor = await rotateTwoFactorSecrets(db, batchSize, options.onBatch);
+
   // The EMS client owns EmsTokenCache (and its tokens' associated data): it re-encrypts them itself.
   const tokens = await reencryptCachedTokens(db, {
     batchSize,
     onBatch: (progress) => options.onBatch?.({ table: "EmsTokenCache", ...progress }),
   });
-  return { activeKeyId: keyId, credentials, tokens };
+  // Shared answers are a cache of at most an hour: dropped rather than re-encrypted (lib/ems/answer-cache.ts).
+  const sharedAnswersDropped = await dropAnswersUnderOldKeys(db);
+  return { activeKeyId: keyId, credentials, twoFactor, tokens, sharedAnswersDropped };
+}
+
+/** The TOTP secrets, the same way: batch by batch, compare-and-set on the old ciphertext. */
+async function rotateTwoFactorSecrets(db: PrismaClient, batchSize: number, onBatch: RotationOptions["onBatch"]): Promise<RotationCounts> {
+  const counts = emptyCounts();
+  let cursor: string | undefined;
+  for (;;) {
+    const rows: { userId: string; secretCiphertext: string }[] = await db.twoFactor.findMany({
+      where: cursor ? { userId: { gt: cursor } } : undefined,
+      orderBy: { userId: "asc" },
+      take: batchSize,
+      select: { userId: true, secretCiphertext: true },
+    });
+    if (rows.length === 0) break;
+    cursor = rows[rows.length - 1].userId;
+    for (const row of rows) {
+      counts.scanned += 1;
+      if (!needsReencryption(row.secretCiphertext)) continue;
+      let secretCiphertext: string;
+      try {
+        secretCiphertext = reencryptSecret(row.secretCiphertext, twoFactorAad(row.userId));
+      } catch (error) {
+        if (!(error instanceof DecryptionError)) throw error;
+        counts.unreadable.push(row.userId);
+        continue;
+      }
+      const written = await db.twoFactor.updateMany({ where: { userId: row.userId, secretCiphertext: row.secretCiphertext }, data: { secretCiphertext } });
+      if (written.count === 1) counts.reencrypted += 1;
+      else counts.skippedConcurrent += 1;
+    }
+    onBatch?.({ table: "TwoFactor", scanned: counts.scanned, reencrypted: counts.reencrypted });
+  }
+  return counts;
 }

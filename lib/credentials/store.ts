@@ -7,6 +7,7 @@ import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import {
   credentialFingerprint,
   dropCredentialState,
+  dropSharedAnswers,
   forgetCredential,
   getCredentialState,
   getEmsClient,
@@ -154,6 +155,8 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
       create: { userId: actor.userId, ...data },
       update: data,
     });
+    // The team's shared answers of the replaced credential go, even when the same key is saved again.
+    if (previous) await dropSharedAnswers(tx, previous.fingerprint, actor.teamId);
     if (previous && previous.fingerprint !== row.fingerprint) orphaned = await dropOrphanedTokenCache(tx, previous.fingerprint);
     await auditByActor(
       actor,
@@ -190,6 +193,7 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
     const row = await tx.apiCredential.findFirst({ where: { id: input.credentialId, userId: actor.userId }, select: { id: true, fingerprint: true, baseUrl: true, keyLast4: true } });
     if (!row) throw new NotFoundError("Those credentials do not exist, or they are not yours.");
     await tx.apiCredential.delete({ where: { id: row.id } });
+    await dropSharedAnswers(tx, row.fingerprint, actor.teamId);
     const unused = await dropOrphanedTokenCache(tx, row.fingerprint);
     await auditByActor(
       actor,

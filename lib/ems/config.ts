@@ -4,11 +4,14 @@ import { emsEnv } from "@/lib/env";
 /** Settings of the EMS client: constants of the contract, and EMS_* variables from lib/env.ts. */
 
 export const EVENTS_PATH = "/api/v1/events";
+export const WEBHOOKS_PATH = "/api/v1/webhooks";
 export const TOKEN_PATH = "/api/v1/oauth2/token";
 /** A token lives 30 minutes from issue (docs/ems-api.md §2): never trust one for longer. */
 export const MAX_TOKEN_LIFETIME_MS = 30 * 60 * 1000;
 /** A listing costs 10 credits of the rate limit (docs/ems-api.md §5). */
 export const LISTING_COST = 10;
+/** Any other call, a single-record read included, costs 1 (docs/ems-api.md §5). */
+export const SINGLE_CALL_COST = 1;
 /** GETs are retried up to twice on 5xx and network errors. */
 export const MAX_GET_RETRIES = 2;
 
@@ -19,6 +22,12 @@ export interface EmsConfig {
   timeoutMs: number;
   /** Path of the webhook-groups listing (EMS_WEBHOOK_GROUPS_PATH): the contract's path is ours (docs/ems-api.md §4.1). */
   webhookGroupsPath: string;
+  /** Identical listings of one credential within this long are answered once (EMS_SHARED_ANSWER_SECONDS, default 30 s; 0: off). */
+  sharedAnswerMs: number;
+  /** Share of a rate-limit window kept for page views (EMS_BACKGROUND_RESERVE_PERCENT, default 30 %). */
+  backgroundReserveShare: number;
+  /** Under this share left, the pages say the budget is low (EMS_LOW_BUDGET_PERCENT, default 20 %). */
+  lowBudgetShare: number;
 }
 
 function readConfig(): EmsConfig {
@@ -27,6 +36,9 @@ function readConfig(): EmsConfig {
     renewBeforeMs: env.EMS_TOKEN_RENEW_BEFORE_SECONDS * 1000,
     timeoutMs: env.EMS_TIMEOUT_MS,
     webhookGroupsPath: env.EMS_WEBHOOK_GROUPS_PATH,
+    sharedAnswerMs: env.EMS_SHARED_ANSWER_SECONDS * 1000,
+    backgroundReserveShare: env.EMS_BACKGROUND_RESERVE_PERCENT / 100,
+    lowBudgetShare: env.EMS_LOW_BUDGET_PERCENT / 100,
   };
 }
 

@@ -12,8 +12,12 @@
  * pass every test.
  */
 
+/** The resources the portal's listing pages show. */
 export type EmsResource = "webhook-groups" | "events";
-export type FieldType = "number" | "text" | "date";
+/** Every resource the client reads: the listing pages' ones and webhooks on their own (§4.1a). */
+export type EmsApiResource = EmsResource | "webhooks";
+/** `boolean` fields are searched with `0`/`1` and equality only (§4.1a, ours). */
+export type FieldType = "number" | "text" | "date" | "boolean";
 
 /** A webhook group's standard fields (§4.1), in the API's order. */
 export const WEBHOOK_GROUP_FIELDS = ["id", "name", "headers", "notification_emails"] as const;
@@ -38,8 +42,39 @@ export const EVENT_FIELDS = [
   "updated_at",
 ] as const;
 
+/** A webhook's fields (§4.1a), in the API's order. */
+export const WEBHOOK_FIELDS = [
+  "id",
+  "name",
+  "url",
+  "group_id",
+  "trigger_object",
+  "trigger_on_insert",
+  "trigger_on_update",
+  "trigger_on_delete",
+  "public_user",
+  "admin_user",
+  "api_call",
+  "any_event",
+  "event_ids",
+  "enabled",
+  "content_type",
+  "all_fields",
+  "use_default_fields",
+  "fields",
+  "headers",
+  "notes",
+  "created_at",
+  "created_by",
+  "updated_at",
+  "updated_by",
+] as const;
+/** What a webhook fires on (§4.1a). A client keeps values it does not know: production may add some. */
+export const TRIGGER_OBJECTS = ["event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item"] as const;
+
 export type WebhookGroupField = (typeof WEBHOOK_GROUP_FIELDS)[number];
 export type EventField = (typeof EVENT_FIELDS)[number];
+export type WebhookField = (typeof WEBHOOK_FIELDS)[number];
 
 /** A lookup table without a prototype: `table[name]` is undefined for `__proto__`, `constructor`, `toString`… */
 function ownKeysOnly<T extends object>(table: T): Readonly<T> {
@@ -61,13 +96,25 @@ export const SEARCHABLE_FIELDS = {
     created_at: "date",
     updated_at: "date",
   } as const),
-} as const satisfies Record<EmsResource, Record<string, FieldType>>;
+  webhooks: ownKeysOnly({
+    id: "number",
+    group_id: "number",
+    name: "text",
+    url: "text",
+    trigger_object: "text",
+    content_type: "text",
+    enabled: "boolean",
+    any_event: "boolean",
+    updated_at: "date",
+  } as const),
+} as const satisfies Record<EmsApiResource, Record<string, FieldType>>;
 
 /** Fields a `sort` may name: the scalar standard fields (arrays such as `headers` have no order). */
 export const SORTABLE_FIELDS = {
   "webhook-groups": ["id", "name"],
   events: EVENT_FIELDS,
-} as const satisfies Record<EmsResource, readonly string[]>;
+  webhooks: WEBHOOK_FIELDS.filter((field) => field !== "event_ids" && field !== "fields" && field !== "headers"),
+} as const satisfies Record<EmsApiResource, readonly string[]>;
 
 /** Date fields holding `YYYY-MM-DD HH:MM:SS` timestamps (§4.2); the other date fields hold `YYYY-MM-DD`. */
 export const TIMESTAMP_FIELDS: readonly string[] = ["created_at", "updated_at"];
@@ -75,17 +122,26 @@ export const TIMESTAMP_FIELDS: readonly string[] = ["created_at", "updated_at"];
 /** The search operators (§4.4). */
 export const COMPARISON_OPERATORS = ["=", "!=", ">=", "<=", ">", "<"] as const;
 export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
-export const OPERATORS = [...COMPARISON_OPERATORS, ...TEXT_OPERATORS] as const;
+/** `=*in*` takes `|`-separated values (`status=*in*live|draft`); `!=*in*` is its negation (§4.4). */
+export const SET_OPERATORS = ["=*in*", "!=*in*"] as const;
+export const SET_SEPARATOR = "|";
+export const OPERATORS = [...COMPARISON_OPERATORS, ...TEXT_OPERATORS, ...SET_OPERATORS] as const;
 export type SearchOperator = (typeof OPERATORS)[number];
+
+export function isSetOperator(operator: string): boolean {
+  return operator === "=*in*" || operator === "!=*in*";
+}
 
 /**
  * Which operators fit which field type: numbers compare; text also matches; dates compare as text
- * in their stated formats, so they take the text operators too (`created_at=*beginswith*2026-11`).
+ * in their stated formats, so they take the text operators too (`created_at=*beginswith*2026-11`);
+ * every type takes the set operators; booleans only equality.
  */
 export const OPERATORS_BY_TYPE: Readonly<Record<FieldType, readonly SearchOperator[]>> = ownKeysOnly({
-  number: COMPARISON_OPERATORS,
+  number: [...COMPARISON_OPERATORS, ...SET_OPERATORS],
   date: OPERATORS,
   text: OPERATORS,
+  boolean: ["=", "!=", ...SET_OPERATORS],
 });
 
 /** §4.3: `per-page` is 1 to 200, default 20; at most 100 `ids`. */
@@ -120,6 +176,9 @@ export type SearchValueProblem =
   /** `=`/`!=` with a value starting with `*` would read as a text operator (`=*within*x`, §4.4). */
   | { kind: "looks-like-operator"; prefix: string }
   | { kind: "not-a-number" }
+  | { kind: "not-a-boolean" }
+  /** `=*in*` with an empty entry (`live||draft`, `a|`) (§4.4). */
+  | { kind: "empty-list-entry" }
   /** A date compared with `=`, `<`, ... must be written in the field's format (§4.4: dates compare as text). */
   | { kind: "not-a-date"; timestamp: boolean };
 
@@ -141,7 +200,13 @@ export function searchValueProblems(field: string, type: FieldType, operator: st
     const closing = value.indexOf("*", 1);
     problems.push({ kind: "looks-like-operator", prefix: closing > 0 ? value.slice(0, closing + 1) : "*" });
   }
-  if (type === "number" && !WHOLE_NUMBER.test(value)) problems.push({ kind: "not-a-number" });
+  // The set operators check each of their values; an empty list is "empty" above.
+  const set = isSetOperator(operator);
+  const values = set ? value.split(SET_SEPARATOR) : [value];
+  if (set && values.length > 1 && values.some((entry) => entry === "")) problems.push({ kind: "empty-list-entry" });
+  const entries = set ? values.filter((entry) => entry !== "") : values;
+  if (type === "number" && !entries.every((entry) => WHOLE_NUMBER.test(entry))) problems.push({ kind: "not-a-number" });
+  if (type === "boolean" && !entries.every((entry) => entry === "0" || entry === "1")) problems.push({ kind: "not-a-boolean" });
   if (type === "date" && !operator.includes("*")) {
     const timestamp = TIMESTAMP_FIELDS.includes(field);
     if (!(timestamp ? DATE_OR_TIMESTAMP : DATE).test(value)) problems.push({ kind: "not-a-date", timestamp });

@@ -57,9 +57,11 @@ export async function getCredentialState(fingerprint: string): Promise<Credentia
  */
 export async function dropCredentialState(db: TransactionClient, fingerprint: string): Promise<void> {
   await db.emsTokenCache.deleteMany({ where: { fingerprint } });
+  // Nobody uses the credential any more: every team's shared answers of it go too.
+  await db.emsSharedAnswer.deleteMany({ where: { fingerprint } });
 }
 
-/** Forgets everything about a credential (its token and state): call when a credential is deleted or replaced. */
+/** Forgets everything about a credential (its token, state and shared answers): call when a credential is deleted or replaced. */
 export async function forgetCredential(fingerprint: string): Promise<void> {
   ems.tokens.delete(fingerprint);
   ems.failing.delete(fingerprint);

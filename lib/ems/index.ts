@@ -2,7 +2,7 @@ import "server-only";
 
 /** The EMS client: the only code that talks to the EMS API or holds its tokens. */
 export { getEmsClient } from "./client";
-export type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
+export type { CallOptions, EmsClient, ItemFor, ListResult, RecordResult } from "./client";
 export { credentialFingerprint, normalizeBaseUrl, basicAuthorization, encodeCredentialPart } from "./credentials";
 export type { EmsCredential } from "./credentials";
 export {
@@ -24,6 +24,10 @@ export { tokenCacheAad } from "./token-cache";
 export { reencryptCachedTokens } from "./token-reencryption";
 export type { TokenReencryptionCounts, TokenReencryptionOptions } from "./token-reencryption";
 export type { RateLimit } from "./rate-limit";
+export { answerCache, canonicalQuery, dropAnswersUnderOldKeys, dropSharedAnswers } from "./answer-cache";
+export type { PeekedAnswer, SharedAnswer } from "./answer-cache";
+export { BUDGET_KIND_LABELS, BUDGET_KINDS, flushBudgetUsage, isBudgetLow, reservedCredits, usageByKind } from "./budget";
+export type { BudgetKind, BudgetSpender, KindUsage } from "./budget";
 export { flushEmsState } from "./lifecycle";
 export { emsConfig, reloadEmsConfig } from "./config";
 export * from "./contract";

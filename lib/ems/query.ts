@@ -10,18 +10,20 @@ import {
   OPERATORS_BY_TYPE,
   SEARCHABLE_FIELDS,
   SORTABLE_FIELDS,
+  WEBHOOK_FIELDS,
   WEBHOOK_GROUP_EXPAND,
   WEBHOOK_GROUP_FIELDS,
   dateFormatOf,
   formatCondition,
   formatSortKey,
   searchValueProblems,
-  type EmsResource,
+  type EmsApiResource,
   type EventField,
   type FieldType,
   type SearchCondition,
   type SearchValueProblem,
   type SortKey,
+  type WebhookField,
   type WebhookGroupField,
 } from "./contract";
 import { InvalidQueryError } from "./errors";
@@ -45,14 +47,21 @@ function searchValueMessage(field: string, type: FieldType, operator: string, va
     case "looks-like-operator":
       return `a value for "${operator}" cannot start with "*" (it would read as a text operator); use "=*contains*" instead`;
     case "not-a-number":
-      return `${field} is a ${type} field; "${value}" is not a whole number`;
+      return `${field} is a ${type} field; "${value}" is not a whole number${operator.endsWith("*in*") ? " (or whole numbers separated by |)" : ""}`;
+    case "not-a-boolean":
+      return `${field} is a yes/no field searched with 0 or 1; "${value}" is not one${operator.endsWith("*in*") ? " (or 0|1)" : ""}`;
+    case "empty-list-entry":
+      return `the list of values for ${field} has an empty entry ("${value}"); separate values with a single |`;
     case "not-a-date":
       return `${field} compares dates written ${dateFormatOf(problem)}; "${value}" is not one (use "=*beginswith*" for a part of a date)`;
   }
 }
 
-function querySchemaFor(resource: EmsResource) {
-  const fields = resource === "events" ? EVENT_FIELDS : WEBHOOK_GROUP_FIELDS;
+const FIELDS_OF = { "webhook-groups": WEBHOOK_GROUP_FIELDS, events: EVENT_FIELDS, webhooks: WEBHOOK_FIELDS } as const;
+const NOTHING_TO_EXPAND = { events: "events have nothing to expand", webhooks: "webhooks have nothing to expand" } as const;
+
+function querySchemaFor(resource: EmsApiResource) {
+  const fields = FIELDS_OF[resource];
   const searchable: Record<string, FieldType> = SEARCHABLE_FIELDS[resource];
   const sortable = SORTABLE_FIELDS[resource] as readonly string[];
   const searchableNames = Object.keys(searchable);
@@ -93,7 +102,7 @@ function querySchemaFor(resource: EmsResource) {
         .array(
           resource === "webhook-groups"
             ? z.enum(WEBHOOK_GROUP_EXPAND, { error: (issue) => `"${String(issue.input)}" cannot be expanded; expand accepts webhooks` })
-            : z.never({ error: () => "events have nothing to expand" }),
+            : z.never({ error: () => NOTHING_TO_EXPAND[resource] }),
         )
         .refine(distinct, "expand lists a name twice")
         .optional(),
@@ -126,6 +135,7 @@ function querySchemaFor(resource: EmsResource) {
 
 export const webhookGroupQuerySchema = querySchemaFor("webhook-groups");
 export const eventQuerySchema = querySchemaFor("events");
+export const webhookQuerySchema = querySchemaFor("webhooks");
 
 export type WebhookGroupQuery = {
   fields?: WebhookGroupField[];
@@ -149,14 +159,28 @@ export type EventQuery = {
   ids?: number[];
 };
 
-export type QueryFor<R extends EmsResource> = R extends "events" ? EventQuery : WebhookGroupQuery;
+export type WebhookQuery = {
+  fields?: WebhookField[];
+  expand?: never[];
+  search?: SearchCondition[];
+  searchCondition?: "and" | "or";
+  page?: number;
+  perPage?: number;
+  sort?: SortKey<(typeof SORTABLE_FIELDS)["webhooks"][number]>[];
+  ids?: number[];
+};
 
-export function querySchemaOf(resource: EmsResource) {
-  return resource === "events" ? eventQuerySchema : webhookGroupQuerySchema;
+export type QueryFor<R extends EmsApiResource> = R extends "events" ? EventQuery : R extends "webhooks" ? WebhookQuery : WebhookGroupQuery;
+
+/** What a single-record read (§4.6) takes: the listing's `fields` and `expand`. */
+export type RecordQueryFor<R extends EmsApiResource> = Pick<QueryFor<R>, "fields" | "expand">;
+
+export function querySchemaOf(resource: EmsApiResource) {
+  return resource === "events" ? eventQuerySchema : resource === "webhooks" ? webhookQuerySchema : webhookGroupQuerySchema;
 }
 
 /** Checks a query; throws InvalidQueryError with every problem, each written for a person. */
-export function validateQuery<R extends EmsResource>(resource: R, query: QueryFor<R>): QueryFor<R> {
+export function validateQuery<R extends EmsApiResource>(resource: R, query: QueryFor<R>): QueryFor<R> {
   const parsed = querySchemaOf(resource).safeParse(query);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) =>
@@ -173,12 +197,12 @@ export function validateQuery<R extends EmsResource>(resource: R, query: QueryFo
  * joined with an encoded `&` (`%26`); every value is percent-encoded, lists keep literal commas.
  * Throws InvalidQueryError for a query the contract does not allow (e.g. a value with `&`).
  */
-export function buildQueryString<R extends EmsResource>(resource: R, query: QueryFor<R>): string {
+export function buildQueryString<R extends EmsApiResource>(resource: R, query: QueryFor<R>): string {
   // Page renders repeat the same few queries: remember the strings of valid ones.
   const key = `${resource} ${JSON.stringify(query)}`;
   const known = builtQueryStrings.get(key);
   if (known !== undefined) return known;
-  const built = buildValidQueryString(validateQuery(resource, query) as WebhookGroupQuery | EventQuery);
+  const built = buildValidQueryString(validateQuery(resource, query) as WebhookGroupQuery | EventQuery | WebhookQuery);
   if (builtQueryStrings.size >= MAX_REMEMBERED_QUERIES) builtQueryStrings.clear();
   builtQueryStrings.set(key, built);
   return built;
@@ -187,7 +211,7 @@ export function buildQueryString<R extends EmsResource>(resource: R, query: Quer
 const MAX_REMEMBERED_QUERIES = 500;
 const builtQueryStrings = new Map<string, string>();
 
-function buildValidQueryString(valid: WebhookGroupQuery | EventQuery): string {
+function buildValidQueryString(valid: WebhookGroupQuery | EventQuery | WebhookQuery): string {
   const parts: string[] = [];
   const list = (values: readonly (string | number)[]) => values.map((value) => encodeURIComponent(String(value))).join(",");
   if (valid.fields?.length) parts.push(`fields=${list(valid.fields)}`);

@@ -48,6 +48,21 @@ const emailsSchema = z.preprocess((value): unknown => {
   return value;
 }, z.array(textLike));
 
+/** `event_ids` / `fields` as an array, or a comma-separated string (`"12,15"`), or an object of values. */
+function listOf<T extends z.ZodType>(item: T) {
+  return z.preprocess((value): unknown => {
+    if (value === null || value === undefined || value === "") return [];
+    if (typeof value === "string") return value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    if (typeof value === "object" && !Array.isArray(value)) return Object.values(value as Record<string, unknown>);
+    return value;
+  }, z.array(item));
+}
+
+/**
+ * A webhook (docs/ems-api.md §4.1a). Every field but `id` may be missing: missing means unknown,
+ * never false or empty. Values outside the documented ones (a new `trigger_object`, a
+ * `content_type` of `form`) are kept as they come.
+ */
 export const webhookSchema = z.object({
   id: intLike,
   name: textLike.optional(),
@@ -57,9 +72,22 @@ export const webhookSchema = z.object({
   trigger_on_insert: booleanLike.optional(),
   trigger_on_update: booleanLike.optional(),
   trigger_on_delete: booleanLike.optional(),
+  public_user: booleanLike.optional(),
+  admin_user: booleanLike.optional(),
+  api_call: booleanLike.optional(),
+  any_event: booleanLike.optional(),
+  event_ids: listOf(intLike).optional(),
   enabled: booleanLike.optional(),
   content_type: textLike.optional(),
+  all_fields: booleanLike.optional(),
+  use_default_fields: booleanLike.optional(),
+  fields: listOf(textLike).optional(),
   headers: headersSchema.optional(),
+  notes: nullableText.optional(),
+  created_at: nullableText.optional(),
+  created_by: nullableText.optional(),
+  updated_at: nullableText.optional(),
+  updated_by: nullableText.optional(),
 });
 export type Webhook = z.infer<typeof webhookSchema>;
 
@@ -117,9 +145,22 @@ const strictWebhook = z.object({
   trigger_on_insert: z.boolean().optional(),
   trigger_on_update: z.boolean().optional(),
   trigger_on_delete: z.boolean().optional(),
+  public_user: z.boolean().optional(),
+  admin_user: z.boolean().optional(),
+  api_call: z.boolean().optional(),
+  any_event: z.boolean().optional(),
+  event_ids: z.array(z.number().int()).optional(),
   enabled: z.boolean().optional(),
   content_type: z.string().optional(),
+  all_fields: z.boolean().optional(),
+  use_default_fields: z.boolean().optional(),
+  fields: z.array(z.string()).optional(),
   headers: strictHeaders.optional(),
+  notes: z.string().nullable().optional(),
+  created_at: z.string().nullable().optional(),
+  created_by: z.string().nullable().optional(),
+  updated_at: z.string().nullable().optional(),
+  updated_by: z.string().nullable().optional(),
 });
 const strictWebhookGroup = z.object({
   id: z.number().int(),
@@ -148,6 +189,7 @@ const strictEvent = z.object({
 const STRICT_SCHEMAS = new Map<z.ZodType, z.ZodType>([
   [webhookGroupSchema, strictWebhookGroup],
   [emsEventSchema, strictEvent],
+  [webhookSchema, strictWebhook],
 ]);
 
 const metaSchema = z.object({
@@ -222,6 +264,18 @@ export function parseListBody<T>(
     items,
     meta: { totalCount: items.length, pageCount: 1, currentPage: requested.page ?? 1, perPage },
   };
+}
+
+/** Parses a single-record answer (docs/ems-api.md §4.6): the record itself, no envelope. */
+export function parseRecordBody<T>(body: unknown, itemSchema: z.ZodType<T>): T {
+  const strict = STRICT_SCHEMAS.get(itemSchema)?.safeParse(body);
+  if (strict?.success) return strict.data as T;
+  const parsed = itemSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ResponseShapeError(`the record is unreadable at "${issue?.path.join(".") ?? ""}": ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
 }
 
 /** The most of an API's error message a person is shown. */

@@ -16,6 +16,15 @@ interface RateLimitWriter {
   dirty: boolean;
 }
 
+interface PendingUsage {
+  teamId: string;
+  fingerprint: string;
+  kind: string;
+  minute: Date;
+  calls: number;
+  credits: number;
+}
+
 interface EmsProcessState {
   tokens: Map<string, CachedToken>;
   /** One shared token request per credential (single flight). */
@@ -25,6 +34,10 @@ interface EmsProcessState {
   rateLimits: Map<string, { limit: number; remaining: number; resetAt: Date; observedAt: number }>;
   rateLimitWriters: Map<string, RateLimitWriter>;
   pendingWrites: Set<Promise<void>>;
+  /** Credits spent per team, credential, kind and minute, not yet written (lib/ems/budget.ts). */
+  usage: { pending: Map<string, PendingUsage>; timer: ReturnType<typeof setTimeout> | null };
+  /** One shared listing call per team, credential and query in this process (lib/ems/answer-cache.ts). */
+  answerFlights: Map<string, Promise<unknown>>;
 }
 
 const holder = globalThis as unknown as { __emsClientState?: EmsProcessState };
@@ -33,11 +46,17 @@ const holder = globalThis as unknown as { __emsClientState?: EmsProcessState };
  * The EMS client's per-process state, on globalThis so that Next's dev server (which may load a
  * module twice) still has exactly one token cache and one single-flight map per process.
  */
-export const ems: EmsProcessState = (holder.__emsClientState ??= {
+const state: EmsProcessState = (holder.__emsClientState ??= {
   tokens: new Map(),
   inflight: new Map(),
   failing: new Map(),
   rateLimits: new Map(),
   rateLimitWriters: new Map(),
   pendingWrites: new Set(),
+  usage: { pending: new Map(), timer: null },
+  answerFlights: new Map(),
 });
+// A dev server that kept the state of an earlier version of this module gets the newer fields.
+state.usage ??= { pending: new Map(), timer: null };
+state.answerFlights ??= new Map();
+export const ems: EmsProcessState = state;

@@ -1,11 +1,12 @@
 /**
  * What every server action answers a form (lib/actions/pipeline.ts makes it; the form hook in
  * components/forms shows it): field errors keyed by input name, a form-level message, and on
- * success optional data. Never an echo of what was typed: forms keep their values on the client.
+ * success optional data. `reauthRequired`: a sensitive action refused for want of a recent
+ * re-authentication; the form hook asks for it and sends the same submission again. Never an echo of what was typed: forms keep their values on the client.
  */
 export type ActionState<TData = undefined> =
   | { status: "idle" }
-  | { status: "error"; message?: string; fieldErrors?: Record<string, string> }
+  | { status: "error"; message?: string; fieldErrors?: Record<string, string>; reauthRequired?: true }
   | { status: "success"; message?: string; data?: TData };
 
 export type ActionErrorState = Extract<ActionState, { status: "error" }>;

@@ -30,6 +30,8 @@ export interface ExportOptions {
    * under way and reports failures as an `error` event.
    */
   firstPageWithinMs?: number;
+  /** The team the export runs for: its credits are recorded as the team's "export" use (lib/ems/budget.ts). */
+  teamId?: string;
   /** Called exactly once when the export is over, whichever way (releases its slot). */
   onFinish?: () => void | Promise<void>;
 }
@@ -59,7 +61,8 @@ function withinOrHeartbeat<T>(promise: Promise<T>, ms: number): Promise<T | type
  *
  * Streams every page matching the options (not only the one on screen), as CSV or JSON inside the
  * event stream above, in pages of 200. The EMS client's `pages()` walks the pages, waits out rate
- * limits and keeps a reserve for page renders; the rest is pulled as the browser reads
+ * limits and, as background work, leaves the reserve of each window to page views (waiting for the
+ * reset when it would dip into it, lib/ems/budget.ts); the rest is pulled as the browser reads
  * (backpressure). A cancelled download, the request's end or the time limit stop the walk.
  */
 export async function startExport(
@@ -68,12 +71,23 @@ export async function startExport(
   format: ExportFormat,
   options: ExportOptions,
 ): Promise<{ stream: ReadableStream<Uint8Array> }> {
+  // On a loaded server the browser can give up while the route still waits on the database: an
+  // "abort" listener added now would never fire, and the walk would hold its slot for nobody.
+  if (options.signal?.aborted) {
+    await options.onFinish?.();
+    throw abortReason(options.signal);
+  }
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const startedAt = Date.now();
   const query = toEmsQuery(state, { page: 1, perPage: options.pageSize ?? 200 });
   const controller = new AbortController();
   const iterator = client
-    .pages(state.resource, query as never, { signal: controller.signal, waitForRateLimit: true, requestId: options.requestId })
+    .pages(state.resource, query as never, {
+      signal: controller.signal,
+      waitForRateLimit: true,
+      requestId: options.requestId,
+      budget: { kind: "export", teamId: options.teamId },
+    })
     [Symbol.asyncIterator]();
 
   const columns = exportColumns(state);
@@ -198,4 +212,9 @@ export async function startExport(
   }
 
   return { stream };
+}
+
+/** The signal's reason as an error named AbortError, whatever the aborting code passed. */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error && signal.reason.name === "AbortError" ? signal.reason : new DOMException("The request was aborted.", "AbortError");
 }

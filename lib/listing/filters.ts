@@ -27,6 +27,8 @@ const OPERATOR_LABELS: Record<string, { text: string; date?: string }> = {
   "!=*beginswith*": { text: "does not begin with" },
   "=*endswith*": { text: "ends with" },
   "!=*endswith*": { text: "does not end with" },
+  "=*in*": { text: "is one of" },
+  "!=*in*": { text: "is none of" },
 };
 
 export function operatorLabel(operator: string, type: FieldType = "text"): string {
@@ -91,7 +93,11 @@ function problemInWords(field: string, value: string, problem: SearchValueProble
     case "looks-like-operator":
       return `The value of the filter on “${field}” starts with “${problem.prefix}”, which looks like a mistyped operator.`;
     case "not-a-number":
-      return `The filter on “${field}” needs a whole number, not “${clip(value)}”.`;
+      return `The filter on “${field}” needs a whole number, not “${clip(value)}” (for “is one of”, whole numbers separated by “|”).`;
+    case "not-a-boolean":
+      return `The filter on “${field}” needs 1 (yes) or 0 (no), not “${clip(value)}”.`;
+    case "empty-list-entry":
+      return `The filter on “${field}” has an empty value in its list; separate the values with a single “|”, with none at the end.`;
     case "not-a-date":
       return `The filter on “${field}” needs a date written ${dateFormatOf(problem)}, not “${clip(value)}” (use “begins with” for a part of a date).`;
   }

@@ -3,8 +3,11 @@ import { randomUUID } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
+  answerCache,
+  emsConfig,
   type EmsClient,
   getCredentialState,
+  isBudgetLow,
   CredentialsRejectedError,
   EmsBadRequestError,
   InvalidResponseError,
@@ -24,12 +27,25 @@ export interface RateBudget {
   resetAt: Date;
   /** Seconds until the window resets, as of when the answer came. */
   resetInSeconds: number;
+  /** Under EMS_LOW_BUDGET_PERCENT of the window left: every member using the credential sees a notice. */
+  low: boolean;
 }
 
 export function budgetOf(rateLimit: { limit: number; remaining: number; resetAt: Date } | null | undefined): RateBudget | null {
   if (!rateLimit) return null;
-  const resetInSeconds = Math.max(0, Math.ceil((new Date(rateLimit.resetAt).getTime() - Date.now()) / 1000));
-  return { limit: rateLimit.limit, remaining: rateLimit.remaining, resetAt: new Date(rateLimit.resetAt), resetInSeconds };
+  const resetAt = new Date(rateLimit.resetAt);
+  const resetInSeconds = Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+  return { limit: rateLimit.limit, remaining: rateLimit.remaining, resetAt, resetInSeconds, low: isBudgetLow({ ...rateLimit, resetAt }) };
+}
+
+/** How old the rows on screen are (lib/ems/answer-cache.ts). */
+export interface Freshness {
+  /** Seconds since the EMS answered: 0 when this page view asked it. */
+  ageSeconds: number;
+  /** Shown because the API's rate limit is used up: older than the sharing window. */
+  stale: boolean;
+  /** Answers are shared for this many seconds (0: sharing is off, every view asks the API). */
+  windowSeconds: number;
 }
 
 export interface ListingMeta {
@@ -48,7 +64,7 @@ export type ListingFailure =
   | { kind: "invalid-response"; message: string }
   | { kind: "unknown"; message: string };
 
-export type ListingOutcome<T> = { kind: "ok"; items: T[]; meta: ListingMeta; budget: RateBudget | null } | ListingFailure;
+export type ListingOutcome<T> = { kind: "ok"; items: T[]; meta: ListingMeta; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
 /**
  * Turns what the EMS client threw into a state the page can show; only user-facing words escape.
@@ -73,6 +89,11 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
  * credential load resolveListing already started (beside its saved-views query); without it the
  * credential is read here.
  *
+ * Identical listings of the team's credential within EMS_SHARED_ANSWER_SECONDS are answered once
+ * (lib/ems/answer-cache.ts): the stored answer is looked up beside the credential's load, and only
+ * a missing or old one costs an API call (`refresh` asks the API regardless). A 429 with an earlier
+ * answer stored shows that answer, marked stale, not an error.
+ *
  * The EMS calls of a render share one deadline, EMS_PAGE_BUDGET_MS (12 s): the client's own
  * timeout is per attempt, and with its retries and a token request a slow API could hold a page
  * for a minute. When the budget is spent the call is aborted and the page says the API is
@@ -82,13 +103,18 @@ export async function loadListing(
   actor: Actor,
   state: ListingState,
   emsClient?: Promise<EmsClient | null>,
-  options: { budgetMs?: number } = {},
+  options: { budgetMs?: number; refresh?: boolean } = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
   // One id for the EMS client's log lines of this page view and for a failure logged here.
   const requestId = randomUUID();
+  const query = toEmsQuery(state);
+  const windowMs = emsConfig().sharedAnswerMs;
+  // The stored answer, looked up beside the credential's load (by user id): no extra wait.
+  const peek =
+    windowMs > 0 && !options.refresh ? answerCache.peekForUser(actor.userId, actor.teamId, state.resource, query as never).catch(() => null) : Promise.resolve(null);
   let client;
   try {
-    client = await (emsClient ?? getEmsClientForActor(actor));
+    [client] = await Promise.all([emsClient ?? getEmsClientForActor(actor), peek]);
   } catch (error) {
     return failureOf(error, requestId);
   }
@@ -96,14 +122,21 @@ export async function loadListing(
   const budgetMs = options.budgetMs ?? listingEnv().EMS_PAGE_BUDGET_MS;
   const deadline = AbortSignal.timeout(budgetMs);
   try {
-    const query = toEmsQuery(state);
     // Page renders never sleep through a rate limit: they say how long to wait instead.
-    const result = await client.list(state.resource, query as never, { waitForRateLimit: false, requestId, signal: deadline });
+    const result = await answerCache.list(client, state.resource, query as never, {
+      teamId: actor.teamId,
+      waitForRateLimit: false,
+      requestId,
+      signal: deadline,
+      refresh: options.refresh,
+      peeked: await peek,
+    });
     return {
       kind: "ok",
       items: result.items as unknown as Record<string, unknown>[],
       meta: result.meta,
       budget: budgetOf(result.rateLimit),
+      freshness: { ageSeconds: result.ageSeconds, stale: result.stale, windowSeconds: Math.round(windowMs / 1000) },
     };
   } catch (error) {
     if (deadline.aborted) {
@@ -114,8 +147,16 @@ export async function loadListing(
     if (failure.kind === "rate-limited" && !failure.budget) {
       const known = budgetOf((await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit);
       // The figures of the last answer; none known means the 429 itself: nothing left until the wait ends.
-      failure.budget = known ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000), resetInSeconds: failure.retryAfterSeconds };
+      failure.budget = known ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000), resetInSeconds: failure.retryAfterSeconds, low: true };
     }
     return failure;
   }
+}
+
+/**
+ * The refresh button: the rows of `state` asked of the API again, bypassing the shared answer (one
+ * call for every member who presses it at once). The outcome is what the page shows next.
+ */
+export function refreshListing(actor: Actor, state: ListingState): Promise<ListingOutcome<Record<string, unknown>>> {
+  return loadListing(actor, state, undefined, { refresh: true });
 }

@@ -1,6 +1,6 @@
 import { handleAdminRequest, ADMIN_PREFIX } from "./api/admin";
 import type { SandboxControls, SandboxQuirks, SandboxState } from "./api/controls";
-import { handleListing, LISTING_RESOURCES, type ListingResource } from "./api/listing";
+import { handleListing, handleSingleRecord, LISTING_RESOURCES, type ListingResource } from "./api/listing";
 import { openApiResponse } from "./api/openapi";
 import { TRIGRAM_MIN_ROWS } from "./api/search";
 import { handleTokenRequest, secretsEqual } from "./api/token-endpoint";
@@ -25,19 +25,31 @@ const API_PREFIX = "/api/v1/";
 type Route =
   | { kind: "token" }
   | { kind: "listing"; resource: ListingResource }
+  | { kind: "record"; resource: ListingResource; id: string }
   | { kind: "openapi" }
   | { kind: "admin" }
   | { kind: "unknown" };
 
-/** Maps a path to what answers it; both `/events` and `/events.json` are accepted (docs/ems-api.md §1). */
+const isResource = (name: string): name is ListingResource => (LISTING_RESOURCES as readonly string[]).includes(name);
+
+/**
+ * Maps a path to what answers it; every path is accepted with and without `.json`
+ * (`/events.json`, `/oauth2/token.json`, `/events/1190.json`: docs/ems-api.md §1).
+ */
 function route(path: string): Route {
   if (path.startsWith(ADMIN_PREFIX)) return { kind: "admin" };
   if (!path.startsWith(API_PREFIX)) return { kind: "unknown" };
   const rest = path.slice(API_PREFIX.length);
-  if (rest === "oauth2/token") return { kind: "token" };
   if (rest === "openapi.json") return { kind: "openapi" };
   const name = rest.endsWith(".json") ? rest.slice(0, -5) : rest;
-  if ((LISTING_RESOURCES as readonly string[]).includes(name)) return { kind: "listing", resource: name as ListingResource };
+  if (name === "oauth2/token") return { kind: "token" };
+  if (isResource(name)) return { kind: "listing", resource: name };
+  const slash = name.indexOf("/");
+  if (slash > 0) {
+    const resource = name.slice(0, slash);
+    const id = name.slice(slash + 1);
+    if (isResource(resource) && id !== "" && !id.includes("/")) return { kind: "record", resource, id };
+  }
   return { kind: "unknown" };
 }
 
@@ -102,9 +114,10 @@ export class Sandbox implements SandboxControls {
 
     const kind: CallKind = target.kind === "token" ? "token" : "api";
     const caller = this.identify(target, request);
-    if (target.kind === "token" || target.kind === "listing") this.counters.record(kind, caller.accountKey);
+    const counted = target.kind === "token" || target.kind === "listing" || target.kind === "record";
+    if (counted) this.counters.record(kind, caller.accountKey);
 
-    const fault = target.kind === "token" || target.kind === "listing" ? this.faults.take(kind) : undefined;
+    const fault = counted ? this.faults.take(kind) : undefined;
     if (fault?.delayMs) {
       return sleep(fault.delayMs).then(() => this.answer(target, request, caller, fault));
     }
@@ -171,7 +184,8 @@ export class Sandbox implements SandboxControls {
         case "openapi":
           if (request.method !== "GET") throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET" });
           return openApiResponse(request.baseUrl);
-        case "listing": {
+        case "listing":
+        case "record": {
           const bearer = caller.bearer;
           if (!bearer?.ok) {
             const message = bearer?.ok === false && bearer.reason === "expired" ? MESSAGES.expiredBearer
@@ -183,7 +197,9 @@ export class Sandbox implements SandboxControls {
             throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET, HEAD" });
           }
           const account = this.accounts.get(bearer.token.accountKey)!;
-          return handleListing(target.resource, request, datasetFor(account), this.quirks);
+          return target.kind === "listing"
+            ? handleListing(target.resource, request, datasetFor(account), this.quirks)
+            : handleSingleRecord(target.resource, target.id, request, datasetFor(account), this.quirks);
         }
         default:
           throw new SandboxHttpError(404, MESSAGES.notFound);

@@ -29,6 +29,13 @@ describe("proxy", () => {
     expect(new URL(unicode.headers.get("location")!).searchParams.get("callbackUrl")).toBe("/%C3%A9v%C3%A9nements?q=caf%C3%A9");
   });
 
+  it("lets the cron routes through without a session cookie (they check CRON_SECRET themselves), and nothing that only starts like them", async () => {
+    const cron = await proxy(request("/api/cron/retention", { authorization: "Bearer x" }));
+    expect(cron.status).toBe(200);
+    expect(cron.headers.get("x-middleware-next")).toBe("1");
+    expect((await proxy(request("/api/cronjobs"))).status).toBe(307);
+  });
+
   it("ignores other cookies and an empty session cookie", async () => {
     expect((await proxy(request("/views", { cookie: "next-auth.csrf-token=abc; theme=dark" }))).status).toBe(307);
     expect((await proxy(request("/views", { cookie: "next-auth.session-token=" }))).status).toBe(307);

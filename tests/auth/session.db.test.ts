@@ -3,6 +3,7 @@
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { actorForSession, getActor, requireActor } from "@/lib/auth/session";
+import { isSessionOpen, sessionPolicy } from "@/lib/auth/session-policy";
 import { prisma } from "@/lib/db/prisma";
 import { redirectOf } from "../actions/support/call";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
@@ -28,8 +29,8 @@ afterAll(async () => {
   await counter?.uninstall();
 });
 
-async function openSession(userId: string, lastSeenAt?: Date) {
-  const session = await prisma.userSession.create({ data: { userId, ...(lastSeenAt ? { lastSeenAt } : {}) } });
+async function openSession(userId: string, lastSeenAt?: Date, createdAt?: Date) {
+  const session = await prisma.userSession.create({ data: { userId, ...(lastSeenAt ? { lastSeenAt } : {}), ...(createdAt ? { createdAt } : {}) } });
   return { uid: userId, sid: session.id, sv: 0 };
 }
 
@@ -40,7 +41,7 @@ describe("actorForSession", () => {
     const owner = await createTeam("Session Team");
     const claims = await openSession(owner.userId);
     const { result, statements } = await counter.record(() => actorForSession(claims));
-    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER" });
+    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date) });
     expect(statements).toHaveLength(1);
   });
 
@@ -91,6 +92,48 @@ describe("actorForSession", () => {
     const stale = await openSession(owner.userId, tenMinutesAgo);
     await actorForSession({ ...stale, sv: 7 });
     expect((await lastSeenOf(stale.sid)).getTime()).toBe(tenMinutesAgo.getTime());
+  });
+});
+
+describe("actorForSession: idle timeout and maximum age (AUTH_SESSION_IDLE_SECONDS, AUTH_SESSION_MAX_AGE_SECONDS)", () => {
+  const DAY = 24 * 3600 * 1000;
+  const ago = (ms: number) => new Date(Date.now() - ms);
+
+  it("refuses a session unused for the idle timeout (7 days by default), in the same one statement, and leaves its lastSeenAt alone", async () => {
+    const owner = await createTeam();
+    const idle = await openSession(owner.userId, ago(7 * DAY + 60_000), ago(8 * DAY));
+    const { result, statements } = await counter.record(() => actorForSession(idle));
+    expect(result).toBeNull();
+    expect(statements).toHaveLength(1);
+    expect((await lastSeenOf(idle.sid)).getTime()).toBeLessThan(Date.now() - 7 * DAY);
+    // Used a minute within the timeout: still open, and the use moves lastSeenAt on.
+    const recent = await openSession(owner.userId, ago(7 * DAY - 60_000), ago(8 * DAY));
+    expect((await actorForSession(recent))?.userId).toBe(owner.userId);
+    expect((await lastSeenOf(recent.sid)).getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("refuses a session past its maximum age (30 days by default) however recently it was used", async () => {
+    const owner = await createTeam();
+    expect(await actorForSession(await openSession(owner.userId, ago(60_000), ago(30 * DAY + 60_000)))).toBeNull();
+    expect(await actorForSession(await openSession(owner.userId, ago(60_000), ago(30 * DAY - 60_000)))).not.toBeNull();
+  });
+
+  it("follows the configured timeout, and agrees with the rule of lib/auth/session-policy.ts on either side of it", async () => {
+    const owner = await createTeam();
+    process.env.AUTH_SESSION_IDLE_SECONDS = "900";
+    try {
+      const policy = sessionPolicy();
+      expect(policy.idleSeconds).toBe(900);
+      for (const idleFor of [14 * 60_000, 15 * 60_000 + 5_000, 16 * 60_000, 2 * 3600_000]) {
+        const session = { createdAt: ago(3 * 3600_000), lastSeenAt: ago(idleFor), revokedAt: null };
+        const claims = await openSession(owner.userId, session.lastSeenAt, session.createdAt);
+        const open = (await actorForSession(claims)) !== null;
+        expect(open, `idle for ${idleFor / 1000} s`).toBe(isSessionOpen(session, new Date(), policy));
+        expect(open).toBe(idleFor < 15 * 60_000);
+      }
+    } finally {
+      delete process.env.AUTH_SESSION_IDLE_SECONDS;
+    }
   });
 });
 

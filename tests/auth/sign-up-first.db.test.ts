@@ -1,59 +1,14 @@
 // SIGNUP_MODE on a portal with no team yet (lib/auth/sign-up-policy.ts): the very first sign-up
 // starts the first team, even in invite-only mode, and only one of several at once does. Needs an
-// empty database: this file makes one on the test server (the migrations' SQL applied directly),
-// points the app's Prisma client at it, and drops it afterwards.
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+// empty database, so the file has one of its own (withOwnDatabase).
+import { afterEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { signUp } from "@/lib/auth/sign-up";
 import { INVITE_ONLY_MESSAGE, signUpPageText } from "@/lib/auth/sign-up-policy";
-import { warmPool } from "../setup/db";
+import { withOwnDatabase, warmPool } from "../setup/db";
 
-const holder = globalThis as unknown as { emsPrisma?: { $disconnect(): Promise<void> } };
-const sharedUrl = inject("databaseUrl");
-const emptyDatabase = `ems_empty_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6)}`;
 const PASSWORD = "the first owner's passphrase";
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>, url = sharedUrl): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-function urlOf(database: string): string {
-  const url = new URL(sharedUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-async function usePrismaOn(url: string): Promise<void> {
-  await holder.emsPrisma?.$disconnect();
-  holder.emsPrisma = undefined; // lib/db/prisma.ts makes a new client from DATABASE_URL on next use
-  process.env.DATABASE_URL = url;
-}
-
-beforeAll(async () => {
-  await admin((client) => client.query(`CREATE DATABASE "${emptyDatabase}"`));
-  const migrations = readdirSync("prisma/migrations", { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  await admin(async (client) => {
-    for (const name of migrations) await client.query(readFileSync(path.join("prisma/migrations", name, "migration.sql"), "utf8"));
-  }, urlOf(emptyDatabase));
-  await usePrismaOn(urlOf(emptyDatabase));
-});
-
-afterAll(async () => {
-  await usePrismaOn(sharedUrl);
-  await admin((client) => client.query(`DROP DATABASE IF EXISTS "${emptyDatabase}" WITH (FORCE)`));
-});
+withOwnDatabase();
 
 afterEach(() => {
   delete process.env.SIGNUP_MODE;

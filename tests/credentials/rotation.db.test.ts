@@ -9,6 +9,11 @@ import { getEmsClientForActor, saveCredential, testCredential } from "@/lib/cred
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../teams/fixtures";
+import { withOwnDatabase } from "../setup/db";
+
+// Rotation rewrites every stored secret of the database: on the shared one it would re-encrypt the
+// rows of files running beside this one under a key their processes do not hold.
+withOwnDatabase();
 
 let sandbox: StartedSandbox;
 let originalRing: string | undefined;

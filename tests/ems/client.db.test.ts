@@ -441,7 +441,7 @@ describe("listings", () => {
     expect((await stats()).apiRequests).toBe(4);
   });
 
-  it("pages() waits out the rate limit and keeps a reserve for page renders", async () => {
+  it("pages() waits out the rate limit and keeps the reserve for page views", async () => {
     await sandbox.admin.setRateLimit({ credits: 40, windowSeconds: 2 });
     const client = getEmsClient(demoCredential());
     const started = Date.now();
@@ -449,7 +449,7 @@ describe("listings", () => {
     for await (const page of client.pages("webhook-groups", { perPage: 25, fields: ["id"] })) ids.push(...page.items.map((item) => item.id));
     expect(ids).toHaveLength(140);
     expect(new Set(ids).size).toBe(140);
-    // 6 pages, 3 per 2-second window (the fourth credit block is the reserve): at least 2 waits.
+    // 6 pages, 2 per 2-second window (30 % of the 40 credits, 12, is kept for page views): at least 2 waits.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2_000);
     // Six listings; on a loaded machine one call may land a moment before the sandbox's window
     // turns and be refused (a 429 costs nothing, and is waited out), never more.

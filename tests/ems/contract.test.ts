@@ -45,6 +45,15 @@ describe("one search-value rule for the listing and the EMS client", () => {
     ["webhook-groups", "name", "=*contains*", "x".repeat(201), false],
     ["webhook-groups", "name", "=*contains*", "   ", false],
     ["webhook-groups", "name", "=*contains*", "summit", true],
+    // "is one of": |-separated values, each fitting the field.
+    ["webhook-groups", "id", "=*in*", "12|15|40", true],
+    ["webhook-groups", "id", "!=*in*", "12", true],
+    ["webhook-groups", "id", "=*in*", "12|x", false],
+    ["webhook-groups", "id", "=*in*", "", false],
+    ["events", "status", "=*in*", "live|draft", true],
+    ["events", "status", "=*in*", "live||draft", false],
+    ["events", "status", "=*in*", "live|", false],
+    ["events", "start_date", "=*in*", "2026-01-01|2026-02-01", true],
   ])("%s %s%s%s: accepted = %s on both sides", (resource, field, operator, value, accepted) => {
     expect(clientAccepts(resource, field, operator, value)).toBe(accepted);
     expect(filterAccepts(resource, field, operator, value)).toBe(accepted);

@@ -106,3 +106,41 @@ describe("buildQueryString", () => {
     expect(eventQuerySchema.safeParse({ perPage: 200, expand: ["webhooks"] }).success).toBe(false);
   });
 });
+
+describe("the set operator *in* and the webhooks listing", () => {
+  it("writes =*in* and !=*in* with |-separated values, encoded", () => {
+    expect(buildQueryString("events", { search: [{ field: "status", operator: "=*in*", value: "live|draft" }] })).toBe("search=status%3D*in*live%7Cdraft");
+    const qs = buildQueryString("webhooks", {
+      fields: ["id", "url", "enabled", "event_ids"],
+      search: [
+        { field: "group_id", operator: "!=*in*", value: "12|15|40" },
+        { field: "enabled", operator: "=", value: "1" },
+      ],
+      sort: [{ field: "trigger_object", direction: "asc" }],
+    });
+    expect(qs).toBe("fields=id,url,enabled,event_ids&search=group_id!%3D*in*12%7C15%7C40%26enabled%3D1&sort=trigger_object");
+    expect(new URLSearchParams(qs).get("search")).toBe("group_id!=*in*12|15|40&enabled=1");
+  });
+
+  it("refuses an empty list, an empty entry, and values that do not fit the field", () => {
+    expect(problems(() => buildQueryString("webhook-groups", { search: [{ field: "id", operator: "=*in*", value: "" }] }))).toEqual(["the search value for id is empty"]);
+    expect(problems(() => buildQueryString("events", { search: [{ field: "status", operator: "=*in*", value: "live||draft" }] }))).toEqual([
+      'the list of values for status has an empty entry ("live||draft"); separate values with a single |',
+    ]);
+    expect(problems(() => buildQueryString("webhook-groups", { search: [{ field: "id", operator: "=*in*", value: "12|x" }] }))).toEqual([
+      'id is a number field; "12|x" is not a whole number (or whole numbers separated by |)',
+    ]);
+    expect(problems(() => buildQueryString("webhooks", { search: [{ field: "enabled", operator: "=", value: "true" }] }))).toEqual([
+      'enabled is a yes/no field searched with 0 or 1; "true" is not one',
+    ]);
+    expect(problems(() => buildQueryString("webhooks", { search: [{ field: "enabled", operator: ">", value: "0" }] }))).toEqual([
+      '">" does not fit enabled (a boolean field); use one of = != =*in* !=*in*',
+    ]);
+    expect(problems(() => buildQueryString("webhooks", { expand: ["webhooks" as never] }))).toEqual(["webhooks have nothing to expand"]);
+    expect(problems(() => buildQueryString("webhooks", { sort: [{ field: "event_ids" as never, direction: "asc" }] }))[0]).toMatch(/^cannot sort by "event_ids"/);
+  });
+
+  it("every field type offers the set operators", () => {
+    for (const operators of Object.values(OPERATORS_BY_TYPE)) expect(operators).toEqual(expect.arrayContaining(["=*in*", "!=*in*"]));
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRateLimit, retryAfterSeconds } from "@/lib/ems/rate-limit";
-import { apiErrorMessage, cleanApiMessage, emsEventSchema, parseListBody, ResponseShapeError, webhookGroupSchema } from "@/lib/ems/responses";
+import { apiErrorMessage, cleanApiMessage, emsEventSchema, parseListBody, parseRecordBody, ResponseShapeError, webhookGroupSchema, webhookSchema } from "@/lib/ems/responses";
 
 const noHeaders = new Headers();
 
@@ -77,5 +77,40 @@ describe("rate-limit headers", () => {
     expect(retryAfterSeconds(new Headers({ "retry-after": new Date(at + 30_000).toUTCString() }), at)).toBe(30);
     expect(retryAfterSeconds(new Headers({ "x-rate-limit-limit": "1", "x-rate-limit-remaining": "0", "x-rate-limit-reset": "42" }), at)).toBe(42);
     expect(retryAfterSeconds(new Headers(), at)).toBe(60);
+  });
+});
+
+describe("webhooks with the production fields (docs/ems-api.md §4.1a)", () => {
+  const full = {
+    id: 11, name: "Registrants to CRM", url: "https://hooks.example.com/x", group_id: 7, trigger_object: "registrant",
+    trigger_on_insert: true, trigger_on_update: true, trigger_on_delete: false, public_user: true, admin_user: false, api_call: true,
+    any_event: false, event_ids: [1190, 1201], enabled: true, content_type: "post", all_fields: false, use_default_fields: false,
+    fields: ["id", "email"], headers: [{ key: "X-Api-Key", value: "k" }], notes: null, created_at: "2026-01-02 03:04:05",
+    created_by: "ops@example.com", updated_at: "2026-02-03 04:05:06", updated_by: null,
+  };
+
+  it("reads every field of the canonical shape as it is", () => {
+    const parsed = parseListBody({ items: [full], _meta: { totalCount: 1, pageCount: 1, currentPage: 1, perPage: 20 } }, webhookSchema, noHeaders, {});
+    expect(parsed.items[0]).toEqual(full);
+  });
+
+  it("a missing field is unknown (absent), never false or empty", () => {
+    const parsed = parseListBody({ items: [{ id: 11, url: "https://x" }] }, webhookSchema, noHeaders, {});
+    expect(parsed.items[0]).toEqual({ id: 11, url: "https://x" });
+    expect(parsed.items[0].enabled).toBeUndefined();
+    expect(parsed.items[0].event_ids).toBeUndefined();
+  });
+
+  it("mends lax values: 0/1 booleans, numeric strings, a comma-separated event_ids, unknown values kept", () => {
+    const lax = { id: "11", any_event: "0", enabled: 1, event_ids: "1190, 1201", group_id: "7", content_type: "form", trigger_object: "order", fields: null, notes: 42 };
+    const parsed = parseListBody({ items: [lax] }, webhookSchema, noHeaders, {});
+    expect(parsed.items[0]).toEqual({ id: 11, any_event: false, enabled: true, event_ids: [1190, 1201], group_id: 7, content_type: "form", trigger_object: "order", fields: [], notes: "42" });
+  });
+
+  it("single records: the record itself, the same tolerance, a clear error for what is not one", () => {
+    expect(parseRecordBody(full, webhookSchema)).toEqual(full);
+    expect(parseRecordBody({ id: "5", name: "G", webhooks: { "51": { enabled: "1" } } }, webhookGroupSchema)).toEqual({ id: 5, name: "G", webhooks: [{ id: 51, enabled: true }] });
+    expect(() => parseRecordBody({ name: "no id" }, emsEventSchema)).toThrow(ResponseShapeError);
+    expect(() => parseRecordBody([full], webhookSchema)).toThrow(ResponseShapeError);
   });
 });

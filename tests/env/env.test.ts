@@ -101,7 +101,16 @@ describe("where the EMS client may connect", () => {
 
 describe("the EMS client's variables", () => {
   it("default as documented and check their ranges", () => {
-    expect(emsEnv({})).toEqual({ EMS_TOKEN_RENEW_BEFORE_SECONDS: 300, EMS_TIMEOUT_MS: 10_000, EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook-groups" });
+    expect(emsEnv({})).toEqual({
+      EMS_TOKEN_RENEW_BEFORE_SECONDS: 300,
+      EMS_TIMEOUT_MS: 10_000,
+      EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook-groups",
+      EMS_SHARED_ANSWER_SECONDS: 30,
+      EMS_BACKGROUND_RESERVE_PERCENT: 30,
+      EMS_LOW_BUDGET_PERCENT: 20,
+    });
+    expect(emsEnv({ EMS_SHARED_ANSWER_SECONDS: "0" }).EMS_SHARED_ANSWER_SECONDS).toBe(0);
+    expect(problemsOf(() => emsEnv({ EMS_BACKGROUND_RESERVE_PERCENT: "95" }))).toEqual(["EMS_BACKGROUND_RESERVE_PERCENT must be a whole number from 0 to 90"]);
     expect(emsEnv({ EMS_WEBHOOK_GROUPS_PATH: "/api/v2/groups/" }).EMS_WEBHOOK_GROUPS_PATH).toBe("/api/v2/groups");
     expect(problemsOf(() => emsEnv({ EMS_TOKEN_RENEW_BEFORE_SECONDS: "3600" }))).toEqual(["EMS_TOKEN_RENEW_BEFORE_SECONDS must be a number from 0 to 1,800"]);
     expect(problemsOf(() => emsEnv({ EMS_WEBHOOK_GROUPS_PATH: "groups?x=1" }))[0]).toMatch(/^EMS_WEBHOOK_GROUPS_PATH must be a path starting with "\/"/);

@@ -22,7 +22,7 @@ vi.mock("@/lib/auth/request-meta", () => ({ clientIp: async () => "203.0.113.7" 
 
 const { GET } = await import("@/app/api/export/[resource]/route");
 
-const actor: Actor = { userId: "u1", email: "a@example.test", name: "A", sessionId: "s1", teamId: "t1", teamName: "T", role: "MEMBER" };
+const actor: Actor = { userId: "u1", email: "a@example.test", name: "A", sessionId: "s1", teamId: "t1", teamName: "T", role: "MEMBER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date() };
 const client = { fingerprint: "f".repeat(64) };
 
 function exportOf(resource: string, search = "format=csv") {
@@ -94,6 +94,28 @@ describe("GET /api/export/[resource]: the status of each outcome", () => {
     await exportOf("events", "headerValues=include");
     expect(startExport.mock.calls[2][3]).toMatchObject({ includeHeaderValues: false });
     expect(auditByActor).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks for a recent re-authentication before including header values, and records nothing then", async () => {
+    startExport.mockResolvedValue({ stream: new Blob([""]).stream() });
+    getActor.mockResolvedValue({ ...actor, reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) });
+    const refused = await exportOf("webhook-groups", "format=json&headerValues=include");
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "For your security, confirm it's you to continue.", reauthRequired: true });
+    expect(startExport).not.toHaveBeenCalled();
+    expect(auditByActor).not.toHaveBeenCalled();
+    // Without header values, the same session exports as before.
+    expect((await exportOf("webhook-groups", "format=json")).status).toBe(200);
+    getActor.mockResolvedValue(actor);
+  });
+
+  it("403 for a member whose team requires two-factor and who has not set it up", async () => {
+    getActor.mockResolvedValue({ ...actor, teamRequiresTwoFactor: true });
+    const refused = await exportOf("events");
+    expect(refused.status).toBe(403);
+    expect(await bodyOf(refused)).toMatch(/requires two-factor/);
+    expect(startExport).not.toHaveBeenCalled();
+    getActor.mockResolvedValue(actor);
   });
 
   it("401 when signed out, 404 for an unknown listing, 400 for options it would ignore", async () => {

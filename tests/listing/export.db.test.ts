@@ -10,6 +10,7 @@ import { toEmsQuery } from "@/lib/listing/query";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "../ems/support/env";
+import { createTeam } from "../teams/fixtures";
 
 /** Export and listing states against the standalone sandbox over real HTTP (and the real DB for tokens). */
 ensureEmsTestEnv();
@@ -112,6 +113,20 @@ describe("export", () => {
     await expect(startExport(client, state, "csv", options({ signal: request.signal, firstPageWithinMs: 1_000, onFinish: () => void finished++ }))).rejects.toBeDefined();
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(finished).toBe(1);
+  });
+
+  it("never calls the API when the browser gave up before the export began (a loaded server), and releases its slot", async () => {
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 3_000, paths: "api" });
+    const state = parseListingSearchParams("webhook-groups", new URLSearchParams(""));
+    const request = new AbortController();
+    request.abort();
+    const before = (await sandbox.admin.stats()).apiRequests;
+    let finished = 0;
+    const started = Date.now();
+    await expect(startExport(client, state, "csv", options({ signal: request.signal, firstPageWithinMs: 1_000, onFinish: () => void finished++ }))).rejects.toMatchObject({ name: "AbortError" });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(finished).toBe(1);
+    expect((await sandbox.admin.stats()).apiRequests).toBe(before);
   });
 
   it("hides webhook header values unless asked for, in CSV and JSON, the webhooks' own included", async () => {
@@ -222,7 +237,11 @@ describe("export", () => {
 });
 
 describe("a page render's budget", () => {
-  const actor = { userId: "u", teamId: "t" } as never;
+  // A real team: shared answers are stored per team (lib/ems/answer-cache.ts).
+  let actor: Awaited<ReturnType<typeof createTeam>>;
+  beforeAll(async () => {
+    actor = await createTeam();
+  });
 
   it("gives up when the EMS API is still not answering at EMS_PAGE_BUDGET_MS, retries and all, and says it is unavailable", async () => {
     // Three slow answers: each attempt alone is within the client's own timeout of 10 s, so

@@ -35,18 +35,18 @@ export type Page<T = Record<string, unknown>> = {
   _meta: { totalCount: number; pageCount: number; currentPage: number; perPage: number };
 };
 
-export async function list(baseUrl: string, token: string, resource: "webhook-groups" | "events", query = ""): Promise<Response> {
+export async function list(baseUrl: string, token: string, resource: "webhook-groups" | "webhooks" | "events", query = ""): Promise<Response> {
   return fetch(`${baseUrl}/api/v1/${resource}${query ? `?${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
-export async function listOk<T = Record<string, unknown>>(baseUrl: string, token: string, resource: "webhook-groups" | "events", query = ""): Promise<Page<T>> {
+export async function listOk<T = Record<string, unknown>>(baseUrl: string, token: string, resource: "webhook-groups" | "webhooks" | "events", query = ""): Promise<Page<T>> {
   const response = await list(baseUrl, token, resource, query);
   if (response.status !== 200) throw new Error(`listing failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as Page<T>;
 }
 
 /** Every page of a listing, walked the way the contract says (stop at pageCount). */
-export async function listAll<T = Record<string, unknown>>(baseUrl: string, token: string, resource: "webhook-groups" | "events", query = ""): Promise<T[]> {
+export async function listAll<T = Record<string, unknown>>(baseUrl: string, token: string, resource: "webhook-groups" | "webhooks" | "events", query = ""): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; ; page++) {
     const result = await listOk<T>(baseUrl, token, resource, `${query}${query ? "&" : ""}per-page=200&page=${page}`);

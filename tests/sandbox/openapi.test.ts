@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventSchema, webhookGroupSchema } from "@/lib/sandbox/api/resources";
+import { eventSchema, webhookGroupSchema, webhookSchema } from "@/lib/sandbox/api/resources";
 import { listOk, startSandboxServer, tokenFor, type StartedSandbox } from "./helpers";
 
 let sandbox: StartedSandbox;
@@ -30,11 +30,15 @@ describe("GET /api/v1/openapi.json", () => {
 
     expect(document.servers).toEqual([{ url: sandbox.baseUrl }]);
     expect(Object.keys(document.paths).sort()).toEqual([
-      "/api/v1/events", "/api/v1/events.json", "/api/v1/oauth2/token", "/api/v1/openapi.json",
-      "/api/v1/webhook-groups", "/api/v1/webhook-groups.json",
+      "/api/v1/events", "/api/v1/events.json", "/api/v1/events/{id}", "/api/v1/events/{id}.json",
+      "/api/v1/oauth2/token", "/api/v1/oauth2/token.json", "/api/v1/openapi.json",
+      "/api/v1/webhook-groups", "/api/v1/webhook-groups.json", "/api/v1/webhook-groups/{id}", "/api/v1/webhook-groups/{id}.json",
+      "/api/v1/webhooks", "/api/v1/webhooks.json", "/api/v1/webhooks/{id}", "/api/v1/webhooks/{id}.json",
     ]);
     const parameters = document.paths["/api/v1/webhook-groups"].get.parameters!.map((parameter) => parameter.name);
     expect(parameters).toEqual(["fields", "expand", "search", "searchCondition", "page", "per-page", "sort", "ids"]);
+    expect(document.paths["/api/v1/webhooks"].get.parameters!.map((parameter) => parameter.name)).toEqual(parameters);
+    expect(document.paths["/api/v1/events/{id}.json"].get.parameters!.map((parameter) => parameter.name)).toEqual(["id", "fields", "expand"]);
   });
 
   it("is generated from the same zod schemas that shape the data", async () => {
@@ -42,6 +46,9 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(document.components.schemas.WebhookGroup.properties!)).toEqual(Object.keys(webhookGroupSchema.shape));
     expect(Object.keys(document.components.schemas.Event.properties!)).toEqual(Object.keys(eventSchema.shape));
     expect(document.components.schemas.Webhook.required).toContain("trigger_on_delete");
+    expect(Object.keys(document.components.schemas.Webhook.properties!)).toEqual(Object.keys(webhookSchema.shape));
+    const hooks = await listOk(sandbox.baseUrl, await tokenFor(sandbox.baseUrl), "webhooks");
+    expect(Object.keys(hooks.items[0])).toEqual(Object.keys(document.components.schemas.Webhook.properties!));
     const token = await tokenFor(sandbox.baseUrl);
     const page = await listOk(sandbox.baseUrl, token, "webhook-groups");
     expect(Object.keys(page.items[0])).toEqual(Object.keys(document.components.schemas.WebhookGroup.properties!));

@@ -117,8 +117,8 @@ describe("combining conditions", () => {
 
 describe("bad searches are a 400 with a precise message", () => {
   it("malformed conditions", async () => {
-    await badSearch("webhook-groups", "name=*within*x", 'Malformed search condition "name=*within*x": "*within*" is not an operator; use *contains*, *beginswith* or *endswith*.');
-    await badSearch("webhook-groups", "name!=*has*x", 'Malformed search condition "name!=*has*x": "*has*" is not an operator; use *contains*, *beginswith* or *endswith*.');
+    await badSearch("webhook-groups", "name=*within*x", 'Malformed search condition "name=*within*x": "*within*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.');
+    await badSearch("webhook-groups", "name!=*has*x", 'Malformed search condition "name!=*has*x": "*has*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.');
     await badSearch("webhook-groups", "name", 'Malformed search condition "name": expected <field><operator><value>, e.g. name=*contains*summit.');
     await badSearch("webhook-groups", "=summit", 'Malformed search condition "=summit": expected <field><operator><value>, e.g. name=*contains*summit.');
     await badSearch("webhook-groups", "name~summit", 'Malformed search condition "name~summit": expected <field><operator><value>, e.g. name=*contains*summit.');
@@ -130,8 +130,8 @@ describe("bad searches are a 400 with a precise message", () => {
     await badSearch("webhook-groups", "colour=red", 'Unknown search field "colour" for webhook groups. Searchable fields: id, name.');
     await badSearch("webhook-groups", "headers=*contains*x", 'Unknown search field "headers" for webhook groups. Searchable fields: id, name.');
     await badSearch("events", "timezone=UTC", 'Unknown search field "timezone" for events. Searchable fields: id, name, status, start_date, end_date, created_at, updated_at.');
-    await badSearch("webhook-groups", "id=*contains*5", 'Operator "=*contains*" does not apply to the number field "id". Use one of: = != > < >= <=.');
-    await badSearch("events", "id!=*beginswith*5", 'Operator "!=*beginswith*" does not apply to the number field "id". Use one of: = != > < >= <=.');
+    await badSearch("webhook-groups", "id=*contains*5", 'Operator "=*contains*" does not apply to the number field "id". Use one of: = != > < >= <= =*in* !=*in*.');
+    await badSearch("events", "id!=*beginswith*5", 'Operator "!=*beginswith*" does not apply to the number field "id". Use one of: = != > < >= <= =*in* !=*in*.');
   });
 
   it("values that do not fit the field's type", async () => {

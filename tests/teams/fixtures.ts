@@ -29,6 +29,9 @@ export async function actorFor(userId: string): Promise<Actor> {
     teamId: user.membership.teamId,
     teamName: user.membership.team.name,
     role: user.membership.role,
+    twoFactorEnabled: false,
+    teamRequiresTwoFactor: user.membership.team.requireTwoFactor,
+    reauthenticatedAt: new Date(),
   };
 }
 

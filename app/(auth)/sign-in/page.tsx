@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
+import { challengeCookie } from "@/lib/auth/options";
+import { openChallenge } from "@/lib/auth/two-factor";
 import { getActor } from "@/lib/auth/session";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { authEnv } from "@/lib/env";
@@ -15,11 +18,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (await getActor()) redirect(callbackUrl);
   const signUpHref = callbackUrl === "/" ? "/sign-up" : `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}`;
   const notice = params.callbackUrl && callbackUrl !== "/" ? "Sign in to continue." : undefined;
+  // A password already checked in this browser (its challenge cookie is open): the code comes next.
+  const pendingCode = !!(await openChallenge((await cookies()).get(challengeCookie().name)?.value));
   return (
     <>
       <h1 className="text-xl font-semibold">Sign in</h1>
       <p className="mb-6 mt-1 text-sm text-slate-600">Welcome back to EMS Portal.</p>
-      <SignInForm callbackUrl={callbackUrl} notice={notice} />
+      <SignInForm callbackUrl={callbackUrl} notice={notice} initialStep={pendingCode ? "code" : "password"} />
       <p className="mt-6 text-center text-sm text-slate-600">
         New here?{" "}
         <Link href={signUpHref} className="font-medium text-brand-700 underline-offset-2 hover:underline">

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
+import { getBudgetOverview } from "@/lib/credentials/budget";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { sandboxSettings } from "@/lib/env";
 import { Notice } from "@/components/ui/notice";
+import { BudgetUsage } from "./_components/budget-usage";
 import { Collapsible } from "./_components/collapsible";
 import { CredentialForm } from "./_components/credential-form";
 import { DeleteCredentialForm } from "./_components/delete-credential-form";
@@ -21,7 +23,7 @@ function When({ date, never }: { date: Date | null; never: string }) {
 
 export default async function SettingsPage() {
   const actor = await requireActor();
-  const summary = await getCredentialSummary(actor);
+  const [summary, budget] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor)]);
   const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
@@ -97,6 +99,15 @@ export default async function SettingsPage() {
           {summary ? <DeleteCredentialForm credentialId={summary.id} /> : null}
         </div>
       </section>
+
+      {budget ? (
+        <section aria-labelledby="budget-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+          <h2 id="budget-heading" className="mb-3 text-lg font-semibold">
+            API budget
+          </h2>
+          <BudgetUsage overview={budget} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -8,6 +8,8 @@ import { InviteForm } from "./_components/invite-form";
 import { LeaveTeamForm } from "./_components/leave-team-form";
 import { ChangeRoleForm, RemoveMemberForm } from "./_components/member-actions";
 import { RevokeInvitationForm } from "./_components/revoke-invitation-form";
+import { TwoFactorRequirementForm } from "./_components/two-factor-requirement-form";
+import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -21,6 +23,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
   const invitations: PendingInvitation[] = manager ? await listPendingInvitations(actor) : [];
   const roles = assignableRoles(team.yourRole);
   const lastOwner = team.yourRole === "OWNER" && team.ownerCount <= 1;
+  const twoFactor = team.yourRole === "OWNER" ? await teamTwoFactorOverview(actor) : null;
 
   return (
     <div className="space-y-8">
@@ -129,6 +132,25 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
               })}
             </ul>
           )}
+        </section>
+      ) : null}
+
+      {twoFactor ? (
+        <section aria-labelledby="team-two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+          <h2 id="team-two-factor-heading" className="text-lg font-semibold">
+            Two-factor sign-in
+          </h2>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600" data-testid="team-two-factor-status">
+            {twoFactor.required
+              ? "Required: everyone signs in with a code from their phone. Members without it are asked to set it up before anything else."
+              : "Not required. When you require it, members without two-factor must set it up before they can use anything else."}{" "}
+            {twoFactor.membersWithout === 0
+              ? "Everyone in the team uses it."
+              : `${twoFactor.membersWithout} ${twoFactor.membersWithout === 1 ? "person does" : "people do"} not use it yet.`}
+          </p>
+          <div className="mt-4">
+            <TwoFactorRequirementForm required={twoFactor.required} ownTwoFactor={actor.twoFactorEnabled} />
+          </div>
         </section>
       ) : null}
 

@@ -16,7 +16,7 @@ import { applySandboxCredentialsSchema } from "./apply-sandbox-credentials.valid
  * server (so not even the demo secret travels to the browser), saved and tested.
  */
 export const applySandboxCredentialsAction = authedAction(
-  { name: "credentials.apply-sandbox", schema: applySandboxCredentialsSchema, invalidMessage: "Choose a sandbox account." },
+  { name: "credentials.apply-sandbox", schema: applySandboxCredentialsSchema, invalidMessage: "Choose a sandbox account.", recentAuth: true },
   async ({ account }, { actor, ip }) => {
     if (!sandboxSettings().enabled) throw new SafeError("The sandbox is turned off on this server.", "sandbox_off");
     const { consumerKey, consumerSecret } = account === "other" ? OTHER_CREDENTIALS : DEMO_CREDENTIALS;

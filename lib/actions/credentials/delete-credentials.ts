@@ -6,7 +6,7 @@ import { deleteCredential } from "@/lib/credentials/store";
 import { deleteCredentialsSchema } from "./delete-credentials.validation";
 
 /** Deletes the actor's own credentials; another member's id (crafted) is refused. */
-export const deleteCredentialsAction = authedAction({ name: "credentials.delete", schema: deleteCredentialsSchema }, async (input, { actor, ip }) => {
+export const deleteCredentialsAction = authedAction({ name: "credentials.delete", schema: deleteCredentialsSchema, recentAuth: true }, async (input, { actor, ip }) => {
   await deleteCredential(actor, input, { ip });
   revalidatePath("/settings");
   return { message: "Your API credentials were deleted." };

@@ -1,4 +1,4 @@
-import { eventSchema, webhookGroupExtraFields, webhookGroupSchema } from "./resources";
+import { eventSchema, webhookGroupExtraFields, webhookGroupSchema, webhookSchema } from "./resources";
 
 /**
  * What each listing offers, derived from the resource schemas: field lists, the defaults without
@@ -8,7 +8,8 @@ import { eventSchema, webhookGroupExtraFields, webhookGroupSchema } from "./reso
  * portal's copy). The two sides of the contract must not share a definition, or a mistake in it
  * would pass every test.
  */
-export type SearchFieldType = "number" | "text" | "date";
+/** `boolean` fields are searched with `0`/`1` and equality only (docs/ems-api.md §4.1a). */
+export type SearchFieldType = "number" | "text" | "date" | "boolean";
 
 export type ResourceDescriptor = {
   /** path segment, e.g. `webhook-groups` */
@@ -27,6 +28,9 @@ export type ResourceDescriptor = {
 
 const groupFields = Object.keys(webhookGroupSchema.shape);
 const eventFields = Object.keys(eventSchema.shape);
+const webhookFields = Object.keys(webhookSchema.shape);
+/** Arrays have no meaningful order. */
+const ARRAY_FIELDS = ["event_ids", "fields", "headers"];
 
 export const WEBHOOK_GROUPS: ResourceDescriptor = {
   path: "webhook-groups",
@@ -58,4 +62,25 @@ export const EVENTS: ResourceDescriptor = {
     updated_at: "date",
   },
   timestampFields: ["created_at", "updated_at"],
+};
+
+export const WEBHOOKS: ResourceDescriptor = {
+  path: "webhooks",
+  label: "webhooks",
+  standardFields: webhookFields,
+  defaultFields: webhookFields,
+  expandable: [],
+  sortable: webhookFields.filter((field) => !ARRAY_FIELDS.includes(field)),
+  searchable: {
+    id: "number",
+    group_id: "number",
+    name: "text",
+    url: "text",
+    trigger_object: "text",
+    content_type: "text",
+    enabled: "boolean",
+    any_event: "boolean",
+    updated_at: "date",
+  },
+  timestampFields: ["updated_at"],
 };

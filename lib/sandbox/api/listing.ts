@@ -2,19 +2,29 @@ import type { AccountDataset } from "../data/datasets";
 import type { Table } from "../data/table";
 import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "../core/http-types";
 import type { SandboxQuirks } from "./controls";
-import { EVENTS, WEBHOOK_GROUPS, type ResourceDescriptor } from "./descriptors";
+import { SandboxHttpError } from "../core/errors";
+import { EVENTS, WEBHOOK_GROUPS, WEBHOOKS, type ResourceDescriptor } from "./descriptors";
 import { parseListQuery, type ListQuery, type SortKey } from "./query";
 import { rowJsonCache } from "./row-json-cache";
 import { searchMask } from "./search";
 
-/** `GET /api/v1/webhook-groups` and `GET /api/v1/events` (docs/ems-api.md §4): filter, sort, page, project. */
-export const LISTING_RESOURCES = ["webhook-groups", "events"] as const;
+/**
+ * `GET /api/v1/webhook-groups`, `/webhooks` and `/events` (docs/ems-api.md §4): filter, sort, page,
+ * project; and one record of each, `GET /api/v1/<resource>/{id}` (§4.6).
+ */
+export const LISTING_RESOURCES = ["webhook-groups", "webhooks", "events"] as const;
 export type ListingResource = (typeof LISTING_RESOURCES)[number];
 
 export const DESCRIPTORS: Record<ListingResource, ResourceDescriptor> = {
   "webhook-groups": WEBHOOK_GROUPS,
+  webhooks: WEBHOOKS,
   events: EVENTS,
 };
+
+function tableOf(resourceName: ListingResource, dataset: AccountDataset): Table<Row> {
+  const table = resourceName === "events" ? dataset.events : resourceName === "webhooks" ? dataset.webhooks : dataset.groups;
+  return table as unknown as Table<Row>;
+}
 
 type Row = { id: number } & Record<string, unknown>;
 
@@ -175,7 +185,7 @@ export function handleListing(resourceName: ListingResource, request: SandboxReq
 
 function buildListing(resourceName: ListingResource, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
   const resource = DESCRIPTORS[resourceName];
-  const table = (resourceName === "events" ? dataset.events : dataset.groups) as unknown as Table<Row>;
+  const table = tableOf(resourceName, dataset);
   const query = parseListQuery(request.query, resource);
   const selection = select(table, query, resource);
 
@@ -211,4 +221,27 @@ function buildListing(resourceName: ListingResource, request: SandboxRequest, da
     },
     body: `{"items":[${items.join(",")}],"_links":${JSON.stringify(links)},"_meta":${JSON.stringify(meta)}}`,
   };
+}
+
+const SINGULAR: Record<ListingResource, string> = { "webhook-groups": "webhook group", webhooks: "webhook", events: "event" };
+
+/**
+ * `GET /api/v1/<resource>/{id}` (docs/ems-api.md §4.6): the record itself, no envelope, shaped by
+ * `fields` and `expand` as in a listing (the other listing parameters are checked the same way and
+ * otherwise ignored). An id that is not a positive integer is a 400; a record that is not in this
+ * account's data, a 404.
+ */
+export function handleSingleRecord(resourceName: ListingResource, rawId: string, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
+  const resource = DESCRIPTORS[resourceName];
+  const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
+  if (!(id >= 1)) {
+    const article = resourceName === "events" ? "an" : "a";
+    throw new SandboxHttpError(400, `"${rawId.slice(0, 40)}" is not ${article} ${SINGULAR[resourceName]} id: ids are positive integers.`);
+  }
+  const query = parseListQuery(request.query, resource);
+  const table = tableOf(resourceName, dataset);
+  const index = table.indexOfId(id);
+  if (index === undefined) throw new SandboxHttpError(404, `No ${SINGULAR[resourceName]} with id ${id}.`);
+  const [json] = serializeRows([index], resource, query, dataset, quirks, table);
+  return { status: 200, headers: { "content-type": JSON_CONTENT_TYPE }, body: json };
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { JSON_CONTENT_TYPE, type SandboxResponse } from "../core/http-types";
-import { EVENTS, WEBHOOK_GROUPS, type ResourceDescriptor } from "./descriptors";
+import { EVENTS, WEBHOOK_GROUPS, WEBHOOKS, type ResourceDescriptor } from "./descriptors";
 import { listQuerySchema } from "./query";
 import {
   errorBodySchema, eventItemSchema, eventPageSchema, eventSchema, headerPairSchema, linksSchema, metaSchema,
   tokenRequestBodySchema, tokenResponseSchema, validationErrorsSchema, webhookGroupItemSchema, webhookGroupPageSchema,
-  webhookGroupSchema, webhookSchema,
+  webhookGroupSchema, webhookItemSchema, webhookPageSchema, webhookSchema,
 } from "./resources";
 
 /**
@@ -21,7 +21,8 @@ function componentSchemas(): JsonObject {
   const named: [z.ZodType, string][] = [
     [headerPairSchema, "HeaderPair"], [webhookSchema, "Webhook"], [webhookGroupSchema, "WebhookGroup"],
     [webhookGroupItemSchema, "WebhookGroupItem"], [eventSchema, "Event"], [eventItemSchema, "EventItem"],
-    [linksSchema, "Links"], [metaSchema, "Meta"], [webhookGroupPageSchema, "WebhookGroupPage"], [eventPageSchema, "EventPage"],
+    [webhookItemSchema, "WebhookItem"], [linksSchema, "Links"], [metaSchema, "Meta"], [webhookGroupPageSchema, "WebhookGroupPage"],
+    [webhookPageSchema, "WebhookPage"], [eventPageSchema, "EventPage"],
     [tokenRequestBodySchema, "TokenRequest"], [tokenResponseSchema, "TokenResponse"], [errorBodySchema, "Error"],
     [validationErrorsSchema, "ValidationErrors"],
   ];
@@ -94,6 +95,37 @@ function listingOperation(resource: ResourceDescriptor, pageSchema: string, oper
   };
 }
 
+/** `fields` and `expand` of a listing: what a single-record read takes (the others are checked and ignored). */
+function shapingParameters(resource: ResourceDescriptor): JsonObject[] {
+  return queryParameters(resource).filter((parameter) => parameter.name === "fields" || parameter.name === "expand");
+}
+
+function singleRecordOperation(resource: ResourceDescriptor, itemSchema: string, operationId: string, singular: string): JsonObject {
+  return {
+    operationId,
+    summary: `One ${singular}`,
+    description: "Costs 1 rate-limit credit. The record itself, no envelope, shaped by fields and expand as in the listing.",
+    security: [{ bearerAuth: [] }],
+    parameters: [
+      { name: "id", in: "path", required: true, description: `The ${singular}'s id, a positive integer.`, schema: { type: "integer", minimum: 1 } },
+      ...shapingParameters(resource),
+    ],
+    responses: {
+      "200": { description: `The ${singular}.`, headers: rateLimitHeaders, content: { "application/json": { schema: ref(itemSchema) } } },
+      "400": errorResponse("The id is not a positive integer, or a bad fields/expand; the message says which."),
+      "401": errorResponse("Missing, unknown, expired or revoked token.", wwwAuthenticate),
+      "404": errorResponse(`No such ${singular} in this account.`),
+      "405": errorResponse("Only GET is allowed.", { Allow: { schema: { type: "string" } } }),
+      "429": errorResponse("Rate limit exceeded.", retryAfter),
+    },
+  };
+}
+
+/** The path and its `.json` twin (docs/ems-api.md §1), with distinct operation ids. */
+function withJsonTwin(path: string, method: "get" | "post", operation: JsonObject): Record<string, JsonObject> {
+  return { [path]: { [method]: operation }, [`${path}.json`]: { [method]: { ...operation, operationId: `${String(operation.operationId)}Json` } } };
+}
+
 function buildDocument(baseUrl: string): JsonObject {
   const tokenOperation = {
     operationId: "createToken",
@@ -113,6 +145,7 @@ function buildDocument(baseUrl: string): JsonObject {
     },
   };
   const groups = listingOperation(WEBHOOK_GROUPS, "WebhookGroupPage", "listWebhookGroups");
+  const webhooks = listingOperation(WEBHOOKS, "WebhookPage", "listWebhooks");
   const events = listingOperation(EVENTS, "EventPage", "listEvents");
   return {
     openapi: "3.1.0",
@@ -123,11 +156,13 @@ function buildDocument(baseUrl: string): JsonObject {
     },
     servers: [{ url: baseUrl }],
     paths: {
-      "/api/v1/oauth2/token": { post: tokenOperation },
-      "/api/v1/webhook-groups": { get: groups },
-      "/api/v1/webhook-groups.json": { get: { ...groups, operationId: "listWebhookGroupsJson" } },
-      "/api/v1/events": { get: events },
-      "/api/v1/events.json": { get: { ...events, operationId: "listEventsJson" } },
+      ...withJsonTwin("/api/v1/oauth2/token", "post", tokenOperation),
+      ...withJsonTwin("/api/v1/webhook-groups", "get", groups),
+      ...withJsonTwin("/api/v1/webhook-groups/{id}", "get", singleRecordOperation(WEBHOOK_GROUPS, "WebhookGroupItem", "getWebhookGroup", "webhook group")),
+      ...withJsonTwin("/api/v1/webhooks", "get", webhooks),
+      ...withJsonTwin("/api/v1/webhooks/{id}", "get", singleRecordOperation(WEBHOOKS, "WebhookItem", "getWebhook", "webhook")),
+      ...withJsonTwin("/api/v1/events", "get", events),
+      ...withJsonTwin("/api/v1/events/{id}", "get", singleRecordOperation(EVENTS, "EventItem", "getEvent", "event")),
       "/api/v1/openapi.json": {
         get: {
           operationId: "getOpenApiDocument",

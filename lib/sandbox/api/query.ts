@@ -88,7 +88,7 @@ export function listQuerySchema(resource: ResourceDescriptor) {
       }),
     search: z
       .string()
-      .meta({ description: `Conditions <field><operator><value> joined by & (sent as %26). Searchable: ${Object.keys(resource.searchable).join(", ")}. Operators: = != > < >= <= =*contains* =*beginswith* =*endswith* and their != negations (text only).`, examples: ["name=*contains*summit", "id>=100&name!=*endswith*test"] })
+      .meta({ description: `Conditions <field><operator><value> joined by & (sent as %26). Searchable: ${Object.keys(resource.searchable).join(", ")}. Operators: = != > < >= <= =*contains* =*beginswith* =*endswith* and their != negations (text and dates), and =*in* / !=*in* with |-separated values (every field; booleans take 0 or 1 with = != only).`, examples: ["name=*contains*summit", "id>=100&name!=*endswith*test", "id=*in*12|15|40"] })
       .optional()
       .transform((value, ctx) => (!value ? [] : searchConditions(ctx, value, resource))),
     searchCondition: z

@@ -14,20 +14,46 @@ import { z } from "zod";
  */
 export const headerPairSchema = z.object({ key: z.string(), value: z.string() });
 
+/** What a webhook can fire on (docs/ems-api.md §4.1a). */
+export const TRIGGER_OBJECTS = [
+  "event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item",
+] as const;
+export const CONTENT_TYPES = ["json", "post"] as const;
+
+const timestampString = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).meta({ description: "UTC, YYYY-MM-DD HH:MM:SS" });
+
+/** The production webhook (docs/ems-api.md §4.1a), fields in the API's order. */
 export const webhookSchema = z
   .object({
     id: z.number().int().positive(),
     name: z.string(),
     url: z.string(),
     group_id: z.number().int().positive(),
-    trigger_object: z.string().meta({ description: "e.g. registrant, session, event" }),
+    trigger_object: z.enum(TRIGGER_OBJECTS),
     trigger_on_insert: z.boolean(),
     trigger_on_update: z.boolean(),
     trigger_on_delete: z.boolean(),
+    public_user: z.boolean().meta({ description: "Fires on changes a registrant makes on a public page" }),
+    admin_user: z.boolean().meta({ description: "Fires on changes a staff user makes in the web app" }),
+    api_call: z.boolean().meta({ description: "Fires on changes made through the API" }),
+    any_event: z.boolean().meta({ description: "Fires for every event of the account" }),
+    event_ids: z.array(z.number().int().positive()).meta({ description: "The events it fires for when any_event is false" }),
     enabled: z.boolean(),
-    content_type: z.enum(["json", "form"]),
+    content_type: z.enum(CONTENT_TYPES).meta({ description: "json, or post (form-encoded)" }),
+    all_fields: z.boolean(),
+    use_default_fields: z.boolean(),
+    fields: z.array(z.string()).meta({ description: "The chosen fields when neither all_fields nor use_default_fields" }),
     headers: z.array(headerPairSchema),
+    notes: z.string().nullable(),
+    created_at: timestampString,
+    created_by: z.string().nullable(),
+    updated_at: timestampString,
+    updated_by: z.string().nullable(),
   });
+
+export const webhookItemSchema = webhookSchema
+  .partial()
+  .meta({ description: "A webhook limited to the requested fields" });
 
 /** Standard fields only; `webhooks` is an extra field added by `expand`. */
 export const webhookGroupSchema = z
@@ -49,8 +75,6 @@ export const webhookGroupItemSchema = webhookGroupSchema
 
 const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const timeString = z.string().regex(/^\d{2}:\d{2}:\d{2}$/);
-const timestampString = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).meta({ description: "UTC, YYYY-MM-DD HH:MM:SS" });
-
 export const EVENT_STATUSES = ["live", "draft", "closed", "cancelled"] as const;
 
 export const eventSchema = z
@@ -122,3 +146,4 @@ export function envelopeSchema<T extends z.ZodType>(item: T) {
 
 export const webhookGroupPageSchema = envelopeSchema(webhookGroupItemSchema);
 export const eventPageSchema = envelopeSchema(eventItemSchema);
+export const webhookPageSchema = envelopeSchema(webhookItemSchema);

@@ -12,18 +12,27 @@ import type { ResourceDescriptor, SearchFieldType } from "./descriptors";
  */
 export const COMPARISON_OPERATORS = ["=", "!=", ">", "<", ">=", "<="] as const;
 export const TEXT_OPERATORS = ["=*contains*", "=*beginswith*", "=*endswith*", "!=*contains*", "!=*beginswith*", "!=*endswith*"] as const;
-export type SearchOperator = (typeof COMPARISON_OPERATORS)[number] | (typeof TEXT_OPERATORS)[number];
+/** `=*in*` takes `|`-separated values; `!=*in*` is its negation (docs/ems-api.md §4.4). */
+export const SET_OPERATORS = ["=*in*", "!=*in*"] as const;
+export type SearchOperator = (typeof COMPARISON_OPERATORS)[number] | (typeof TEXT_OPERATORS)[number] | (typeof SET_OPERATORS)[number];
 
-/** Dates compare as text in their stated formats, so they take the text operators too. */
+/**
+ * Dates compare as text in their stated formats, so they take the text operators too. The set
+ * operators work on every searchable field; booleans (`0`/`1`) take equality only.
+ */
 export const OPERATORS_BY_TYPE: Record<SearchFieldType, readonly SearchOperator[]> = {
-  number: COMPARISON_OPERATORS,
-  text: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS],
-  date: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS],
+  number: [...COMPARISON_OPERATORS, ...SET_OPERATORS],
+  text: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS, ...SET_OPERATORS],
+  date: [...COMPARISON_OPERATORS, ...TEXT_OPERATORS, ...SET_OPERATORS],
+  boolean: ["=", "!=", ...SET_OPERATORS],
 };
+
+/** The separator of a set operator's values. */
+export const SET_SEPARATOR = "|";
 
 export type SearchCondition = { field: string; operator: SearchOperator; value: string };
 
-const TEXT_OPERATOR_WORDS = ["contains", "beginswith", "endswith"];
+const TEXT_OPERATOR_WORDS = ["contains", "beginswith", "endswith", "in"];
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*/;
 const STAR_WORD = /^(!?=)\*([A-Za-z]+)\*/;
 const INTEGER = /^-?\d{1,15}$/;
@@ -36,7 +45,7 @@ function parseOperator(rest: string, raw: string): { operator: SearchOperator; v
     const word = star[2].toLowerCase();
     if (!TEXT_OPERATOR_WORDS.includes(word)) {
       // A typo such as *within* must never silently become an equality test (docs/ems-api.md §4.4).
-      throw badRequest(`Malformed search condition "${raw}": "*${star[2]}*" is not an operator; use *contains*, *beginswith* or *endswith*.`);
+      throw badRequest(`Malformed search condition "${raw}": "*${star[2]}*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.`);
     }
     return { operator: `${star[1]}*${word}*` as SearchOperator, value: rest.slice(star[0].length) };
   }
@@ -62,8 +71,13 @@ function parseCondition(raw: string, resource: ResourceDescriptor): SearchCondit
   if (!OPERATORS_BY_TYPE[type].includes(operator)) {
     throw badRequest(`Operator "${operator}" does not apply to the ${type} field "${field}". Use one of: ${OPERATORS_BY_TYPE[type].join(" ")}.`);
   }
+  if (operator === "=*in*" || operator === "!=*in*") {
+    checkSetValues(raw, field, type, value);
+    return { field, operator, value };
+  }
   if (operator.includes("*") && value === "") throw badRequest(`Malformed search condition "${raw}": "${operator}" needs a value.`);
   if (type === "number" && !INTEGER.test(value)) throw badRequest(`Search value "${value}" for ${field} must be an integer.`);
+  if (type === "boolean" && value !== "0" && value !== "1") throw badRequest(`Search value "${value}" for ${field} must be 0 or 1.`);
   if (type === "date" && !operator.includes("*")) {
     const isTimestamp = resource.timestampFields.includes(field);
     if (!(isTimestamp ? DATE_OR_TIMESTAMP : DATE).test(value)) {
@@ -71,6 +85,17 @@ function parseCondition(raw: string, resource: ResourceDescriptor): SearchCondit
     }
   }
   return { field, operator, value };
+}
+
+/** The values of `=*in*`: a non-empty `|`-separated list without empty entries, each fitting the field's type. */
+function checkSetValues(raw: string, field: string, type: SearchFieldType, value: string): void {
+  if (value === "") throw badRequest(`Malformed search condition "${raw}": "*in*" needs at least one value, e.g. ${field}=*in*a|b.`);
+  const values = value.split(SET_SEPARATOR);
+  if (values.some((entry) => entry === "")) throw badRequest(`Malformed search condition "${raw}": the list of "*in*" has an empty entry (check for a doubled or trailing |).`);
+  for (const entry of values) {
+    if (type === "number" && !INTEGER.test(entry)) throw badRequest(`Search value "${entry}" in the "*in*" list for ${field} must be an integer.`);
+    if (type === "boolean" && entry !== "0" && entry !== "1") throw badRequest(`Search value "${entry}" in the "*in*" list for ${field} must be 0 or 1.`);
+  }
 }
 
 /** Parses the decoded `search` value; throws a 400 with a precise message for any bad condition. */
@@ -200,6 +225,28 @@ function conditionMask<Row extends { id: number }>(table: Table<Row>, condition:
   const { field, operator, value } = condition;
   const size = table.size;
   const mask = new Uint8Array(size);
+  if (operator === "=*in*" || operator === "!=*in*") {
+    const negated = operator === "!=*in*";
+    if (type === "number" || type === "boolean") {
+      const wanted = new Set(value.split(SET_SEPARATOR).map(Number));
+      for (let index = 0; index < size; index++) {
+        const cell = table.value(index, field);
+        const number = typeof cell === "boolean" ? Number(cell) : cell;
+        if (wanted.has(number as number) !== negated) mask[index] = 1;
+      }
+      return countMask(mask);
+    }
+    const wanted = new Set(value.toLowerCase().split(SET_SEPARATOR));
+    const column = table.lowerColumn(field);
+    for (let index = 0; index < size; index++) if (wanted.has(column[index]) !== negated) mask[index] = 1;
+    return countMask(mask);
+  }
+  if (type === "boolean") {
+    const target = value === "1";
+    const equal = operator === "=";
+    for (let index = 0; index < size; index++) if ((table.value(index, field) === target) === equal) mask[index] = 1;
+    return countMask(mask);
+  }
   if (type === "number") {
     const target = Number(value);
     for (let index = 0; index < size; index++) {

@@ -1,10 +1,11 @@
 import type { EmsEvent, Webhook, WebhookGroup } from "../api/resources";
-import { EVENT_STATUSES } from "../api/resources";
+import { CONTENT_TYPES, EVENT_STATUSES, TRIGGER_OBJECTS } from "../api/resources";
 import { formatEmsTimestamp } from "../core/clock";
+import { planFaults, type FaultPlan, type PlantedFault } from "./faults";
 import { SeededRandom } from "./random";
 import {
   EMAIL_DOMAINS, EMAIL_LOCALS, EVENT_PLACES, EVENT_THEMES, EVENT_TOPICS, GROUP_PURPOSES, GROUP_QUALIFIERS,
-  HEADER_TEMPLATES, HOOK_HOSTS, TIME_ZONES, TRIGGER_OBJECTS,
+  HEADER_TEMPLATES, HOOK_HOSTS, TIME_ZONES, TRIGGER_FIELDS, WEBHOOK_EDITORS, WEBHOOK_NOTES,
 } from "./vocabulary";
 
 /**
@@ -15,12 +16,15 @@ import {
  * Webhook groups keep only ids and names in memory (what search and sort need); the rest of a
  * group and its webhooks come from their own seeded stream (seed and group id), made on first use
  * and then kept. So 100,000 groups take a few arrays, and a row is the same whenever it is made.
+ * The faults planted for the health checks (./faults.ts) are a small plan made from the seed up
+ * front, so lazily made rows still agree with each other across groups.
  */
 export type GeneratedGroups = {
   ids: Int32Array;
   names: string[];
   groupAt: (index: number) => WebhookGroup;
   webhooksOf: (index: number) => Webhook[];
+  plan: FaultPlan;
 };
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -39,44 +43,133 @@ function headerPairs(random: SeededRandom, max: number) {
   return pairs;
 }
 
+/** `headers` with the plan's shared credential first (replacing any header of the same name). */
+function withSharedCredential(headers: readonly { key: string; value: string }[], plan: FaultPlan) {
+  return [{ key: plan.sharedCredential.key, value: plan.sharedCredential.value }, ...headers.filter((header) => header.key !== plan.sharedCredential.key)];
+}
+
 /** A per-row stream: independent of generation order, so lazily made rows are deterministic. */
 function rowRandom(seed: number, id: number, stream: number): SeededRandom {
   return new SeededRandom(seed ^ Math.imul(id, 0x2c1b3c6d), stream);
 }
 
-function groupDetails(id: number, name: string, seed: number): WebhookGroup {
+function groupDetails(id: number, name: string, seed: number, planted: readonly PlantedFault[], plan: FaultPlan): WebhookGroup {
   const random = rowRandom(seed, id, 4);
   const emailCount = random.int(0, 3);
-  const notificationEmails: string[] = [];
+  let notificationEmails: string[] = [];
   for (let e = 0; e < emailCount; e++) notificationEmails.push(`${random.pick(EMAIL_LOCALS)}${e || ""}@${random.pick(EMAIL_DOMAINS)}`);
-  return { id, name, headers: headerPairs(random, 3), notification_emails: notificationEmails };
+  let headers = headerPairs(random, 3);
+  if (planted.includes("no-emails")) notificationEmails = [];
+  if (planted.includes("shared-credential")) headers = withSharedCredential(headers, plan);
+  return { id, name, headers, notification_emails: notificationEmails };
 }
 
-/** Webhook ids derive from the group id (`group id * 10 + position`), unique without a counter. */
-function generateWebhooks(groupId: number, seed: number): Webhook[] {
+/** Up to `max` distinct ids from `pool`, ascending. */
+function pickIds(random: SeededRandom, pool: readonly number[], min: number, max: number): number[] {
+  if (pool.length === 0) return [];
+  const wanted = Math.min(pool.length, random.int(min, max));
+  const chosen = new Set<number>();
+  while (chosen.size < wanted) chosen.add(random.pick(pool));
+  return [...chosen].sort((a, b) => a - b);
+}
+
+/** 2024-01-01 .. 2026-09-30 (UTC), a fixed window for determinism. */
+const HOOK_FIRST_MS = Date.UTC(2024, 0, 1);
+const HOOK_SPAN_SECONDS = (Date.UTC(2026, 8, 30) - HOOK_FIRST_MS) / 1000;
+
+/**
+ * Webhook ids derive from the group id (`group id * 10 + position`), unique and ascending across
+ * groups without a counter. The faults planted in this group (./faults.ts) overwrite the first
+ * webhooks, one fault each.
+ */
+function generateWebhooks(groupId: number, seed: number, planted: readonly PlantedFault[], plan: FaultPlan): Webhook[] {
   const random = rowRandom(seed, groupId, 3);
-  const count = random.int(0, 8);
+  const count = Math.max(random.int(0, 8), planted.length);
   const hooks: Webhook[] = new Array(count);
   for (let h = 0; h < count; h++) {
     const trigger = random.pick(TRIGGER_OBJECTS);
-    hooks[h] = {
+    // Catch-all webhooks in the demo data are legacy ones, left disabled: so some events stay uncovered.
+    const anyEvent = random.chance(0.05);
+    const insecure = random.chance(0.04);
+    let publicUser = random.chance(0.6);
+    const adminUser = random.chance(0.7);
+    const apiCall = random.chance(0.4);
+    if (!publicUser && !adminUser && !apiCall) publicUser = true;
+    const allFields = random.chance(0.4);
+    const useDefaultFields = !allFields && random.chance(0.5);
+    const fieldChoices = TRIGGER_FIELDS[trigger];
+    const fields = allFields || useDefaultFields ? [] : fieldChoices.filter(() => random.chance(0.5));
+    const createdSeconds = random.int(0, HOOK_SPAN_SECONDS - 86_400 * 30);
+    const updatedSeconds = createdSeconds + (random.chance(0.3) ? 0 : random.int(60, 86_400 * 30));
+    const createdBy = random.chance(0.9) ? random.pick(WEBHOOK_EDITORS) : null;
+    const hook: Webhook = {
       id: groupId * 10 + h + 1,
       name: `${trigger} → ${random.pick(GROUP_PURPOSES)}`,
-      url: `https://${random.pick(HOOK_HOSTS)}/ems/${trigger}/${random.token(10)}`,
+      url: `${insecure ? "http" : "https"}://${random.pick(HOOK_HOSTS)}/ems/${trigger}/${random.token(10)}`,
       group_id: groupId,
       trigger_object: trigger,
       trigger_on_insert: random.chance(0.8),
       trigger_on_update: random.chance(0.6),
       trigger_on_delete: random.chance(0.3),
-      enabled: random.chance(0.85),
-      content_type: random.chance(0.75) ? "json" : "form",
+      public_user: publicUser,
+      admin_user: adminUser,
+      api_call: apiCall,
+      any_event: anyEvent,
+      event_ids: anyEvent ? [] : pickIds(random, plan.coverableEventIds, 1, 4),
+      enabled: anyEvent ? false : random.chance(0.85),
+      content_type: random.chance(0.75) ? CONTENT_TYPES[0] : CONTENT_TYPES[1],
+      all_fields: allFields,
+      use_default_fields: useDefaultFields,
+      fields: fields.length || allFields || useDefaultFields ? fields : [fieldChoices[0]],
       headers: headerPairs(random, 2),
+      notes: random.chance(0.3) ? random.pick(WEBHOOK_NOTES) : null,
+      created_at: formatEmsTimestamp(HOOK_FIRST_MS + createdSeconds * 1000),
+      created_by: createdBy,
+      updated_at: formatEmsTimestamp(HOOK_FIRST_MS + updatedSeconds * 1000),
+      updated_by: updatedSeconds === createdSeconds ? createdBy : random.chance(0.9) ? random.pick(WEBHOOK_EDITORS) : null,
     };
+    hooks[h] = hook;
   }
+  planted.forEach((fault, position) => plantFault(hooks, position, fault, plan, random));
   return hooks;
 }
 
-export function generateWebhookGroups(count: number, seed: number): GeneratedGroups {
+/** Makes `hooks[position]` show one planted fault (and keeps the rest of the group from hiding it). */
+function plantFault(hooks: Webhook[], position: number, fault: PlantedFault, plan: FaultPlan, random: SeededRandom): void {
+  const hook = hooks[position];
+  const covering = { any_event: false, enabled: true };
+  switch (fault) {
+    case "http-url":
+      Object.assign(hook, covering, { url: hook.url.replace(/^https?:/, "http:"), event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      break;
+    case "duplicate-url":
+      Object.assign(hook, covering, { url: plan.duplicateUrl, trigger_object: "registrant", trigger_on_insert: true, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      break;
+    case "shared-credential":
+      Object.assign(hook, covering, { headers: withSharedCredential(hook.headers, plan) });
+      break;
+    case "insert-without-delete":
+      Object.assign(hook, covering, { trigger_object: "session", trigger_on_insert: true, trigger_on_delete: false, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      // No other webhook of the group sends the deletions of sessions either.
+      for (const other of hooks) if (other.trigger_object === "session") other.trigger_on_delete = false;
+      break;
+    case "past-events-only":
+      Object.assign(hook, covering, { event_ids: pickIds(random, plan.pastEventIds, 1, 2) });
+      break;
+    case "disabled-live":
+      Object.assign(hook, { any_event: false, enabled: false, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      break;
+    case "no-emails":
+      // A group fault (groupDetails): its webhook stays as generated.
+      break;
+  }
+}
+
+/**
+ * Webhook groups for one account; `events` are the account's events (what webhooks fire for), made
+ * first from the same seed.
+ */
+export function generateWebhookGroups(count: number, seed: number, events: readonly EmsEvent[] = []): GeneratedGroups {
   const random = new SeededRandom(seed, 1);
   const ids = new Int32Array(count);
   const names: string[] = new Array(count);
@@ -88,13 +181,16 @@ export function generateWebhookGroups(count: number, seed: number): GeneratedGro
     // The trailing number keeps names distinct across large datasets, like real teams' "#2" copies.
     names[i] = `${random.pick(GROUP_PURPOSES)}${qualifier} #${i + 1}`;
   }
+  const plan = planFaults(count, seed, events);
   const groups: (WebhookGroup | undefined)[] = new Array(count);
   const webhooks: (Webhook[] | undefined)[] = new Array(count);
+  const plantedIn = (index: number) => plan.byGroupIndex.get(index) ?? [];
   return {
     ids,
     names,
-    groupAt: (index) => (groups[index] ??= groupDetails(ids[index], names[index], seed)),
-    webhooksOf: (index) => (webhooks[index] ??= generateWebhooks(ids[index], seed)),
+    groupAt: (index) => (groups[index] ??= groupDetails(ids[index], names[index], seed, plantedIn(index), plan)),
+    webhooksOf: (index) => (webhooks[index] ??= generateWebhooks(ids[index], seed, plantedIn(index).filter((fault) => fault !== "no-emails"), plan)),
+    plan,
   };
 }
 

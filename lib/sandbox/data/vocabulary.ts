@@ -44,7 +44,32 @@ export const TIME_ZONES = [
   "America/St_Johns", "Atlantic/Reykjavik",
 ];
 
-export const TRIGGER_OBJECTS = ["registrant", "session", "event", "attendee", "order", "speaker", "exhibitor"];
+/** Fields a webhook may carry, per trigger object, for webhooks that choose their own. */
+export const TRIGGER_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  event: ["id", "name", "status", "start_date", "end_date", "timezone", "capacity"],
+  contact: ["id", "first_name", "last_name", "email", "company", "phone", "country"],
+  registrant: ["id", "event_id", "contact_id", "status", "reg_type_id", "created_at", "checked_in"],
+  speaker: ["id", "event_id", "contact_id", "bio", "photo_url", "sessions"],
+  sponsor: ["id", "event_id", "name", "level", "booth", "website"],
+  session: ["id", "event_id", "name", "start_time", "end_time", "room", "capacity"],
+  session_attendance: ["id", "session_id", "registrant_id", "scanned_at", "source"],
+  registrant_line_item: ["id", "registrant_id", "item_id", "quantity", "amount", "currency"],
+};
+
+export const WEBHOOK_NOTES = [
+  "Owned by the integrations team; ask in #integrations before changing.",
+  "Temporary until the CRM migration is done.",
+  "Retries handled on our side (idempotency key in the payload).",
+  "Legacy endpoint — scheduled for removal.",
+  "Do not disable during the registration window!",
+  "Réplica para el equipo de Madrid.",
+  "参加者データの同期用",
+];
+
+export const WEBHOOK_EDITORS = [
+  "marie.dupont@example.com", "José García", "ops@example.org", "Kenji Watanabe", "integrations@corp.example.net",
+  "Ana Lúcia Souza", "Grzegorz Brzęczyszczykiewicz",
+];
 
 export const HEADER_TEMPLATES: readonly (readonly [string, (suffix: string) => string])[] = [
   ["X-Api-Key", (s) => `k-${s}`],

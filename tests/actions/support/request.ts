@@ -3,7 +3,7 @@
 // next-auth session cookie for a real session row, exactly what a crafted direct request carries.
 import { encode } from "next-auth/jwt";
 import { prisma } from "@/lib/db/prisma";
-import { SESSION_MAX_AGE_SECONDS } from "@/lib/auth/options";
+import { sessionPolicy } from "@/lib/auth/session-policy";
 // Gives the process NEXTAUTH_SECRET and a key ring when the environment has none.
 import "@/tests/teams/fixtures";
 import { currentRequestHeaders, setCurrentRequestHeaders } from "./current-request";
@@ -37,7 +37,7 @@ export async function signInAs(
   const cookie = await encode({
     token: { sub: user.id, name: user.name, email: user.email, uid: user.id, sid: session.id, sv: user.sessionVersion },
     secret: process.env.NEXTAUTH_SECRET!,
-    maxAge: SESSION_MAX_AGE_SECONDS,
+    maxAge: sessionPolicy().maxAgeSeconds,
   });
   sendCookie(cookie, options);
   return { sessionId: session.id, cookie };

@@ -5,26 +5,22 @@ import { HeaderList } from "@/components/listing/hidden-value";
 import { StateMessage, BudgetLine } from "@/components/listing/state-message";
 import { WebhookTable } from "@/components/listing/webhook-table";
 import { requireActor } from "@/lib/auth/session";
-import { loadListing, type RateBudget } from "@/lib/listing/load";
-import { parseListingSearchParams, type ListingState } from "@/lib/listing/search-params";
-import { WEBHOOK_GROUP_LISTING } from "@/lib/listing/resources";
+import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { loadListing, type Freshness, type RateBudget } from "@/lib/listing/load";
+import { groupListingState } from "@/lib/listing/group";
 
 export const metadata: Metadata = { title: "Webhook group" };
 
-function groupState(id: number): ListingState {
-  return {
-    ...parseListingSearchParams("webhook-groups", {}),
-    fields: [...WEBHOOK_GROUP_LISTING.fields],
-    expand: ["webhooks"],
-    ids: [id],
-  };
-}
-
-function GroupDetails({ id, group, budget }: { id: number; group: Record<string, unknown>; budget: RateBudget | null }) {
+function GroupDetails({ id, group, budget, freshness }: { id: number; group: Record<string, unknown>; budget: RateBudget | null; freshness: Freshness }) {
   const emails = Array.isArray(group.notification_emails) ? group.notification_emails.map(String) : [];
   return (
     <div className="space-y-6" data-testid="group-details">
-      <h1 className="text-2xl font-semibold text-slate-900">{String(group.name ?? `Webhook group ${id}`)}</h1>
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold text-slate-900">{String(group.name ?? `Webhook group ${id}`)}</h1>
+        <LowBudgetNotice budget={budget} />
+        <StaleNotice freshness={freshness} budget={budget} />
+        <DataAge freshness={freshness} refresh={{ resource: "webhook-groups", search: "", groupId: id }} />
+      </div>
       <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
         <dt className="text-sm font-semibold text-slate-700">ID</dt>
         <dd className="text-sm">{id}</dd>
@@ -57,7 +53,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   const { id: raw } = await props.params;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) notFound();
   const id = Number(raw);
-  const outcome = await loadListing(actor, groupState(id));
+  const outcome = await loadListing(actor, groupListingState(id));
   const group = outcome.kind === "ok" ? outcome.items.find((item) => Number(item.id) === id) : undefined;
   if (outcome.kind === "ok" && !group) notFound();
   return (
@@ -71,7 +67,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
       {outcome.kind !== "ok" ? (
         <StateMessage failure={outcome} retryHref={`/webhook-groups/${id}`} />
       ) : (
-        <GroupDetails id={id} group={group!} budget={outcome.budget} />
+        <GroupDetails id={id} group={group!} budget={outcome.budget} freshness={outcome.freshness} />
       )}
     </div>
   );

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { auditByActor } from "@/lib/audit/log";
 import { clientIp } from "@/lib/auth/request-meta";
 import { getActor } from "@/lib/auth/session";
+import { isRecentlyAuthenticated } from "@/lib/auth/reauth";
+import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import { exportEnv } from "@/lib/env";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
@@ -35,11 +37,14 @@ function problem(status: number, message: string, headers: Record<string, string
  * file. Session-checked here (never trusting the proxy alone); the data is fetched with the
  * caller's own credentials only. A person runs at most EXPORT_MAX_CONCURRENT exports at once
  * (429 beyond), each for at most EXPORT_MAX_SECONDS. Webhook header values are hidden unless
- * `headerValues=include`, which is recorded in the team's audit log.
+ * `headerValues=include`, which is recorded in the team's audit log and needs a recent
+ * re-authentication (403 with `reauthRequired`, and the button asks for it and starts again).
  */
 export async function GET(request: Request, context: RouteContext<"/api/export/[resource]">) {
   const actor = await getActor();
   if (!actor) return problem(401, "Sign in to export.");
+  // As requireActor does for pages and actions: a team's two-factor requirement comes first.
+  if (actor.teamRequiresTwoFactor && !actor.twoFactorEnabled) return problem(403, "Your team requires two-factor sign-in: set it up first.");
   const { resource } = await context.params;
   if (resource !== "webhook-groups" && resource !== "events") return problem(404, "There is no such listing to export.");
   const url = new URL(request.url);
@@ -50,6 +55,11 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
   const state = parseListingSearchParams(resource, url.searchParams);
   if (state.notices.length > 0 || state.idsErrors.length > 0) {
     return problem(400, [...state.notices, ...state.idsErrors].join(" "));
+  }
+
+  // Header values are third parties' secrets: a sensitive export, after a recent re-authentication.
+  if (includeHeaderValues && !isRecentlyAuthenticated(actor)) {
+    return Response.json({ error: REAUTH_REQUIRED_MESSAGE, reauthRequired: true }, { status: 403, headers: { "Cache-Control": "no-store" } });
   }
 
   // From here on every answer names the request, so a failure can be found in the logs.
@@ -83,6 +93,7 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
       includeHeaderValues,
       signal: request.signal,
       requestId,
+      teamId: actor.teamId,
       onFinish: slot.release,
     });
     return new Response(stream, {

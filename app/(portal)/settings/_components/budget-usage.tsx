@@ -1,0 +1,77 @@
+import { LowBudgetNotice } from "@/components/listing/freshness";
+import type { BudgetOverview } from "@/lib/credentials/budget";
+import { formatSeconds } from "@/lib/duration";
+import { formatCount } from "@/lib/listing/format";
+
+/** The rate-limit budget of the member's key: this window's figures, and the last hour's use by kind. */
+export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
+  const { budget, usage, totalCredits } = overview;
+  const widest = Math.max(1, ...usage.map((kind) => kind.credits));
+  return (
+    <div className="space-y-4" data-testid="budget-usage">
+      <p className="text-sm text-slate-700" data-testid="budget-window">
+        {budget && budget.limit > 0 && budget.resetInSeconds > 0
+          ? `This window: ${formatCount(budget.remaining)} of ${formatCount(budget.limit)} credits left for this key, resets in ${formatSeconds(budget.resetInSeconds)}.`
+          : "No figures for the current window yet: the next page view brings them."}
+      </p>
+      <LowBudgetNotice budget={budget} />
+      <div className="overflow-x-auto">
+        <table className="w-full max-w-2xl text-sm" data-testid="budget-usage-table">
+          <caption className="mb-2 text-left text-sm font-medium text-slate-700">Credits your team spent with this key in the last hour</caption>
+          <thead>
+            <tr className="border-b border-slate-200 text-left text-slate-500">
+              <th scope="col" className="py-1.5 pr-3 font-medium">
+                Kind
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right font-medium">
+                Calls
+              </th>
+              <th scope="col" className="py-1.5 pr-3 text-right font-medium">
+                Credits
+              </th>
+              <th scope="col" className="w-2/5 py-1.5 font-medium">
+                <span className="sr-only">Share</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {usage.map((kind) => (
+              <tr key={kind.kind} className="border-b border-slate-100" data-testid={`budget-kind-${kind.kind}`}>
+                <th scope="row" className="py-1.5 pr-3 text-left font-normal text-slate-800">
+                  {kind.label}
+                </th>
+                <td className="py-1.5 pr-3 text-right tabular-nums">{formatCount(kind.calls)}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums" data-testid={`budget-credits-${kind.kind}`}>
+                  {formatCount(kind.credits)}
+                </td>
+                <td className="py-1.5">
+                  {/* SVG attributes, not an inline style: the Content-Security-Policy allows no inline styles. */}
+                  <svg className="block h-2 w-full min-w-16" aria-hidden focusable="false">
+                    <rect width="100%" height="100%" rx="4" className="fill-slate-100" />
+                    {kind.credits > 0 ? <rect width={`${(kind.credits / widest) * 100}%`} height="100%" rx="4" className="fill-brand-600" /> : null}
+                  </svg>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" className="py-1.5 pr-3 text-left font-medium">
+                Total
+              </th>
+              <td />
+              <td className="py-1.5 pr-3 text-right font-medium tabular-nums">{formatCount(totalCredits)}</td>
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+      <p className="max-w-2xl text-xs text-slate-500">
+        Everyone using this key spends from one budget (the EMS allows 2,000 credits per 10 minutes; a listing costs 10). Page views come first and
+        identical ones within {overview.sharedAnswerSeconds} seconds share one answer; exports and other background work leave{" "}
+        {overview.reservePercent}% of each window to page views and wait for the reset. Other teams or tools using the same key are not counted here,
+        but spend from the same budget.
+      </p>
+    </div>
+  );
+}

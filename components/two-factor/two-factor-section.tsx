@@ -1,0 +1,65 @@
+import type { Actor } from "@/lib/auth/session";
+import { pendingEnrolment, twoFactorStatus } from "@/lib/auth/two-factor";
+import { Notice } from "@/components/ui/notice";
+import { DisableTwoFactorForm, RegenerateRecoveryCodesForm } from "./code-action-form";
+import { EnrolmentSteps, StartEnrolmentButton } from "./enrolment";
+
+const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+
+/** The account page's two-factor section: off (set it up), being set up, or on (recovery codes, turn off). */
+export async function TwoFactorSection({ actor }: { actor: Actor }) {
+  const status = await twoFactorStatus(actor.userId);
+  const enrolment = status.pending ? await pendingEnrolment(actor) : null;
+  return (
+    <section aria-labelledby="two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="two-factor-section">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="two-factor-heading" className="text-lg font-semibold">
+          Two-factor sign-in
+        </h2>
+        {status.enabled ? (
+          <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-medium text-emerald-800 ring-1 ring-emerald-200" data-testid="two-factor-on">
+            On
+          </span>
+        ) : (
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-200">Off</span>
+        )}
+      </div>
+      <p className="mt-1 max-w-2xl text-sm text-slate-600">
+        A code from an app on your phone, asked after your password when you sign in and before sensitive changes. Someone who learns
+        your password still cannot sign in.
+      </p>
+
+      <div className="mt-5">
+        {status.enabled ? (
+          <div className="space-y-6">
+            <p className="text-sm text-slate-700">
+              On since {status.enabledAt ? day.format(status.enabledAt) : "—"}.{" "}
+              <span data-testid="recovery-codes-left">
+                {status.recoveryCodesLeft} of 10 recovery codes left.
+              </span>
+            </p>
+            {status.recoveryCodesLeft <= 3 ? (
+              <Notice tone="warning">Few recovery codes left: make new ones, so a lost phone does not lock you out.</Notice>
+            ) : null}
+            <div className="space-y-2">
+              <h3 className="text-sm font-semibold">Recovery codes</h3>
+              <RegenerateRecoveryCodesForm />
+            </div>
+            <div className="space-y-2 border-t border-slate-100 pt-5">
+              <h3 className="text-sm font-semibold">Turn off</h3>
+              {actor.teamRequiresTwoFactor ? (
+                <p className="text-sm text-slate-600">Your team requires two-factor sign-in, so it stays on.</p>
+              ) : (
+                <DisableTwoFactorForm />
+              )}
+            </div>
+          </div>
+        ) : enrolment ? (
+          <EnrolmentSteps enrolment={enrolment} />
+        ) : (
+          <StartEnrolmentButton />
+        )}
+      </div>
+    </section>
+  );
+}

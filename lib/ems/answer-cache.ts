@@ -1,0 +1,353 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import { activeKeyId, decryptSecret, encryptSecret, secretAad } from "@/lib/crypto/secret-box";
+import { prisma, type PrismaClient } from "@/lib/db/prisma";
+import type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
+import { sharingWindowMs } from "./budget";
+import { emsConfig } from "./config";
+import type { EmsResource } from "./contract";
+import { RateLimitedError } from "./errors";
+import { sleep } from "./http";
+import { emsLog, shortId } from "./log";
+import { buildQueryString, type QueryFor } from "./query";
+import { currentRateLimit, type RateLimit } from "./rate-limit";
+import { ems } from "./state";
+
+/**
+ * Shared answers: identical listing queries of one team's credential within a short window
+ * (EMS_SHARED_ANSWER_SECONDS, default 30 s) cost one API call, on any number of instances.
+ *
+ * - Key: team id + credential fingerprint + sha-256 of the resource and its canonical query string
+ *   (buildQueryString: fixed parameter order, validated). Another team holding the same key, or the
+ *   same person after replacing their credential, has another key and reads nothing of this one.
+ * - Store: a row of EmsSharedAnswer in PostgreSQL, the answer (items, meta, rate-limit figures)
+ *   AES-256-GCM encrypted with the credential key ring and bound to its row by associated data
+ *   (`EmsSharedAnswer:<team>:<fingerprint>:<hash>:ciphertext`), since it holds webhook header values.
+ *   PostgreSQL because every instance already shares it (sessions, tokens, throttles), it is the
+ *   only store a deployment is required to have, and the token lease has shown the one-statement
+ *   lease works on it; an answer is a few kB to a few hundred kB, read by primary key.
+ * - One call per process: concurrent identical requests share one promise (single flight).
+ * - One call across instances: the instance that finds no fresh answer claims the row's lease with
+ *   one statement (INSERT ... ON CONFLICT DO UPDATE ... WHERE the lease is free or expired, as
+ *   EmsTokenCache does for tokens); the others poll the row until the holder stores the new answer
+ *   (or gives the lease back, or it runs out, and then they claim it themselves). No connection is
+ *   held while the API is called.
+ * - The window grows as the budget runs low (`sharingWindowMs`: four times under half the window's
+ *   credits left, until the reset under EMS_LOW_BUDGET_PERCENT): page views pace themselves too.
+ * - Refresh: bypasses the window; still one call for concurrent refreshes.
+ * - A 429 (or a budget known to be spent) with an earlier answer stored: that answer is returned,
+ *   marked stale, instead of the error (answers older than an hour are not served, and purged).
+ * - Key rotation: answers are not re-encrypted but dropped (`dropAnswersUnderOldKeys`, called by
+ *   `npm run keys:rotate`): they are at most an hour old and cost one call to get again. An answer
+ *   that no key decrypts is simply a miss.
+ * - Dropped with the credential (`dropSharedAnswers`), by team and fingerprint, when it is replaced
+ *   or deleted; an in-flight call for it then stores nothing (its lease went with the row).
+ */
+
+export interface SharedAnswer<T> extends ListResult<T> {
+  /** Seconds since the EMS answered (database time): 0 when this request asked the API. */
+  ageSeconds: number;
+  /** "api": this request asked the API; "shared": an answer stored by another page view or instance. */
+  source: "api" | "shared";
+  /** Served because the API refused with a rate limit: it is older than the window. */
+  stale: boolean;
+}
+
+export interface SharedListOptions extends Omit<CallOptions, "budget"> {
+  /** The team the answer is shared within (and whose usage the call is recorded to). */
+  teamId: string;
+  /** Ask the API even when a fresh answer is stored. */
+  refresh?: boolean;
+  /** Overrides EMS_SHARED_ANSWER_SECONDS (ms); 0: no sharing, every request asks the API. */
+  windowMs?: number;
+  /** What a lookup started beside other queries found (`peekForUser`), so it is not read again. */
+  peeked?: PeekedAnswer | null;
+}
+
+/** What the row held when it was read: the answer's ciphertext and how old it was (database time). */
+interface AnswerRow {
+  ciphertext: string | null;
+  ageMs: number | null;
+  fetchedAt: Date | null;
+}
+
+export interface PeekedAnswer extends AnswerRow {
+  fingerprint: string;
+  queryHash: string;
+}
+
+/** Answers older than this are not served even on a 429, and are purged. */
+const STALE_LIMIT_MS = 60 * 60_000;
+const PURGE_INTERVAL_MS = 60_000;
+const DEFAULT_LEASE_MS = 15_000;
+/** Time left in a lease after its call's deadline, to store the answer. */
+const LEASE_WRITE_MARGIN_MS = 1_000;
+
+let leaseOverrideMs: number | null = null;
+/** For tests: a short lease (null restores the default, 15 s: the page budget plus time to store). */
+export function setAnswerLeaseMs(ms: number | null): void {
+  leaseOverrideMs = ms;
+}
+
+export function answerAad(teamId: string, fingerprint: string, queryHash: string): string {
+  return secretAad("EmsSharedAnswer", `${teamId}:${fingerprint}:${queryHash}`, "ciphertext");
+}
+
+/** The canonical form of a listing query (validated: throws InvalidQueryError) and its hash. */
+export function canonicalQuery<R extends EmsResource>(resource: R, query: QueryFor<R>): { canonical: string; hash: string } {
+  const canonical = `${resource}?${buildQueryString(resource, query)}`;
+  return { canonical, hash: createHash("sha256").update(canonical).digest("hex") };
+}
+
+type StoredAnswer = { items: unknown[]; meta: ListResult<unknown>["meta"]; rateLimit: { limit: number; remaining: number; resetAt: string } | null };
+
+function encode(result: ListResult<unknown>): string {
+  const stored: StoredAnswer = {
+    items: result.items,
+    meta: result.meta,
+    rateLimit: result.rateLimit ? { ...result.rateLimit, resetAt: result.rateLimit.resetAt.toISOString() } : null,
+  };
+  return JSON.stringify(stored);
+}
+
+function decode<T>(plaintext: string): ListResult<T> {
+  const stored = JSON.parse(plaintext) as StoredAnswer;
+  const rateLimit: RateLimit | null = stored.rateLimit ? { ...stored.rateLimit, resetAt: new Date(stored.rateLimit.resetAt) } : null;
+  return { items: stored.items as T[], meta: stored.meta, rateLimit };
+}
+
+export interface AnswerCache {
+  list<R extends EmsResource>(client: EmsClient, resource: R, query: QueryFor<R>, options: SharedListOptions): Promise<SharedAnswer<ItemFor<R>>>;
+  /**
+   * The stored answer for the person's current credential (found through ApiCredential by user id,
+   * so the lookup needs no decrypted credential and can run beside the credential's own load), and
+   * only in a team they belong to.
+   */
+  peekForUser<R extends EmsResource>(userId: string, teamId: string, resource: R, query: QueryFor<R>): Promise<PeekedAnswer | null>;
+}
+
+/**
+ * An answer cache on a database client and a single-flight map. The portal has one per process
+ * (`answerCache`); tests make two on two database clients to play two instances.
+ */
+export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise<unknown>>): AnswerCache {
+  let lastPurge = 0;
+
+  async function read(teamId: string, fingerprint: string, queryHash: string): Promise<AnswerRow | null> {
+    const rows = await db.$queryRaw<AnswerRow[]>`
+      SELECT "ciphertext", "fetchedAt",
+             (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"
+      FROM "EmsSharedAnswer"
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash}`;
+    return rows[0] ?? null;
+  }
+
+  /** The lease, if free or expired: one statement decides between any number of claimants. */
+  async function claim(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<AnswerRow | null> {
+    const leaseMs = leaseOverrideMs ?? DEFAULT_LEASE_MS;
+    const rows = await db.$queryRaw<AnswerRow[]>`
+      INSERT INTO "EmsSharedAnswer" ("teamId", "fingerprint", "queryHash", "leaseId", "leaseUntil")
+      VALUES (${teamId}, ${fingerprint}, ${queryHash}, ${leaseId}, (now() AT TIME ZONE 'UTC') + ${leaseMs}::integer * interval '1 millisecond')
+      ON CONFLICT ("teamId", "fingerprint", "queryHash") DO UPDATE
+        SET "leaseId" = excluded."leaseId", "leaseUntil" = excluded."leaseUntil"
+        WHERE "EmsSharedAnswer"."leaseUntil" IS NULL OR "EmsSharedAnswer"."leaseUntil" <= (now() AT TIME ZONE 'UTC')
+      RETURNING "ciphertext", "fetchedAt",
+                (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"`;
+    return rows[0] ?? null;
+  }
+
+  /** Stores the answer and ends the lease, only while the lease is still this holder's. */
+  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<boolean> {
+    const ciphertext = encryptSecret(encode(result), answerAad(teamId, fingerprint, queryHash));
+    const count = await db.$executeRaw`
+      UPDATE "EmsSharedAnswer"
+      SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
+    return count === 1;
+  }
+
+  async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
+    await db.$executeRaw`
+      UPDATE "EmsSharedAnswer" SET "leaseId" = NULL, "leaseUntil" = NULL
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`.catch(() => 0);
+  }
+
+  function purgeNowAndThen(): void {
+    if (Date.now() - lastPurge < PURGE_INTERVAL_MS) return;
+    lastPurge = Date.now();
+    void db.$executeRaw`
+      DELETE FROM "EmsSharedAnswer"
+      WHERE COALESCE("fetchedAt", "leaseUntil") < (now() AT TIME ZONE 'UTC') - ${STALE_LIMIT_MS}::integer * interval '1 millisecond'
+        AND ("leaseUntil" IS NULL OR "leaseUntil" <= (now() AT TIME ZONE 'UTC'))`.catch(() => 0);
+  }
+
+  function open<T>(row: AnswerRow | null, scope: string, aad: string): ListResult<T> | null {
+    if (!row?.ciphertext || row.ageMs === null || row.ageMs > STALE_LIMIT_MS) return null;
+    try {
+      return decode<T>(decryptSecret(row.ciphertext, aad));
+    } catch (error) {
+      // A rotated-away key or a tampered row: a miss, the API is asked again.
+      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+      return null;
+    }
+  }
+
+  /** A stored answer, with the newest rate-limit figures known: this process's own, when newer than the answer's. */
+  const shared = <T>(fingerprint: string, result: ListResult<T>, row: AnswerRow, stale = false): SharedAnswer<T> => {
+    const ageMs = row.ageMs ?? 0;
+    const memory = ems.rateLimits.get(fingerprint);
+    const rateLimit = memory && memory.observedAt >= Date.now() - ageMs ? { limit: memory.limit, remaining: memory.remaining, resetAt: memory.resetAt } : result.rateLimit;
+    return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale };
+  };
+
+  async function resolve<R extends EmsResource>(
+    client: EmsClient,
+    resource: R,
+    query: QueryFor<R>,
+    queryHash: string,
+    options: SharedListOptions,
+    windowMs: number,
+  ): Promise<SharedAnswer<ItemFor<R>>> {
+    const { teamId } = options;
+    const { fingerprint } = client;
+    const aad = answerAad(teamId, fingerprint, queryHash);
+    const scope = shortId(fingerprint);
+    const peeked = options.peeked && options.peeked.fingerprint === fingerprint && options.peeked.queryHash === queryHash ? options.peeked : undefined;
+    let seen = peeked !== undefined ? peeked : await read(teamId, fingerprint, queryHash);
+    // Shared longer as the budget runs low (lib/ems/budget.ts), by the last figures this process saw.
+    const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
+    const isFresh = (row: AnswerRow | null) => row?.ageMs !== null && row?.ageMs !== undefined && row.ageMs < shareForMs;
+    if (!options.refresh && isFresh(seen)) {
+      const answer = open<ItemFor<R>>(seen, scope, aad);
+      if (answer) return shared(fingerprint, answer, seen!);
+    }
+    const seenFetchedAt = seen?.fetchedAt?.getTime() ?? null;
+    /** An answer stored after this request looked: as new as a call of its own would be. */
+    const isNewer = (row: AnswerRow | null) => row?.fetchedAt != null && (seenFetchedAt === null || row.fetchedAt.getTime() > seenFetchedAt);
+    const leaseMs = leaseOverrideMs ?? DEFAULT_LEASE_MS;
+    const callOptions = (): CallOptions => ({
+      requestId: options.requestId,
+      waitForRateLimit: options.waitForRateLimit,
+      timeoutMs: options.timeoutMs,
+      // The call ends before its lease does, so that a live holder is never taken over.
+      signal: AbortSignal.timeout(Math.max(leaseMs * 0.75, leaseMs - LEASE_WRITE_MARGIN_MS)),
+      budget: { kind: "page", teamId },
+    });
+    let wait = 25;
+    for (;;) {
+      const leaseId = randomUUID();
+      const claimed = await claim(teamId, fingerprint, queryHash, leaseId);
+      if (claimed) {
+        // Stored between this request's look and its claim: use it, ask for nothing.
+        if (isNewer(claimed) && (options.refresh || isFresh(claimed))) {
+          const answer = open<ItemFor<R>>(claimed, scope, aad);
+          if (answer) {
+            await release(teamId, fingerprint, queryHash, leaseId);
+            return shared(fingerprint, answer, claimed);
+          }
+        }
+        if (claimed.ciphertext) seen = claimed;
+        let result: ListResult<ItemFor<R>>;
+        try {
+          result = await client.list(resource, query, callOptions());
+        } catch (error) {
+          await release(teamId, fingerprint, queryHash, leaseId);
+          const earlier = error instanceof RateLimitedError ? open<ItemFor<R>>(seen, scope, aad) : null;
+          if (earlier) {
+            emsLog("info", "ems.shared_answer_stale", { requestId: options.requestId, fingerprint: scope, ageMs: Math.round(seen?.ageMs ?? 0) });
+            return shared(fingerprint, earlier, seen!, true);
+          }
+          throw error;
+        }
+        const stored = await store(teamId, fingerprint, queryHash, leaseId, result).catch((error: unknown) => {
+          emsLog("warn", "ems.shared_answer_store_failed", { requestId: options.requestId, fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+          return false;
+        });
+        if (stored) purgeNowAndThen();
+        return { ...result, ageSeconds: 0, source: "api", stale: false };
+      }
+      // Another request (here or on another instance) is asking the API: wait for its answer.
+      await sleep(wait * (0.75 + Math.random() / 2), options.signal);
+      wait = Math.min(wait * 2, 250);
+      const now = await read(teamId, fingerprint, queryHash);
+      if (isNewer(now)) {
+        const answer = open<ItemFor<R>>(now, scope, aad);
+        if (answer) return shared(fingerprint, answer, now!);
+      }
+      if (now?.ciphertext) seen = seen?.ciphertext ? seen : now;
+    }
+  }
+
+  return {
+    async list(client, resource, query, options) {
+      const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
+      if (windowMs <= 0) {
+        const { requestId, waitForRateLimit, timeoutMs, signal, teamId } = options;
+        const result = await client.list(resource, query, { requestId, waitForRateLimit, timeoutMs, signal, budget: { kind: "page", teamId } });
+        return { ...result, ageSeconds: 0, source: "api", stale: false };
+      }
+      const { hash } = canonicalQuery(resource, query);
+      const key = `${options.teamId}\n${client.fingerprint}\n${hash}`;
+      const inflight = flights.get(key) as Promise<SharedAnswer<ItemFor<typeof resource>>> | undefined;
+      // Joining a call already under way in this process: its answer, shared.
+      if (inflight) return (options.signal ? abortable(inflight, options.signal) : inflight).then((answer) => ({ ...answer, source: "shared" as const }));
+      // The flight is shared: it must not end because the first caller's page gave up.
+      const flight = resolve(client, resource, query, hash, { ...options, signal: undefined }, windowMs);
+      flights.set(key, flight);
+      try {
+        return await (options.signal ? abortable(flight, options.signal) : flight);
+      } finally {
+        if (flights.get(key) === flight) flights.delete(key);
+      }
+    },
+
+    async peekForUser(userId, teamId, resource, query) {
+      const { hash } = canonicalQuery(resource, query);
+      const rows = await db.$queryRaw<Omit<PeekedAnswer, "queryHash">[]>`
+        SELECT a."fingerprint", a."ciphertext", a."fetchedAt",
+               (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - a."fetchedAt")) * 1000)::float8 AS "ageMs"
+        FROM "ApiCredential" c
+        JOIN "Membership" m ON m."userId" = c."userId" AND m."teamId" = ${teamId}
+        JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${hash}
+        WHERE c."userId" = ${userId}`;
+      return rows[0] ? { ...rows[0], queryHash: hash } : null;
+    },
+  };
+}
+
+/** Rejects when the caller's signal aborts, without ending the shared flight. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The portal's answer cache: the app's database client, this process's single-flight map. */
+export const answerCache: AnswerCache = createAnswerCache(prisma, ems.answerFlights);
+
+/**
+ * Drops the team's stored answers of a credential (replaced or deleted), with the caller's client so
+ * that it happens in the transaction that changes the credential. Without a team: every team's
+ * answers of that credential (nobody uses it any more).
+ */
+export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer">, fingerprint: string, teamId?: string): Promise<void> {
+  await db.emsSharedAnswer.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
+}
+
+/** Key rotation: drops every answer not encrypted under the active key (they are re-fetched on demand). */
+export async function dropAnswersUnderOldKeys(db: Pick<PrismaClient, "$executeRaw">): Promise<number> {
+  const prefix = `v1:${activeKeyId()}:%`;
+  return db.$executeRaw`DELETE FROM "EmsSharedAnswer" WHERE "ciphertext" IS NOT NULL AND "ciphertext" NOT LIKE ${prefix}`;
+}

@@ -1,0 +1,118 @@
+import "server-only";
+import pg from "pg";
+import PgBoss from "pg-boss";
+import { log } from "@/lib/log";
+import { JOBS, type JobDefinition } from "./registry";
+
+/**
+ * The job engine: pg-boss 10 on the portal's own PostgreSQL, in a schema of its own (`pgboss`,
+ * created and migrated by pg-boss itself at start, under its advisory lock; Prisma's migrations
+ * only look at `public`). Every Node server instance starts one (lib/jobs/server.ts); they share
+ * the database, and pg-boss makes each scheduled tick run once however many there are:
+ *
+ * - the schedule is checked by at most one instance per cron-monitor interval (a conditional
+ *   UPDATE of pgboss.version.cron_on), and the job it sends for a tick carries a singleton key
+ *   per queue and minute (a unique index), so a tick seen twice is sent once;
+ * - a job is fetched with FOR UPDATE SKIP LOCKED, so exactly one worker gets it, and the queues
+ *   use the "singleton" policy: at most one job of a queue is active at a time, across instances.
+ *
+ * The jobs themselves are idempotent as well (lib/jobs/registry.ts), so a retry or an overlapping
+ * cron-route call does no harm.
+ */
+
+export const JOB_SCHEMA = "pgboss";
+
+export interface JobEngineOptions {
+  connectionString: string;
+  /** Connections of the engine's own pool, besides the app's (default 3). */
+  poolMax?: number;
+  /** The jobs to run (default: every registered job). */
+  jobs?: readonly JobDefinition[];
+  /** Tests only: pg-boss's intervals, in seconds. */
+  intervals?: { cronMonitor?: number; cronWorker?: number; polling?: number };
+  /** Tests only: another schema. */
+  schema?: string;
+}
+
+export interface JobEngine {
+  boss: PgBoss;
+  /** Sends a job now (e.g. "sync now"); the singleton key, when given, makes a repeat a no-op while one waits. */
+  send(name: string, data?: object, options?: { singletonKey?: string }): Promise<string | null>;
+  /** Stops fetching, lets a running job finish (it is asked to stop between steps) and closes the pool. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Queues and schedules are set up by one instance at a time: pg-boss's create_queue makes a
+ * partition table, and two instances starting together deadlocked on it (tests/jobs/engine.db.test.ts).
+ * A session advisory lock on a connection of its own, released when that connection closes.
+ */
+async function withSetupLock(connectionString: string, work: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString, application_name: "ems-portal-jobs" });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtextextended('ems-portal-jobs:setup', 0))");
+    await work();
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startJobEngine(options: JobEngineOptions): Promise<JobEngine> {
+  const jobs = options.jobs ?? JOBS;
+  const intervals = options.intervals ?? {};
+  const boss = new PgBoss({
+    connectionString: options.connectionString,
+    schema: options.schema ?? JOB_SCHEMA,
+    application_name: "ems-portal-jobs",
+    max: options.poolMax ?? 3,
+    ...(intervals.cronMonitor ? { cronMonitorIntervalSeconds: intervals.cronMonitor } : {}),
+    ...(intervals.cronWorker ? { cronWorkerIntervalSeconds: intervals.cronWorker } : {}),
+  });
+  boss.on("error", (error: unknown) => log.error({ event: "jobs.error", err: error }, "job engine error"));
+  await boss.start();
+
+  const stopping = new AbortController();
+  try {
+    await withSetupLock(options.connectionString, async () => {
+      const registered = new Set(jobs.map((job) => job.name));
+      for (const job of jobs) {
+        await boss.createQueue(job.name, { name: job.name, policy: "singleton", expireInSeconds: job.expireInSeconds, retryLimit: job.retryLimit, retryBackoff: true });
+        if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { tz: "UTC" });
+      }
+      // A job taken out of the registry must not stay on its schedule in the database.
+      for (const schedule of await boss.getSchedules()) {
+        if (!registered.has(schedule.name)) await boss.unschedule(schedule.name);
+      }
+    });
+    for (const job of jobs) {
+      await boss.work(job.name, { batchSize: 1, ...(intervals.polling ? { pollingIntervalSeconds: intervals.polling } : {}) }, async ([pgJob]) => {
+        const started = Date.now();
+        try {
+          const result = await job.run({ signal: stopping.signal }, pgJob!.data);
+          log.info({ event: "jobs.done", job: job.name, id: pgJob!.id, ms: Date.now() - started }, "job done");
+          return result;
+        } catch (error) {
+          log.error({ event: "jobs.failed", job: job.name, id: pgJob!.id, err: error }, "job failed");
+          throw error;
+        }
+      });
+    }
+  } catch (error) {
+    await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    throw error;
+  }
+
+  let stopped: Promise<void> | null = null;
+  return {
+    boss,
+    send: (name, data = {}, sendOptions = {}) => boss.send(name, data, sendOptions),
+    stop() {
+      stopped ??= (async () => {
+        stopping.abort();
+        await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      })();
+      return stopped;
+    },
+  };
+}

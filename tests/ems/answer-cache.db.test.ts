@@ -1,0 +1,257 @@
+import pg from "pg";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { saveCredential, deleteCredential, getCredentialSummary } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
+import { answerCache, createAnswerCache, setAnswerLeaseMs, type AnswerCache } from "@/lib/ems/answer-cache";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { loadListing } from "@/lib/listing/load";
+import { toEmsQuery } from "@/lib/listing/query";
+import { parseListingSearchParams } from "@/lib/listing/search-params";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { addMember, createTeam } from "../teams/fixtures";
+import { ensureEmsTestEnv } from "./support/env";
+
+/**
+ * Shared answers (lib/ems/answer-cache.ts) against the sandbox over real HTTP, and the budget plan
+ * (lib/ems/budget.ts). Two "instances" are two answer caches, each on its own database client
+ * (own pool) and its own single-flight map, as two portal processes would have.
+ */
+
+ensureEmsTestEnv();
+
+let sandbox: StartedSandbox;
+let demoClient: EmsClient;
+const instances: { db: PrismaClient; pool: pg.Pool; cache: AnswerCache }[] = [];
+
+function newInstance(): AnswerCache {
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 3 });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const cache = createAnswerCache(db, new Map());
+  instances.push({ db, pool, cache });
+  return cache;
+}
+
+const apiCalls = async () => (await sandbox.admin.stats()).apiRequests;
+const groups = (query = "") => parseListingSearchParams("webhook-groups", new URLSearchParams(query));
+
+beforeAll(async () => {
+  sandbox = await startAllowedSandbox();
+  demoClient = getEmsClient({ fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+});
+afterAll(async () => {
+  await flushEmsState();
+  for (const instance of instances) await instance.db.$disconnect();
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await sandbox.admin.reset();
+  await forgetCredential(demoClient.fingerprint);
+});
+afterEach(() => setAnswerLeaseMs(null));
+
+describe("shared answers between two instances", () => {
+  it("concurrent identical requests on two instances cause one API call, and every one gets its answer", async () => {
+    const { teamId } = await createTeam();
+    const [a, b] = [newInstance(), newInstance()];
+    // A token first, so that the race is about the listing, not the token.
+    await demoClient.testConnection();
+    const before = await apiCalls();
+    const query = { fields: ["id", "name"], perPage: 20, sort: [{ field: "name", direction: "asc" }] } as const;
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).list(demoClient, "webhook-groups", structuredClone(query) as never, { teamId, waitForRateLimit: false })),
+    );
+    expect((await apiCalls()) - before).toBe(1);
+    expect(answers.filter((answer) => answer.source === "api")).toHaveLength(1);
+    const ids = answers[0].items.map((item) => item.id);
+    expect(ids).toHaveLength(20);
+    for (const answer of answers) expect(answer.items.map((item) => item.id)).toEqual(ids);
+    // The stored answer is encrypted: no group name in the row.
+    const row = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId } });
+    expect(row.ciphertext).toMatch(/^v1:/);
+    expect(row.ciphertext).not.toContain(String(answers[0].items[0].name));
+  });
+
+  it("a refresh causes one call, however many members press it at once on either instance", async () => {
+    const { teamId } = await createTeam();
+    const [a, b] = [newInstance(), newInstance()];
+    const query = { fields: ["id"], perPage: 5 } as never;
+    await a.list(demoClient, "webhook-groups", query, { teamId });
+    const before = await apiCalls();
+    expect((await b.list(demoClient, "webhook-groups", query, { teamId })).source).toBe("shared");
+    expect(await apiCalls()).toBe(before);
+
+    const refreshed = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).list(demoClient, "webhook-groups", query, { teamId, refresh: true })));
+    expect((await apiCalls()) - before).toBe(1);
+    expect(refreshed.filter((answer) => answer.source === "api")).toHaveLength(1);
+    for (const answer of refreshed) expect(answer.ageSeconds).toBe(0);
+  });
+
+  it("asks the API again once the window has passed", async () => {
+    const { teamId } = await createTeam();
+    const a = newInstance();
+    const query = { fields: ["id"], perPage: 7 } as never;
+    const before = await apiCalls();
+    await a.list(demoClient, "webhook-groups", query, { teamId, windowMs: 1_000 });
+    expect((await a.list(demoClient, "webhook-groups", query, { teamId, windowMs: 1_000 })).source).toBe("shared");
+    expect((await apiCalls()) - before).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const later = await a.list(demoClient, "webhook-groups", query, { teamId, windowMs: 1_000 });
+    expect(later.source).toBe("api");
+    expect((await apiCalls()) - before).toBe(2);
+  });
+
+  it("waits for a lease holder that takes long, and takes the lease over when its holder dies", async () => {
+    const { teamId } = await createTeam();
+    const a = newInstance();
+    const query = { fields: ["id"], perPage: 9 } as never;
+    // A holder that claimed and died: its lease simply runs out.
+    const { canonicalQuery } = await import("@/lib/ems/answer-cache");
+    const { hash } = canonicalQuery("webhook-groups", query);
+    await prisma.emsSharedAnswer.create({ data: { teamId, fingerprint: demoClient.fingerprint, queryHash: hash, leaseId: "dead", leaseUntil: new Date(Date.now() + 400) } });
+    const started = Date.now();
+    const answer = await a.list(demoClient, "webhook-groups", query, { teamId });
+    expect(answer.source).toBe("api");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe("page views pace themselves", () => {
+  it("under the low mark, an answer older than the window is still shared rather than spending the last credits", async () => {
+    const { teamId } = await createTeam();
+    const a = newInstance();
+    await sandbox.admin.setRateLimit({ credits: 100, windowSeconds: 600 });
+    const query = { fields: ["id"], perPage: 11 } as never;
+    expect((await a.list(demoClient, "webhook-groups", query, { teamId })).source).toBe("api");
+    await prisma.emsSharedAnswer.updateMany({ where: { teamId }, data: { fetchedAt: new Date(Date.now() - 60_000) } });
+    // A token (1) and eight listings in all leave 19 credits of 100: under 20 %, enough for one more call.
+    for (let perPage = 1; perPage <= 7; perPage++) await demoClient.list("webhook-groups", { fields: ["id"], perPage });
+    const before = await apiCalls();
+    const answer = await a.list(demoClient, "webhook-groups", query, { teamId });
+    expect(answer.source).toBe("shared");
+    expect(answer.ageSeconds).toBeGreaterThanOrEqual(59);
+    expect(await apiCalls()).toBe(before);
+    // A refresh still asks.
+    expect((await a.list(demoClient, "webhook-groups", query, { teamId, refresh: true })).source).toBe("api");
+  });
+});
+
+describe("what a shared answer never crosses", () => {
+  it("another team holding the same key shares nothing, and a lookup for a team one is not in finds nothing", async () => {
+    const first = await createTeam();
+    const second = await createTeam();
+    const credentials = { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret };
+    await saveCredential(first, credentials);
+    await saveCredential(second, credentials);
+    const before = await apiCalls();
+    expect((await loadListing(first, groups())).kind).toBe("ok");
+    expect((await loadListing(first, groups())).kind).toBe("ok");
+    expect((await apiCalls()) - before).toBe(1);
+    // The same key, the same query, another team: its own call, its own row.
+    const other = await loadListing(second, groups());
+    expect(other.kind === "ok" && other.freshness.ageSeconds).toBe(0);
+    expect((await apiCalls()) - before).toBe(2);
+    expect(await prisma.emsSharedAnswer.count({ where: { fingerprint: demoClient.fingerprint, teamId: { in: [first.teamId, second.teamId] } } })).toBe(2);
+    // A crafted lookup: the second team's person asking for the first team's answer of the same key.
+    const query = toEmsQuery(groups()) as never;
+    expect(await answerCache.peekForUser(second.userId, first.teamId, "webhook-groups", query)).toBeNull();
+    expect(await answerCache.peekForUser(first.userId, first.teamId, "webhook-groups", query)).not.toBeNull();
+    // Rows bound to their team: the first team's ciphertext copied into the second team's row does not decrypt (a miss, a call).
+    const firstRow = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId: first.teamId, fingerprint: demoClient.fingerprint } });
+    await prisma.emsSharedAnswer.update({
+      where: { teamId_fingerprint_queryHash: { teamId: second.teamId, fingerprint: demoClient.fingerprint, queryHash: firstRow.queryHash } },
+      data: { ciphertext: firstRow.ciphertext },
+    });
+    const copied = await loadListing(second, groups());
+    expect(copied.kind === "ok" && copied.freshness.ageSeconds).toBe(0);
+    expect((await apiCalls()) - before).toBe(3);
+  });
+
+  it("replacing or deleting the credential drops the team's answers: nothing is served from the old ones", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const demo = { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret };
+    await saveCredential(owner, demo);
+    await saveCredential(member, demo);
+    const demoView = await loadListing(owner, groups());
+    expect(demoView.kind).toBe("ok");
+    expect(await prisma.emsSharedAnswer.count({ where: { teamId: owner.teamId } })).toBe(1);
+
+    // The member switches to another account's key: their pages show that account, never the old answer.
+    await saveCredential(member, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS });
+    const otherView = await loadListing(member, groups());
+    expect(otherView.kind === "ok" && otherView.meta.totalCount).not.toBe(demoView.kind === "ok" && demoView.meta.totalCount);
+    expect(otherView.kind === "ok" && otherView.freshness.ageSeconds).toBe(0);
+
+    // The owner saves the same key again: the team's answers of it are dropped, the next view asks the API.
+    await saveCredential(owner, demo);
+    expect(await prisma.emsSharedAnswer.count({ where: { teamId: owner.teamId, fingerprint: demoClient.fingerprint } })).toBe(0);
+    const before = await apiCalls();
+    expect((await loadListing(owner, groups())).kind).toBe("ok");
+    expect((await apiCalls()) - before).toBe(1);
+
+    // Deleted: gone as well.
+    const summary = await getCredentialSummary(owner);
+    await deleteCredential(owner, { credentialId: summary!.id });
+    expect(await prisma.emsSharedAnswer.count({ where: { teamId: owner.teamId, fingerprint: demoClient.fingerprint } })).toBe(0);
+  });
+});
+
+describe("when the API answers 429", () => {
+  it("shows the earlier answer, marked stale, instead of the error; without one, the rate-limit state", async () => {
+    const actor = await createTeam();
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const fresh = await loadListing(actor, groups("sort=-id"));
+    expect(fresh.kind).toBe("ok");
+    // The answer ages past the window.
+    await prisma.emsSharedAnswer.updateMany({ where: { teamId: actor.teamId }, data: { fetchedAt: new Date(Date.now() - 5 * 60_000) } });
+    await sandbox.admin.injectFaults({ count: 5, status: 429, retryAfterSeconds: 40, paths: "api" });
+
+    const stale = await loadListing(actor, groups("sort=-id"));
+    expect(stale.kind).toBe("ok");
+    if (stale.kind !== "ok" || fresh.kind !== "ok") return;
+    expect(stale.freshness.stale).toBe(true);
+    expect(stale.freshness.ageSeconds).toBeGreaterThanOrEqual(299);
+    expect(stale.items.map((item) => item.id)).toEqual(fresh.items.map((item) => item.id));
+
+    // A query never answered before has nothing to fall back on.
+    expect(await loadListing(actor, groups("sort=name"))).toMatchObject({ kind: "rate-limited", retryAfterSeconds: 40 });
+  });
+});
+
+describe("the budget plan", () => {
+  it("keeps the reserve for page views: an export pauses above it until the window resets, and usage is recorded by kind", async () => {
+    const actor = await createTeam();
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    // 100 credits per 3 s: 30 % (30 credits) kept for page views.
+    await sandbox.admin.setRateLimit({ credits: 100, windowSeconds: 3 });
+    await forgetCredential(demoClient.fingerprint);
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+
+    const started = Date.now();
+    const remainingAfterEachPage: number[] = [];
+    const ids: number[] = [];
+    for await (const page of demoClient.pages("webhook-groups", { fields: ["id"], perPage: 20 }, { budget: { kind: "export", teamId: actor.teamId } })) {
+      ids.push(...page.items.map((item) => item.id));
+      remainingAfterEachPage.push(page.rateLimit!.remaining);
+    }
+    expect(ids).toHaveLength(140);
+    // Seven pages: six fit above the reserve (99 → 39), the seventh waits for the reset.
+    expect(Math.min(...remainingAfterEachPage)).toBeGreaterThanOrEqual(30);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+
+    // Page views may spend the reserve the export left: three listings fit right away.
+    for (const query of ["sort=id", "sort=-id", "sort=name"]) expect((await loadListing(actor, groups(query))).kind).toBe("ok");
+
+    await flushEmsState();
+    const usage = await usageByKind(actor.teamId, demoClient.fingerprint);
+    expect(usage.find((kind) => kind.kind === "export")).toMatchObject({ calls: 7, credits: 70 });
+    expect(usage.find((kind) => kind.kind === "page")).toMatchObject({ calls: 3, credits: 30 });
+    // Another team using the same key sees none of it.
+    const other = await createTeam();
+    expect((await usageByKind(other.teamId, demoClient.fingerprint)).every((kind) => kind.credits === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+// The job engine (lib/jobs/engine.ts: pg-boss in its own schema) on the project's database, with
+// two instances as two servers would run them: a scheduled job runs once per tick, a queue's jobs
+// never run two at once, the engine's tables leave Prisma's migrations alone, and stopping closes
+// its connections.
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { prisma } from "@/lib/db/prisma";
+import { startJobEngine, type JobEngine } from "@/lib/jobs/engine";
+import type { JobDefinition } from "@/lib/jobs/registry";
+import { runPrisma } from "@/scripts/db/prisma-cli";
+import "../setup/provided";
+
+const engines: JobEngine[] = [];
+afterAll(async () => {
+  await Promise.all(engines.map((engine) => engine.stop()));
+});
+
+/** Two instances of the engine on one schema of their own (so this file never meets the app's). */
+async function twoInstances(jobs: JobDefinition[]): Promise<[JobEngine, JobEngine]> {
+  const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
+  const options = { connectionString: inject("databaseUrl"), jobs, schema, poolMax: 2, intervals: { cronMonitor: 1, cronWorker: 1, polling: 0.5 } };
+  const pair = (await Promise.all([startJobEngine(options), startJobEngine(options)])) as [JobEngine, JobEngine];
+  engines.push(...pair);
+  return pair;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+describe("the job engine on two instances", () => {
+  it("runs a scheduled job once per tick, however many instances check the schedule", async () => {
+    // One tick is one minute (cron's unit): keep the whole test inside one minute.
+    const second = new Date().getUTCSeconds();
+    if (second >= 50) await sleep((61 - second) * 1000);
+    const runs: number[] = [];
+    const job: JobDefinition = { name: "tick-test", schedule: "* * * * *", expireInSeconds: 60, retryLimit: 0, run: async () => void runs.push(Date.now()) };
+    await twoInstances([job]);
+    await until(() => runs.length > 0, 15_000);
+    // Both instances check the schedule every second meanwhile; the tick is sent once.
+    await sleep(4_000);
+    expect(runs).toHaveLength(1);
+  });
+
+  it("never runs two jobs of one queue at once across instances, and each job once", async () => {
+    let running = 0;
+    let most = 0;
+    const done: string[] = [];
+    const job: JobDefinition<{ n: number }> = {
+      name: "slow-test",
+      expireInSeconds: 60,
+      retryLimit: 0,
+      run: async (_context, data) => {
+        running++;
+        most = Math.max(most, running);
+        await sleep(200);
+        running--;
+        done.push(String(data.n));
+      },
+    };
+    const [a, b] = await twoInstances([job as JobDefinition]);
+    await Promise.all([1, 2, 3, 4].map((n) => (n % 2 ? a : b).send("slow-test", { n })));
+    await until(() => done.length >= 4, 20_000);
+    await sleep(1_000);
+    expect(done.sort()).toEqual(["1", "2", "3", "4"]);
+    expect(most).toBe(1);
+  });
+
+  it("keeps its tables out of Prisma's way: the database still matches prisma/schema.prisma", async () => {
+    const diff = await runPrisma(["migrate", "diff", "--from-config-datasource", "--to-schema", "prisma/schema.prisma", "--exit-code"], {
+      env: { DATABASE_URL: inject("databaseUrl"), SHADOW_DATABASE_URL: "" },
+      stdio: "pipe",
+    });
+    expect(await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'pgboss_test_%'`).not.toEqual([{ n: 0 }]);
+    expect(diff.stdout + diff.stderr).toContain("No difference detected");
+    expect(diff.code).toBe(0);
+  });
+
+  it("closes its connections when stopped", async () => {
+    const connections = async () =>
+      (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()`)[0]!.n;
+    expect(await connections()).toBeGreaterThan(0);
+    await Promise.all(engines.splice(0).map((engine) => engine.stop()));
+    // A closed connection leaves pg_stat_activity when its backend has exited: a moment later.
+    await expect.poll(connections, { timeout: 5_000, interval: 100 }).toBe(0);
+  });
+});
