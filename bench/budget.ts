@@ -127,7 +127,7 @@ async function main(): Promise<void> {
   const { flushEmsState, forgetCredential, reloadEmsConfig } = await import("@/lib/ems");
   const { listViews } = await import("@/lib/views/views");
   const { loadListing } = await import("@/lib/listing/load");
-  const { groupListingState } = await import("@/lib/listing/group");
+  const { loadGroupPage } = await import("@/lib/listing/group");
   const { parseListingSearchParams } = await import("@/lib/listing/search-params");
   const { startExport } = await import("@/lib/listing/export");
   const { collectExport } = await import("@/lib/listing/export-events");
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
       let outcome;
       if (step.kind === "group") {
         const id = firstPageIds[step.rank] ?? 1;
-        outcome = await loadListing(actor, groupListingState(id));
+        outcome = await loadGroupPage(actor, id);
       } else {
         const state = parseListingSearchParams(step.resource, new URLSearchParams(step.search));
         // What the page does (resolveListing, whose redirects need Next's runtime): the credential

@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { createAdminClient, OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
 import { newTestUser, signUp } from "./helpers/auth";
 import { E2E_FAULT_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { shoot } from "./helpers/screenshots";
 import { DEMO } from "./listing-helpers";
 
 // These tests change how the sandbox behaves, so they use the fault sandbox (a standalone one only
@@ -67,18 +68,6 @@ test("a page over the rate limit says so, with the time to wait, and recovers af
   await limited.getByRole("link", { name: /try again/i }).click();
   await expect(page.getByTestId("listing-table")).toBeVisible();
 });
-
-/** With E2E_SCREENSHOTS_DIR set: the page (or its top) at 1440 and 390 px wide, and nothing wider than the screen. */
-async function shoot(page: Page, name: string, fullPage = true): Promise<void> {
-  const dir = process.env.E2E_SCREENSHOTS_DIR;
-  if (!dir) return;
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
 
 // Deadlines: a page render and an export each have a time budget.
 

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { ROLE_STATE } from "./helpers/config";
 import { newTestUser, signUp } from "./helpers/auth";
+import { shoot } from "./helpers/screenshots";
 import { apiList, apiListAll, rowIds, SANDBOX_BASE_URL } from "./listing-helpers";
 
 // Read-only listing tests share the lister (signed in once by e2e/roles.setup.ts, the sandbox's demo
@@ -114,6 +115,37 @@ test.describe("webhook groups listing", () => {
     await page.getByTestId("group-details").getByText("Reveal").first().click();
     await expect(value).toBeVisible();
     await expect(value).toHaveText(header.value);
+  });
+
+  test("a group's page shows every webhook with its fields and the events it fires for, by name", async ({ page }) => {
+    type Hook = { id: number; name: string; url: string; any_event: boolean; event_ids: number[]; trigger_object: string; enabled: boolean };
+    const groups = (await apiList("webhook-groups", "expand=webhooks&per-page=200")).items as { id: number; webhooks: Hook[] }[];
+    // A group with a webhook tied to named events, and one with a webhook that fires for every event.
+    const named = groups.find((group) => group.webhooks.some((hook) => !hook.any_event && hook.event_ids.length > 0))!;
+    const everyEvent = groups.find((group) => group.webhooks.some((hook) => hook.any_event))!;
+    expect(named && everyEvent).toBeTruthy();
+
+    const hook = named.webhooks.find((each) => !each.any_event && each.event_ids.length > 0)!;
+    const events = (await apiList("events", `ids=${hook.event_ids.join(",")}&fields=id,name`)).items as { id: number; name: string }[];
+    await page.goto(`/webhook-groups/${named.id}`);
+    await expect(page.getByTestId("webhook-card")).toHaveCount(named.webhooks.length);
+    const card = page.getByTestId("webhook-card").filter({ has: page.getByRole("heading", { name: hook.name, exact: true }), hasText: hook.url }).first();
+    await expect(card).toContainText(hook.url);
+    await expect(card.getByTestId("webhook-fires-on")).toContainText(hook.trigger_object);
+    // Names arrive after the page (streamed); each links to the events listing narrowed to it.
+    for (const event of events) {
+      const link = card.getByRole("link", { name: event.name, exact: true });
+      await expect(link).toBeVisible();
+      await expect(link).toHaveAttribute("href", `/events?ids=${event.id}`);
+    }
+    await expect(card).not.toContainText("Unknown");
+    await shoot(page, "group-page");
+
+    const every = everyEvent.webhooks.find((each) => each.any_event)!;
+    await page.goto(`/webhook-groups/${everyEvent.id}`);
+    const everyCard = page.getByTestId("webhook-card").filter({ has: page.getByRole("heading", { name: every.name, exact: true }) }).first();
+    await expect(everyCard.getByTestId("webhook-events")).toHaveText("Every event");
+    await expect(page.getByTestId("refresh-form").getByRole("button")).toHaveText("Refresh (1 credit)");
   });
 
   test("an export whose files match the API's data row for row", async ({ page }) => {

@@ -1,10 +1,8 @@
 import { formatSeconds } from "@/lib/duration";
+import { LISTING_COST, SINGLE_CALL_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/listing/load";
 import { RefreshButton } from "./refresh-button";
-
-/** A listing costs this many credits (docs/ems-api.md §5): what a refresh spends. */
-const LISTING_COST = 10;
 
 /** "just now", "12 s ago", "3 min ago". */
 export function formatAge(seconds: number): string {
@@ -29,7 +27,8 @@ export function DataAge({ freshness, refresh }: { freshness: Freshness; refresh:
       <span aria-hidden className="text-slate-300">
         ·
       </span>
-      <RefreshButton {...refresh} cost={LISTING_COST} />
+      {/* What a refresh spends: a listing, or a group page's single-record read. */}
+      <RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} />
     </p>
   );
 }

@@ -5,20 +5,21 @@ import { prisma, type PrismaClient } from "@/lib/db/prisma";
 import type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
 import { sharingWindowMs } from "./budget";
 import { emsConfig } from "./config";
-import type { EmsResource } from "./contract";
+import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { buildQueryString, type QueryFor } from "./query";
+import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
 
 /**
- * Shared answers: identical listing queries of one team's credential within a short window
- * (EMS_SHARED_ANSWER_SECONDS, default 30 s) cost one API call, on any number of instances.
+ * Shared answers: identical listing queries, or reads of one record, of one team's credential within
+ * a short window (EMS_SHARED_ANSWER_SECONDS, default 30 s) cost one API call, on any number of
+ * instances.
  *
- * - Key: team id + credential fingerprint + sha-256 of the resource and its canonical query string
- *   (buildQueryString: fixed parameter order, validated). Another team holding the same key, or the
+ * - Key: team id + credential fingerprint + sha-256 of the resource (and record id) and its
+ *   canonical query string (buildQueryString: fixed parameter order, validated). Another team holding the same key, or the
  *   same person after replacing their credential, has another key and reads nothing of this one.
  * - Store: a row of EmsSharedAnswer in PostgreSQL, the answer (items, meta, rate-limit figures)
  *   AES-256-GCM encrypted with the credential key ring and bound to its row by associated data
@@ -51,6 +52,11 @@ export interface SharedAnswer<T> extends ListResult<T> {
   source: "api" | "shared";
   /** Served because the API refused with a rate limit: it is older than the window. */
   stale: boolean;
+}
+
+/** One record's shared answer: the record, or null when the API answered 404 (also shared). */
+export interface SharedRecord<T> extends Omit<SharedAnswer<T>, "items" | "meta"> {
+  item: T | null;
 }
 
 export interface SharedListOptions extends Omit<CallOptions, "budget"> {
@@ -94,9 +100,23 @@ export function answerAad(teamId: string, fingerprint: string, queryHash: string
 }
 
 /** The canonical form of a listing query (validated: throws InvalidQueryError) and its hash. */
-export function canonicalQuery<R extends EmsResource>(resource: R, query: QueryFor<R>): { canonical: string; hash: string } {
-  const canonical = `${resource}?${buildQueryString(resource, query)}`;
+export function canonicalQuery<R extends EmsApiResource>(resource: R, query: QueryFor<R>): { canonical: string; hash: string } {
+  return hashed(`${resource}?${buildQueryString(resource, query)}`);
+}
+
+/** The same for a read of one record: `events/1190?fields=…` (the client validates the id). */
+export function canonicalRecord<R extends EmsApiResource>(resource: R, id: number, query: RecordQueryFor<R>): { canonical: string; hash: string } {
+  return hashed(`${resource}/${id}?${buildQueryString(resource, { fields: query.fields, expand: query.expand } as QueryFor<R>)}`);
+}
+
+function hashed(canonical: string): { canonical: string; hash: string } {
   return { canonical, hash: createHash("sha256").update(canonical).digest("hex") };
+}
+
+/** A record stored as a one-row (or, for a 404, empty) answer, so both kinds share one store. */
+function asListResult<T>(item: T | null, rateLimit: ListResult<T>["rateLimit"]): ListResult<T> {
+  const items = item === null ? [] : [item];
+  return { items, meta: { totalCount: items.length, pageCount: 1, currentPage: 1, perPage: 1 }, rateLimit };
 }
 
 type StoredAnswer = { items: unknown[]; meta: ListResult<unknown>["meta"]; rateLimit: { limit: number; remaining: number; resetAt: string } | null };
@@ -117,13 +137,15 @@ function decode<T>(plaintext: string): ListResult<T> {
 }
 
 export interface AnswerCache {
-  list<R extends EmsResource>(client: EmsClient, resource: R, query: QueryFor<R>, options: SharedListOptions): Promise<SharedAnswer<ItemFor<R>>>;
+  list<R extends EmsApiResource>(client: EmsClient, resource: R, query: QueryFor<R>, options: SharedListOptions): Promise<SharedAnswer<ItemFor<R>>>;
+  /** One record by id (`client.getOne`, 1 credit), shared the same way; a 404 is an answer too. */
+  record<R extends EmsApiResource>(client: EmsClient, resource: R, id: number, query: RecordQueryFor<R>, options: SharedListOptions): Promise<SharedRecord<ItemFor<R>>>;
   /**
-   * The stored answer for the person's current credential (found through ApiCredential by user id,
-   * so the lookup needs no decrypted credential and can run beside the credential's own load), and
-   * only in a team they belong to.
+   * The stored answer to `queryHash` (canonicalQuery or canonicalRecord) for the person's current
+   * credential (found through ApiCredential by user id, so the lookup needs no decrypted credential
+   * and can run beside the credential's own load), and only in a team they belong to.
    */
-  peekForUser<R extends EmsResource>(userId: string, teamId: string, resource: R, query: QueryFor<R>): Promise<PeekedAnswer | null>;
+  peekForUser(userId: string, teamId: string, queryHash: string): Promise<PeekedAnswer | null>;
 }
 
 /**
@@ -200,14 +222,14 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale };
   };
 
-  async function resolve<R extends EmsResource>(
+  /** `ask` is the API call (a listing or a record read) that a missing or old answer costs. */
+  async function resolve<T>(
     client: EmsClient,
-    resource: R,
-    query: QueryFor<R>,
+    ask: (options: CallOptions) => Promise<ListResult<T>>,
     queryHash: string,
     options: SharedListOptions,
     windowMs: number,
-  ): Promise<SharedAnswer<ItemFor<R>>> {
+  ): Promise<SharedAnswer<T>> {
     const { teamId } = options;
     const { fingerprint } = client;
     const aad = answerAad(teamId, fingerprint, queryHash);
@@ -218,7 +240,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
     const isFresh = (row: AnswerRow | null) => row?.ageMs !== null && row?.ageMs !== undefined && row.ageMs < shareForMs;
     if (!options.refresh && isFresh(seen)) {
-      const answer = open<ItemFor<R>>(seen, scope, aad);
+      const answer = open<T>(seen, scope, aad);
       if (answer) return shared(fingerprint, answer, seen!);
     }
     const seenFetchedAt = seen?.fetchedAt?.getTime() ?? null;
@@ -240,19 +262,19 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       if (claimed) {
         // Stored between this request's look and its claim: use it, ask for nothing.
         if (isNewer(claimed) && (options.refresh || isFresh(claimed))) {
-          const answer = open<ItemFor<R>>(claimed, scope, aad);
+          const answer = open<T>(claimed, scope, aad);
           if (answer) {
             await release(teamId, fingerprint, queryHash, leaseId);
             return shared(fingerprint, answer, claimed);
           }
         }
         if (claimed.ciphertext) seen = claimed;
-        let result: ListResult<ItemFor<R>>;
+        let result: ListResult<T>;
         try {
-          result = await client.list(resource, query, callOptions());
+          result = await ask(callOptions());
         } catch (error) {
           await release(teamId, fingerprint, queryHash, leaseId);
-          const earlier = error instanceof RateLimitedError ? open<ItemFor<R>>(seen, scope, aad) : null;
+          const earlier = error instanceof RateLimitedError ? open<T>(seen, scope, aad) : null;
           if (earlier) {
             emsLog("info", "ems.shared_answer_stale", { requestId: options.requestId, fingerprint: scope, ageMs: Math.round(seen?.ageMs ?? 0) });
             return shared(fingerprint, earlier, seen!, true);
@@ -271,46 +293,60 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       wait = Math.min(wait * 2, 250);
       const now = await read(teamId, fingerprint, queryHash);
       if (isNewer(now)) {
-        const answer = open<ItemFor<R>>(now, scope, aad);
+        const answer = open<T>(now, scope, aad);
         if (answer) return shared(fingerprint, answer, now!);
       }
       if (now?.ciphertext) seen = seen?.ciphertext ? seen : now;
     }
   }
 
+  /** The answer to `queryHash`: joined if this process is already asking, else resolved. */
+  async function answer<T>(client: EmsClient, queryHash: string, ask: (options: CallOptions) => Promise<ListResult<T>>, options: SharedListOptions): Promise<SharedAnswer<T>> {
+    const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
+    if (windowMs <= 0) {
+      const { requestId, waitForRateLimit, timeoutMs, signal, teamId } = options;
+      const result = await ask({ requestId, waitForRateLimit, timeoutMs, signal, budget: { kind: "page", teamId } });
+      return { ...result, ageSeconds: 0, source: "api", stale: false };
+    }
+    const key = `${options.teamId}\n${client.fingerprint}\n${queryHash}`;
+    const inflight = flights.get(key) as Promise<SharedAnswer<T>> | undefined;
+    // Joining a call already under way in this process: its answer, shared.
+    if (inflight) return (options.signal ? abortable(inflight, options.signal) : inflight).then((answer) => ({ ...answer, source: "shared" as const }));
+    // The flight is shared: it must not end because the first caller's page gave up.
+    const flight = resolve(client, ask, queryHash, { ...options, signal: undefined }, windowMs);
+    flights.set(key, flight);
+    try {
+      return await (options.signal ? abortable(flight, options.signal) : flight);
+    } finally {
+      if (flights.get(key) === flight) flights.delete(key);
+    }
+  }
+
   return {
     async list(client, resource, query, options) {
-      const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
-      if (windowMs <= 0) {
-        const { requestId, waitForRateLimit, timeoutMs, signal, teamId } = options;
-        const result = await client.list(resource, query, { requestId, waitForRateLimit, timeoutMs, signal, budget: { kind: "page", teamId } });
-        return { ...result, ageSeconds: 0, source: "api", stale: false };
-      }
       const { hash } = canonicalQuery(resource, query);
-      const key = `${options.teamId}\n${client.fingerprint}\n${hash}`;
-      const inflight = flights.get(key) as Promise<SharedAnswer<ItemFor<typeof resource>>> | undefined;
-      // Joining a call already under way in this process: its answer, shared.
-      if (inflight) return (options.signal ? abortable(inflight, options.signal) : inflight).then((answer) => ({ ...answer, source: "shared" as const }));
-      // The flight is shared: it must not end because the first caller's page gave up.
-      const flight = resolve(client, resource, query, hash, { ...options, signal: undefined }, windowMs);
-      flights.set(key, flight);
-      try {
-        return await (options.signal ? abortable(flight, options.signal) : flight);
-      } finally {
-        if (flights.get(key) === flight) flights.delete(key);
-      }
+      return await answer(client, hash, (callOptions) => client.list(resource, query, callOptions), options);
     },
 
-    async peekForUser(userId, teamId, resource, query) {
-      const { hash } = canonicalQuery(resource, query);
+    async record(client, resource, id, query, options) {
+      const { hash } = canonicalRecord(resource, id, query);
+      const ask = async (callOptions: CallOptions) => {
+        const { item, rateLimit } = await client.getOne(resource, id, query, callOptions);
+        return asListResult(item, rateLimit);
+      };
+      const shared = await answer(client, hash, ask, options);
+      return { item: shared.items[0] ?? null, rateLimit: shared.rateLimit, ageSeconds: shared.ageSeconds, source: shared.source, stale: shared.stale };
+    },
+
+    async peekForUser(userId, teamId, queryHash) {
       const rows = await db.$queryRaw<Omit<PeekedAnswer, "queryHash">[]>`
         SELECT a."fingerprint", a."ciphertext", a."fetchedAt",
                (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - a."fetchedAt")) * 1000)::float8 AS "ageMs"
         FROM "ApiCredential" c
         JOIN "Membership" m ON m."userId" = c."userId" AND m."teamId" = ${teamId}
-        JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${hash}
+        JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${queryHash}
         WHERE c."userId" = ${userId}`;
-      return rows[0] ? { ...rows[0], queryHash: hash } : null;
+      return rows[0] ? { ...rows[0], queryHash } : null;
     },
   };
 }

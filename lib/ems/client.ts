@@ -121,109 +121,13 @@ async function list<R extends EmsApiResource>(
   query: QueryFor<R>,
   callOptions: CallOptions,
 ): Promise<ListResult<ItemFor<R>>> {
-  const options: CallOptions = { ...callOptions, requestId: callOptions.requestId ?? randomUUID() };
-  const requestId = options.requestId!;
-  const { fingerprint } = credential;
-  const spender: BudgetSpender = { kind: "page", ...options.budget };
   const queryString = buildQueryString(resource, query);
   const path = resourcePath(resource);
   const url = `${credential.baseUrl}${path}${queryString ? `?${queryString}` : ""}`;
-  const started = performance.now();
-  let refused: CachedToken | undefined;
-  let rateLimitWaits = 0;
-  try {
-    for (;;) {
-      // Background work keeps out of the page views' reserve: it waits for the window to reset.
-      const paceMs = budgetWaitMs(spender.kind, currentRateLimit(fingerprint), LISTING_COST);
-      if (paceMs > 0) {
-        await paceBackground(paceMs, options, spender);
-        continue;
-      }
-      // Known to be over budget until the window resets: do not spend a round trip on a sure 429.
-      const budget = currentRateLimit(fingerprint);
-      if (budget && budget.remaining < LISTING_COST && budget.resetAt.getTime() > Date.now()) {
-        await waitOrThrow(secondsUntil(budget.resetAt), options, rateLimitWaits++, "rate limit budget used up", budget);
-        continue;
-      }
-      let token: CachedToken;
-      try {
-        token = await getToken(credential, { signal: options.signal, requestId, rejected: refused?.value });
-      } catch (error) {
-        if (error instanceof RateLimitedError) {
-          await waitOrThrow(error.retryAfterSeconds, options, rateLimitWaits++, "token endpoint rate limited", error.rateLimit);
-          continue;
-        }
-        throw error;
-      }
-      const response = await emsHttp({
-        method: "GET",
-        url,
-        path,
-        headers: { Authorization: `Bearer ${token.value}`, Accept: "application/json" },
-        signal: options.signal,
-        requestId,
-        fingerprint: shortId(fingerprint),
-        retry: true,
-        timeoutMs: options.timeoutMs,
-      });
-      const rateLimit = parseRateLimit(response.headers, response.receivedAt);
-      if (rateLimit) recordRateLimit(fingerprint, rateLimit, response.receivedAt);
-      // A 429 costs nothing (docs/ems-api.md §5); every other answer was charged.
-      if (response.status !== 429) recordSpend(fingerprint, spender, LISTING_COST, response.receivedAt);
-
-      if (response.status === 401) {
-        await invalidateToken(fingerprint, token);
-        if (!refused) {
-          refused = token;
-          emsLog("info", "ems.token_refused", { requestId, fingerprint: shortId(fingerprint), action: "renew_and_retry" });
-          continue;
-        }
-        const reason = "The EMS API refused a newly issued token as well (401 twice in a row).";
-        await markCredentialFailing(fingerprint, reason);
-        throw new CredentialsRejectedError(reason);
-      }
-      if (response.status === 429) {
-        await waitOrThrow(retryAfterSeconds(response.headers, response.receivedAt), options, rateLimitWaits++, "API answered 429", rateLimit ?? currentRateLimit(fingerprint));
-        continue;
-      }
-      if (response.status >= 500) {
-        throw new UpstreamUnavailableError(`${path} answered ${response.status} (after retries)`, { status: response.status });
-      }
-      if (response.status !== 200) {
-        throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the API answered ${response.status}`, response.status);
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(response.bodyText);
-      } catch {
-        throw new InvalidResponseError(`${path} answered 200 with a body that is not JSON`, 200);
-      }
-      let parsed;
-      try {
-        parsed = parseListBody(body, ITEM_SCHEMAS[resource] as unknown as z.ZodType<ItemFor<R>>, response.headers, query);
-      } catch (error) {
-        if (error instanceof ResponseShapeError) throw new InvalidResponseError(`${path}: ${error.message}`, 200);
-        throw error;
-      }
-      await noteCredentialWorking(fingerprint);
-      return { items: parsed.items, meta: parsed.meta, rateLimit };
-    }
-  } catch (error) {
-    // Refusals (4xx) and callers giving up (aborts) are part of normal operation; the rest is a warning.
-    const expected = (error instanceof EmsError && error.status !== undefined && error.status < 500) || (error instanceof Error && error.name === "AbortError");
-    emsLog(expected ? "info" : "warn", "ems.call_failed", {
-      requestId,
-      fingerprint: shortId(fingerprint),
-      method: "GET",
-      path,
-      status: error instanceof EmsError ? (error.status ?? null) : null,
-      durationMs: Math.round(performance.now() - started),
-      errorName: error instanceof Error ? error.name : "Error",
-      errorCode: error instanceof EmsError ? error.code : undefined,
-      detail: error instanceof EmsError ? error.detail : undefined,
-    });
-    throw error;
-  }
+  return authorizedGet(credential, { url, path, cost: LISTING_COST }, callOptions, ({ bodyText, headers }, rateLimit) => {
+    const parsed = parseListBody(parseJson(bodyText, path), ITEM_SCHEMAS[resource] as unknown as z.ZodType<ItemFor<R>>, headers, query);
+    return { items: parsed.items, meta: parsed.meta, rateLimit };
+  });
 }
 
 async function* pages<R extends EmsApiResource>(
@@ -278,44 +182,52 @@ async function getOne<R extends EmsApiResource>(
   const queryString = buildQueryString(resource, { fields: query.fields, expand: query.expand } as QueryFor<R>);
   const path = `${resourcePath(resource)}/${id}`;
   const url = `${credential.baseUrl}${path}${queryString ? `?${queryString}` : ""}`;
-  const { response, rateLimit } = await authorizedGet(credential, { url, path, cost: SINGLE_CALL_COST, allowNotFound: true }, callOptions);
-  if (response.status === 404) return { item: null, rateLimit };
-  let body: unknown;
+  return authorizedGet(credential, { url, path, cost: SINGLE_CALL_COST, allowNotFound: true }, callOptions, ({ status, bodyText }, rateLimit) => ({
+    item: status === 404 ? null : parseRecordBody(parseJson(bodyText, path), ITEM_SCHEMAS[resource] as unknown as z.ZodType<ItemFor<R>>),
+    rateLimit,
+  }));
+}
+
+function parseJson(bodyText: string, path: string): unknown {
   try {
-    body = JSON.parse(response.bodyText);
+    return JSON.parse(bodyText);
   } catch {
     throw new InvalidResponseError(`${path} answered 200 with a body that is not JSON`, 200);
-  }
-  try {
-    return { item: parseRecordBody(body, ITEM_SCHEMAS[resource] as unknown as z.ZodType<ItemFor<R>>), rateLimit };
-  } catch (error) {
-    if (error instanceof ResponseShapeError) throw new InvalidResponseError(`${path}: ${error.message}`, 200);
-    throw error;
   }
 }
 
 /**
- * One authorized GET with the token lifecycle and rate-limit handling of a listing (see `list`):
- * a token from the cache, one renewal and retry on 401, waits or RateLimitedError on 429 and when
- * the budget is known to be spent, typed errors for the rest. Answers 200 (and 404 when
- * `allowNotFound`); records the rate limit and that the credential works.
- * (`list` keeps its own copy of this loop until the shared answer cache of issue 15 has landed;
- * then both should go through this one.)
+ * One authorized GET, the single loop behind every read of the client: background work (an export,
+ * a sync) first keeps out of the page views' reserve (lib/ems/budget.ts); a budget known to be spent
+ * waits or throws RateLimitedError without a round trip; a token comes from the cache, with one
+ * renewal and retry on 401; a 429 waits (`waitForRateLimit`) or throws; 5xx and other refusals
+ * become typed errors. Every answer but a 429 is charged to `budget`'s kind and team. `read` turns
+ * the 200 (or 404 with `allowNotFound`) into the result; a body that does not fit the contract is
+ * an InvalidResponseError. The credential is then known to work.
  */
-async function authorizedGet(
+async function authorizedGet<T>(
   credential: EmsCredential,
   target: { url: string; path: string; cost: number; allowNotFound?: boolean },
   callOptions: CallOptions,
-): Promise<{ response: EmsHttpResponse; rateLimit: RateLimit | null }> {
+  read: (response: EmsHttpResponse, rateLimit: RateLimit | null) => T,
+): Promise<T> {
   const options: CallOptions = { ...callOptions, requestId: callOptions.requestId ?? randomUUID() };
   const requestId = options.requestId!;
   const { fingerprint } = credential;
+  const spender: BudgetSpender = { kind: "page", ...options.budget };
   const { url, path } = target;
   const started = performance.now();
   let refused: CachedToken | undefined;
   let rateLimitWaits = 0;
   try {
     for (;;) {
+      // Background work keeps out of the page views' reserve: it waits for the window to reset.
+      const paceMs = budgetWaitMs(spender.kind, currentRateLimit(fingerprint), target.cost);
+      if (paceMs > 0) {
+        await paceBackground(paceMs, options, spender);
+        continue;
+      }
+      // Known to be over budget until the window resets: do not spend a round trip on a sure 429.
       const budget = currentRateLimit(fingerprint);
       if (budget && budget.remaining < target.cost && budget.resetAt.getTime() > Date.now()) {
         await waitOrThrow(secondsUntil(budget.resetAt), options, rateLimitWaits++, "rate limit budget used up", budget);
@@ -344,6 +256,8 @@ async function authorizedGet(
       });
       const rateLimit = parseRateLimit(response.headers, response.receivedAt);
       if (rateLimit) recordRateLimit(fingerprint, rateLimit, response.receivedAt);
+      // A 429 costs nothing (docs/ems-api.md §5); every other answer was charged.
+      if (response.status !== 429) recordSpend(fingerprint, spender, target.cost, response.receivedAt);
 
       if (response.status === 401) {
         await invalidateToken(fingerprint, token);
@@ -366,10 +280,18 @@ async function authorizedGet(
       if (response.status !== 200 && !(response.status === 404 && target.allowNotFound)) {
         throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the API answered ${response.status}`, response.status);
       }
+      let result: T;
+      try {
+        result = read(response, rateLimit);
+      } catch (error) {
+        if (error instanceof ResponseShapeError) throw new InvalidResponseError(`${path}: ${error.message}`, 200);
+        throw error;
+      }
       await noteCredentialWorking(fingerprint);
-      return { response, rateLimit };
+      return result;
     }
   } catch (error) {
+    // Refusals (4xx) and callers giving up (aborts) are part of normal operation; the rest is a warning.
     const expected = (error instanceof EmsError && error.status !== undefined && error.status < 500) || (error instanceof Error && error.name === "AbortError");
     emsLog(expected ? "info" : "warn", "ems.call_failed", {
       requestId,

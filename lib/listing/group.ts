@@ -1,12 +1,35 @@
-import { WEBHOOK_GROUP_LISTING } from "./resources";
+import "server-only";
+import type { Actor } from "@/lib/auth/session";
+import { WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
+import { loadListing, loadRecord, type ListingOutcome, type RecordOutcome } from "./load";
 import { parseListingSearchParams, type ListingState } from "./search-params";
 
-/** The listing query behind a group's page: that one id, every field, with its webhooks. */
-export function groupListingState(id: number): ListingState {
-  return {
-    ...parseListingSearchParams("webhook-groups", {}),
-    fields: [...WEBHOOK_GROUP_LISTING.fields],
-    expand: ["webhooks"],
-    ids: [id],
-  };
+/** What a group's page reads: the group itself, every field, with its webhooks (one credit). */
+export const GROUP_PAGE_QUERY: RecordQueryFor<"webhook-groups"> = { fields: [...WEBHOOK_GROUP_FIELDS], expand: ["webhooks"] };
+
+/** The group behind `/webhook-groups/{id}`, as this person's credential sees it (null: no such group). */
+export function loadGroupPage(actor: Actor, id: number, options: { refresh?: boolean } = {}): Promise<RecordOutcome<WebhookGroup>> {
+  return loadRecord(actor, "webhook-groups", id, GROUP_PAGE_QUERY, options);
+}
+
+/** A listing's `ids` takes at most 100 (docs/ems-api.md §4.3): the names of the first 100 events are asked for. */
+export const EVENT_NAMES_MAX = 100;
+
+/** The events listing behind the names of a group's webhooks' events: those ids, id, name and status. */
+export function eventNamesState(ids: readonly number[]): ListingState {
+  const wanted = [...new Set(ids)].sort((a, b) => a - b).slice(0, EVENT_NAMES_MAX);
+  return { ...parseListingSearchParams("events", {}), fields: ["id", "name", "status"], ids: wanted, perPage: EVENT_NAMES_MAX };
+}
+
+/** The names found, and which ids were asked for (an id asked for and not found is not in the account). */
+export interface EventNames {
+  asked: ReadonlySet<number>;
+  outcome: ListingOutcome<Pick<EmsEvent, "id" | "name" | "status">>;
+}
+
+/** The events the group's webhooks name, by id: one listing call (shared like every listing). */
+export async function loadEventNames(actor: Actor, ids: readonly number[]): Promise<EventNames> {
+  const state = eventNamesState(ids);
+  const outcome = (await loadListing(actor, state)) as EventNames["outcome"];
+  return { asked: new Set(state.ids), outcome };
 }

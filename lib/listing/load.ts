@@ -4,7 +4,15 @@ import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import {
   answerCache,
+  canonicalQuery,
+  canonicalRecord,
   emsConfig,
+  type EmsApiResource,
+  type ItemFor,
+  type QueryFor,
+  type RateLimit,
+  type RecordQueryFor,
+  type SharedListOptions,
   type EmsClient,
   getCredentialState,
   isBudgetLow,
@@ -103,15 +111,64 @@ export async function loadListing(
   actor: Actor,
   state: ListingState,
   emsClient?: Promise<EmsClient | null>,
-  options: { budgetMs?: number; refresh?: boolean } = {},
+  options: LoadOptions = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
+  const query = toEmsQuery(state) as QueryFor<typeof state.resource>;
+  const outcome = await loadShared(actor, canonicalQuery(state.resource, query).hash, state.resource, emsClient, options, (client, shared) =>
+    answerCache.list(client, state.resource, query, shared),
+  );
+  if (outcome.kind !== "ok") return outcome;
+  const { answer } = outcome;
+  return { kind: "ok", items: answer.items as unknown as Record<string, unknown>[], meta: answer.meta, budget: outcome.budget, freshness: outcome.freshness };
+}
+
+export type RecordOutcome<T> = { kind: "ok"; item: T | null; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
+
+/**
+ * One record for one page view (a group's page): a single-record read, 1 credit instead of a
+ * listing's 10, shared and bounded like loadListing. `item` is null when the API answered 404
+ * (no such record in this person's account).
+ */
+export async function loadRecord<R extends EmsApiResource>(
+  actor: Actor,
+  resource: R,
+  id: number,
+  query: RecordQueryFor<R>,
+  options: LoadOptions = {},
+): Promise<RecordOutcome<ItemFor<R>>> {
+  const outcome = await loadShared(actor, canonicalRecord(resource, id, query).hash, resource, undefined, options, (client, shared) =>
+    answerCache.record(client, resource, id, query, shared),
+  );
+  if (outcome.kind !== "ok") return outcome;
+  return { kind: "ok", item: outcome.answer.item, budget: outcome.budget, freshness: outcome.freshness };
+}
+
+interface LoadOptions {
+  /** Overrides EMS_PAGE_BUDGET_MS. */
+  budgetMs?: number;
+  /** Ask the API even when a fresh answer is shared (the refresh button). */
+  refresh?: boolean;
+}
+
+type SharedOutcome<A> = { kind: "ok"; answer: A; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
+
+/**
+ * What loadListing and loadRecord share: the stored answer looked up beside the credential's load,
+ * one deadline for the render's EMS calls, and every failure turned into a state the page shows.
+ */
+async function loadShared<A extends { rateLimit: RateLimit | null; ageSeconds: number; stale: boolean }>(
+  actor: Actor,
+  queryHash: string,
+  resource: EmsApiResource,
+  emsClient: Promise<EmsClient | null> | undefined,
+  options: LoadOptions,
+  ask: (client: EmsClient, shared: SharedListOptions) => Promise<A>,
+): Promise<SharedOutcome<A>> {
   // One id for the EMS client's log lines of this page view and for a failure logged here.
   const requestId = randomUUID();
-  const query = toEmsQuery(state);
   const windowMs = emsConfig().sharedAnswerMs;
   // The stored answer, looked up beside the credential's load (by user id): no extra wait.
-  const peek =
-    windowMs > 0 && !options.refresh ? answerCache.peekForUser(actor.userId, actor.teamId, state.resource, query as never).catch(() => null) : Promise.resolve(null);
+  const peek = windowMs > 0 && !options.refresh ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch(() => null) : Promise.resolve(null);
   let client;
   try {
     [client] = await Promise.all([emsClient ?? getEmsClientForActor(actor), peek]);
@@ -123,7 +180,7 @@ export async function loadListing(
   const deadline = AbortSignal.timeout(budgetMs);
   try {
     // Page renders never sleep through a rate limit: they say how long to wait instead.
-    const result = await answerCache.list(client, state.resource, query as never, {
+    const answer = await ask(client, {
       teamId: actor.teamId,
       waitForRateLimit: false,
       requestId,
@@ -133,14 +190,13 @@ export async function loadListing(
     });
     return {
       kind: "ok",
-      items: result.items as unknown as Record<string, unknown>[],
-      meta: result.meta,
-      budget: budgetOf(result.rateLimit),
-      freshness: { ageSeconds: result.ageSeconds, stale: result.stale, windowSeconds: Math.round(windowMs / 1000) },
+      answer,
+      budget: budgetOf(answer.rateLimit),
+      freshness: { ageSeconds: answer.ageSeconds, stale: answer.stale, windowSeconds: Math.round(windowMs / 1000) },
     };
   } catch (error) {
     if (deadline.aborted) {
-      log.warn({ event: "listing.budget_spent", requestId, resource: state.resource, budgetMs }, "the EMS API did not answer within the page budget");
+      log.warn({ event: "listing.budget_spent", requestId, resource, budgetMs }, "the EMS API did not answer within the page budget");
       return { kind: "unavailable", message: `The EMS API did not answer within ${formatSeconds(Math.round(budgetMs / 1000))}. It may be slow or down; try again in a moment.` };
     }
     const failure = failureOf(error, requestId);

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { saveCredential, deleteCredential, getCredentialSummary } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
-import { answerCache, createAnswerCache, setAnswerLeaseMs, type AnswerCache } from "@/lib/ems/answer-cache";
+import { answerCache, canonicalQuery, createAnswerCache, setAnswerLeaseMs, type AnswerCache } from "@/lib/ems/answer-cache";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { loadListing } from "@/lib/listing/load";
 import { toEmsQuery } from "@/lib/listing/query";
@@ -51,6 +51,30 @@ beforeEach(async () => {
   await forgetCredential(demoClient.fingerprint);
 });
 afterEach(() => setAnswerLeaseMs(null));
+
+describe("one record", () => {
+  it("concurrent reads of one group on two instances cost one call of 1 credit; a missing record is a shared null", async () => {
+    const { teamId } = await createTeam();
+    const [a, b] = [newInstance(), newInstance()];
+    const first = await demoClient.list("webhook-groups", { fields: ["id"], perPage: 1 });
+    const id = first.items[0].id;
+    const before = await apiCalls();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).record(demoClient, "webhook-groups", id, { expand: ["webhooks"] }, { teamId })));
+    expect((await apiCalls()) - before).toBe(1);
+    const asked = answers.filter((answer) => answer.source === "api");
+    expect(asked).toHaveLength(1);
+    // One credit, not a listing's ten.
+    expect(first.rateLimit!.remaining - asked[0].rateLimit!.remaining).toBe(1);
+    for (const answer of answers) expect(answer.item).toMatchObject({ id, webhooks: expect.any(Array) });
+
+    // Another id, or the same id with other fields, is another answer; a 404 is answered once too.
+    const missing = await a.record(demoClient, "webhook-groups", 999_999, {}, { teamId });
+    expect(missing).toMatchObject({ item: null, source: "api" });
+    expect(await b.record(demoClient, "webhook-groups", 999_999, {}, { teamId })).toMatchObject({ item: null, source: "shared" });
+    expect((await a.record(demoClient, "webhook-groups", id, { fields: ["id"] }, { teamId })).source).toBe("api");
+    expect((await apiCalls()) - before).toBe(3);
+  });
+});
 
 describe("shared answers between two instances", () => {
   it("concurrent identical requests on two instances cause one API call, and every one gets its answer", async () => {
@@ -108,7 +132,6 @@ describe("shared answers between two instances", () => {
     const a = newInstance();
     const query = { fields: ["id"], perPage: 9 } as never;
     // A holder that claimed and died: its lease simply runs out.
-    const { canonicalQuery } = await import("@/lib/ems/answer-cache");
     const { hash } = canonicalQuery("webhook-groups", query);
     await prisma.emsSharedAnswer.create({ data: { teamId, fingerprint: demoClient.fingerprint, queryHash: hash, leaseId: "dead", leaseUntil: new Date(Date.now() + 400) } });
     const started = Date.now();
@@ -157,8 +180,8 @@ describe("what a shared answer never crosses", () => {
     expect(await prisma.emsSharedAnswer.count({ where: { fingerprint: demoClient.fingerprint, teamId: { in: [first.teamId, second.teamId] } } })).toBe(2);
     // A crafted lookup: the second team's person asking for the first team's answer of the same key.
     const query = toEmsQuery(groups()) as never;
-    expect(await answerCache.peekForUser(second.userId, first.teamId, "webhook-groups", query)).toBeNull();
-    expect(await answerCache.peekForUser(first.userId, first.teamId, "webhook-groups", query)).not.toBeNull();
+    expect(await answerCache.peekForUser(second.userId, first.teamId, canonicalQuery("webhook-groups", query).hash)).toBeNull();
+    expect(await answerCache.peekForUser(first.userId, first.teamId, canonicalQuery("webhook-groups", query).hash)).not.toBeNull();
     // Rows bound to their team: the first team's ciphertext copied into the second team's row does not decrypt (a miss, a call).
     const firstRow = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId: first.teamId, fingerprint: demoClient.fingerprint } });
     await prisma.emsSharedAnswer.update({

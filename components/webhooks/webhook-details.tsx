@@ -1,0 +1,163 @@
+import Link from "next/link";
+import { Suspense, type ReactNode } from "react";
+import { HeaderList } from "@/components/listing/hidden-value";
+import type { Webhook } from "@/lib/ems";
+import type { EventNames } from "@/lib/listing/group";
+
+/**
+ * A group's webhooks, each with every field the API gives (docs/ems-api.md §4.1a) and the events it
+ * fires for. A field the API did not send is "Unknown", never a guess. Cards rather than a table:
+ * fifteen fields do not fit a phone's width, and each webhook is read on its own.
+ */
+export function WebhookDetailsList({ webhooks, eventNames }: { webhooks: Webhook[]; eventNames: Promise<EventNames> | null }) {
+  if (webhooks.length === 0) return <p className="text-sm text-slate-600">No webhooks in this group.</p>;
+  return (
+    <ul className="space-y-3" data-testid="webhook-details-list">
+      {webhooks.map((webhook) => (
+        <li key={webhook.id}>
+          <WebhookCard webhook={webhook} eventNames={eventNames} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const ACTIONS = [
+  ["trigger_on_insert", "insert"],
+  ["trigger_on_update", "update"],
+  ["trigger_on_delete", "delete"],
+] as const;
+
+const ACTORS = [
+  ["public_user", "Public users"],
+  ["admin_user", "Admin users"],
+  ["api_call", "API calls"],
+] as const;
+
+const CONTENT_TYPES: Record<string, string> = { json: "JSON", post: "Form post (form-encoded)" };
+
+function Unknown() {
+  return <span className="text-slate-500">Unknown</span>;
+}
+
+/** The switches that are on, in words; "Unknown" when the API sent none of them. */
+function switchesOn<K extends keyof Webhook>(webhook: Webhook, switches: readonly (readonly [K, string])[], none: string): ReactNode {
+  if (switches.every(([key]) => webhook[key] === undefined)) return <Unknown />;
+  const on = switches.filter(([key]) => webhook[key] === true).map(([, label]) => label);
+  return on.length > 0 ? on.join(", ") : <span className="text-amber-800">{none}</span>;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) and who, as the API states them. */
+function stamp(at: string | null | undefined, by: string | null | undefined): ReactNode {
+  if (at === undefined && by === undefined) return <Unknown />;
+  if (!at && !by) return <span className="text-slate-500">Not recorded</span>;
+  return (
+    <>
+      {at ? <time dateTime={`${at.replace(" ", "T")}Z`}>{at} UTC</time> : null}
+      {by ? <span className="break-words">{at ? " by " : "By "}{by}</span> : null}
+    </>
+  );
+}
+
+function WebhookCard({ webhook, eventNames }: { webhook: Webhook; eventNames: Promise<EventNames> | null }) {
+  const url = webhook.url ?? "";
+  const plainHttp = /^http:\/\//i.test(url);
+  return (
+    <article className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="webhook-card" aria-labelledby={`webhook-${webhook.id}`}>
+      <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
+          {webhook.name || `Webhook ${webhook.id}`}
+        </h3>
+        {webhook.enabled === undefined ? null : webhook.enabled ? (
+          <span className="rounded bg-green-100 px-1.5 text-xs text-green-900">Enabled</span>
+        ) : (
+          <span className="rounded bg-slate-200 px-1.5 text-xs text-slate-800" data-testid="webhook-disabled">
+            Disabled
+          </span>
+        )}
+        <span className="text-xs text-slate-600">ID {webhook.id}</span>
+      </header>
+      <p className="mt-1 flex flex-wrap items-baseline gap-2">
+        <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code>
+        {plainHttp ? (
+          <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-900" title="Deliveries travel unencrypted">
+            Not HTTPS
+          </span>
+        ) : null}
+      </p>
+      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dt]:font-semibold [&>dt]:text-slate-700">
+        <dt>Fires on</dt>
+        <dd data-testid="webhook-fires-on">
+          {webhook.trigger_object ? <span className="font-mono text-xs">{webhook.trigger_object}</span> : <Unknown />}{" "}
+          {switchesOn(webhook, ACTIONS, "no change (it never fires)")}
+        </dd>
+        <dt>Changes made by</dt>
+        <dd>{switchesOn(webhook, ACTORS, "nobody (it never fires)")}</dd>
+        <dt>Events</dt>
+        <dd data-testid="webhook-events">
+          <WebhookEvents webhook={webhook} eventNames={eventNames} />
+        </dd>
+        <dt>Content type</dt>
+        <dd>{webhook.content_type === undefined ? <Unknown /> : (CONTENT_TYPES[webhook.content_type] ?? webhook.content_type)}</dd>
+        <dt>Fields sent</dt>
+        <dd>
+          <FieldsSent webhook={webhook} />
+        </dd>
+        <dt>Headers</dt>
+        <dd>{webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} />}</dd>
+        <dt>Notes</dt>
+        <dd className="whitespace-pre-line break-words">{webhook.notes === undefined ? <Unknown /> : webhook.notes || <span className="text-slate-500">None</span>}</dd>
+        <dt>Created</dt>
+        <dd>{stamp(webhook.created_at, webhook.created_by)}</dd>
+        <dt>Last changed</dt>
+        <dd>{stamp(webhook.updated_at, webhook.updated_by)}</dd>
+      </dl>
+    </article>
+  );
+}
+
+function FieldsSent({ webhook }: { webhook: Webhook }) {
+  if (webhook.all_fields) return <>All fields</>;
+  if (webhook.use_default_fields) return <>The default fields</>;
+  if (webhook.fields && webhook.fields.length > 0) return <span className="break-words font-mono text-xs">{webhook.fields.join(", ")}</span>;
+  if (webhook.all_fields === undefined && webhook.use_default_fields === undefined && webhook.fields === undefined) return <Unknown />;
+  return <span className="text-amber-800">None chosen</span>;
+}
+
+/** "Every event", or the events by name (each a link to the events listing narrowed to it). */
+function WebhookEvents({ webhook, eventNames }: { webhook: Webhook; eventNames: Promise<EventNames> | null }) {
+  if (webhook.any_event) return <>Every event</>;
+  const ids = webhook.event_ids;
+  if (ids === undefined) return <Unknown />;
+  if (ids.length === 0) return <span className="text-amber-800">No events (it never fires)</span>;
+  return (
+    <Suspense fallback={<EventLinks ids={ids} names={null} />}>
+      <NamedEventLinks ids={ids} eventNames={eventNames} />
+    </Suspense>
+  );
+}
+
+async function NamedEventLinks({ ids, eventNames }: { ids: number[]; eventNames: Promise<EventNames> | null }) {
+  const found = eventNames ? await eventNames : null;
+  if (!found || found.outcome.kind !== "ok") return <EventLinks ids={ids} names={null} />;
+  return <EventLinks ids={ids} names={new Map(found.outcome.items.map((event) => [event.id, event]))} asked={found.asked} />;
+}
+
+function EventLinks({ ids, names, asked }: { ids: number[]; names: Map<number, { name?: string; status?: string }> | null; asked?: ReadonlySet<number> }) {
+  return (
+    <ul className="flex flex-wrap gap-x-3 gap-y-1">
+      {ids.map((id) => {
+        const event = names?.get(id);
+        return (
+          <li key={id} className="min-w-0">
+            <Link href={`/events?ids=${id}`} className="break-words text-brand-700 underline" data-testid="webhook-event-link">
+              {event?.name || `Event ${id}`}
+            </Link>
+            {event?.status ? <span className="ml-1 text-xs text-slate-600">({event.status})</span> : null}
+            {names && !event && asked?.has(id) ? <span className="ml-1 text-xs text-slate-600">(not in this account)</span> : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
