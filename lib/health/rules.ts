@@ -1,0 +1,472 @@
+import type { EmsEvent, EmsHeader, Webhook, WebhookGroup } from "@/lib/ems";
+import {
+  eventScope,
+  isEnded,
+  isLive,
+  isPlainHttp,
+  labelOf,
+  mayBeEnabled,
+  parseTriggerKey,
+  possibleTriggers,
+  sendsAction,
+  TRIGGER_ACTIONS,
+  urlParts,
+  utcDay,
+  type EventScope,
+  type SetupData,
+  type TriggerAction,
+  type TriggerKey,
+} from "./setup-data";
+import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, type RuleContext } from "./types";
+
+/**
+ * The health checks of an account's webhook setup, one rule each. Pure: the caller passes the data
+ * and the clock. Every rule follows the contract's reading of missing fields (lib/health/setup-data.ts):
+ * an unknown is never reported as a fault, and a finding never claims what the data does not say.
+ *
+ * Header values are secrets. They are compared in memory and never copied into a finding: not
+ * into its message, key or subjects, not even as a hash.
+ */
+
+export type { Finding, FindingSubject, HealthRule, RuleContext, Severity } from "./types";
+
+// ---- the account, read once per run ----------------------------------------------------------------
+
+type HookInfo = {
+  hook: Webhook;
+  group: WebhookGroup;
+  scope: EventScope;
+  mayBeEnabled: boolean;
+};
+
+/** What several rules need, built in one pass so that a run over 20,000 webhooks stays cheap. */
+type Analysis = {
+  data: SetupData;
+  hooks: HookInfo[];
+  eventsById: Map<number, EmsEvent>;
+  /** live events in the order of `data.events` */
+  liveEvents: EmsEvent[];
+  liveIds: Set<number>;
+  endedIds: Set<number>;
+  /** webhooks that may be enabled and list the event, by event id */
+  enabledListing: Map<number, HookInfo[]>;
+  /** catch-all webhooks that may be enabled */
+  enabledAnyEvent: HookInfo[];
+  /** webhooks that may be enabled whose events are unknown: they may cover any event */
+  enabledUnknownScope: HookInfo[];
+};
+
+function analyze(data: SetupData, now: Date): Analysis {
+  const today = utcDay(now);
+  const eventsById = new Map<number, EmsEvent>();
+  const liveEvents: EmsEvent[] = [];
+  const endedIds = new Set<number>();
+  for (const event of data.events) {
+    eventsById.set(event.id, event);
+    if (isLive(event, today)) liveEvents.push(event);
+    else if (isEnded(event, today)) endedIds.add(event.id);
+  }
+  const hooks: HookInfo[] = [];
+  const enabledListing = new Map<number, HookInfo[]>();
+  const enabledAnyEvent: HookInfo[] = [];
+  const enabledUnknownScope: HookInfo[] = [];
+  for (const group of data.groups) {
+    for (const hook of group.webhooks ?? []) {
+      const info: HookInfo = { hook, group, scope: eventScope(hook), mayBeEnabled: mayBeEnabled(hook) };
+      hooks.push(info);
+      if (!info.mayBeEnabled) continue;
+      if (info.scope.kind === "all") enabledAnyEvent.push(info);
+      else if (info.scope.kind === "unknown") enabledUnknownScope.push(info);
+      else for (const eventId of new Set(info.scope.eventIds)) appendTo(enabledListing, eventId, info);
+    }
+  }
+  return { data, hooks, eventsById, liveEvents, liveIds: new Set(liveEvents.map((event) => event.id)), endedIds, enabledListing, enabledAnyEvent, enabledUnknownScope };
+}
+
+function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The live events a webhook is set up for (every live event for a catch-all webhook). */
+function liveEventsOf(scope: EventScope, analysis: Analysis): EmsEvent[] {
+  if (scope.kind === "all") return analysis.liveEvents;
+  if (scope.kind === "unknown") return [];
+  const ids = new Set(scope.eventIds);
+  return analysis.liveEvents.filter((event) => ids.has(event.id));
+}
+
+// ---- wording ----------------------------------------------------------------------------------------
+
+const quote = (text: string) => `“${text}”`;
+
+/** "“A”", "“A” and “B”", "“A”, “B” and “C”", "“A”, “B”, “C” and 4 more". */
+function listNames(names: readonly string[], shown = 3): string {
+  const quoted = names.slice(0, shown).map(quote);
+  const rest = names.length - quoted.length;
+  if (rest > 0) return `${quoted.join(", ")} and ${rest} more`;
+  if (quoted.length <= 1) return quoted.join("");
+  return `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+}
+
+function listPlain(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+const webhookPhrase = (info: HookInfo) => `Webhook ${quote(labelOf(info.hook))} in ${quote(labelOf(info.group))}`;
+
+const ACTION_NOUNS: Record<TriggerAction, string> = { insert: "inserts", update: "updates", delete: "deletions" };
+
+/** "registrant inserts and updates" */
+function changesPhrase(object: string, actions: readonly TriggerAction[]): string {
+  return `${object} ${listPlain(actions.map((action) => ACTION_NOUNS[action]))}`;
+}
+
+// ---- subjects ---------------------------------------------------------------------------------------
+
+/** At most this many events are named in a finding's subjects: a catch-all webhook covers thousands. */
+const MAX_EVENT_SUBJECTS = 5;
+
+const groupSubject = (group: WebhookGroup): FindingSubject => ({ kind: "group", id: group.id, name: group.name });
+const webhookSubject = (hook: Webhook, group: WebhookGroup): FindingSubject => ({ kind: "webhook", id: hook.id, name: hook.name, groupId: group.id });
+const subjectOfHook = (info: HookInfo) => webhookSubject(info.hook, info.group);
+const eventSubject = (event: EmsEvent): FindingSubject => ({ kind: "event", id: event.id, name: event.name });
+const eventSubjects = (events: readonly EmsEvent[]) => events.slice(0, MAX_EVENT_SUBJECTS).map(eventSubject);
+
+// ---- rules ------------------------------------------------------------------------------------------
+
+type RuleDefinition = Omit<HealthRule, "check"> & {
+  /** the rule over the shared analysis; `check` wraps it for a rule run on its own */
+  evaluate(analysis: Analysis, context: RuleContext): Omit<Finding, "ruleId" | "severity">[];
+};
+
+const groupWithoutEmails: RuleDefinition = {
+  id: "group-without-notification-emails",
+  severity: "warning",
+  title: "Group serving live events has no notification emails",
+  why: "When a webhook of the group fails, the service notifies the group's notification emails; with none, failed deliveries for a running event go unnoticed.",
+  fix: "Open the webhook group in the EMS web app and add at least one monitored address (a team mailbox rather than a person) under notification emails.",
+  evaluate(analysis) {
+    const findings = [];
+    for (const group of analysis.data.groups) {
+      // Missing `notification_emails` is unknown, not empty.
+      if (!group.notification_emails || group.notification_emails.some((email) => email.trim() !== "")) continue;
+      const live = new Map<number, EmsEvent>();
+      let knownEnabled = false;
+      for (const hook of group.webhooks ?? []) {
+        if (!mayBeEnabled(hook)) continue;
+        const events = liveEventsOf(eventScope(hook), analysis);
+        if (events.length && hook.enabled === true) knownEnabled = true;
+        for (const event of events) live.set(event.id, event);
+      }
+      if (live.size === 0) continue;
+      const events = analysis.liveEvents.filter((event) => live.has(event.id));
+      const verb = knownEnabled ? "fire" : "may fire";
+      findings.push({
+        key: String(group.id),
+        message: `Group ${quote(labelOf(group))} has no notification emails, yet its webhooks ${verb} for live event${events.length > 1 ? "s" : ""} ${listNames(events.map(labelOf))}.`,
+        subjects: [groupSubject(group), ...eventSubjects(events)],
+      });
+    }
+    return findings;
+  },
+};
+
+const plainHttpUrl: RuleDefinition = {
+  id: "plain-http-url",
+  severity: "error",
+  title: "Webhook URL is not HTTPS",
+  why: "Deliveries to a plain-HTTP address travel unencrypted: registrant data and the webhook's headers, credentials included, can be read or altered on the way.",
+  fix: "Change the webhook's URL to the https:// address of the receiving system (ask its owner for one if it has none), then send a test delivery.",
+  evaluate(analysis) {
+    return analysis.hooks
+      .filter((info) => isPlainHttp(info.hook.url) === true)
+      .map((info) => {
+        const parts = urlParts(info.hook.url);
+        // Only scheme, host and path are shown: credentials and query strings may hold secrets.
+        const target = parts ? parts.display : "an address without https://";
+        const state = info.hook.enabled === false ? " (disabled)" : "";
+        return {
+          key: String(info.hook.id),
+          message: `${webhookPhrase(info)}${state} posts to ${target}.`,
+          subjects: [subjectOfHook(info), groupSubject(info.group)],
+        };
+      });
+  },
+};
+
+const disabledForLiveEvent: RuleDefinition = {
+  id: "disabled-webhook-live-event",
+  severity: "warning",
+  title: "Disabled webhook set up for a live event",
+  why: "A disabled webhook sends nothing: changes made during a running event do not reach the system it feeds, and they are not replayed when it is enabled again.",
+  fix: "Enable the webhook if the receiving system should get this event's changes; if it was retired on purpose, remove the live events from it (or delete it) so it no longer looks like coverage.",
+  evaluate(analysis) {
+    const findings = [];
+    for (const info of analysis.hooks) {
+      if (info.hook.enabled !== false) continue;
+      const events = liveEventsOf(info.scope, analysis);
+      if (events.length === 0) continue;
+      const which = info.scope.kind === "all" ? `every event, live ones included (${listNames(events.map(labelOf))})` : `live event${events.length > 1 ? "s" : ""} ${listNames(events.map(labelOf))}`;
+      findings.push({
+        key: String(info.hook.id),
+        message: `${webhookPhrase(info)} is disabled, but it is set up for ${which}.`,
+        subjects: [subjectOfHook(info), groupSubject(info.group), ...eventSubjects(events)],
+      });
+    }
+    return findings;
+  },
+};
+
+const URL_AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/** The URL compared for duplicates: trimmed, scheme and host lower-cased, fragment dropped. */
+function urlIdentity(url: string): string {
+  const trimmed = url.trim().replace(/#.*$/, "");
+  return trimmed.replace(URL_AUTHORITY, (authority) => authority.toLowerCase());
+}
+
+const duplicateUrl: RuleDefinition = {
+  id: "duplicate-url-trigger",
+  severity: "warning",
+  title: "Same URL and trigger in two groups",
+  why: "Two webhooks in different groups that send the same change to the same address deliver it twice whenever both fire for an event: the receiving system creates duplicates or processes the change twice.",
+  fix: "Keep the webhook in one group and delete (or disable) the copy in the other; if each group serves different events, make sure no event is listed in both.",
+  evaluate(analysis) {
+    const byUrlAndObject = new Map<string, HookInfo[]>();
+    for (const info of analysis.hooks) {
+      const { url, trigger_object: object } = info.hook;
+      if (!info.mayBeEnabled || !url || !object) continue;
+      appendTo(byUrlAndObject, `${object}\u0000${urlIdentity(url)}`, info);
+    }
+    const findings = [];
+    for (const hooks of byUrlAndObject.values()) {
+      if (hooks.length < 2) continue;
+      // Actions that at least two groups send (a switch known to be on: an unknown one claims nothing).
+      const actions = TRIGGER_ACTIONS.filter((action) => new Set(hooks.filter((info) => sendsAction(info.hook, action) === true).map((info) => info.group.id)).size >= 2);
+      if (actions.length === 0) continue;
+      const involved = hooks.filter((info) => actions.some((action) => sendsAction(info.hook, action) === true));
+      const groups = [...new Map(involved.map((info) => [info.group.id, info.group])).values()];
+      const object = involved[0].hook.trigger_object!;
+      const target = urlParts(involved[0].hook.url)?.display ?? "the same address";
+      findings.push({
+        key: `${object}:${involved.map((info) => info.hook.id).sort((a, b) => a - b).join(",")}`,
+        message: `Webhooks in ${listNames(groups.map(labelOf), groups.length)} ${groups.length === 2 ? "both" : "all"} send ${changesPhrase(object, actions)} to ${target}.`,
+        subjects: [...involved.map(subjectOfHook), ...groups.map(groupSubject)],
+      });
+    }
+    return findings;
+  },
+};
+
+const insertWithoutDelete: RuleDefinition = {
+  id: "insert-without-delete",
+  severity: "warning",
+  title: "Inserts sent without deletions",
+  why: "The group tells the receiving system when a record is created but never when it is deleted, so records removed in EMS (a cancelled registration, a dropped session) stay in that system for good.",
+  fix: "Turn on “on delete” for the object in one of the group's webhooks (or add a webhook for the deletions), and have the receiving system remove the record.",
+  evaluate(analysis) {
+    const findings = [];
+    for (const group of analysis.data.groups) {
+      const inserters = new Map<string, Webhook[]>();
+      const mayDelete = new Set<string>();
+      for (const hook of group.webhooks ?? []) {
+        const object = hook.trigger_object;
+        if (!object || !mayBeEnabled(hook)) continue;
+        if (sendsAction(hook, "insert") === true) appendTo(inserters, object, hook);
+        // A missing delete switch may be on: no finding.
+        if (sendsAction(hook, "delete") !== false) mayDelete.add(object);
+      }
+      for (const [object, hooks] of inserters) {
+        if (mayDelete.has(object)) continue;
+        const names = hooks.map((hook) => labelOf(hook));
+        findings.push({
+          key: `${group.id}:${object}`,
+          message: `Group ${quote(labelOf(group))} sends ${object} inserts (webhook${hooks.length > 1 ? "s" : ""} ${listNames(names)}) but no ${object} deletions.`,
+          subjects: [groupSubject(group), ...hooks.map((hook) => webhookSubject(hook, group))],
+        });
+      }
+    }
+    return findings;
+  },
+};
+
+const endedEventsOnly: RuleDefinition = {
+  id: "webhook-ended-events-only",
+  severity: "notice",
+  title: "Webhook only serves ended events",
+  why: "Every event the webhook lists is closed, cancelled or over, so it will never fire again; it clutters the setup and is easy to mistake for live coverage.",
+  fix: "Add the upcoming events it should serve to the webhook, or disable or delete it if its work is done.",
+  evaluate(analysis) {
+    const findings = [];
+    for (const info of analysis.hooks) {
+      if (!info.mayBeEnabled || info.scope.kind !== "listed" || info.scope.eventIds.length === 0) continue;
+      // An event missing from the listing is unknown: it may be upcoming.
+      if (!info.scope.eventIds.every((id) => analysis.endedIds.has(id))) continue;
+      const events = [...new Set(info.scope.eventIds)].map((id) => analysis.eventsById.get(id)!);
+      findings.push({
+        key: String(info.hook.id),
+        message: `${webhookPhrase(info)} only fires for ended event${events.length > 1 ? "s" : ""} ${listNames(events.map(labelOf))}.`,
+        subjects: [subjectOfHook(info), groupSubject(info.group), ...eventSubjects(events)],
+      });
+    }
+    return findings;
+  },
+};
+
+/** Header names that say they carry a credential. */
+const CREDENTIAL_HEADER = /authorization|key|token|secret/i;
+
+type SharedValue = { names: Map<string, string>; groups: Map<number, WebhookGroup>; webhooks: HookInfo[] };
+
+const sharedCredential: RuleDefinition = {
+  id: "shared-credential-header",
+  severity: "warning",
+  title: "Same credential in several groups",
+  why: "One secret spread over several groups is harder to rotate and, once leaked, opens every system behind it; the receiving side also cannot tell the groups apart.",
+  fix: "Issue a separate credential per group (or per receiving system) in the receiving system, set each in its own group, and revoke the shared one.",
+  evaluate(analysis) {
+    // Keyed by the header value, in memory only: the value itself never leaves this function.
+    const byValue = new Map<string, SharedValue>();
+    const note = (header: EmsHeader, group: WebhookGroup, info?: HookInfo) => {
+      const value = header.value?.trim();
+      if (!value || !CREDENTIAL_HEADER.test(header.key)) return;
+      let shared = byValue.get(value);
+      if (!shared) byValue.set(value, (shared = { names: new Map(), groups: new Map(), webhooks: [] }));
+      // The first spelling seen is the one shown.
+      const name = header.key.trim();
+      if (!shared.names.has(name.toLowerCase())) shared.names.set(name.toLowerCase(), name);
+      shared.groups.set(group.id, group);
+      if (info && !shared.webhooks.includes(info)) shared.webhooks.push(info);
+    };
+    for (const group of analysis.data.groups) for (const header of group.headers ?? []) note(header, group);
+    for (const info of analysis.hooks) for (const header of info.hook.headers ?? []) note(header, info.group, info);
+
+    const findings = new Map<string, Omit<Finding, "ruleId" | "severity">>();
+    for (const shared of byValue.values()) {
+      if (shared.groups.size < 2) continue;
+      const names = [...shared.names.keys()].sort();
+      const groups = [...shared.groups.values()].sort((a, b) => a.id - b.id);
+      // Names and group ids only: two different shared values with the same names and groups make one finding.
+      const key = `${names.join(",")}@${groups.map((group) => group.id).join(",")}`;
+      if (findings.has(key)) continue;
+      const shownNames = names.map((name) => shared.names.get(name)!);
+      const headerWords = shownNames.length > 1 ? `Headers ${listNames(shownNames, shownNames.length)} carry` : `Header ${quote(shownNames[0])} has`;
+      findings.set(key, {
+        key,
+        message: `${headerWords} the same value in ${groups.length} groups: ${listNames(groups.map(labelOf), 5)}.`,
+        subjects: [...groups.map(groupSubject), ...shared.webhooks.map(subjectOfHook)],
+      });
+    }
+    return [...findings.values()];
+  },
+};
+
+/**
+ * The trigger keys that may reach a live event: those of the enabled webhooks that fire for it;
+ * null stands for "any": a webhook with an unknown trigger object may be any of them.
+ */
+function triggersReaching(hooks: readonly HookInfo[]): Set<TriggerKey> | null {
+  const keys = new Set<TriggerKey>();
+  for (const info of hooks) {
+    if (!info.hook.trigger_object) return null;
+    for (const key of possibleTriggers(info.hook)) keys.add(key);
+  }
+  return keys;
+}
+
+const requiredTriggerMissing: RuleDefinition = {
+  id: "required-trigger-missing",
+  severity: "error",
+  title: "Live event misses a required trigger",
+  why: "Your team requires these changes to reach your systems for every live event; for this event nothing sends them, so the receiving systems silently fall behind.",
+  fix: "Add the event to a group's enabled webhook for each missing trigger (or create one), or switch on the missing action in a webhook that already serves the event.",
+  evaluate(analysis, context) {
+    const required = [...new Set(context.requiredTriggers)].filter((key) => parseTriggerKey(key) !== null);
+    if (required.length === 0 || analysis.liveEvents.length === 0) return [];
+    // Webhooks whose events are unknown may cover any event: their triggers are never reported missing.
+    const everywhere = triggersReaching([...analysis.enabledAnyEvent, ...analysis.enabledUnknownScope]);
+    if (everywhere === null) return [];
+    const findings = [];
+    for (const event of analysis.liveEvents) {
+      const reaching = triggersReaching(analysis.enabledListing.get(event.id) ?? []);
+      if (reaching === null) continue;
+      const missing = required.filter((key) => !everywhere.has(key) && !reaching.has(key));
+      if (missing.length === 0) continue;
+      findings.push({
+        key: `${event.id}:${missing.join(",")}`,
+        message: `Live event ${quote(labelOf(event))} has no enabled webhook for ${listPlain(missing)}.`,
+        subjects: [eventSubject(event)],
+      });
+    }
+    return findings;
+  },
+};
+
+const liveEventUncovered: RuleDefinition = {
+  id: "live-event-uncovered",
+  severity: "warning",
+  title: "Live event without any webhook",
+  why: "No enabled webhook fires for this running event, so none of its registrations, sessions or other changes reach your systems.",
+  fix: "Add the event to the enabled webhooks that should serve it (the groups your other live events use), or confirm that this event needs no integration and mute this finding.",
+  evaluate(analysis) {
+    // A catch-all webhook, or one whose events are unknown, may cover every event: claim nothing.
+    if (analysis.enabledAnyEvent.length > 0 || analysis.enabledUnknownScope.length > 0) return [];
+    return analysis.liveEvents
+      .filter((event) => !analysis.enabledListing.has(event.id))
+      .map((event) => ({
+        key: String(event.id),
+        message: `Live event ${quote(labelOf(event))} has no enabled webhook: none of its changes reach your systems.`,
+        subjects: [eventSubject(event)],
+      }));
+  },
+};
+
+const DEFINITIONS: readonly RuleDefinition[] = [
+  plainHttpUrl,
+  requiredTriggerMissing,
+  liveEventUncovered,
+  disabledForLiveEvent,
+  groupWithoutEmails,
+  duplicateUrl,
+  insertWithoutDelete,
+  sharedCredential,
+  endedEventsOnly,
+];
+
+function findingsOf(definition: RuleDefinition, analysis: Analysis, context: RuleContext): Finding[] {
+  return definition.evaluate(analysis, context).map((finding) => ({ ruleId: definition.id, severity: definition.severity, ...finding }));
+}
+
+function toRule(definition: RuleDefinition): HealthRule {
+  const { id, severity, title, why, fix } = definition;
+  return { id, severity, title, why, fix, check: (data, context) => findingsOf(definition, analyze(data, context.now), context) };
+}
+
+/** Every health rule, errors first. */
+export const HEALTH_RULES: readonly HealthRule[] = DEFINITIONS.map(toRule);
+
+const RULES_BY_ID = new Map(HEALTH_RULES.map((rule) => [rule.id, rule]));
+
+export function ruleById(id: string): HealthRule | undefined {
+  return RULES_BY_ID.get(id);
+}
+
+const RULE_POSITION = new Map(DEFINITIONS.map((definition, index) => [definition.id, index]));
+const KEY_ORDER = new Intl.Collator("en", { numeric: true });
+
+function compareFindings(a: Finding, b: Finding): number {
+  return (
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    RULE_POSITION.get(a.ruleId)! - RULE_POSITION.get(b.ruleId)! ||
+    KEY_ORDER.compare(a.key, b.key)
+  );
+}
+
+/** Every rule over the account, the data read once; sorted by severity, then rule, then key. */
+export function runHealthChecks(data: SetupData, context: RuleContext): Finding[] {
+  const analysis = analyze(data, context.now);
+  return DEFINITIONS.flatMap((definition) => findingsOf(definition, analysis, context)).sort(compareFindings);
+}

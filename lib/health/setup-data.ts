@@ -1,0 +1,174 @@
+import type { EmsEvent, Webhook, WebhookGroup } from "@/lib/ems";
+import { TRIGGER_OBJECTS } from "@/lib/ems/contract";
+
+/**
+ * The account's setup as the health checks and the coverage grid read it, and the domain rules
+ * both share (docs/ems-api.md §4.1a, §4.2, §7). Pure: no I/O, no clock (callers pass `now`).
+ *
+ * Every field of a record but `id` may be missing (the listing was asked for fewer fields, or the
+ * service left it out). Missing means unknown, never false: a helper that cannot tell answers
+ * `null` or "unknown", and the callers neither count an unknown as a problem nor claim it is fine.
+ */
+export interface SetupData {
+  /** every webhook group of the account, each with `webhooks` (from groups?expand=webhooks; a webhook's group is the group it is nested in) */
+  groups: WebhookGroup[];
+  /** every event: id, name, status (live|draft|closed|cancelled), start_date, end_date, timezone… (any field may be missing = unknown) */
+  events: EmsEvent[];
+}
+
+export type TriggerAction = "insert" | "update" | "delete";
+/** A trigger object and an action: "registrant:insert". */
+export type TriggerKey = `${string}:${TriggerAction}`;
+
+export const TRIGGER_ACTIONS: readonly TriggerAction[] = ["insert", "update", "delete"];
+
+const ACTION_FLAG = {
+  insert: "trigger_on_insert",
+  update: "trigger_on_update",
+  delete: "trigger_on_delete",
+} as const satisfies Record<TriggerAction, keyof Webhook>;
+
+export function triggerKey(object: string, action: TriggerAction): TriggerKey {
+  return `${object}:${action}`;
+}
+
+/** Splits "registrant:insert"; null for a string that is not a trigger key. */
+export function parseTriggerKey(key: string): { object: string; action: TriggerAction } | null {
+  const colon = key.lastIndexOf(":");
+  if (colon <= 0) return null;
+  const action = key.slice(colon + 1);
+  return TRIGGER_ACTIONS.includes(action as TriggerAction) ? { object: key.slice(0, colon), action: action as TriggerAction } : null;
+}
+
+const OBJECT_RANK = new Map<string, number>(TRIGGER_OBJECTS.map((object, index) => [object, index]));
+
+/**
+ * The order of trigger columns everywhere: the contract's objects first (TRIGGER_OBJECTS order),
+ * then objects the contract does not know yet, alphabetically; within an object insert, update, delete.
+ */
+export function compareTriggerKeys(a: TriggerKey, b: TriggerKey): number {
+  const left = parseTriggerKey(a);
+  const right = parseTriggerKey(b);
+  if (!left || !right) return a < b ? -1 : a > b ? 1 : 0;
+  if (left.object !== right.object) {
+    const leftRank = OBJECT_RANK.get(left.object) ?? Number.MAX_SAFE_INTEGER;
+    const rightRank = OBJECT_RANK.get(right.object) ?? Number.MAX_SAFE_INTEGER;
+    if (leftRank !== rightRank) return leftRank - rightRank;
+    return left.object < right.object ? -1 : 1;
+  }
+  return TRIGGER_ACTIONS.indexOf(left.action) - TRIGGER_ACTIONS.indexOf(right.action);
+}
+
+/** Whether the webhook sends `action` changes: true, false, or null when `trigger_on_*` is missing. */
+export function sendsAction(hook: Webhook, action: TriggerAction): boolean | null {
+  return hook[ACTION_FLAG[action]] ?? null;
+}
+
+/**
+ * The trigger keys a webhook may fire on: its object with every action whose switch is not false
+ * (a missing switch may be on). Empty when the object is unknown: it cannot be placed in a column.
+ */
+export function possibleTriggers(hook: Webhook): TriggerKey[] {
+  const object = hook.trigger_object;
+  if (!object) return [];
+  const keys: TriggerKey[] = [];
+  for (const action of TRIGGER_ACTIONS) if (sendsAction(hook, action) !== false) keys.push(triggerKey(object, action));
+  return keys;
+}
+
+/** False only when the webhook is known to be disabled: a missing `enabled` may be on. */
+export function mayBeEnabled(hook: Webhook): boolean {
+  return hook.enabled !== false;
+}
+
+/** At least one actor switch (public user, admin user, API call) is not known to be off. */
+export function hasPossibleActor(hook: Webhook): boolean {
+  return hook.public_user !== false || hook.admin_user !== false || hook.api_call !== false;
+}
+
+/**
+ * Which events a webhook fires for, as far as its fields tell:
+ * - `all`: `any_event` is true;
+ * - `listed`: `any_event` is false and `event_ids` is known, or `any_event` is missing but
+ *   `event_ids` names events (a catch-all webhook has no use for a list);
+ * - `unknown`: anything else (both missing, or `any_event` missing with an empty list).
+ */
+export type EventScope = { kind: "all" } | { kind: "listed"; eventIds: readonly number[] } | { kind: "unknown" };
+
+const ALL_EVENTS: EventScope = Object.freeze({ kind: "all" });
+const UNKNOWN_EVENTS: EventScope = Object.freeze({ kind: "unknown" });
+
+export function eventScope(hook: Webhook): EventScope {
+  if (hook.any_event === true) return ALL_EVENTS;
+  const ids = hook.event_ids;
+  if (ids && (hook.any_event === false || ids.length > 0)) return { kind: "listed", eventIds: ids };
+  return UNKNOWN_EVENTS;
+}
+
+/** "YYYY-MM-DD" of `now` in UTC: the day the health checks judge "ended" against. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+const DATE_PREFIX = /^(\d{4}-\d{2}-\d{2})/;
+
+/**
+ * An event has ended when it is closed or cancelled, or its end date (UTC calendar day) is before
+ * `today`. A missing status and end date mean unknown: not ended.
+ */
+export function isEnded(event: EmsEvent, today: string): boolean {
+  if (event.status === "closed" || event.status === "cancelled") return true;
+  const end = event.end_date ? DATE_PREFIX.exec(event.end_date.trim())?.[1] : undefined;
+  return end !== undefined && end < today;
+}
+
+/** Open: upcoming or live, i.e. not ended (which includes cancelled). */
+export function isOpen(event: EmsEvent, today: string): boolean {
+  return !isEnded(event, today);
+}
+
+/** Live: status `live` and not past its end date. A live event whose end date passed is over. */
+export function isLive(event: EmsEvent, today: string): boolean {
+  return event.status === "live" && !isEnded(event, today);
+}
+
+export type UrlParts = {
+  /** lower-cased scheme without ":", e.g. "https" */
+  scheme: string;
+  /** host without credentials or port */
+  host: string;
+  /** scheme://host/path: no credentials, query or fragment, which may carry secrets */
+  display: string;
+};
+
+const URL_PARTS = /^\s*([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?([^/?#]*)([^?#]*)/i;
+
+/**
+ * The parts of a webhook URL safe to show. A regular expression rather than `new URL`: the coverage
+ * grid reads 20,000 URLs per refresh and only needs these three parts. Null when the URL is missing
+ * or has no scheme and host.
+ */
+export function urlParts(url: string | undefined): UrlParts | null {
+  if (!url) return null;
+  const match = URL_PARTS.exec(url);
+  if (!match) return null;
+  const scheme = match[1].toLowerCase();
+  const hostAndPort = match[2].toLowerCase();
+  const host = hostAndPort.startsWith("[") ? hostAndPort.slice(0, hostAndPort.indexOf("]") + 1) : hostAndPort.split(":")[0];
+  return { scheme, host, display: `${scheme}://${hostAndPort}${match[3]}` };
+}
+
+/**
+ * True when the URL is known and is not HTTPS (plain `http://`, another scheme, or no scheme at
+ * all); false for HTTPS; null when the URL is missing.
+ */
+export function isPlainHttp(url: string | undefined): boolean | null {
+  if (url === undefined || url.trim() === "") return null;
+  return urlParts(url)?.scheme !== "https";
+}
+
+/** A name to show: the record's name, or "#id" when it has none. */
+export function labelOf(record: { id: number; name?: string }): string {
+  const name = record.name?.trim();
+  return name ? name : `#${record.id}`;
+}
