@@ -207,6 +207,8 @@ const serverEnvSchema = z.object({
   // The rate-limit budget (lib/ems/answer-cache.ts, lib/ems/budget.ts): identical listings of one
   // credential within this many seconds are answered once (0: every page view calls the API)
   EMS_SHARED_ANSWER_SECONDS: numberFrom(30, 0, 3_600),
+  // Coverage and health checks (lib/setup/load.ts): the account's whole setup is reused this long
+  EMS_COVERAGE_CACHE_SECONDS: numberFrom(60, 0, 3_600),
   // Share of each rate-limit window kept for page views: exports and other background work wait below it
   EMS_BACKGROUND_RESERVE_PERCENT: numberFrom(30, 0, 90),
   // Under this share of the window left, every member using the credential sees a notice
@@ -311,6 +313,7 @@ export const emsEnv = section(
     EMS_TIMEOUT_MS: true,
     EMS_WEBHOOK_GROUPS_PATH: true,
     EMS_SHARED_ANSWER_SECONDS: true,
+    EMS_COVERAGE_CACHE_SECONDS: true,
     EMS_BACKGROUND_RESERVE_PERCENT: true,
     EMS_LOW_BUDGET_PERCENT: true,
   }),

@@ -1,15 +1,26 @@
 import Link from "next/link";
-import { requireActor } from "@/lib/auth/session";
+import { requireActor, type HealthCounts } from "@/lib/auth/session";
 import { ROLE_LABELS, canManageTeam } from "@/lib/teams/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { ReauthProvider } from "@/components/auth/reauth-provider";
+
+/** The last check's unmuted errors and warnings (notices are quiet); nothing before the first check. */
+function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] {
+  if (!counts) return undefined;
+  const problems = counts.errors + counts.warnings;
+  const title = `${counts.errors} ${counts.errors === 1 ? "error" : "errors"}, ${counts.warnings} ${counts.warnings === 1 ? "warning" : "warnings"} at the last check`;
+  if (problems === 0) return { text: "0", title, tone: "ok" };
+  return { text: String(problems), title, tone: counts.errors > 0 ? "error" : "warning" };
+}
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const actor = await requireActor();
   const items: NavItem[] = [
     { href: "/webhook-groups", label: "Webhook groups" },
     { href: "/events", label: "Events" },
+    { href: "/coverage", label: "Coverage" },
+    { href: "/health", label: "Health", badge: healthBadge(actor.healthCounts) },
     { href: "/views", label: "Views" },
     { href: "/settings", label: "Settings" },
     { href: "/team", label: "Team" },

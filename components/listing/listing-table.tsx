@@ -44,6 +44,12 @@ function Cell({ state, field, row }: { state: ListingState; field: string; row: 
     return <>{plainValue(value)}</>;
   }
   switch (field) {
+    case "id":
+      return (
+        <a href={`/events/${plainValue(value)}`} className="text-brand-700 underline">
+          {plainValue(value)}
+        </a>
+      );
     case "status":
       return <StatusBadge status={value} />;
     case "start_date":

@@ -6,7 +6,11 @@ import { usePathname } from "next/navigation";
 export interface NavItem {
   href: string;
   label: string;
+  /** A count beside the label (the Health page's findings), with its words for screen readers. */
+  badge?: { text: string; title: string; tone: "error" | "warning" | "ok" };
 }
+
+const BADGE_TONES = { error: "bg-red-600 text-white", warning: "bg-amber-400 text-amber-950", ok: "bg-emerald-100 text-emerald-900" } as const;
 
 /** The portal's sections; the current one is marked for sighted and screen-reader users alike. */
 export function NavLinks({ items, orientation }: { items: NavItem[]; orientation: "row" | "column" }) {
@@ -23,6 +27,12 @@ export function NavLinks({ items, orientation }: { items: NavItem[]; orientation
               className={`block rounded-md px-3 py-2 text-sm font-medium ${current ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
             >
               {item.label}
+              {item.badge ? (
+                <span className={`ml-1.5 rounded-full px-1.5 py-0.5 text-xs font-semibold ${BADGE_TONES[item.badge.tone]}`} title={item.badge.title} data-testid="nav-health-count">
+                  {item.badge.text}
+                  <span className="sr-only"> ({item.badge.title})</span>
+                </span>
+              ) : null}
             </Link>
           </li>
         );

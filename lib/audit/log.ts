@@ -28,7 +28,10 @@ export type AuditAction =
   | "team.member_left"
   | "team.two_factor_requirement_changed"
   | "view.shared"
-  | "export.header_values_included";
+  | "export.header_values_included"
+  | "health.muted"
+  | "health.unmuted"
+  | "coverage.requirements_changed";
 
 export interface AuditEntry {
   action: AuditAction;

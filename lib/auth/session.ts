@@ -23,6 +23,17 @@ export interface Actor {
   teamRequiresTwoFactor: boolean;
   /** When this session last proved who is using it: its sign-in, or a re-authentication since. */
   reauthenticatedAt: Date;
+  /**
+   * What the last health check of this person's current credential found, unmuted (the
+   * navigation's counts); null before the first check, or when the credential changed since.
+   */
+  healthCounts?: HealthCounts | null;
+}
+
+export interface HealthCounts {
+  errors: number;
+  warnings: number;
+  notices: number;
 }
 
 /** What a verified session cookie says: the user, their server-side session row and its version. */
@@ -47,7 +58,7 @@ async function readSessionClaims(): Promise<SessionClaims | null> {
   return { uid: token.uid, sid: token.sid, sv: token.sv };
 }
 
-type ActorRow = Omit<Actor, "role"> & { role: string };
+type ActorRow = Omit<Actor, "role" | "healthCounts"> & { role: string; healthErrors: number | null; healthWarnings: number | null; healthNotices: number | null };
 
 /**
  * The actor a session's claims stand for, checked against the database in ONE statement: the
@@ -79,18 +90,23 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
     SELECT u."id" AS "userId", u."email", u."name", s."id" AS "sessionId",
            m."teamId", t."name" AS "teamName", m."role"::text AS "role",
            (tf."userId" IS NOT NULL) AS "twoFactorEnabled", t."requireTwoFactor" AS "teamRequiresTwoFactor",
-           s."reauthenticatedAt"
+           s."reauthenticatedAt",
+           hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"
     JOIN "Team" AS t ON t."id" = m."teamId"
     LEFT JOIN "TwoFactor" AS tf ON tf."userId" = u."id" AND tf."enabledAt" IS NOT NULL
+    LEFT JOIN "ApiCredential" AS c ON c."userId" = u."id"
+    LEFT JOIN "HealthSummary" AS hs ON hs."userId" = u."id" AND hs."teamId" = m."teamId" AND hs."fingerprint" = c."fingerprint"
     WHERE s."id" = ${sid} AND s."userId" = ${uid} AND s."revokedAt" IS NULL AND u."sessionVersion" = ${sv}
       AND s."lastSeenAt" > "moment".t - make_interval(secs => ${idle})
       AND s."createdAt" > "moment".t - make_interval(secs => ${maxAge})`;
   const row = rows[0];
   if (!row) return null;
-  return { ...row, role: row.role as Role };
+  const { healthErrors, healthWarnings, healthNotices, ...actor } = row;
+  const healthCounts = healthErrors === null ? null : { errors: healthErrors, warnings: healthWarnings ?? 0, notices: healthNotices ?? 0 };
+  return { ...actor, role: row.role as Role, healthCounts };
 }
 
 /**

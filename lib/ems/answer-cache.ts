@@ -3,7 +3,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { activeKeyId, decryptSecret, encryptSecret, secretAad } from "@/lib/crypto/secret-box";
 import { prisma, type PrismaClient } from "@/lib/db/prisma";
 import type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
-import { sharingWindowMs } from "./budget";
+import { sharingWindowMs, type BudgetKind } from "./budget";
 import { emsConfig } from "./config";
 import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
@@ -68,6 +68,8 @@ export interface SharedListOptions extends Omit<CallOptions, "budget"> {
   windowMs?: number;
   /** What a lookup started beside other queries found (`peekForUser`), so it is not read again. */
   peeked?: PeekedAnswer | null;
+  /** Who spends the call's credits (lib/ems/budget.ts); default a page view. */
+  kind?: BudgetKind;
 }
 
 /** What the row held when it was read: the answer's ciphertext and how old it was (database time). */
@@ -253,7 +255,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       timeoutMs: options.timeoutMs,
       // The call ends before its lease does, so that a live holder is never taken over.
       signal: AbortSignal.timeout(Math.max(leaseMs * 0.75, leaseMs - LEASE_WRITE_MARGIN_MS)),
-      budget: { kind: "page", teamId },
+      budget: { kind: options.kind ?? "page", teamId },
     });
     let wait = 25;
     for (;;) {
@@ -304,8 +306,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   async function answer<T>(client: EmsClient, queryHash: string, ask: (options: CallOptions) => Promise<ListResult<T>>, options: SharedListOptions): Promise<SharedAnswer<T>> {
     const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
     if (windowMs <= 0) {
-      const { requestId, waitForRateLimit, timeoutMs, signal, teamId } = options;
-      const result = await ask({ requestId, waitForRateLimit, timeoutMs, signal, budget: { kind: "page", teamId } });
+      const { requestId, waitForRateLimit, timeoutMs, signal, teamId, kind = "page" } = options;
+      const result = await ask({ requestId, waitForRateLimit, timeoutMs, signal, budget: { kind, teamId } });
       return { ...result, ageSeconds: 0, source: "api", stale: false };
     }
     const key = `${options.teamId}\n${client.fingerprint}\n${queryHash}`;

@@ -24,6 +24,8 @@ export interface EmsConfig {
   webhookGroupsPath: string;
   /** Identical listings of one credential within this long are answered once (EMS_SHARED_ANSWER_SECONDS, default 30 s; 0: off). */
   sharedAnswerMs: number;
+  /** Coverage and health checks reuse the account's setup this long (EMS_COVERAGE_CACHE_SECONDS, default 60 s). */
+  coverageCacheMs: number;
   /** Share of a rate-limit window kept for page views (EMS_BACKGROUND_RESERVE_PERCENT, default 30 %). */
   backgroundReserveShare: number;
   /** Under this share left, the pages say the budget is low (EMS_LOW_BUDGET_PERCENT, default 20 %). */
@@ -37,6 +39,7 @@ function readConfig(): EmsConfig {
     timeoutMs: env.EMS_TIMEOUT_MS,
     webhookGroupsPath: env.EMS_WEBHOOK_GROUPS_PATH,
     sharedAnswerMs: env.EMS_SHARED_ANSWER_SECONDS * 1000,
+    coverageCacheMs: env.EMS_COVERAGE_CACHE_SECONDS * 1000,
     backgroundReserveShare: env.EMS_BACKGROUND_RESERVE_PERCENT / 100,
     lowBudgetShare: env.EMS_LOW_BUDGET_PERCENT / 100,
   };

@@ -13,6 +13,7 @@ import {
   type RateLimit,
   type RecordQueryFor,
   type SharedListOptions,
+  type BudgetKind,
   type EmsClient,
   getCredentialState,
   isBudgetLow,
@@ -143,22 +144,27 @@ export async function loadRecord<R extends EmsApiResource>(
   return { kind: "ok", item: outcome.answer.item, budget: outcome.budget, freshness: outcome.freshness };
 }
 
-interface LoadOptions {
+export interface LoadOptions {
   /** Overrides EMS_PAGE_BUDGET_MS. */
   budgetMs?: number;
   /** Ask the API even when a fresh answer is shared (the refresh button). */
   refresh?: boolean;
+  /** Who spends the credits (lib/ems/budget.ts); default a page view. */
+  kind?: BudgetKind;
+  /** How long answers are shared (ms); default EMS_SHARED_ANSWER_SECONDS. */
+  windowMs?: number;
 }
 
 type SharedOutcome<A> = { kind: "ok"; answer: A; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
 /**
- * What loadListing and loadRecord share: the stored answer looked up beside the credential's load,
+ * What loadListing, loadRecord and the setup of coverage and health checks (lib/setup/load.ts)
+ * share: the stored answer looked up beside the credential's load (when `queryHash` names one),
  * one deadline for the render's EMS calls, and every failure turned into a state the page shows.
  */
-async function loadShared<A extends { rateLimit: RateLimit | null; ageSeconds: number; stale: boolean }>(
+export async function loadShared<A extends { rateLimit: RateLimit | null; ageSeconds: number; stale: boolean }>(
   actor: Actor,
-  queryHash: string,
+  queryHash: string | null,
   resource: EmsApiResource,
   emsClient: Promise<EmsClient | null> | undefined,
   options: LoadOptions,
@@ -166,9 +172,9 @@ async function loadShared<A extends { rateLimit: RateLimit | null; ageSeconds: n
 ): Promise<SharedOutcome<A>> {
   // One id for the EMS client's log lines of this page view and for a failure logged here.
   const requestId = randomUUID();
-  const windowMs = emsConfig().sharedAnswerMs;
+  const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
   // The stored answer, looked up beside the credential's load (by user id): no extra wait.
-  const peek = windowMs > 0 && !options.refresh ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch(() => null) : Promise.resolve(null);
+  const peek = windowMs > 0 && !options.refresh && queryHash ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch(() => null) : Promise.resolve(null);
   let client;
   try {
     [client] = await Promise.all([emsClient ?? getEmsClientForActor(actor), peek]);
@@ -187,6 +193,8 @@ async function loadShared<A extends { rateLimit: RateLimit | null; ageSeconds: n
       signal: deadline,
       refresh: options.refresh,
       peeked: await peek,
+      kind: options.kind,
+      windowMs: options.windowMs,
     });
     return {
       kind: "ok",

@@ -37,6 +37,9 @@ const ACTION_LABELS: Record<string, string> = {
   "team.two_factor_requirement_changed": "Changed the two-factor requirement",
   "view.shared": "Shared a view",
   "export.header_values_included": "Exported with header values",
+  "health.muted": "Muted a health finding",
+  "health.unmuted": "Unmuted a health finding",
+  "coverage.requirements_changed": "Changed the required triggers",
 };
 
 function forbiddenAsNull(error: unknown): null {

@@ -196,6 +196,22 @@ export function generateWebhookGroups(count: number, seed: number, events: reado
 
 /** Days since 1970-01-01 of 2024-01-01; events span 2024..2027, a fixed window for determinism. */
 const FIRST_DAY = Date.UTC(2024, 0, 1) / 86_400_000;
+/** Live and draft events take place from here on (two years), closed ones in the two years from FIRST_DAY. */
+const UPCOMING_FIRST_DAY = Date.UTC(2027, 0, 1) / 86_400_000;
+const STATUS_SPAN_DAYS = 730;
+
+/**
+ * The start day of an event of `status`, from its generated day: live and draft events are
+ * upcoming (2027-2028), closed ones past (2024-2025), cancelled ones anywhere. Deterministic (no
+ * random draw), so the rest of the generated data stays as the seed makes it; coverage and health
+ * checks judge "ended" by status and dates together, as they would for a real account.
+ */
+function datesForStatus(status: string, day: number): number {
+  const offset = (day - FIRST_DAY) % STATUS_SPAN_DAYS;
+  if (status === "live" || status === "draft") return UPCOMING_FIRST_DAY + offset;
+  if (status === "closed") return FIRST_DAY + offset;
+  return day;
+}
 
 function isoDate(day: number): string {
   const d = new Date(day * 86_400_000);
@@ -224,15 +240,18 @@ export function generateEvents(count: number, seed: number): EmsEvent[] {
     const createdMs = (startDay - random.int(20, 400)) * 86_400_000 + random.int(0, 86_399) * 1000;
     const updatedMs = createdMs + random.int(0, 60 * 86_400) * 1000;
     const capacityKnown = random.chance(0.8);
+    // The first four events cover every status, so even tiny datasets show all of them.
+    const status = i < EVENT_STATUSES.length ? EVENT_STATUSES[i] : random.pick(EVENT_STATUSES);
+    // Dates that agree with the status: a live or draft event has not ended, a closed one has.
+    const shiftDays = datesForStatus(status, startDay) - startDay;
     events[i] = {
       id,
       name,
-      // The first four events cover every status, so even tiny datasets show all of them.
-      status: i < EVENT_STATUSES.length ? EVENT_STATUSES[i] : random.pick(EVENT_STATUSES),
+      status,
       type_id: random.chance(0.85) ? random.int(1, 12) : null,
       folder_id: random.chance(0.6) ? random.int(1, 30) : null,
-      start_date: isoDate(startDay),
-      end_date: isoDate(startDay + lengthDays),
+      start_date: isoDate(startDay + shiftDays),
+      end_date: isoDate(startDay + shiftDays + lengthDays),
       start_time: `${pad2(startHour)}:${random.pick(["00", "15", "30", "45"])}:00`,
       end_time: `${pad2(endHour)}:${random.pick(["00", "30"])}:00`,
       // Cycle through the zones first so that a default dataset shows them all.
@@ -240,8 +259,8 @@ export function generateEvents(count: number, seed: number): EmsEvent[] {
       capacity: capacityKnown ? random.int(2, 400) * 10 : null,
       free_event: random.chance(0.3) ? 1 : 0,
       url: slugify(name, id),
-      created_at: formatEmsTimestamp(createdMs),
-      updated_at: formatEmsTimestamp(updatedMs),
+      created_at: formatEmsTimestamp(createdMs + shiftDays * 86_400_000),
+      updated_at: formatEmsTimestamp(updatedMs + shiftDays * 86_400_000),
     };
   }
   return events;

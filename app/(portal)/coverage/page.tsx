@@ -1,0 +1,209 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireActor } from "@/lib/auth/session";
+import { computeCoverage } from "@/lib/coverage/compute";
+import { getRequiredTriggers } from "@/lib/coverage/requirements";
+import { COVERAGE_PAGE_SIZE, coverageHref, parseCoverageParams, type CoverageState } from "@/lib/coverage/search-params";
+import { triggerLabel } from "@/lib/coverage/triggers";
+import { gapCount, selectCoverageRows } from "@/lib/coverage/view";
+import { loadSetup } from "@/lib/setup/load";
+import { canManageTeam } from "@/lib/teams/roles";
+import { formatCount } from "@/lib/listing/format";
+import { StateMessage } from "@/components/listing/state-message";
+import { SetupFreshness } from "@/components/setup/setup-freshness";
+import { CoverageCellView } from "@/components/coverage/coverage-cell";
+import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
+import { buttonClasses } from "@/components/ui/button";
+
+export const metadata: Metadata = { title: "Coverage" };
+
+const SORT_LABELS: Record<CoverageState["sort"], string> = {
+  start: "Starts, soonest first",
+  "-start": "Starts, latest first",
+  name: "Name A–Z",
+  "-name": "Name Z–A",
+  gaps: "Most gaps first",
+};
+
+/** The options as a GET form: works without JavaScript, and every option lands in the URL. */
+function CoverageOptions({ state }: { state: CoverageState }) {
+  return (
+    <form method="get" action="/coverage" className="flex flex-wrap items-end gap-3 text-sm" aria-label="Coverage options" data-testid="coverage-options">
+      <label className="flex min-w-0 flex-col gap-1">
+        <span className="font-medium text-slate-700">Event name contains</span>
+        <input name="q" defaultValue={state.q} maxLength={200} className="w-56 max-w-full rounded-md border border-slate-300 px-2 py-1.5" />
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium text-slate-700">Events</span>
+        <select name="scope" defaultValue={state.scope} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <option value="open">Upcoming and live</option>
+          <option value="all">All, ended and cancelled too</option>
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium text-slate-700">Show</span>
+        <select name="only" defaultValue={state.only} className="rounded-md border border-slate-300 px-2 py-1.5">
+          <option value="">Every event</option>
+          <option value="gaps">Events with gaps</option>
+          <option value="failing">Events missing a required trigger</option>
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        <span className="font-medium text-slate-700">Sort</span>
+        <select name="sort" defaultValue={state.sort} className="rounded-md border border-slate-300 px-2 py-1.5">
+          {Object.entries(SORT_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className={buttonClasses("secondary", "px-3 py-1.5")}>
+        Apply
+      </button>
+    </form>
+  );
+}
+
+/**
+ * What fires for each event: the account's upcoming and live events (or all) against every
+ * trigger its webhooks use, each cell naming the webhooks (group, webhook, URL host), marked when
+ * none of them delivers; the team's required triggers as pass or fail per event. Computed from the
+ * shared setup (lib/setup/load.ts: two listing calls for the demo account, kept 60 s).
+ */
+export default async function CoveragePage(props: PageProps<"/coverage">) {
+  const actor = await requireActor();
+  const state = parseCoverageParams(await props.searchParams);
+  const [setup, required] = await Promise.all([loadSetup(actor), getRequiredTriggers(actor)]);
+  const returnTo = coverageHref(state);
+  return (
+    <div className="space-y-5">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold text-slate-900">Coverage</h1>
+        <p className="text-sm text-slate-600">Which webhooks fire for each event, and what is missing.</p>
+      </div>
+      {state.notices.map((notice) => (
+        <p key={notice} role="status" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {notice}
+        </p>
+      ))}
+      {setup.kind !== "ok" ? (
+        <StateMessage failure={setup} retryHref={returnTo} />
+      ) : (
+        <CoverageBody actorCanEdit={canManageTeam(actor.role)} state={state} required={required} setup={setup} returnTo={returnTo} />
+      )}
+    </div>
+  );
+}
+
+function CoverageBody({
+  state,
+  required,
+  setup,
+  returnTo,
+  actorCanEdit,
+}: {
+  state: CoverageState;
+  required: Awaited<ReturnType<typeof getRequiredTriggers>>;
+  setup: Extract<Awaited<ReturnType<typeof loadSetup>>, { kind: "ok" }>;
+  returnTo: string;
+  actorCanEdit: boolean;
+}) {
+  const report = computeCoverage(setup.snapshot.data, { now: new Date(), statuses: state.scope, requiredTriggers: required });
+  const rows = selectCoverageRows(report.events, state);
+  const pageCount = Math.max(1, Math.ceil(rows.length / COVERAGE_PAGE_SIZE));
+  const page = Math.min(state.page, pageCount);
+  const shown = rows.slice((page - 1) * COVERAGE_PAGE_SIZE, page * COVERAGE_PAGE_SIZE);
+  const requiredSet = new Set(required);
+  const failing = report.events.filter((row) => !row.requirementsMet).length;
+  const withGaps = report.events.filter((row) => gapCount(row) > 0).length;
+  return (
+    <>
+      <SetupFreshness snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} />
+      <RequiredTriggers required={required} canEdit={actorCanEdit} />
+      <CoverageOptions state={state} />
+      <p className="text-sm text-slate-700" data-testid="coverage-summary">
+        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {report.events.length === 1 ? "event" : "events"}; {formatCount(withGaps)} with gaps
+        {required.length > 0 ? `; ${formatCount(failing)} missing a required trigger` : ""}.
+        {rows.length !== report.events.length ? ` ${formatCount(rows.length)} match.` : ""}
+      </p>
+      {shown.length === 0 ? (
+        <div className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600" data-testid="coverage-empty">
+          {report.events.length === 0 ? "This account has no events in this range." : "No event matches these options."}{" "}
+          <Link href="/coverage?scope=all" className="text-brand-700 underline">
+            Show every event
+          </Link>
+        </div>
+      ) : (
+        <div className="max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid="coverage-table-wrapper">
+          <table className="min-w-full border-collapse text-left text-sm" data-testid="coverage-table">
+            <caption className="sr-only">Webhooks that fire for each event and trigger</caption>
+            <thead className="bg-slate-50 text-xs text-slate-700">
+              <tr>
+                <th scope="col" className="sticky left-0 z-10 min-w-48 bg-slate-50 px-3 py-2 font-semibold">
+                  Event
+                </th>
+                {required.length > 0 ? (
+                  <th scope="col" className="min-w-28 px-2 py-2 font-semibold">
+                    Required
+                  </th>
+                ) : null}
+                {report.triggers.map((trigger) => (
+                  <th key={trigger} scope="col" className="min-w-40 border-l border-slate-100 px-2 py-2 font-semibold">
+                    {triggerLabel(trigger)}
+                    {requiredSet.has(trigger) ? <span className="ml-1 rounded bg-slate-200 px-1 font-normal">required</span> : null}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {shown.map((row) => {
+                const href = `/events/${row.event.id}`;
+                const missing = row.requirements.filter((check) => !check.pass);
+                return (
+                  <tr key={row.event.id} data-testid="coverage-row" data-event-id={row.event.id}>
+                    <th scope="row" className="sticky left-0 z-10 bg-white px-3 py-1.5 align-top font-normal">
+                      <Link href={href} className="block min-w-0 break-words font-medium text-brand-700 underline">
+                        {row.event.name || `Event ${row.event.id}`}
+                      </Link>
+                      <span className="text-xs text-slate-600">
+                        {row.event.status ?? "status unknown"}
+                        {row.event.start_date ? ` · ${row.event.start_date}` : ""}
+                      </span>
+                    </th>
+                    {required.length > 0 ? (
+                      <td className="px-2 py-1.5 align-top text-xs" data-testid="requirements">
+                        {row.requirementsMet ? (
+                          <span className="font-medium text-emerald-800">Pass</span>
+                        ) : (
+                          <span className="text-red-800">
+                            <span className="font-medium">Fail:</span> {missing.map((check) => triggerLabel(check.trigger)).join(", ")}
+                          </span>
+                        )}
+                      </td>
+                    ) : null}
+                    {row.cells.map((cell) => (
+                      <CoverageCellView key={cell.trigger} cell={cell} required={requiredSet.has(cell.trigger)} moreHref={href} />
+                    ))}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pageCount > 1 ? (
+        <nav aria-label="Pages" className="flex flex-wrap items-center gap-3 text-sm">
+          {page > 1 ? <Link href={coverageHref(state, { page: page - 1 })} className="text-brand-700 underline">Previous</Link> : null}
+          <span>
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? <Link href={coverageHref(state, { page: page + 1 })} className="text-brand-700 underline">Next</Link> : null}
+        </nav>
+      ) : null}
+      {report.unplacedWebhooks > 0 ? (
+        <p className="text-xs text-slate-600">{formatCount(report.unplacedWebhooks)} webhooks are not shown: the API did not say which events or object they fire for.</p>
+      ) : null}
+    </>
+  );
+}

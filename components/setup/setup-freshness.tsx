@@ -1,0 +1,41 @@
+import { LISTING_COST } from "@/lib/ems/config";
+import { formatCount } from "@/lib/listing/format";
+import type { Freshness, RateBudget } from "@/lib/listing/load";
+import type { SetupSnapshot } from "@/lib/setup/load";
+import { formatAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { RefreshSetupButton } from "./refresh-setup-button";
+
+/**
+ * Above a page built on the whole setup (coverage, health, an event's page): what it was read
+ * from, how old it is, and a refresh that says its cost (one listing call per page of groups and
+ * of events, 10 credits each).
+ */
+export function SetupFreshness({ snapshot, freshness, budget, returnTo }: { snapshot: SetupSnapshot; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
+  const { groups, events } = snapshot.data;
+  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
+  return (
+    <div className="space-y-2">
+      <LowBudgetNotice budget={budget} />
+      <StaleNotice freshness={freshness} budget={budget} />
+      {snapshot.partial ? (
+        <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          This account is larger than the portal reads at once: only the first 40,000 groups or events are checked.
+        </p>
+      ) : null}
+      <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
+        <span>
+          {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"}, {formatCount(events.length)}{" "}
+          {events.length === 1 ? "event" : "events"}
+        </span>
+        <span aria-hidden className="text-slate-300">
+          ·
+        </span>
+        <span data-testid="setup-age">{freshness.ageSeconds < 1 ? "read just now" : `as of ${formatAge(freshness.ageSeconds)}`}</span>
+        <span aria-hidden className="text-slate-300">
+          ·
+        </span>
+        <RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />
+      </p>
+    </div>
+  );
+}

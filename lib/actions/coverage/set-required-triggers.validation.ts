@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { isTriggerKey } from "@/lib/coverage/triggers";
+import type { TriggerKey } from "@/lib/health/setup-data";
+
+/** The prefix of each trigger's checkbox: `require.registrant:insert` = "on". */
+export const REQUIRE_FIELD_PREFIX = "require.";
+
+/** Ticked boxes become the team's required triggers; a box naming no trigger is refused. */
+export const setRequiredTriggersSchema = z.record(z.string(), z.string()).transform((fields, context) => {
+  const triggers: TriggerKey[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (!name.startsWith(REQUIRE_FIELD_PREFIX)) continue;
+    const key = name.slice(REQUIRE_FIELD_PREFIX.length);
+    if (!isTriggerKey(key)) {
+      context.addIssue({ code: "custom", message: "One of the triggers is not one the EMS knows. Reload the page and try again.", path: ["form"] });
+      return z.NEVER;
+    }
+    if (value === "on") triggers.push(key);
+  }
+  return { triggers };
+});

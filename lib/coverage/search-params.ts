@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/**
+ * The Coverage page's options, all in the URL (a link reproduces the page). Parsed by one schema
+ * that falls back to the default for a value it does not know, and says so, never throws.
+ */
+export const COVERAGE_SORTS = ["start", "-start", "name", "-name", "gaps"] as const;
+export type CoverageSort = (typeof COVERAGE_SORTS)[number];
+export const COVERAGE_ONLY = ["", "gaps", "failing"] as const;
+export type CoverageOnly = (typeof COVERAGE_ONLY)[number];
+export const COVERAGE_PAGE_SIZE = 50;
+
+export interface CoverageState {
+  /** "open": not ended, not cancelled (the default); "all": every event. */
+  scope: "open" | "all";
+  /** Event name contains (case-insensitive). */
+  q: string;
+  /** "gaps": events with a trigger column that fires nothing or only broken webhooks; "failing": events that miss a required trigger. */
+  only: CoverageOnly;
+  sort: CoverageSort;
+  page: number;
+  notices: string[];
+}
+
+const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+export function parseCoverageParams(params: Record<string, string | string[] | undefined>): CoverageState {
+  const notices: string[] = [];
+  const pick = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const raw = first(params[name]);
+    if (raw === undefined || raw === "") return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    notices.push(`“${String(raw).slice(0, 40)}” is not a choice for ${name}; showing the default.`);
+    return fallback;
+  };
+  const q = z.string().max(200).catch("").parse(first(params.q) ?? "").trim();
+  const pageRaw = first(params.page);
+  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(pageRaw ?? 1);
+  return { scope: pick("scope", ["open", "all"] as const, "open"), q, only: pick("only", COVERAGE_ONLY, ""), sort: pick("sort", COVERAGE_SORTS, "start"), page, notices };
+}
+
+/** The page's URL with some options changed (defaults left out, so links stay short). */
+export function coverageHref(state: CoverageState, change: Partial<Omit<CoverageState, "notices">> = {}): string {
+  const next = { ...state, ...change };
+  const params = new URLSearchParams();
+  if (next.scope !== "open") params.set("scope", next.scope);
+  if (next.q) params.set("q", next.q);
+  if (next.only) params.set("only", next.only);
+  if (next.sort !== "start") params.set("sort", next.sort);
+  if (next.page > 1) params.set("page", String(next.page));
+  const query = params.toString();
+  return query ? `/coverage?${query}` : "/coverage";
+}

@@ -1,0 +1,92 @@
+import "server-only";
+import type { Actor } from "@/lib/auth/session";
+import { auditByActor } from "@/lib/audit/log";
+import { prisma } from "@/lib/db/prisma";
+import { SafeError } from "@/lib/errors";
+import { NotFoundError, requireManager, type RequestContext } from "@/lib/teams/access";
+import { ruleById } from "./rules";
+import type { Finding } from "./rules";
+
+/**
+ * Muted health-check findings: a team's owner or admin hides one finding, or a whole rule, with a
+ * reason, stored per team, audited and reversible. A finding is named by its rule and its stable
+ * key (lib/health/rules.ts), never by a header value. The team is always the actor's own: no id
+ * from a request chooses it.
+ */
+
+/** `findingKey` of a mute that covers every finding of its rule. */
+export const WHOLE_RULE = "";
+
+export interface HealthMuteRecord {
+  id: string;
+  ruleId: string;
+  /** WHOLE_RULE ("") for the whole rule. */
+  findingKey: string;
+  reason: string;
+  createdByEmail: string | null;
+  createdAt: Date;
+}
+
+/** Every mute of the actor's team (any member may see them: they explain what the page hides). */
+export async function listMutes(actor: Pick<Actor, "teamId">): Promise<HealthMuteRecord[]> {
+  return prisma.healthMute.findMany({
+    where: { teamId: actor.teamId },
+    select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+export interface MuteInput {
+  ruleId: string;
+  findingKey: string;
+  reason: string;
+}
+
+/** Owners and admins: mutes one finding (or, with WHOLE_RULE, its rule) for the team. */
+export async function muteFinding(actor: Actor, input: MuteInput, context: RequestContext = {}): Promise<HealthMuteRecord> {
+  if (!ruleById(input.ruleId)) throw new SafeError("There is no such health check.", "unknown_rule");
+  return prisma.$transaction(async (tx) => {
+    await requireManager(tx, actor);
+    const existing = await tx.healthMute.findUnique({ where: { teamId_ruleId_findingKey: { teamId: actor.teamId, ruleId: input.ruleId, findingKey: input.findingKey } } });
+    if (existing) throw new SafeError(input.findingKey === WHOLE_RULE ? "That check is already muted." : "That finding is already muted.", "already_muted");
+    const mute = await tx.healthMute.create({
+      data: { teamId: actor.teamId, ruleId: input.ruleId, findingKey: input.findingKey, reason: input.reason, createdById: actor.userId, createdByEmail: actor.email },
+      select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
+    });
+    await auditByActor(
+      actor,
+      { action: "health.muted", target: mute.id, ip: context.ip ?? null, metadata: { ruleId: input.ruleId, findingKey: input.findingKey || null, reason: input.reason } },
+      tx,
+    );
+    return mute;
+  });
+}
+
+/** Owners and admins: shows a muted finding (or rule) again. Another team's mute is "not found". */
+export async function unmuteFinding(actor: Actor, muteId: string, context: RequestContext = {}): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    await requireManager(tx, actor);
+    const mute = await tx.healthMute.findFirst({ where: { id: muteId, teamId: actor.teamId } });
+    if (!mute) throw new NotFoundError("That mute no longer exists.");
+    await tx.healthMute.delete({ where: { id: mute.id } });
+    await auditByActor(actor, { action: "health.unmuted", target: mute.id, ip: context.ip ?? null, metadata: { ruleId: mute.ruleId, findingKey: mute.findingKey || null } }, tx);
+  });
+}
+
+export interface SplitFindings {
+  active: Finding[];
+  muted: { finding: Finding; mute: HealthMuteRecord }[];
+}
+
+/** The findings the page shows, and those a mute hides (with the mute that hides each). */
+export function applyMutes(findings: readonly Finding[], mutes: readonly HealthMuteRecord[]): SplitFindings {
+  const byKey = new Map(mutes.map((mute) => [`${mute.ruleId}\n${mute.findingKey}`, mute]));
+  const split: SplitFindings = { active: [], muted: [] };
+  for (const finding of findings) {
+    const mute = byKey.get(`${finding.ruleId}\n${finding.key}`) ?? byKey.get(`${finding.ruleId}\n${WHOLE_RULE}`);
+    if (mute) split.muted.push({ finding, mute });
+    else split.active.push(finding);
+  }
+  return split;
+}
+

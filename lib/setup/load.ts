@@ -1,0 +1,108 @@
+import "server-only";
+import type { Actor } from "@/lib/auth/session";
+import { answerCache, emsConfig, MAX_PER_PAGE, type EmsClient, type EmsEvent, type EventQuery, type RateLimit, type SharedListOptions, type WebhookGroup, type WebhookGroupQuery } from "@/lib/ems";
+import type { SetupData } from "@/lib/health/setup-data";
+import { loadShared, type Freshness, type ListingFailure, type RateBudget } from "@/lib/listing/load";
+
+/**
+ * The account's whole webhook setup, for coverage and health checks: every webhook group with its
+ * webhooks, and every event. Two listings, walked to their last page at `per-page=200`:
+ *
+ * - groups with `expand=webhooks` (each webhook comes inside its group, so the group's name and
+ *   notification emails need no call of their own, and 200 groups' webhooks cost one call where the
+ *   webhooks listing would cost one per 200 webhooks);
+ * - events with the fields coverage needs (the API sends only id and name without `fields`).
+ *
+ * The demo account (140 groups, 60 events) costs 2 calls, 20 credits. Every page is a shared answer
+ * (lib/ems/answer-cache.ts) kept for EMS_COVERAGE_CACHE_SECONDS (default 60 s) and spent as
+ * "coverage" work, which stays out of the reserve kept for page views (lib/ems/budget.ts): when the
+ * window is nearly spent the page says so rather than eat into it.
+ */
+export const SETUP_GROUPS_QUERY: WebhookGroupQuery = { fields: ["id", "name", "headers", "notification_emails"], expand: ["webhooks"], perPage: MAX_PER_PAGE };
+export const SETUP_EVENTS_QUERY: EventQuery = {
+  fields: ["id", "name", "status", "start_date", "end_date", "start_time", "end_time", "timezone"],
+  perPage: MAX_PER_PAGE,
+  sort: [{ field: "id", direction: "asc" }],
+};
+
+/** More pages than this (40,000 groups or events) are not read: the page says the data is partial. */
+export const SETUP_MAX_PAGES = 200;
+/** Pages asked for at once after the first (the first says how many there are). */
+const PAGE_CONCURRENCY = 4;
+
+export interface SetupSnapshot {
+  data: SetupData;
+  /** The credential it was read with (names the health summary the navigation shows). */
+  fingerprint: string;
+  /** Calls this load made to the API (0 when every page was a shared answer). */
+  calls: number;
+  /** Calls a refresh of everything costs, and their credits: what the refresh button says. */
+  refreshCalls: number;
+  partial: boolean;
+}
+
+export type SetupOutcome = { kind: "ok"; snapshot: SetupSnapshot; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
+
+type Walked<T> = { items: T[]; calls: number; pages: number; partial: boolean; rateLimit: RateLimit | null; ageSeconds: number; stale: boolean };
+
+async function walk<R extends "webhook-groups" | "events">(
+  client: EmsClient,
+  resource: R,
+  query: R extends "events" ? EventQuery : WebhookGroupQuery,
+  shared: SharedListOptions,
+): Promise<Walked<R extends "events" ? EmsEvent : WebhookGroup>> {
+  type Item = R extends "events" ? EmsEvent : WebhookGroup;
+  const ask = (page: number) => answerCache.list(client, resource, { ...query, page } as never, shared);
+  const first = await ask(1);
+  const pageCount = Math.min(first.meta.pageCount, SETUP_MAX_PAGES);
+  const answers = [first];
+  for (let next = 2; next <= pageCount; next += PAGE_CONCURRENCY) {
+    const batch = Array.from({ length: Math.min(PAGE_CONCURRENCY, pageCount - next + 1) }, (_, offset) => ask(next + offset));
+    answers.push(...(await Promise.all(batch)));
+  }
+  // Production answers a page past the end with the last page again: keep each record once.
+  const seen = new Set<number>();
+  const items: Item[] = [];
+  for (const answer of answers) {
+    for (const item of answer.items as Item[]) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  const newest = answers.reduce((latest, answer) => (answer.ageSeconds < latest.ageSeconds ? answer : latest));
+  return {
+    items,
+    calls: answers.filter((answer) => answer.source === "api").length,
+    pages: answers.length,
+    partial: first.meta.pageCount > SETUP_MAX_PAGES,
+    rateLimit: newest.rateLimit,
+    ageSeconds: Math.max(...answers.map((answer) => answer.ageSeconds)),
+    stale: answers.some((answer) => answer.stale),
+  };
+}
+
+/**
+ * The setup as this person's own credential sees it (nobody else's). Never throws for the API's
+ * sake: every failure is a state the page shows. `refresh` asks the API for every page again.
+ */
+export async function loadSetup(actor: Actor, options: { refresh?: boolean } = {}): Promise<SetupOutcome> {
+  const windowMs = emsConfig().coverageCacheMs;
+  const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, async (client, shared) => {
+    const [groups, events] = await Promise.all([walk(client, "webhook-groups", SETUP_GROUPS_QUERY, shared), walk(client, "events", SETUP_EVENTS_QUERY, shared)]);
+    return {
+      snapshot: {
+        data: { groups: groups.items, events: events.items },
+        fingerprint: client.fingerprint,
+        calls: groups.calls + events.calls,
+        refreshCalls: groups.pages + events.pages,
+        partial: groups.partial || events.partial,
+      },
+      rateLimit: groups.rateLimit ?? events.rateLimit,
+      ageSeconds: Math.max(groups.ageSeconds, events.ageSeconds),
+      stale: groups.stale || events.stale,
+    };
+  });
+  if (outcome.kind !== "ok") return outcome;
+  return { kind: "ok", snapshot: outcome.answer.snapshot, budget: outcome.budget, freshness: outcome.freshness };
+}
