@@ -139,12 +139,16 @@ function placeWebhook(group: WebhookGroup, hook: Webhook): PlacedWebhook {
   };
 }
 
-/** Every webhook of the account that has a trigger and known events; how many have not. */
-function placeWebhooks(data: SetupData): { placed: PlacedWebhook[]; unplaced: number } {
+/**
+ * Every webhook of the account (or those `include` keeps) that has a trigger and known events;
+ * how many have not.
+ */
+function placeWebhooks(data: SetupData, include?: (hook: Webhook) => boolean): { placed: PlacedWebhook[]; unplaced: number } {
   const placed: PlacedWebhook[] = [];
   let unplaced = 0;
   for (const group of data.groups) {
     for (const hook of group.webhooks ?? []) {
+      if (include && !include(hook)) continue;
       const webhook = placeWebhook(group, hook);
       if (webhook.triggers.length === 0 || webhook.scope.kind === "unknown") unplaced++;
       else placed.push(webhook);
@@ -153,8 +157,10 @@ function placeWebhooks(data: SetupData): { placed: PlacedWebhook[]; unplaced: nu
   return { placed, unplaced };
 }
 
-function firesForEvent(webhook: PlacedWebhook, eventId: number): boolean {
-  return webhook.scope.kind === "all" || (webhook.scope.kind === "listed" && webhook.scope.eventIds.includes(eventId));
+/** Set up for the event (enabled or not): catch-all, or listing it. */
+function isSetUpFor(hook: Webhook, eventId: number): boolean {
+  const scope = eventScope(hook);
+  return scope.kind === "all" || (scope.kind === "listed" && scope.eventIds.includes(eventId));
 }
 
 /** The columns: the triggers of these webhooks and the required ones, in the contract's order. */
@@ -182,14 +188,15 @@ type ColumnIndex = {
 };
 
 function indexByColumn(placed: readonly PlacedWebhook[], triggers: readonly TriggerKey[]): ColumnIndex {
-  const column = new Map(triggers.map((key, index) => [key, index]));
+  const columnsOfTriggers = columnLookup(triggers);
   const anyEvent: PlacedWebhook[][] = triggers.map(() => []);
   const listed = new Map<number, ListedForEvent>();
   let anyEventWebhooks = 0;
   for (const webhook of placed) {
+    const columns = columnsOfTriggers(webhook.triggers);
     if (webhook.scope.kind === "all") {
       anyEventWebhooks++;
-      for (const key of webhook.triggers) anyEvent[column.get(key)!].push(webhook);
+      for (const column of columns) anyEvent[column].push(webhook);
       continue;
     }
     if (webhook.scope.kind !== "listed") continue;
@@ -199,10 +206,24 @@ function indexByColumn(placed: readonly PlacedWebhook[], triggers: readonly Trig
       if (forEvent.last === webhook.entry) continue;
       forEvent.last = webhook.entry;
       forEvent.webhooks++;
-      for (const key of webhook.triggers) (forEvent.byColumn[column.get(key)!] ??= []).push(webhook.entry);
+      for (const column of columns) (forEvent.byColumn[column] ??= []).push(webhook.entry);
     }
   }
   return { triggers, anyEvent, anyEventWebhooks, listed };
+}
+
+/**
+ * Column indexes of a webhook's trigger list. possibleTriggers shares one array per object and
+ * set of switches, so the lookup is cached by that array: a few dozen lookups, not 20,000.
+ */
+function columnLookup(triggers: readonly TriggerKey[]): (keys: readonly TriggerKey[]) => readonly number[] {
+  const column = new Map(triggers.map((key, index) => [key, index]));
+  const cache = new Map<readonly TriggerKey[], readonly number[]>();
+  return (keys) => {
+    let columns = cache.get(keys);
+    if (!columns) cache.set(keys, (columns = keys.map((key) => column.get(key)!)));
+    return columns;
+  };
 }
 
 /** Whether a list holds a healthy webhook, and one that may be enabled. */
@@ -311,7 +332,8 @@ export function coverageForEvent(
   const event = data.events.find((candidate) => candidate.id === eventId);
   if (!event) return null;
   const required = options.requiredTriggers ?? [];
-  const placed = placeWebhooks(data).placed.filter((webhook) => firesForEvent(webhook, eventId));
+  // Only this event's webhooks are read in full: one event's page is not the whole grid.
+  const { placed } = placeWebhooks(data, (hook) => isSetUpFor(hook, eventId));
   const triggers = columnsOf(placed, required);
   const index = indexByColumn(placed, triggers);
   const coverage = eventCoverage(event, utcDay(options.now), index, sharedColumns(index), requiredColumnsOf(triggers, required));

@@ -68,13 +68,25 @@ export function sendsAction(hook: Webhook, action: TriggerAction): boolean | nul
  * The trigger keys a webhook may fire on: its object with every action whose switch is not false
  * (a missing switch may be on). Empty when the object is unknown: it cannot be placed in a column.
  */
-export function possibleTriggers(hook: Webhook): TriggerKey[] {
+export function possibleTriggers(hook: Webhook): readonly TriggerKey[] {
   const object = hook.trigger_object;
-  if (!object) return [];
-  const keys: TriggerKey[] = [];
-  for (const action of TRIGGER_ACTIONS) if (sendsAction(hook, action) !== false) keys.push(triggerKey(object, action));
-  return keys;
+  if (!object) return NO_TRIGGERS;
+  // One shared array per object and set of switches: 20,000 webhooks use a few dozen of them, and
+  // reading one allocates nothing.
+  const mask = (hook.trigger_on_insert === false ? 0 : 1) | (hook.trigger_on_update === false ? 0 : 2) | (hook.trigger_on_delete === false ? 0 : 4);
+  let byMask = triggersByObject.get(object);
+  if (!byMask) {
+    byMask = new Array(8);
+    // Bounded: trigger objects come from the API, and an odd account must not grow it without end.
+    if (triggersByObject.size < MAX_CACHED_OBJECTS) triggersByObject.set(object, byMask);
+  }
+  return (byMask[mask] ??= Object.freeze(TRIGGER_ACTIONS.filter((_, bit) => mask & (1 << bit)).map((action) => triggerKey(object, action))));
 }
+
+const NO_TRIGGERS: readonly TriggerKey[] = Object.freeze([]);
+const MAX_CACHED_OBJECTS = 512;
+/** trigger object -> switch mask (insert 1, update 2, delete 4) -> its trigger keys */
+const triggersByObject = new Map<string, (readonly TriggerKey[] | undefined)[]>();
 
 /** False only when the webhook is known to be disabled: a missing `enabled` may be on. */
 export function mayBeEnabled(hook: Webhook): boolean {
@@ -154,7 +166,8 @@ export function urlParts(url: string | undefined): UrlParts | null {
   if (!match) return null;
   const scheme = match[1].toLowerCase();
   const hostAndPort = match[2].toLowerCase();
-  const host = hostAndPort.startsWith("[") ? hostAndPort.slice(0, hostAndPort.indexOf("]") + 1) : hostAndPort.split(":")[0];
+  const portAt = hostAndPort.startsWith("[") ? hostAndPort.indexOf("]") + 1 : hostAndPort.indexOf(":");
+  const host = portAt > 0 ? hostAndPort.slice(0, portAt) : hostAndPort;
   return { scheme, host, display: `${scheme}://${hostAndPort}${match[3]}` };
 }
 
@@ -164,8 +177,10 @@ export function urlParts(url: string | undefined): UrlParts | null {
  */
 export function isPlainHttp(url: string | undefined): boolean | null {
   if (url === undefined || url.trim() === "") return null;
-  return urlParts(url)?.scheme !== "https";
+  return !HTTPS_PREFIX.test(url);
 }
+
+const HTTPS_PREFIX = /^\s*https:\/\/[^/?#]/i;
 
 /** A name to show: the record's name, or "#id" when it has none. */
 export function labelOf(record: { id: number; name?: string }): string {

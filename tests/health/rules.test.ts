@@ -389,3 +389,22 @@ describe("header values never leave the checks", () => {
     for (const value of values) expect(text).not.toContain(value);
   });
 });
+
+describe("finding keys", () => {
+  it("do not change when unrelated records are added, renamed or reordered", () => {
+    const url = "https://hooks.example.com/dup";
+    const faulty = () => [
+      group({ id: 1, name: "A", notification_emails: [], headers: [{ key: "X-Api-Key", value: "k-shared-1" }], webhooks: [webhook({ id: 11, url: "http://a.example/", trigger_on_delete: false }), webhook({ id: 12, url, event_ids: [3] })] }),
+      group({ id: 2, name: "B", headers: [{ key: "X-Api-Key", value: "k-shared-1" }], webhooks: [webhook({ id: 21, url, enabled: false, event_ids: [1] }), webhook({ id: 22, url, event_ids: [2] })] }),
+    ];
+    const context = { now: NOW, requiredTriggers: ["session:insert"] as TriggerKey[] };
+    const keysOf = (data: SetupData) => runHealthChecks(data, context).map((finding) => `${finding.ruleId} ${finding.key}`);
+    const before = keysOf(setup(faulty(), [...standardEvents(), event({ id: 7, name: "Uncovered" })]));
+    expect(before.length).toBeGreaterThanOrEqual(8);
+
+    const renamed = faulty().map((candidate) => ({ ...candidate, name: `${candidate.name} (renamed)` }));
+    const unrelated = group({ id: 3, webhooks: [webhook({ id: 31, event_ids: [2] })] });
+    const events = [event({ id: 7, name: "Uncovered, renamed" }), ...standardEvents().reverse(), event({ id: 8, status: "draft" })];
+    expect(keysOf(setup([unrelated, ...renamed.reverse()], events)).sort()).toEqual([...before].sort());
+  });
+});
