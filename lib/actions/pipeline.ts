@@ -20,7 +20,9 @@ import { log } from "@/lib/log";
  *      session must have re-authenticated within AUTH_REAUTH_WINDOW_SECONDS, or the answer is
  *      `reauthRequired` (the form asks for the password or a code, then sends the same fields again);
  *   3. the FormData parsed by the action's zod schema (invalid: field errors keyed by input name,
- *      and nothing else runs);
+ *      and nothing else runs); an action sensitive for some inputs only (`recentAuth: (input) =>
+ *      boolean`, e.g. an invitation as owner or admin) checks the re-authentication here, once the
+ *      input is known;
  *   4. the handler: one data function, then revalidate or redirect, then the answer;
  *   5. errors: a `FieldError` becomes that field's error, any other `SafeError` the form's message,
  *      anything else is logged with the request id and answered with a generic message carrying
@@ -68,8 +70,11 @@ export interface ActionConfig<TSchema extends z.ZodType> {
 }
 
 export interface AuthedActionConfig<TSchema extends z.ZodType> extends ActionConfig<TSchema> {
-  /** A sensitive action: needs a password (or code) within the re-authentication window (lib/auth/reauth.ts). */
-  recentAuth?: boolean;
+  /**
+   * A sensitive action: needs a password (or code) within the re-authentication window
+   * (lib/auth/reauth.ts). A function: sensitive for the parsed inputs it returns true for.
+   */
+  recentAuth?: boolean | ((input: z.output<TSchema>) => boolean);
   /** Open to a person who must still enrol in two-factor (the enrolment's own actions, sign-out). */
   allowTwoFactorSetup?: boolean;
 }
@@ -86,10 +91,14 @@ export function authedAction<TSchema extends z.ZodType, TData = undefined>(
     async () => {
       const actor = await requireActor({ allowTwoFactorSetup: config.allowTwoFactorSetup });
       // Before the input is even parsed: nothing of a sensitive action runs without it.
-      if (config.recentAuth) assertRecentlyAuthenticated(actor);
+      if (config.recentAuth === true) assertRecentlyAuthenticated(actor);
       return { actor };
     },
-    handler,
+    async (input, context) => {
+      const { recentAuth } = config;
+      if (typeof recentAuth === "function" && recentAuth(input)) assertRecentlyAuthenticated(context.actor);
+      return handler(input, context);
+    },
   );
 }
 

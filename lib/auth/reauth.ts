@@ -12,11 +12,12 @@ import { verifySignedInCode } from "./two-factor";
 
 /**
  * Recent re-authentication: sensitive actions (saving, replacing or deleting credentials, role
- * changes, removing members, turning two-factor off, requiring it for the team, exporting header
- * values) need this session to have proved who is using it within AUTH_REAUTH_WINDOW_SECONDS (10
- * minutes): by signing in, or by re-authenticating since (password; a code for two-factor people).
- * Recorded on the session row (`UserSession.reauthenticatedAt`), so it is per browser, and checked
- * inside each action (lib/actions/pipeline.ts, `recentAuth: true`) and route, never by the page alone.
+ * changes, invitations as owner or admin, removing members, turning two-factor off, requiring it for
+ * the team, exporting header values) need this session to have proved who is using it within
+ * AUTH_REAUTH_WINDOW_SECONDS (10 minutes): by signing in, or by re-authenticating since (password;
+ * a code for two-factor people). Recorded on the session row (`UserSession.reauthenticatedAt`), so
+ * it is per browser, and checked inside each action (lib/actions/pipeline.ts, `recentAuth`) and
+ * route, never by the page alone.
  */
 
 /** Refused for want of a recent re-authentication: the form asks for it and retries. */

@@ -25,8 +25,11 @@ export interface JobDefinition<TData = unknown> {
   name: string;
   /** Cron expression in UTC, 5 fields; none for jobs that are only sent. */
   schedule?: string;
-  /** The path of its Vercel cron route (vercel.json), when it has one. */
-  cronRoute?: string;
+  /**
+   * Its Vercel cron route (app/api/cron/<job>/route.ts), when it has one: the path and schedule
+   * declared in vercel.json's `crons` (tests/jobs/vercel-crons.test.ts checks that they agree).
+   */
+  cronRoute?: { path: string; schedule: string };
   /** How long one run may take before the engine fails it and retries it. */
   expireInSeconds: number;
   /** Retries of a failed run (then the next tick tries again anyway). */

@@ -8,7 +8,13 @@ export const retentionJob: JobDefinition<void> = {
   name: "retention",
   // Hourly, at an odd minute: small batches often, rather than one large one a day.
   schedule: "23 * * * *",
-  cronRoute: "/api/cron/retention",
+  cronRoute: {
+    path: "/api/cron/retention",
+    // Daily on Vercel, not hourly: the Hobby plan runs a cron job at most once a day (hourly needs
+    // a paid plan), and a deployment must work on every plan. A day's records take more batches;
+    // a run stops at the function's limit and the next day's goes on.
+    schedule: "23 3 * * *",
+  },
   expireInSeconds: 15 * 60,
   retryLimit: 2,
   async run({ signal, deadline }) {

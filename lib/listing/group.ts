@@ -33,3 +33,14 @@ export async function loadEventNames(actor: Actor, ids: readonly number[]): Prom
   const outcome = (await loadListing(actor, state)) as EventNames["outcome"];
   return { asked: new Set(state.ids), outcome };
 }
+
+/** The events a group's webhooks fire for, by id (a webhook that fires for any event names none). */
+export function groupEventIds(group: WebhookGroup): number[] {
+  return (group.webhooks ?? []).flatMap((webhook) => (webhook.any_event ? [] : (webhook.event_ids ?? [])));
+}
+
+/** What a group's page asks for its webhooks' event names: one listing, or nothing when none is named. */
+export function loadGroupEventNames(actor: Actor, group: WebhookGroup): Promise<EventNames> | null {
+  const ids = groupEventIds(group);
+  return ids.length > 0 ? loadEventNames(actor, ids) : null;
+}

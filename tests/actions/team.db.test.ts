@@ -12,6 +12,7 @@ import { createInvitationAction } from "@/lib/actions/team/create-invitation";
 import { leaveTeamAction } from "@/lib/actions/team/leave-team";
 import { removeMemberAction } from "@/lib/actions/team/remove-member";
 import { revokeInvitationAction } from "@/lib/actions/team/revoke-invitation";
+import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { createInvitation } from "@/lib/teams/invitations";
 import { hashInvitationToken } from "@/lib/teams/invitation-token";
 import type { Actor } from "@/lib/auth/session";
@@ -21,6 +22,12 @@ import { signInAs, signedOut } from "./support/request";
 
 const roleOf = async (actor: Pick<Actor, "userId">) => (await prisma.membership.findUniqueOrThrow({ where: { userId: actor.userId } })).role;
 const auditCount = (teamId: string, action: string) => prisma.auditLog.count({ where: { teamId, action } });
+
+/** Signs `actor` in with a session that last proved who is using it 11 minutes ago (the window is 10). */
+async function signInStale(actor: Pick<Actor, "userId">): Promise<void> {
+  const { sessionId } = await signInAs(actor, { path: "/team" });
+  await prisma.userSession.update({ where: { id: sessionId }, data: { reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) } });
+}
 
 beforeEach(() => {
   signedOut({ path: "/team" });
@@ -164,6 +171,34 @@ describe("createInvitationAction", () => {
       fieldErrors: { email: "Enter a valid email address, or leave it empty." },
     });
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
+  });
+
+  it("hands out owner or admin only to a recently authenticated session: a stale one is asked to re-authenticate", async () => {
+    const owner = await createTeam();
+    const admin = await addMember(owner, "ADMIN");
+    await signInStale(owner);
+    const refused = { status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: true };
+    expect(await call(createInvitationAction, { role: "OWNER" })).toEqual(refused);
+    expect(await call(createInvitationAction, { role: "ADMIN", email: "someone@example.test" })).toEqual(refused);
+    await signInStale(admin);
+    expect(await call(createInvitationAction, { role: "ADMIN" })).toEqual(refused);
+    expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
+    expect(await auditCount(owner.teamId, "invitation.created")).toBe(0);
+    expect(revalidatePath).not.toHaveBeenCalled();
+
+    // Signed in (or re-authenticated) within the window: created.
+    await signInAs(owner, { path: "/team" });
+    expect(await call(createInvitationAction, { role: "OWNER" })).toMatchObject({ status: "success", data: { role: "OWNER" } });
+    await signInAs(admin, { path: "/team" });
+    expect(await call(createInvitationAction, { role: "ADMIN" })).toMatchObject({ status: "success", data: { role: "ADMIN" } });
+    expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(2);
+  });
+
+  it("invites a member without a recent re-authentication", async () => {
+    const owner = await createTeam();
+    await signInStale(owner);
+    expect(await call(createInvitationAction, { role: "MEMBER" })).toMatchObject({ status: "success", data: { role: "MEMBER" } });
+    expect(await prisma.invitation.findFirstOrThrow({ where: { teamId: owner.teamId } })).toMatchObject({ role: "MEMBER" });
   });
 
   it("creates a single-use link for the chosen role and shows it once; only its hash is stored", async () => {

@@ -6,7 +6,7 @@ import { authedAction } from "@/lib/actions/pipeline";
 import { createInvitation } from "@/lib/teams/invitations";
 import { authEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
-import { createInvitationSchema } from "./create-invitation.validation";
+import { createInvitationSchema, invitationNeedsRecentAuth } from "./create-invitation.validation";
 
 export type CreatedInvitationData = {
   /** Path of the link (`/invite/<token>`); the page adds its own origin. Shown once: only a hash is kept. */
@@ -18,7 +18,8 @@ export type CreatedInvitationData = {
 };
 
 export const createInvitationAction = authedAction(
-  { name: "team.create-invitation", schema: createInvitationSchema },
+  // Handing out owner or admin is a role change: it needs a recent re-authentication, as changing a role does.
+  { name: "team.create-invitation", schema: createInvitationSchema, recentAuth: invitationNeedsRecentAuth },
   async ({ role, email }, { actor, ip }): Promise<{ message: string; data: CreatedInvitationData }> => {
     const { token, invitation } = await createInvitation(actor, { role, email }, { ip });
     revalidatePath("/team");

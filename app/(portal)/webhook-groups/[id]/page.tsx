@@ -7,7 +7,7 @@ import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/fres
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
 import { requireActor } from "@/lib/auth/session";
 import type { WebhookGroup } from "@/lib/ems";
-import { loadEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
+import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
 import type { Freshness, RateBudget } from "@/lib/listing/load";
 
 export const metadata: Metadata = { title: "Webhook group" };
@@ -71,8 +71,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   const id = Number(raw);
   const outcome = await loadGroupPage(actor, id);
   if (outcome.kind === "ok" && !outcome.item) notFound();
-  const eventIds = outcome.kind === "ok" ? (outcome.item!.webhooks ?? []).flatMap((webhook) => (webhook.any_event ? [] : (webhook.event_ids ?? []))) : [];
-  const eventNames = eventIds.length > 0 ? loadEventNames(actor, eventIds) : null;
+  const eventNames = outcome.kind === "ok" ? loadGroupEventNames(actor, outcome.item!) : null;
   return (
     <div className="space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
