@@ -39,7 +39,7 @@ export default async function PortalLayout({ children }: { children: React.React
           <span className="truncate rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700" data-testid="team-name" title="Your team">
             {actor.teamName}
           </span>
-          <nav aria-label="Main" className="ml-2 hidden lg:block">
+          <nav aria-label="Main" className="ml-1 hidden xl:block">
             <NavLinks items={items} orientation="row" />
           </nav>
           <div className="ml-auto flex items-center gap-2">
@@ -67,7 +67,7 @@ export default async function PortalLayout({ children }: { children: React.React
                 <SignOutButton className="block w-full rounded px-2 py-1.5 text-left hover:bg-slate-100" />
               </div>
             </details>
-            <details className="relative lg:hidden">
+            <details className="relative xl:hidden">
               <summary className="cursor-pointer list-none rounded-md border border-slate-300 px-3 py-1.5 text-sm [&::-webkit-details-marker]:hidden">Menu</summary>
               <nav aria-label="Main menu" className="absolute right-0 mt-2 w-56 rounded-lg border border-slate-200 bg-white p-2 shadow-lg">
                 <NavLinks items={items} orientation="column" />

@@ -19,10 +19,11 @@ export function webhookProblems(webhook: CoverageWebhook): string[] {
 }
 
 /** "Finance ledger › CRM sync → hooks.example.com", with its problems marked. */
-export function WebhookLine({ webhook }: { webhook: CoverageWebhook }) {
+export function WebhookLine({ webhook, compact = false }: { webhook: CoverageWebhook; compact?: boolean }) {
   const problems = webhookProblems(webhook);
+  const text = `${webhook.groupName || `Group ${webhook.groupId}`} › ${webhook.webhookName || `Webhook ${webhook.webhookId}`} → ${webhook.host ?? "no URL"}${problems.length ? ` (${problems.join(", ")})` : ""}`;
   return (
-    <span className="block min-w-0 break-words">
+    <span className={`block min-w-0 ${compact ? "max-w-56 truncate" : "break-words"}`} title={compact ? text : undefined}>
       <span className="text-slate-600">{webhook.groupName || `Group ${webhook.groupId}`} › </span>
       <span className="text-slate-900">{webhook.webhookName || `Webhook ${webhook.webhookId}`}</span>
       <span className="text-slate-600"> → {webhook.host ?? "no URL"}</span>
@@ -49,7 +50,7 @@ export function CoverageCellView({ cell, required, moreHref }: { cell: CoverageC
     <td className={`border-l border-slate-100 px-2 py-1.5 align-top text-xs ${STATE_STYLES[cell.state]}`} data-state={cell.state}>
       {cell.state === "degraded" ? <span className="mb-0.5 block font-medium text-amber-900">Nothing delivers</span> : null}
       {webhooks.slice(0, SHOWN).map((webhook) => (
-        <WebhookLine key={webhook.webhookId} webhook={webhook} />
+        <WebhookLine key={webhook.webhookId} webhook={webhook} compact />
       ))}
       {webhooks.length > SHOWN ? (
         <a href={moreHref} className="text-brand-700 underline">

@@ -16,7 +16,7 @@ const BADGE_TONES = { error: "bg-red-600 text-white", warning: "bg-amber-400 tex
 export function NavLinks({ items, orientation }: { items: NavItem[]; orientation: "row" | "column" }) {
   const pathname = usePathname();
   return (
-    <ul className={orientation === "row" ? "flex items-center gap-1" : "flex flex-col gap-1"}>
+    <ul className={orientation === "row" ? "flex items-center gap-0.5" : "flex flex-col gap-1"}>
       {items.map((item) => {
         const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
         return (
@@ -24,7 +24,7 @@ export function NavLinks({ items, orientation }: { items: NavItem[]; orientation
             <Link
               href={item.href}
               aria-current={current ? "page" : undefined}
-              className={`block rounded-md px-3 py-2 text-sm font-medium ${current ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
+              className={`flex items-center whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium ${current ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
             >
               {item.label}
               {item.badge ? (

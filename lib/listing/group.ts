@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
+import { MAX_PER_PAGE, WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
 import { loadListing, loadRecord, type ListingOutcome, type RecordOutcome } from "./load";
 import { parseListingSearchParams, type ListingState } from "./search-params";
 
@@ -27,11 +27,38 @@ export interface EventNames {
   outcome: ListingOutcome<Pick<EmsEvent, "id" | "name" | "status">>;
 }
 
-/** The events the group's webhooks name, by id: one listing call (shared like every listing). */
+/**
+ * The account's events by id, name and status, the first 200 by id: one listing that every group
+ * page of the team shares (so visiting twenty groups costs one call per sharing window, not
+ * twenty). For most accounts it holds every event.
+ */
+export const EVENT_DIRECTORY_STATE: ListingState = {
+  ...parseListingSearchParams("events", {}),
+  fields: ["id", "name", "status"],
+  perPage: MAX_PER_PAGE,
+  sort: [{ field: "id", direction: "asc" }],
+};
+
+type NamedEvent = Pick<EmsEvent, "id" | "name" | "status">;
+
+/**
+ * The events the group's webhooks name, by id: from the shared directory, and only for an account
+ * with more events than it holds, one `ids` listing for the rest (both shared like every listing).
+ */
 export async function loadEventNames(actor: Actor, ids: readonly number[]): Promise<EventNames> {
-  const state = eventNamesState(ids);
-  const outcome = (await loadListing(actor, state)) as EventNames["outcome"];
-  return { asked: new Set(state.ids), outcome };
+  const wanted = [...new Set(ids)].sort((a, b) => a - b);
+  const directory = (await loadListing(actor, EVENT_DIRECTORY_STATE)) as ListingOutcome<NamedEvent>;
+  if (directory.kind !== "ok") return { asked: new Set(wanted), outcome: directory };
+  const wantedSet = new Set(wanted);
+  const found = directory.items.filter((event) => wantedSet.has(event.id));
+  const missing = wanted.filter((id) => !found.some((event) => event.id === id));
+  // The directory is the whole account: an id it lacks is not in the account.
+  if (directory.meta.pageCount <= 1 || missing.length === 0) return { asked: wantedSet, outcome: { ...directory, items: found } };
+  const state = eventNamesState(missing);
+  const rest = (await loadListing(actor, state)) as ListingOutcome<NamedEvent>;
+  const items = rest.kind === "ok" ? [...found, ...rest.items] : found;
+  const asked = new Set([...found.map((event) => event.id), ...(rest.kind === "ok" ? state.ids : [])]);
+  return { asked, outcome: { ...directory, items } };
 }
 
 /** The events a group's webhooks fire for, by id (a webhook that fires for any event names none). */
@@ -39,7 +66,7 @@ export function groupEventIds(group: WebhookGroup): number[] {
   return (group.webhooks ?? []).flatMap((webhook) => (webhook.any_event ? [] : (webhook.event_ids ?? [])));
 }
 
-/** What a group's page asks for its webhooks' event names: one listing, or nothing when none is named. */
+/** What a group's page asks for its webhooks' event names: the shared directory, or nothing when none is named. */
 export function loadGroupEventNames(actor: Actor, group: WebhookGroup): Promise<EventNames> | null {
   const ids = groupEventIds(group);
   return ids.length > 0 ? loadEventNames(actor, ids) : null;

@@ -82,14 +82,23 @@ const HOOK_SPAN_SECONDS = (Date.UTC(2026, 8, 30) - HOOK_FIRST_MS) / 1000;
  * groups without a counter. The faults planted in this group (./faults.ts) overwrite the first
  * webhooks, one fault each.
  */
+/** The plan's past events as a set, made once per plan (groups are generated one at a time). */
+const pastSets = new WeakMap<FaultPlan, ReadonlySet<number>>();
+function pastEventsOf(plan: FaultPlan): ReadonlySet<number> {
+  let past = pastSets.get(plan);
+  if (!past) pastSets.set(plan, (past = new Set(plan.pastEventIds)));
+  return past;
+}
+
 function generateWebhooks(groupId: number, seed: number, planted: readonly PlantedFault[], plan: FaultPlan): Webhook[] {
   const random = rowRandom(seed, groupId, 3);
+  const past = pastEventsOf(plan);
   const count = Math.max(random.int(0, 8), planted.length);
   const hooks: Webhook[] = new Array(count);
   for (let h = 0; h < count; h++) {
     const trigger = random.pick(TRIGGER_OBJECTS);
     // Catch-all webhooks in the demo data are legacy ones, left disabled: so some events stay uncovered.
-    const anyEvent = random.chance(0.05);
+    const anyEvent = random.chance(0.02);
     const insecure = random.chance(0.04);
     let publicUser = random.chance(0.6);
     const adminUser = random.chance(0.7);
@@ -116,7 +125,7 @@ function generateWebhooks(groupId: number, seed: number, planted: readonly Plant
       api_call: apiCall,
       any_event: anyEvent,
       event_ids: anyEvent ? [] : pickIds(random, plan.coverableEventIds, 1, 4),
-      enabled: anyEvent ? false : random.chance(0.85),
+      enabled: anyEvent ? false : random.chance(0.96),
       content_type: random.chance(0.75) ? CONTENT_TYPES[0] : CONTENT_TYPES[1],
       all_fields: allFields,
       use_default_fields: useDefaultFields,
@@ -128,6 +137,13 @@ function generateWebhooks(groupId: number, seed: number, planted: readonly Plant
       updated_at: formatEmsTimestamp(HOOK_FIRST_MS + updatedSeconds * 1000),
       updated_by: updatedSeconds === createdSeconds ? createdBy : random.chance(0.9) ? random.pick(WEBHOOK_EDITORS) : null,
     };
+    // Most teams that receive a record's inserts receive its deletions too, and point a webhook at
+    // events still to come: those faults are planted where they belong (below), not left to chance,
+    // so the health checks of a demo account read like a real team's short list. No random draw.
+    if (hook.trigger_on_insert) hook.trigger_on_delete = true;
+    if (hook.event_ids!.length > 0 && hook.event_ids!.every((id) => past.has(id)) && plan.liveEventIds.length > 0) {
+      hook.event_ids = [...hook.event_ids!, plan.liveEventIds[hook.id % plan.liveEventIds.length]];
+    }
     hooks[h] = hook;
   }
   planted.forEach((fault, position) => plantFault(hooks, position, fault, plan, random));
@@ -157,7 +173,8 @@ function plantFault(hooks: Webhook[], position: number, fault: PlantedFault, pla
       Object.assign(hook, covering, { event_ids: pickIds(random, plan.pastEventIds, 1, 2) });
       break;
     case "disabled-live":
-      Object.assign(hook, { any_event: false, enabled: false, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      // It also names the first event (live, left uncovered): the disabled webhook is why.
+      Object.assign(hook, { any_event: false, enabled: false, event_ids: [...new Set([...pickIds(random, plan.liveEventIds, 1, 2), ...plan.uncoveredEventIds.slice(0, 1)])] });
       break;
     case "no-emails":
       // A group fault (groupDetails): its webhook stays as generated.

@@ -1,0 +1,173 @@
+// The health and coverage actions (lib/actions/health/*, lib/actions/coverage/*), called as a crafted
+// direct request would call them, against the sandbox's demo account over real HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+vi.mock("next/headers", () => import("./support/next-headers"));
+vi.mock("next/cache", () => import("./support/next-cache"));
+
+import { revalidatePath } from "next/cache";
+import { setRequiredTriggersAction } from "@/lib/actions/coverage/set-required-triggers";
+import { refreshSetupAction } from "@/lib/actions/coverage/refresh-setup";
+import { muteFindingAction } from "@/lib/actions/health/mute-finding";
+import { unmuteFindingAction } from "@/lib/actions/health/unmute-finding";
+import { actorForSession } from "@/lib/auth/session";
+import { saveCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { loadHealthReport } from "@/lib/health/report";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
+import type { Actor } from "@/lib/auth/session";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { addMember, createTeam } from "@/tests/teams/fixtures";
+import { call, expectSignInRedirect, redirectOf } from "./support/call";
+import { signInAs, signedOut } from "./support/request";
+import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
+
+let sandbox: PortalSandbox;
+beforeAll(async () => {
+  ensureEmsTestEnv();
+  sandbox = await startPortalSandbox();
+});
+afterAll(() => sandbox?.close());
+
+beforeEach(() => {
+  signedOut({ path: "/health" });
+  vi.mocked(revalidatePath).mockClear();
+});
+
+/** A team whose owner holds the sandbox's demo credentials, and the first plain-HTTP finding of that account. */
+async function teamWithFindings(): Promise<{ owner: Actor; finding: { ruleId: string; key: string; message: string } }> {
+  const owner = await createTeam();
+  await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+  const report = await loadHealthReport(owner);
+  if (report.kind !== "ok") throw new Error(`setup failed: ${report.kind}`);
+  const finding = report.active.find((each) => each.ruleId === "plain-http-url")!;
+  return { owner, finding };
+}
+
+const mutesOf = (teamId: string) => prisma.healthMute.findMany({ where: { teamId } });
+const auditOf = (teamId: string, action: string) => prisma.auditLog.findMany({ where: { teamId, action } });
+
+describe("muteFindingAction", () => {
+  it("sends a signed-out caller to sign-in and stores nothing", async () => {
+    const { owner, finding } = await teamWithFindings();
+    await expectSignInRedirect(call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "x" }), "/health");
+    expect(await mutesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("refuses a member, an unknown check and an empty reason; stores nothing", async () => {
+    const { owner, finding } = await teamWithFindings();
+    const member = await addMember(owner, "MEMBER");
+    await signInAs(member);
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "Not mine" })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
+    await signInAs(owner);
+    expect(await call(muteFindingAction, { ruleId: "no-such-check", findingKey: "1", reason: "x" })).toEqual({ status: "error", message: "There is no such health check." });
+    expect(await call(muteFindingAction, { ruleId: "Robert'); DROP TABLE", findingKey: "1", reason: "x" })).toMatchObject({ status: "error", fieldErrors: { ruleId: "There is no such health check." } });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "   " })).toMatchObject({
+      status: "error",
+      fieldErrors: { reason: "Say why it is muted, so the team knows later." },
+    });
+    expect(await mutesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("an admin mutes one finding: hidden from the report, counted out of the navigation, audited with the reason; twice is refused", async () => {
+    const { owner, finding } = await teamWithFindings();
+    const admin = await addMember(owner, "ADMIN");
+    await saveCredential(admin, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const before = await loadHealthReport(admin);
+    if (before.kind !== "ok") throw new Error(before.kind);
+    const session = await signInAs(admin);
+
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" })).toEqual({ status: "success", message: "Finding muted." });
+    expect(revalidatePath).toHaveBeenCalledWith("/health");
+    const after = await loadHealthReport(admin);
+    if (after.kind !== "ok") throw new Error(after.kind);
+    expect(after.active.some((each) => each.ruleId === finding.ruleId && each.key === finding.key)).toBe(false);
+    expect(after.muted.map(({ finding: each, mute }) => [each.key, mute.reason])).toEqual([[finding.key, "Internal endpoint, 🛠 no personal data"]]);
+    expect(after.counts.errors).toBe(before.counts.errors - 1);
+    // The navigation's count, read with the session.
+    const actor = await actorForSession({ uid: admin.userId, sid: session.sessionId, sv: 0 });
+    expect(actor?.healthCounts).toEqual(after.counts);
+
+    const [record] = await auditOf(owner.teamId, "health.muted");
+    expect(record).toMatchObject({ actorId: admin.userId, metadata: { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" } });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "again" })).toEqual({ status: "error", message: "That finding is already muted." });
+    expect(await mutesOf(owner.teamId)).toHaveLength(1);
+  });
+
+  it("a whole check muted hides each of its findings; another team holding the same key still sees them", async () => {
+    const { owner, finding } = await teamWithFindings();
+    const other = await teamWithFindings();
+    await signInAs(owner);
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, reason: "We know" })).toEqual({ status: "success", message: "Check muted." });
+    const mine = await loadHealthReport(owner);
+    const theirs = await loadHealthReport(other.owner);
+    if (mine.kind !== "ok" || theirs.kind !== "ok") throw new Error("setup failed");
+    expect(mine.active.filter((each) => each.ruleId === finding.ruleId)).toEqual([]);
+    expect(mine.muted.length).toBeGreaterThan(0);
+    expect(theirs.active.filter((each) => each.ruleId === finding.ruleId).length).toBe(mine.muted.length);
+  });
+});
+
+describe("unmuteFindingAction", () => {
+  it("refuses another team's mute (as not found) and a member; an owner unmutes, audited", async () => {
+    const { owner, finding } = await teamWithFindings();
+    const stranger = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const mute = await prisma.healthMute.create({ data: { teamId: owner.teamId, ruleId: finding.ruleId, findingKey: finding.key, reason: "r" } });
+
+    await signInAs(stranger);
+    expect(await call(unmuteFindingAction, { muteId: mute.id })).toEqual({ status: "error", message: "That mute no longer exists." });
+    await signInAs(member);
+    expect(await call(unmuteFindingAction, { muteId: mute.id })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
+    expect(await mutesOf(owner.teamId)).toHaveLength(1);
+
+    await signInAs(owner);
+    expect(await call(unmuteFindingAction, { muteId: mute.id })).toEqual({ status: "success", message: "Shown again." });
+    expect(await mutesOf(owner.teamId)).toEqual([]);
+    expect(await auditOf(owner.teamId, "health.unmuted")).toHaveLength(1);
+    expect(await call(unmuteFindingAction, { muteId: "../../etc" })).toMatchObject({ status: "error", fieldErrors: { muteId: "That mute no longer exists." } });
+  });
+});
+
+describe("setRequiredTriggersAction", () => {
+  it("a member is refused; a crafted trigger is refused; an owner saves, audited, and live events missing them become findings", async () => {
+    const { owner } = await teamWithFindings();
+    const member = await addMember(owner, "MEMBER");
+    await signInAs(member);
+    expect(await call(setRequiredTriggersAction, { "require.registrant:insert": "on" })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
+    await signInAs(owner);
+    expect(await call(setRequiredTriggersAction, { "require.__proto__:insert": "on" })).toMatchObject({ status: "error" });
+    expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual([]);
+
+    const answer = await call(setRequiredTriggersAction, { "require.registrant:delete": "on", "require.registrant:insert": "on", "require.session:update": "" });
+    expect(answer).toEqual({ status: "success", message: "Saved: 2 required triggers." });
+    expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual(["registrant:insert", "registrant:delete"]);
+    expect(await auditOf(owner.teamId, "coverage.requirements_changed")).toHaveLength(1);
+    const report = await loadHealthReport(owner);
+    if (report.kind !== "ok") throw new Error(report.kind);
+    expect(report.active.some((each) => each.ruleId === "required-trigger-missing")).toBe(true);
+  });
+});
+
+describe("refreshSetupAction", () => {
+  it("goes back only to the pages built on the setup", async () => {
+    const { owner } = await teamWithFindings();
+    await signInAs(owner);
+    expect(await redirectOf(call(refreshSetupAction, { returnTo: "/coverage?scope=all" }))).toBe("/coverage?scope=all");
+    for (const returnTo of ["https://evil.example/", "//evil.example", "/settings", "/events/1/../../settings"]) {
+      expect(await call(refreshSetupAction, { returnTo })).toMatchObject({ status: "error", fieldErrors: { returnTo: "Cannot go back there." } });
+    }
+  });
+});
+
+describe("the navigation's counts", () => {
+  it("belong to the credential they were computed with: replaced, they are gone until the next check", async () => {
+    const { owner } = await teamWithFindings();
+    const session = await signInAs(owner);
+    expect((await actorForSession({ uid: owner.userId, sid: session.sessionId, sv: 0 }))?.healthCounts).not.toBeNull();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS });
+    expect((await actorForSession({ uid: owner.userId, sid: session.sessionId, sv: 0 }))?.healthCounts).toBeNull();
+  });
+});
