@@ -18,6 +18,8 @@ test("listing pages have no serious or critical axe violations", async ({ page }
     "/webhook-groups/3",
     "/events?sort=-start_date",
     "/views",
+    "/coverage",
+    "/health",
   ]) {
     await page.goto(url);
     await page.waitForLoadState("networkidle");

@@ -41,7 +41,8 @@ describe("actorForSession", () => {
     const owner = await createTeam("Session Team");
     const claims = await openSession(owner.userId);
     const { result, statements } = await counter.record(() => actorForSession(claims));
-    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date) });
+    // No health check yet: no counts for the navigation.
+    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date), healthCounts: null });
     expect(statements).toHaveLength(1);
   });
 

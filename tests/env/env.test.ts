@@ -106,9 +106,11 @@ describe("the EMS client's variables", () => {
       EMS_TIMEOUT_MS: 10_000,
       EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook-groups",
       EMS_SHARED_ANSWER_SECONDS: 30,
+      EMS_COVERAGE_CACHE_SECONDS: 60,
       EMS_BACKGROUND_RESERVE_PERCENT: 30,
       EMS_LOW_BUDGET_PERCENT: 20,
     });
+    expect(problemsOf(() => emsEnv({ EMS_COVERAGE_CACHE_SECONDS: "3601" }))).toEqual(["EMS_COVERAGE_CACHE_SECONDS must be a whole number from 0 to 3,600"]);
     expect(emsEnv({ EMS_SHARED_ANSWER_SECONDS: "0" }).EMS_SHARED_ANSWER_SECONDS).toBe(0);
     expect(problemsOf(() => emsEnv({ EMS_BACKGROUND_RESERVE_PERCENT: "95" }))).toEqual(["EMS_BACKGROUND_RESERVE_PERCENT must be a whole number from 0 to 90"]);
     expect(emsEnv({ EMS_WEBHOOK_GROUPS_PATH: "/api/v2/groups/" }).EMS_WEBHOOK_GROUPS_PATH).toBe("/api/v2/groups");
