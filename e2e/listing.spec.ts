@@ -129,7 +129,8 @@ test.describe("webhook groups listing", () => {
     const events = (await apiList("events", `ids=${hook.event_ids.join(",")}&fields=id,name`)).items as { id: number; name: string }[];
     await page.goto(`/webhook-groups/${named.id}`);
     await expect(page.getByTestId("webhook-card")).toHaveCount(named.webhooks.length);
-    const card = page.getByTestId("webhook-card").filter({ has: page.getByRole("heading", { name: hook.name, exact: true }), hasText: hook.url }).first();
+    const card = page.locator(`[data-testid="webhook-card"][data-webhook-id="${hook.id}"]`);
+    await expect(card.getByRole("heading", { name: hook.name, exact: true })).toBeVisible();
     await expect(card).toContainText(hook.url);
     await expect(card.getByTestId("webhook-fires-on")).toContainText(hook.trigger_object);
     // Names arrive after the page (streamed); each links to the events listing narrowed to it.
@@ -143,7 +144,8 @@ test.describe("webhook groups listing", () => {
 
     const every = everyEvent.webhooks.find((each) => each.any_event)!;
     await page.goto(`/webhook-groups/${everyEvent.id}`);
-    const everyCard = page.getByTestId("webhook-card").filter({ has: page.getByRole("heading", { name: every.name, exact: true }) }).first();
+    // Webhook names repeat within a group: the card is picked by the webhook's id.
+    const everyCard = page.locator(`[data-testid="webhook-card"][data-webhook-id="${every.id}"]`);
     await expect(everyCard.getByTestId("webhook-events")).toHaveText("Every event");
     await expect(page.getByTestId("refresh-form").getByRole("button")).toHaveText("Refresh (1 credit)");
   });

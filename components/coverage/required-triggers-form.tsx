@@ -1,5 +1,5 @@
 import { setRequiredTriggersAction } from "@/lib/actions/coverage/set-required-triggers";
-import { REQUIRE_FIELD_PREFIX } from "@/lib/actions/coverage/set-required-triggers.validation";
+import { REQUIRE_FIELD_PREFIX, REQUIRED_TRIGGERS_FORM } from "@/lib/actions/coverage/set-required-triggers.validation";
 import { TRIGGER_OBJECTS } from "@/lib/ems/contract";
 import { TRIGGER_ACTIONS, type TriggerKey } from "@/lib/health/setup-data";
 import { triggerLabel, triggerObjectLabel } from "@/lib/coverage/triggers";
@@ -19,6 +19,7 @@ export function RequiredTriggers({ required, canEdit }: { required: readonly Tri
       </summary>
       {canEdit ? (
         <ActionForm action={setRequiredTriggersAction} label="Required triggers" className="mt-3 flex flex-col gap-3" testId="required-triggers-form">
+          <input type="hidden" name={REQUIRED_TRIGGERS_FORM.name} value={REQUIRED_TRIGGERS_FORM.value} />
           <p className="text-slate-600">Every live event must have an enabled webhook for each trigger ticked here. Events that miss one fail, here and on the Health page.</p>
           <div className="grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
             {TRIGGER_OBJECTS.map((object) => (

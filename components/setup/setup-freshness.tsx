@@ -19,7 +19,8 @@ export function SetupFreshness({ snapshot, freshness, budget, returnTo }: { snap
       <StaleNotice freshness={freshness} budget={budget} />
       {snapshot.partial ? (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          This account is larger than the portal reads at once: only the first 40,000 groups or events are checked.
+          Some groups or events may be missing: the account is larger than the portal reads at once (40,000 of each), or it changed while it was read. Refresh
+          to read it again.
         </p>
       ) : null}
       <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">

@@ -63,7 +63,7 @@ function WebhookCard({ webhook, eventNames }: { webhook: Webhook; eventNames: Pr
   const url = webhook.url ?? "";
   const plainHttp = /^http:\/\//i.test(url);
   return (
-    <article className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="webhook-card" aria-labelledby={`webhook-${webhook.id}`}>
+    <article className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="webhook-card" data-webhook-id={webhook.id} aria-labelledby={`webhook-${webhook.id}`}>
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
           {webhook.name || `Webhook ${webhook.id}`}

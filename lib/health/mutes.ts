@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Actor } from "@/lib/auth/session";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
@@ -17,10 +18,21 @@ import type { Finding } from "./rules";
 /** `findingKey` of a mute that covers every finding of its rule. */
 export const WHOLE_RULE = "";
 
+/** A team keeps at most this many mutes: a crafted flood of them is refused. */
+export const MAX_MUTES_PER_TEAM = 1_000;
+
+/**
+ * What a mute stores for a finding: the SHA-256 of its key. Keys grow with what they name (a URL
+ * shared by 300 webhooks lists them all), and a fixed-size digest keeps the unique index small.
+ */
+export function findingDigest(key: string): string {
+  return key === WHOLE_RULE ? WHOLE_RULE : createHash("sha256").update(key).digest("hex");
+}
+
 export interface HealthMuteRecord {
   id: string;
   ruleId: string;
-  /** WHOLE_RULE ("") for the whole rule. */
+  /** findingDigest of the finding's key; WHOLE_RULE ("") for the whole rule. */
   findingKey: string;
   reason: string;
   createdByEmail: string | null;
@@ -47,10 +59,14 @@ export async function muteFinding(actor: Actor, input: MuteInput, context: Reque
   if (!ruleById(input.ruleId)) throw new SafeError("There is no such health check.", "unknown_rule");
   return prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
-    const existing = await tx.healthMute.findUnique({ where: { teamId_ruleId_findingKey: { teamId: actor.teamId, ruleId: input.ruleId, findingKey: input.findingKey } } });
+    const findingKey = findingDigest(input.findingKey);
+    const existing = await tx.healthMute.findUnique({ where: { teamId_ruleId_findingKey: { teamId: actor.teamId, ruleId: input.ruleId, findingKey } } });
     if (existing) throw new SafeError(input.findingKey === WHOLE_RULE ? "That check is already muted." : "That finding is already muted.", "already_muted");
+    if ((await tx.healthMute.count({ where: { teamId: actor.teamId } })) >= MAX_MUTES_PER_TEAM) {
+      throw new SafeError(`Your team has ${MAX_MUTES_PER_TEAM.toLocaleString("en")} mutes already: unmute some, or mute a whole check instead.`, "too_many_mutes");
+    }
     const mute = await tx.healthMute.create({
-      data: { teamId: actor.teamId, ruleId: input.ruleId, findingKey: input.findingKey, reason: input.reason, createdById: actor.userId, createdByEmail: actor.email },
+      data: { teamId: actor.teamId, ruleId: input.ruleId, findingKey, reason: input.reason, createdById: actor.userId, createdByEmail: actor.email },
       select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
     });
     await auditByActor(
@@ -83,7 +99,7 @@ export function applyMutes(findings: readonly Finding[], mutes: readonly HealthM
   const byKey = new Map(mutes.map((mute) => [`${mute.ruleId}\n${mute.findingKey}`, mute]));
   const split: SplitFindings = { active: [], muted: [] };
   for (const finding of findings) {
-    const mute = byKey.get(`${finding.ruleId}\n${finding.key}`) ?? byKey.get(`${finding.ruleId}\n${WHOLE_RULE}`);
+    const mute = byKey.get(`${finding.ruleId}\n${WHOLE_RULE}`) ?? (byKey.size > 0 ? byKey.get(`${finding.ruleId}\n${findingDigest(finding.key)}`) : undefined);
     if (mute) split.muted.push({ finding, mute });
     else split.active.push(finding);
   }

@@ -45,16 +45,22 @@ export async function loadHealthReport(actor: Actor, options: { refresh?: boolea
   return { kind: "ok", ...split, snapshot: setup.snapshot, mutes, requiredTriggers, counts, budget: setup.budget, freshness: setup.freshness };
 }
 
-/** The navigation's counts for this person (lib/auth/session.ts reads them with the session). */
+/**
+ * The navigation's counts for this person (lib/auth/session.ts reads them with the session),
+ * written only when they changed: page views read, they rarely write.
+ */
 export async function recordHealthSummary(actor: Pick<Actor, "userId" | "teamId" | "healthCounts">, fingerprint: string, counts: HealthCounts): Promise<void> {
+  const known = actor.healthCounts;
+  if (known && known.errors === counts.errors && known.warnings === counts.warnings && known.notices === counts.notices) return;
   const data = { teamId: actor.teamId, fingerprint, ...counts, computedAt: new Date() };
   await prisma.healthSummary.upsert({ where: { userId: actor.userId }, create: { userId: actor.userId, ...data }, update: data });
 }
 
 /**
- * After a mute or a new requirement: the navigation's counts again, from the shared setup (no API
- * call while it is fresh). A failure leaves the old counts; the next Health page view mends them.
+ * After a change that moves every member's counts (a mute, an unmute, new required triggers): the
+ * team's stored counts are dropped, so no badge shows a stale number; each member's next Health,
+ * Coverage-refresh or event page view stores theirs again, without a call of its own.
  */
-export async function refreshHealthSummary(actor: Actor): Promise<void> {
-  await loadHealthReport(actor).catch(() => null);
+export async function forgetTeamHealthCounts(actor: Pick<Actor, "teamId">): Promise<void> {
+  await prisma.healthSummary.deleteMany({ where: { teamId: actor.teamId } });
 }

@@ -149,26 +149,33 @@ export type UrlParts = {
   scheme: string;
   /** host without credentials or port */
   host: string;
-  /** scheme://host/path: no credentials, query or fragment, which may carry secrets */
+  /**
+   * scheme://host[:port]: no credentials, path, query or fragment. Chat and automation services
+   * (Slack, Teams, Zapier) carry their secret token in the path, so a finding never shows it.
+   */
   display: string;
 };
 
-const URL_PARTS = /^\s*([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?([^/?#]*)([^?#]*)/i;
+/** Scheme, then the authority: up to the first "/", "?", "#" or "\" (which parsers read as "/"). */
+const URL_PARTS = /^\s*([a-z][a-z0-9+.-]*):\/\/([^/?#\\]*)/i;
 
 /**
  * The parts of a webhook URL safe to show. A regular expression rather than `new URL`: the coverage
- * grid reads 20,000 URLs per refresh and only needs these three parts. Null when the URL is missing
- * or has no scheme and host.
+ * grid reads 20,000 URLs per refresh and only needs these parts. Credentials end at the authority's
+ * LAST "@", as URL parsers read it (`https://user:p@ss@host/` is host "host"). Null when the URL is
+ * missing or has no scheme and host.
  */
 export function urlParts(url: string | undefined): UrlParts | null {
   if (!url) return null;
   const match = URL_PARTS.exec(url);
   if (!match) return null;
   const scheme = match[1].toLowerCase();
-  const hostAndPort = match[2].toLowerCase();
+  const authority = match[2];
+  const hostAndPort = authority.slice(authority.lastIndexOf("@") + 1).toLowerCase();
+  if (!hostAndPort) return null;
   const portAt = hostAndPort.startsWith("[") ? hostAndPort.indexOf("]") + 1 : hostAndPort.indexOf(":");
   const host = portAt > 0 ? hostAndPort.slice(0, portAt) : hostAndPort;
-  return { scheme, host, display: `${scheme}://${hostAndPort}${match[3]}` };
+  return { scheme, host, display: `${scheme}://${hostAndPort}` };
 }
 
 /**

@@ -51,13 +51,14 @@ export async function loadEventNames(actor: Actor, ids: readonly number[]): Prom
   if (directory.kind !== "ok") return { asked: new Set(wanted), outcome: directory };
   const wantedSet = new Set(wanted);
   const found = directory.items.filter((event) => wantedSet.has(event.id));
-  const missing = wanted.filter((id) => !found.some((event) => event.id === id));
-  // The directory is the whole account: an id it lacks is not in the account.
-  if (directory.meta.pageCount <= 1 || missing.length === 0) return { asked: wantedSet, outcome: { ...directory, items: found } };
-  const state = eventNamesState(missing);
+  // The directory runs in id order: an id within its range that it lacks is not in the account.
+  const lastId = directory.items.at(-1)?.id ?? 0;
+  const beyond = directory.meta.pageCount <= 1 ? [] : wanted.filter((id) => id > lastId);
+  if (beyond.length === 0) return { asked: wantedSet, outcome: { ...directory, items: found } };
+  const state = eventNamesState(beyond);
   const rest = (await loadListing(actor, state)) as ListingOutcome<NamedEvent>;
   const items = rest.kind === "ok" ? [...found, ...rest.items] : found;
-  const asked = new Set([...found.map((event) => event.id), ...(rest.kind === "ok" ? state.ids : [])]);
+  const asked = new Set([...wanted.filter((id) => id <= lastId), ...(rest.kind === "ok" ? state.ids : [])]);
   return { asked, outcome: { ...directory, items } };
 }
 

@@ -75,6 +75,17 @@ export type ListingFailure =
 
 export type ListingOutcome<T> = { kind: "ok"; items: T[]; meta: ListingMeta; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
+/** The HTTP status of each way a read of the EMS can fail, for the routes that answer files (exports, findings). */
+export const FAILURE_STATUS: Readonly<Record<ListingFailure["kind"], number>> = {
+  "no-credentials": 409,
+  rejected: 403,
+  "rate-limited": 429,
+  unavailable: 503,
+  "bad-request": 400,
+  "invalid-response": 502,
+  unknown: 500,
+};
+
 /**
  * Turns what the EMS client threw into a state the page can show; only user-facing words escape.
  * Anything unexpected is logged with the request id, when the caller has one.

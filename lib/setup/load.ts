@@ -18,7 +18,13 @@ import { loadShared, type Freshness, type ListingFailure, type RateBudget } from
  * "coverage" work, which stays out of the reserve kept for page views (lib/ems/budget.ts): when the
  * window is nearly spent the page says so rather than eat into it.
  */
-export const SETUP_GROUPS_QUERY: WebhookGroupQuery = { fields: ["id", "name", "headers", "notification_emails"], expand: ["webhooks"], perPage: MAX_PER_PAGE };
+export const SETUP_GROUPS_QUERY: WebhookGroupQuery = {
+  fields: ["id", "name", "headers", "notification_emails"],
+  expand: ["webhooks"],
+  perPage: MAX_PER_PAGE,
+  // A stable order, so that pages read at slightly different times neither skip nor repeat much.
+  sort: [{ field: "id", direction: "asc" }],
+};
 export const SETUP_EVENTS_QUERY: EventQuery = {
   fields: ["id", "name", "status", "start_date", "end_date", "start_time", "end_time", "timezone"],
   perPage: MAX_PER_PAGE,
@@ -27,7 +33,7 @@ export const SETUP_EVENTS_QUERY: EventQuery = {
 
 /** More pages than this (40,000 groups or events) are not read: the page says the data is partial. */
 export const SETUP_MAX_PAGES = 200;
-/** Pages asked for at once after the first (the first says how many there are). */
+/** Pages of one listing asked for at once after the first (the first says how many there are). */
 const PAGE_CONCURRENCY = 4;
 
 export interface SetupSnapshot {
@@ -55,6 +61,8 @@ async function walk<R extends "webhook-groups" | "events">(
   const ask = (page: number) => answerCache.list(client, resource, { ...query, page } as never, shared);
   const first = await ask(1);
   const pageCount = Math.min(first.meta.pageCount, SETUP_MAX_PAGES);
+  // Pages are shared answers of their own and may be of different ages: one that knows of more
+  // pages than the first did means the account grew in between, and the snapshot says it is partial.
   const answers = [first];
   for (let next = 2; next <= pageCount; next += PAGE_CONCURRENCY) {
     const batch = Array.from({ length: Math.min(PAGE_CONCURRENCY, pageCount - next + 1) }, (_, offset) => ask(next + offset));
@@ -75,7 +83,7 @@ async function walk<R extends "webhook-groups" | "events">(
     items,
     calls: answers.filter((answer) => answer.source === "api").length,
     pages: answers.length,
-    partial: first.meta.pageCount > SETUP_MAX_PAGES,
+    partial: first.meta.pageCount > SETUP_MAX_PAGES || answers.some((answer) => answer.meta.pageCount > first.meta.pageCount),
     rateLimit: newest.rateLimit,
     ageSeconds: Math.max(...answers.map((answer) => answer.ageSeconds)),
     stale: answers.some((answer) => answer.stale),

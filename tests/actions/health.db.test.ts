@@ -68,6 +68,11 @@ describe("muteFindingAction", () => {
       status: "error",
       fieldErrors: { reason: "Say why it is muted, so the team knows later." },
     });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "ok\u202Eevil" })).toMatchObject({
+      status: "error",
+      fieldErrors: { reason: "The reason has invisible control characters; type it again." },
+    });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: "1\u0000", reason: "x" })).toMatchObject({ status: "error", fieldErrors: { findingKey: expect.any(String) } });
     expect(await mutesOf(owner.teamId)).toEqual([]);
   });
 
@@ -136,12 +141,14 @@ describe("setRequiredTriggersAction", () => {
     const { owner } = await teamWithFindings();
     const member = await addMember(owner, "MEMBER");
     await signInAs(member);
-    expect(await call(setRequiredTriggersAction, { "require.registrant:insert": "on" })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
+    expect(await call(setRequiredTriggersAction, { form: "required-triggers", "require.registrant:insert": "on" })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
     await signInAs(owner);
-    expect(await call(setRequiredTriggersAction, { "require.__proto__:insert": "on" })).toMatchObject({ status: "error" });
+    expect(await call(setRequiredTriggersAction, { form: "required-triggers", "require.__proto__:insert": "on" })).toMatchObject({ status: "error" });
+    // A submission without the form's own field (empty, or crafted) changes nothing.
+    expect(await call(setRequiredTriggersAction, {})).toMatchObject({ status: "error" });
     expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual([]);
 
-    const answer = await call(setRequiredTriggersAction, { "require.registrant:delete": "on", "require.registrant:insert": "on", "require.session:update": "" });
+    const answer = await call(setRequiredTriggersAction, { form: "required-triggers", "require.registrant:delete": "on", "require.registrant:insert": "on", "require.session:update": "" });
     expect(answer).toEqual({ status: "success", message: "Saved: 2 required triggers." });
     expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual(["registrant:insert", "registrant:delete"]);
     expect(await auditOf(owner.teamId, "coverage.requirements_changed")).toHaveLength(1);

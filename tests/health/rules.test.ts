@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
 import { HEALTH_RULES, ruleById, runHealthChecks } from "@/lib/health/rules";
-import type { SetupData, TriggerKey } from "@/lib/health/setup-data";
+import { urlParts, type SetupData, type TriggerKey } from "@/lib/health/setup-data";
 import { event, group, NOW, setup, standardEvents, webhook } from "./builders";
 
 function check(ruleId: string, data: SetupData, requiredTriggers: readonly TriggerKey[] = []) {
@@ -87,6 +87,13 @@ describe("group-without-notification-emails", () => {
 });
 
 describe("plain-http-url", () => {
+  it("reads the host after the authority's last @ and before a backslash, and shows no path (it may hold a token)", () => {
+    expect(urlParts("https://user:p@ss@hooks.example.com/x")).toEqual({ scheme: "https", host: "hooks.example.com", display: "https://hooks.example.com" });
+    expect(urlParts("https://h.example\\u:pw@x.example/")?.host).toBe("h.example");
+    expect(urlParts("https://hooks.slack.example/services/T000/B000/SECRETTOKEN")?.display).toBe("https://hooks.slack.example");
+    expect(urlParts("https://@/x")).toBeNull();
+  });
+
   it("fires for an http:// URL, showing no credentials or query", () => {
     const findings = check("plain-http-url", setup([group({ id: 7, name: "Finance ledger", webhooks: [webhook({ id: 70, name: "CRM sync", url: "http://user:pw@Hooks.Example.com:8080/a?token=abc#x" })] })]));
     expect(findings).toEqual([
@@ -94,7 +101,7 @@ describe("plain-http-url", () => {
         ruleId: "plain-http-url",
         severity: "error",
         key: "70",
-        message: "Webhook “CRM sync” in “Finance ledger” posts to http://hooks.example.com:8080/a.",
+        message: "Webhook “CRM sync” in “Finance ledger” posts to http://hooks.example.com:8080.",
         subjects: [
           { kind: "webhook", id: 70, name: "CRM sync", groupId: 7 },
           { kind: "group", id: 7, name: "Finance ledger" },
@@ -108,7 +115,7 @@ describe("plain-http-url", () => {
     const findings = check("plain-http-url", setup([group({ webhooks: [webhook({ id: 71, url: "hooks.example.com/b" }), webhook({ id: 72, url: "http://x.example/", enabled: false })] })]));
     expect(findings.map((finding) => finding.message)).toEqual([
       expect.stringContaining("posts to an address without https://."),
-      expect.stringContaining("(disabled) posts to http://x.example/."),
+      expect.stringContaining("(disabled) posts to http://x.example."),
     ]);
   });
 
@@ -151,7 +158,7 @@ describe("duplicate-url-trigger", () => {
         ruleId: "duplicate-url-trigger",
         severity: "warning",
         key: "registrant:11,21",
-        message: "Webhooks in “A” and “B” both send registrant inserts to https://hooks.example.com/ems/registrant/abc.",
+        message: "Webhooks in “A” and “B” both send registrant inserts to https://hooks.example.com.",
         subjects: [
           { kind: "webhook", id: 11, name: "Hook 11", groupId: 1 },
           { kind: "webhook", id: 21, name: "Hook 21", groupId: 2 },
@@ -362,7 +369,7 @@ describe("missing fields mean unknown", () => {
   it("names records without names by id", () => {
     const data: SetupData = { groups: [{ id: 4, notification_emails: [], webhooks: [{ id: 41, url: "http://x.example/" }] }], events: [{ id: 1, status: "live" }] };
     const messages = runHealthChecks(data, { now: NOW, requiredTriggers: [] }).map((finding) => finding.message);
-    expect(messages).toContain("Webhook “#41” in “#4” posts to http://x.example/.");
+    expect(messages).toContain("Webhook “#41” in “#4” posts to http://x.example.");
   });
 
   it("treats an event without status or dates as open but not live", () => {

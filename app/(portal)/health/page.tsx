@@ -64,7 +64,7 @@ function MutedList({ report, canMute }: { report: HealthReport; canMute: boolean
   if (report.mutes.length === 0) return null;
   const hiddenBy = new Map<string, number>();
   for (const { mute } of report.muted) hiddenBy.set(mute.id, (hiddenBy.get(mute.id) ?? 0) + 1);
-  const messages = new Map(report.muted.map(({ finding }) => [`${finding.ruleId}\n${finding.key}`, finding.message]));
+  const messages = new Map(report.muted.map(({ finding, mute }) => [mute.id, finding.message]));
   return (
     <section aria-labelledby="muted-heading" className="space-y-2">
       <h2 id="muted-heading" className="text-lg font-semibold text-slate-900">
@@ -73,13 +73,13 @@ function MutedList({ report, canMute }: { report: HealthReport; canMute: boolean
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="muted-list">
         {report.mutes.map((mute) => {
           const rule = ruleById(mute.ruleId);
-          const what = mute.findingKey === WHOLE_RULE ? `Every finding of “${rule?.title ?? mute.ruleId}”` : (messages.get(`${mute.ruleId}\n${mute.findingKey}`) ?? `A finding of “${rule?.title ?? mute.ruleId}” that is no longer present`);
+          const what = mute.findingKey === WHOLE_RULE ? `Every finding of “${rule?.title ?? mute.ruleId}”` : (messages.get(mute.id) ?? `A finding of “${rule?.title ?? mute.ruleId}” that is no longer present`);
           return (
             <li key={mute.id} className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:items-start sm:justify-between" data-testid="muted-item">
               <div className="min-w-0 space-y-1">
                 <p className="break-words text-slate-900">{what}</p>
                 <p className="break-words text-slate-600">
-                  “{mute.reason}” — {mute.createdByEmail ?? "a former member"}, {utc.format(mute.createdAt)} UTC
+                  “{mute.reason}” — {mute.createdByEmail}, {utc.format(mute.createdAt)} UTC
                   {mute.findingKey === WHOLE_RULE ? ` · hides ${hiddenBy.get(mute.id) ?? 0} now` : ""}
                 </p>
               </div>

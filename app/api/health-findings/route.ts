@@ -1,22 +1,15 @@
+import { randomUUID } from "node:crypto";
 import { getActor } from "@/lib/auth/session";
 import { findingsCsv } from "@/lib/health/csv";
 import { loadHealthReport } from "@/lib/health/report";
-import type { ListingFailure } from "@/lib/listing/load";
+import { FAILURE_STATUS } from "@/lib/listing/load";
+import { log } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
-/** The HTTP status of each way reading the setup can fail. */
-const STATUS_OF: Record<ListingFailure["kind"], number> = {
-  "no-credentials": 409,
-  rejected: 403,
-  "rate-limited": 429,
-  unavailable: 503,
-  "bad-request": 400,
-  "invalid-response": 502,
-  unknown: 500,
-};
-
-const TITLES: Partial<Record<ListingFailure["kind"], string>> = { "no-credentials": "Add your EMS API credentials in Settings first." };
+function problem(status: number, message: string) {
+  return Response.json({ error: message }, { status, headers: { "Cache-Control": "no-store" } });
+}
 
 /**
  * GET /api/health-findings: the Health page's findings as a CSV file, read with the caller's own
@@ -24,19 +17,19 @@ const TITLES: Partial<Record<ListingFailure["kind"], string>> = { "no-credential
  */
 export async function GET() {
   const actor = await getActor();
-  if (!actor) return Response.json({ error: "Sign in to export." }, { status: 401, headers: { "Cache-Control": "no-store" } });
-  if (actor.teamRequiresTwoFactor && !actor.twoFactorEnabled) return Response.json({ error: "Your team requires two-factor sign-in: set it up first." }, { status: 403 });
-  const report = await loadHealthReport(actor);
-  if (report.kind !== "ok") {
-    const message = TITLES[report.kind] ?? ("message" in report ? report.message : "The findings could not be read.");
-    return Response.json({ error: message }, { status: STATUS_OF[report.kind], headers: { "Cache-Control": "no-store" } });
+  if (!actor) return problem(401, "Sign in to export.");
+  if (actor.teamRequiresTwoFactor && !actor.twoFactorEnabled) return problem(403, "Your team requires two-factor sign-in: set it up first.");
+  const requestId = randomUUID();
+  try {
+    const report = await loadHealthReport(actor);
+    if (report.kind === "no-credentials") return problem(FAILURE_STATUS[report.kind], "Add your EMS API credentials in Settings first.");
+    if (report.kind !== "ok") return problem(FAILURE_STATUS[report.kind], report.message);
+    const day = new Date().toISOString().slice(0, 10);
+    return new Response(findingsCsv(report), {
+      headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="health-findings-${day}.csv"`, "Cache-Control": "no-store" },
+    });
+  } catch (error) {
+    log.error({ event: "health.export_failed", requestId, err: error }, "the findings export failed");
+    return problem(500, `The findings could not be exported (reference ${requestId.slice(0, 8)}).`);
   }
-  const day = new Date().toISOString().slice(0, 10);
-  return new Response(findingsCsv(report), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="health-findings-${day}.csv"`,
-      "Cache-Control": "no-store",
-    },
-  });
 }

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { authedAction } from "@/lib/actions/pipeline";
 import { setRequiredTriggers } from "@/lib/coverage/requirements";
-import { refreshHealthSummary } from "@/lib/health/report";
+import { forgetTeamHealthCounts } from "@/lib/health/report";
 import { setRequiredTriggersSchema } from "./set-required-triggers.validation";
 
 /** Owners and admins: the triggers every live event must send. */
@@ -11,7 +11,7 @@ export const setRequiredTriggersAction = authedAction(
   { name: "coverage.set-required-triggers", schema: setRequiredTriggersSchema },
   async ({ triggers }, { actor, ip }) => {
     const saved = await setRequiredTriggers(actor, triggers, { ip });
-    await refreshHealthSummary(actor);
+    await forgetTeamHealthCounts(actor);
     revalidatePath("/coverage");
     revalidatePath("/health");
     return { message: saved.length === 0 ? "No trigger is required now." : `Saved: ${saved.length} required ${saved.length === 1 ? "trigger" : "triggers"}.` };

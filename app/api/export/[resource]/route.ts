@@ -8,21 +8,10 @@ import { getEmsClientForActor } from "@/lib/credentials/store";
 import { exportEnv } from "@/lib/env";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
-import { failureOf, type ListingFailure } from "@/lib/listing/load";
+import { FAILURE_STATUS, failureOf } from "@/lib/listing/load";
 import { parseListingSearchParams, toSearchParams } from "@/lib/listing/search-params";
 
 export const dynamic = "force-dynamic";
-
-/** The HTTP status of each way a listing can fail (tests/listing/export-route.test.ts). */
-const STATUS_OF: Record<ListingFailure["kind"], number> = {
-  "no-credentials": 409,
-  rejected: 403,
-  "rate-limited": 429,
-  unavailable: 503,
-  "bad-request": 400,
-  "invalid-response": 502,
-  unknown: 500,
-};
 
 /** A slot is held past the export's own limit by this much before it counts as abandoned. */
 const SLOT_MARGIN_SECONDS = 60;
@@ -67,7 +56,7 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
   const named = { "X-Request-Id": requestId };
   const client = await getEmsClientForActor(actor).catch((error: unknown) => failureOf(error, requestId));
   if (client === null) return problem(409, "Add your EMS API credentials in Settings first.", named);
-  if ("kind" in client) return problem(STATUS_OF[client.kind], "message" in client ? client.message : "The export failed.", named);
+  if ("kind" in client) return problem(FAILURE_STATUS[client.kind], "message" in client ? client.message : "The export failed.", named);
 
   const limits = exportEnv();
   const slot = await acquireExportSlot(actor.userId, { max: limits.EXPORT_MAX_CONCURRENT, holdSeconds: limits.EXPORT_MAX_SECONDS + SLOT_MARGIN_SECONDS });
@@ -112,6 +101,6 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
     const failure = failureOf(error, requestId);
     const headers: Record<string, string> = { ...named };
     if (failure.kind === "rate-limited") headers["Retry-After"] = String(failure.retryAfterSeconds);
-    return problem(STATUS_OF[failure.kind], "message" in failure ? failure.message : "The export failed.", headers);
+    return problem(FAILURE_STATUS[failure.kind], "message" in failure ? failure.message : "The export failed.", headers);
   }
 }
