@@ -277,7 +277,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     rows.push(await runConfiguration("today: no sharing, 10 % reserve, group by listing", { EMS_SHARED_ANSWER_SECONDS: "0", EMS_BACKGROUND_RESERVE_PERCENT: "10" }, "old"));
-    rows.push(await runConfiguration("shared answers 30 s, 30 % reserve", { EMS_SHARED_ANSWER_SECONDS: String(30 / SCALE), EMS_BACKGROUND_RESERVE_PERCENT: "30" }, "today"));
+    rows.push(await runConfiguration("shared answers 30 s, 30 % reserve", { EMS_SHARED_ANSWER_SECONDS: String(30 / SCALE), EMS_COVERAGE_CACHE_SECONDS: String(60 / SCALE), EMS_BACKGROUND_RESERVE_PERCENT: "30" }, "today"));
   } finally {
     await sandbox.close();
     await prisma.$disconnect();

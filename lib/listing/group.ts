@@ -1,7 +1,8 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { MAX_PER_PAGE, WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
-import { loadListing, loadRecord, type ListingOutcome, type RecordOutcome } from "./load";
+import { answerCache, canonicalQuery, emsConfig, WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
+import { SETUP_EVENTS_QUERY } from "@/lib/setup/load";
+import { loadListing, loadRecord, loadShared, type ListingOutcome, type RecordOutcome } from "./load";
 import { parseListingSearchParams, type ListingState } from "./search-params";
 
 /** What a group's page reads: the group itself, every field, with its webhooks (one credit). */
@@ -28,16 +29,22 @@ export interface EventNames {
 }
 
 /**
- * The account's events by id, name and status, the first 200 by id: one listing that every group
- * page of the team shares (so visiting twenty groups costs one call per sharing window, not
- * twenty). For most accounts it holds every event.
+ * The account's events by id, name and status, the first 200 by id: the first page of the events
+ * the Coverage and Health pages read (lib/setup/load.ts), so the very same shared answer serves every
+ * group page of the team and those pages alike, kept as long as they keep it
+ * (EMS_COVERAGE_CACHE_SECONDS: names are reference data, not what the page is about). Visiting twenty
+ * groups costs one call, not twenty. For most accounts it holds every event.
  */
-export const EVENT_DIRECTORY_STATE: ListingState = {
-  ...parseListingSearchParams("events", {}),
-  fields: ["id", "name", "status"],
-  perPage: MAX_PER_PAGE,
-  sort: [{ field: "id", direction: "asc" }],
-};
+const EVENT_DIRECTORY_QUERY = { ...SETUP_EVENTS_QUERY, page: 1 };
+
+async function loadEventDirectory(actor: Actor): Promise<ListingOutcome<NamedEvent>> {
+  const { hash } = canonicalQuery("events", EVENT_DIRECTORY_QUERY);
+  const shared = await loadShared(actor, hash, "events", undefined, { windowMs: emsConfig().coverageCacheMs }, (client, options) =>
+    answerCache.list(client, "events", EVENT_DIRECTORY_QUERY, options),
+  );
+  if (shared.kind !== "ok") return shared;
+  return { kind: "ok", items: shared.answer.items, meta: shared.answer.meta, budget: shared.budget, freshness: shared.freshness };
+}
 
 type NamedEvent = Pick<EmsEvent, "id" | "name" | "status">;
 
@@ -47,7 +54,7 @@ type NamedEvent = Pick<EmsEvent, "id" | "name" | "status">;
  */
 export async function loadEventNames(actor: Actor, ids: readonly number[]): Promise<EventNames> {
   const wanted = [...new Set(ids)].sort((a, b) => a - b);
-  const directory = (await loadListing(actor, EVENT_DIRECTORY_STATE)) as ListingOutcome<NamedEvent>;
+  const directory = await loadEventDirectory(actor);
   if (directory.kind !== "ok") return { asked: new Set(wanted), outcome: directory };
   const wantedSet = new Set(wanted);
   const found = directory.items.filter((event) => wantedSet.has(event.id));
