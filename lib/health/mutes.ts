@@ -5,8 +5,7 @@ import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { NotFoundError, requireManager, type RequestContext } from "@/lib/teams/access";
-import { ruleById } from "./rules";
-import type { Finding } from "./rules";
+import { ruleById, type Finding } from "./rules";
 
 /**
  * Muted health-check findings: a team's owner or admin hides one finding, or a whole rule, with a

@@ -34,9 +34,10 @@ export function countFindings(findings: SplitFindings["active"]): HealthCounts {
  * The health checks of the account behind this person's own credential: the setup (shared and
  * kept for EMS_COVERAGE_CACHE_SECONDS), the team's required triggers and mutes, and the findings
  * split into shown and muted. The unmuted counts are stored for the navigation (one upsert).
+ * `setup` is a load already under way (a page that shows it too, or a refresh).
  */
-export async function loadHealthReport(actor: Actor, options: { refresh?: boolean; setup?: Promise<SetupOutcome> } = {}): Promise<HealthOutcome> {
-  const [setup, requiredTriggers, mutes] = await Promise.all([options.setup ?? loadSetup(actor, { refresh: options.refresh }), getRequiredTriggers(actor), listMutes(actor)]);
+export async function loadHealthReport(actor: Actor, options: { setup?: Promise<SetupOutcome> } = {}): Promise<HealthOutcome> {
+  const [setup, requiredTriggers, mutes] = await Promise.all([options.setup ?? loadSetup(actor), getRequiredTriggers(actor), listMutes(actor)]);
   if (setup.kind !== "ok") return setup;
   const findings = runHealthChecks(setup.snapshot.data, { now: new Date(), requiredTriggers });
   const split = applyMutes(findings, mutes);
