@@ -59,15 +59,20 @@ export async function muteFinding(actor: Actor, input: MuteInput, context: Reque
   return prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
     const findingKey = findingDigest(input.findingKey);
-    const existing = await tx.healthMute.findUnique({ where: { teamId_ruleId_findingKey: { teamId: actor.teamId, ruleId: input.ruleId, findingKey } } });
-    if (existing) throw new SafeError(input.findingKey === WHOLE_RULE ? "That check is already muted." : "That finding is already muted.", "already_muted");
+    const alreadyMuted = () => new SafeError(input.findingKey === WHOLE_RULE ? "That check is already muted." : "That finding is already muted.", "already_muted");
     if ((await tx.healthMute.count({ where: { teamId: actor.teamId } })) >= MAX_MUTES_PER_TEAM) {
       throw new SafeError(`Your team has ${MAX_MUTES_PER_TEAM.toLocaleString("en")} mutes already: unmute some, or mute a whole check instead.`, "too_many_mutes");
     }
-    const mute = await tx.healthMute.create({
-      data: { teamId: actor.teamId, ruleId: input.ruleId, findingKey, reason: input.reason, createdById: actor.userId, createdByEmail: actor.email },
-      select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
-    });
+    // The unique index decides between two people muting the same finding at once: the second
+    // insert fails (P2002) and is told it is already muted, rather than meeting a generic error.
+    const mute = await tx.healthMute
+      .create({
+        data: { teamId: actor.teamId, ruleId: input.ruleId, findingKey, reason: input.reason, createdById: actor.userId, createdByEmail: actor.email },
+        select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
+      })
+      .catch((error: unknown) => {
+        throw (error as { code?: string }).code === "P2002" ? alreadyMuted() : error;
+      });
     await auditByActor(
       actor,
       { action: "health.muted", target: mute.id, ip: context.ip ?? null, metadata: { ruleId: input.ruleId, findingKey: input.findingKey || null, reason: input.reason } },
