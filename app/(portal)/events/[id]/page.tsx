@@ -117,35 +117,38 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
           <EventDetails event={event!} />
         </>
       )}
-      <section aria-labelledby="fires-heading" className="space-y-3">
-        <h2 id="fires-heading" className="text-lg font-semibold text-slate-900">
-          What fires for this event
-        </h2>
-        {setupOutcome.kind !== "ok" ? (
-          <StateMessage failure={setupOutcome} retryHref={returnTo} />
-        ) : (
-          <>
-            <SetupFreshness snapshot={setupOutcome.snapshot} freshness={setupOutcome.freshness} budget={setupOutcome.budget} returnTo={returnTo} />
-            {coverage ? (
-              <>
-                {coverage.requirements.length > 0 ? (
-                  <p className={`text-sm ${coverage.requirementsMet ? "text-emerald-800" : "text-red-800"}`} data-testid="event-requirements">
-                    {coverage.requirementsMet
-                      ? "Every required trigger has an enabled webhook."
-                      : `Missing required triggers: ${coverage.requirements
-                          .filter((check) => !check.pass)
-                          .map((check) => triggerLabel(check.trigger))
-                          .join(", ")}.`}
-                  </p>
-                ) : null}
-                <WhatFires coverage={coverage} required={new Set(report.kind === "ok" ? report.requiredTriggers : [])} />
-              </>
-            ) : (
-              <p className="text-sm text-slate-600">This event is not in the account&apos;s setup as last read; refresh to read it again.</p>
-            )}
-          </>
-        )}
-      </section>
+      {/* Without the event (no credentials, the API down), its coverage would only say the same again. */}
+      {outcome.kind !== "ok" ? null : (
+        <section aria-labelledby="fires-heading" className="space-y-3">
+          <h2 id="fires-heading" className="text-lg font-semibold text-slate-900">
+            What fires for this event
+          </h2>
+          {setupOutcome.kind !== "ok" ? (
+            <StateMessage failure={setupOutcome} retryHref={returnTo} />
+          ) : (
+            <>
+              <SetupFreshness snapshot={setupOutcome.snapshot} freshness={setupOutcome.freshness} budget={setupOutcome.budget} returnTo={returnTo} />
+              {coverage ? (
+                <>
+                  {coverage.requirements.length > 0 ? (
+                    <p className={`text-sm ${coverage.requirementsMet ? "text-emerald-800" : "text-red-800"}`} data-testid="event-requirements">
+                      {coverage.requirementsMet
+                        ? "Every required trigger has an enabled webhook."
+                        : `Missing required triggers: ${coverage.requirements
+                            .filter((check) => !check.pass)
+                            .map((check) => triggerLabel(check.trigger))
+                            .join(", ")}.`}
+                    </p>
+                  ) : null}
+                  <WhatFires coverage={coverage} required={new Set(report.kind === "ok" ? report.requiredTriggers : [])} />
+                </>
+              ) : (
+                <p className="text-sm text-slate-600">This event is not in the account&apos;s setup as last read; refresh to read it again.</p>
+              )}
+            </>
+          )}
+        </section>
+      )}
       {findings.length > 0 ? (
         <section aria-labelledby="event-findings-heading" className="space-y-2">
           <h2 id="event-findings-heading" className="text-lg font-semibold text-slate-900">
