@@ -43,6 +43,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Actor } from "@/lib/auth/session";
 import type { LoadResult } from "./budget-views";
+import { openBenchDatabase } from "./database";
 
 const { values: flags } = parseArgs({
   options: {
@@ -119,15 +120,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main(): Promise<void> {
   const { loadEnvFiles } = await import("@/lib/config/load-env-files");
   loadEnvFiles();
-  let stopDatabase: () => Promise<void> = async () => undefined;
-  if (!process.env.DATABASE_URL) {
-    const { EPHEMERAL, startEmbeddedPostgres } = await import("../scripts/db/embedded-postgres");
-    const { migrateDeploy } = await import("../scripts/db/migrate");
-    const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
-    await migrateDeploy(db.url, { quiet: true });
-    process.env.DATABASE_URL = db.url;
-    stopDatabase = db.stop;
-  }
+  const { url: databaseUrl, stop: stopDatabase } = await openBenchDatabase();
   process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
   process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
   process.env.LOG_LEVEL = "silent";
@@ -155,7 +148,7 @@ async function main(): Promise<void> {
   console.log(
     `Budget benchmark: ${MEMBERS} members on one key, ${SIMULATED_SECONDS / 60} simulated minutes at scale ${SCALE} ` +
       `(${SIMULATED_SECONDS / SCALE} s real), a page view every ${THINK_SECONDS} s per member on average, ${GROUPS} groups, ` +
-      `sandbox limit 2,000 credits per ${600 / SCALE} s real (= 10 simulated minutes). Database ${new URL(process.env.DATABASE_URL).host}.`,
+      `sandbox limit 2,000 credits per ${600 / SCALE} s real (= 10 simulated minutes). Database ${new URL(databaseUrl).host}.`,
   );
 
   /** `groupPage`: how a group's page reads its group ("old": one listing by ids, before aee6e8a). */

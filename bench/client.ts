@@ -22,6 +22,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { openBenchDatabase } from "./database";
 
 const CALLS_PER_LEVEL = Number(process.env.BENCH_CALLS || 1000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES || 1000);
@@ -62,20 +63,8 @@ const ms = (value: number) => value.toFixed(2).padStart(8);
 async function main(): Promise<void> {
   const { loadEnvFiles } = await import("@/lib/config/load-env-files");
   loadEnvFiles();
-  let stopDatabase: () => Promise<void> = async () => undefined;
-  if (!process.env.DATABASE_URL) {
-    if (process.env.TEST_DATABASE_URL) {
-      process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
-    } else {
-      // One command: a fresh throw-away embedded PostgreSQL for the token cache, migrated here.
-      const { EPHEMERAL, startEmbeddedPostgres } = await import("../scripts/db/embedded-postgres");
-      const { migrateDeploy } = await import("../scripts/db/migrate");
-      const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
-      await migrateDeploy(db.url, { quiet: true });
-      process.env.DATABASE_URL = db.url;
-      stopDatabase = db.stop;
-    }
-  }
+  // One command: a fresh throw-away embedded PostgreSQL for the token cache unless one is given.
+  const { stop: stopDatabase } = await openBenchDatabase({ testDatabase: true });
   process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
   process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
   // The client logs one JSON line per request: the bench keeps the cost of making each line but

@@ -41,6 +41,8 @@ test.describe("sign-up and sign-in", () => {
     page,
     browser,
   }) => {
+    // Eleven password checks (argon2, on purpose slow) beside two other workers on two cores.
+    test.setTimeout(150_000);
     const user = newTestUser("dave");
     await signUp(page, user); // from the owner's own address, which now has a session of theirs
     await signOut(page);

@@ -213,6 +213,8 @@ const serverEnvSchema = z.object({
   EMS_BACKGROUND_RESERVE_PERCENT: numberFrom(30, 0, 90),
   // Under this share of the window left, every member using the credential sees a notice
   EMS_LOW_BUDGET_PERCENT: numberFrom(20, 0, 100),
+  // Change history (lib/history): its syncs spend at most this share of each rate-limit window
+  HISTORY_SYNC_BUDGET_PERCENT: numberFrom(10, 1, 70),
   // Export (app/api/export)
   EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
   EXPORT_MAX_SECONDS: numberFrom(300, 10, 3_600),
@@ -227,6 +229,8 @@ const serverEnvSchema = z.object({
   SANDBOX_ADMIN_SECRET: z.string().optional(),
   SANDBOX_PORT: numberFrom(4010, 0, 65535),
   SANDBOX_HOST: z.string().default("127.0.0.1"),
+  // Demo drift: random edits of the first sandbox account every this many seconds (0: off)
+  SANDBOX_DRIFT_SECONDS: numberFrom(0, 0, 86_400),
   // Logging (lib/log.ts reads these through logSettings(), leniently; here they are checked)
   LOG_LEVEL: z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), z.enum(LOG_LEVELS, { error: "must be debug, info, warn, error or silent" }).optional()),
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
@@ -321,6 +325,7 @@ export const emsEnv = section(
 /** The destination policy's variables (lib/ems/destination.ts): with PORT and NEXTAUTH_URL, the portal's own origins. */
 export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true, NEXTAUTH_URL: true }));
 export const listingEnv = section(serverEnvSchema.pick({ EMS_PAGE_BUDGET_MS: true }));
+export const historyEnv = section(serverEnvSchema.pick({ HISTORY_SYNC_BUDGET_PERCENT: true, NEXTAUTH_URL: true }));
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true, EXPORT_MAX_SECONDS: true, EXPORT_MAX_CONCURRENT: true }));
 /** proxy.ts: development (a looser policy for React's dev tools) and HTTPS (HSTS). */
 export const securityHeadersEnv = section(serverEnvSchema.pick({ NODE_ENV: true, NEXTAUTH_URL: true }));
@@ -357,6 +362,7 @@ const sandboxEnv = section(
       SANDBOX_ADMIN_SECRET: true,
       SANDBOX_PORT: true,
       SANDBOX_HOST: true,
+      SANDBOX_DRIFT_SECONDS: true,
     })
     .superRefine(sandboxSecretRule),
 );
@@ -367,7 +373,7 @@ export interface SandboxSettings {
    * (and then only with a SANDBOX_SIGNING_SECRET of its own, or the settings do not parse).
    */
   enabled: boolean;
-  options: Required<Pick<SandboxOptions, "accounts">> & Pick<SandboxOptions, "signingSecret" | "adminSecret">;
+  options: Required<Pick<SandboxOptions, "accounts" | "driftSeconds">> & Pick<SandboxOptions, "signingSecret" | "adminSecret">;
   /** Where `npm run sandbox` listens. */
   port: number;
   host: string;
@@ -378,7 +384,7 @@ export function sandboxSettings(source: EnvSource = process.env): SandboxSetting
   const env = sandboxEnv(source);
   return {
     enabled: env.NODE_ENV !== "production" || env.SANDBOX_ENABLED,
-    options: { accounts: env.SANDBOX_ACCOUNTS, signingSecret: env.SANDBOX_SIGNING_SECRET, adminSecret: env.SANDBOX_ADMIN_SECRET },
+    options: { accounts: env.SANDBOX_ACCOUNTS, signingSecret: env.SANDBOX_SIGNING_SECRET, adminSecret: env.SANDBOX_ADMIN_SECRET, driftSeconds: env.SANDBOX_DRIFT_SECONDS },
     port: env.SANDBOX_PORT,
     host: env.SANDBOX_HOST,
   };

@@ -3,8 +3,8 @@
 //  2. Without DATABASE_URL, starts the embedded PostgreSQL (a real PostgreSQL server from npm, data
 //     in .data/postgres, kept across restarts) and points the app at it.
 //  3. Generates the Prisma client if it is missing, and applies pending migrations.
-//  4. Runs `next dev` (PORT, default 3000; extra arguments are passed on), and on exit or Ctrl+C
-//     stops it and shuts the database down cleanly.
+//  4. Runs `next dev` (PORT, default 3000; SANDBOX_DRIFT_SECONDS, default 120 here only; extra
+//     arguments are passed on), and on exit or Ctrl+C stops it and shuts the database down cleanly.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -75,6 +75,8 @@ async function pendingMigrations(url: string): Promise<boolean> {
 function startNext(env: NodeJS.ProcessEnv) {
   env.PORT ||= "3000";
   env.NEXT_TELEMETRY_DISABLED ||= "1";
+  // The demo account changes now and then, so change history has something to show; 0 turns it off.
+  env.SANDBOX_DRIFT_SECONDS ||= "120";
   log(`Starting Next.js on http://localhost:${env.PORT} (${elapsed()} so far).`);
   const child = spawn(process.execPath, [require.resolve("next/dist/bin/next"), "dev", ...process.argv.slice(2)], {
     env,

@@ -69,6 +69,7 @@ async function main(): Promise<number> {
         `${tokens.skippedConcurrent} changed meanwhile.`,
     );
     console.log(`Shared listing answers under an older key: ${report.sharedAnswersDropped} dropped (re-fetched on the next page view).`);
+    console.log(`Change history: ${report.history.reencrypted} of ${report.history.scanned} secrets re-encrypted${report.history.unreadable ? `, ${report.history.unreadable} unreadable (left as they are)` : ""}.`);
     if (credentials.unreadable.length > 0) {
       console.error(
         `These credentials decrypt with no key of the ring and were left as they are (their owners must enter them again, ` +

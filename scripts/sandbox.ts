@@ -1,7 +1,7 @@
 /**
  * Standalone sandbox: `npm run sandbox` serves the EMS API contract on SANDBOX_PORT (default 4010).
  * Settings come from the environment (SANDBOX_ACCOUNTS, SANDBOX_SIGNING_SECRET, SANDBOX_ADMIN_SECRET,
- * SANDBOX_HOST). Without an admin secret one is generated and printed, so faults stay guarded.
+ * SANDBOX_HOST, SANDBOX_DRIFT_SECONDS). Without an admin secret one is generated and printed, so faults stay guarded.
  */
 import { randomBytes } from "node:crypto";
 import { loadEnvFiles } from "@/lib/config/load-env-files";
@@ -23,7 +23,11 @@ async function main(): Promise<void> {
   }
   // Only a generated secret is printed; one set in the environment is already known to its owner.
   const shownSecret = options.adminSecret ? "(the value of SANDBOX_ADMIN_SECRET)" : adminSecret;
-  console.log(`  admin: ${running.baseUrl}/__admin/{stats,state,reset,faults,...} with header X-Sandbox-Admin-Secret: ${shownSecret}`);
+  console.log(`  admin: ${running.baseUrl}/__admin/{stats,state,reset,faults,edits,...} with header X-Sandbox-Admin-Secret: ${shownSecret}`);
+  if (options.driftSeconds > 0) {
+    const [first] = running.sandbox.accounts.keys();
+    console.log(`  drift: 1 to 3 random edits of ${first} every ${options.driftSeconds} s (SANDBOX_DRIFT_SECONDS; POST reset restores the data)`);
+  }
 
   const stop = () => {
     running.close().finally(() => process.exit(0));

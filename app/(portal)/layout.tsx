@@ -21,6 +21,7 @@ export default async function PortalLayout({ children }: { children: React.React
     { href: "/events", label: "Events" },
     { href: "/coverage", label: "Coverage" },
     { href: "/health", label: "Health", badge: healthBadge(actor.healthCounts) },
+    { href: "/changes", label: "Changes" },
     { href: "/views", label: "Views" },
     { href: "/settings", label: "Settings" },
     { href: "/team", label: "Team" },

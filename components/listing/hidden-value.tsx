@@ -25,7 +25,8 @@ export function HeaderList({ headers }: { headers: unknown }) {
         return (
           <li key={`${key}-${index}`}>
             <b>{key}</b>
-            <HiddenValue label={key} value={String(header.value ?? "")} />
+            {/* No value at all: a past state from change history, which never shows header values. */}
+            {header.value === undefined ? <span className="text-xs text-slate-500">value not shown</span> : <HiddenValue label={key} value={String(header.value ?? "")} />}
           </li>
         );
       })}

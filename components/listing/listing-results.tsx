@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/auth/session";
 import type { EmsClient } from "@/lib/ems";
 import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";
+import { listingMarks } from "@/lib/history/marks";
 import { loadListing } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
 import { hrefOf, toSearchParams, type ListingState } from "@/lib/listing/search-params";
@@ -19,6 +20,7 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
   if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
 
   const { items, meta, budget, freshness } = outcome;
+  const changed = await listingMarks(actor, state.resource, items.map((item) => Number(item.id))).catch(() => new Set<number>());
   const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">
@@ -43,7 +45,7 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
         </div>
       ) : (
         <>
-          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} />
+          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} changed={changed} />
           <Pagination state={{ ...state, page: meta.currentPage }} meta={meta} />
         </>
       )}

@@ -119,7 +119,21 @@ function SortHeader({ state, field }: { state: ListingState; field: string }) {
   );
 }
 
-export function ListingTable({ state, rows }: { state: ListingState; rows: Row[] }) {
+/** "Changed since you last looked" (lib/history/marks.ts), linked to the record's changes. */
+function ChangedMark({ resource, id }: { resource: ListingState["resource"]; id: number }) {
+  return (
+    <a
+      href={`/changes?${resource === "events" ? "event" : "group"}=${id}`}
+      className="ml-1.5 inline-block rounded-full bg-amber-100 px-1.5 text-xs font-medium text-amber-900 no-underline hover:bg-amber-200"
+      title="Changed since you last looked: see the changes"
+      data-testid="changed-mark"
+    >
+      changed
+    </a>
+  );
+}
+
+export function ListingTable({ state, rows, changed }: { state: ListingState; rows: Row[]; changed?: ReadonlySet<number> }) {
   const config = listingConfig(state.resource);
   const showWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   return (
@@ -146,9 +160,10 @@ export function ListingTable({ state, rows }: { state: ListingState; rows: Row[]
             return (
               <Fragment key={key}>
               <tr data-testid="listing-row" data-id={key}>
-                {state.fields.map((field) => (
+                {state.fields.map((field, column) => (
                   <td key={field} data-field={field}>
                     <Cell state={state} field={field} row={row} />
+                    {column === 0 && changed?.has(Number(row.id)) ? <ChangedMark resource={state.resource} id={Number(row.id)} /> : null}
                   </td>
                 ))}
               </tr>

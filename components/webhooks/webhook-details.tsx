@@ -76,6 +76,10 @@ function WebhookCard({ webhook, eventNames }: { webhook: Webhook; eventNames: Pr
           </span>
         )}
         <span className="text-xs text-slate-600">ID {webhook.id}</span>
+        {/* The webhook's own timeline: the Changes feed narrowed to it (change history, when tracked). */}
+        <Link href={`/changes?webhook=${webhook.id}`} className="ml-auto text-xs text-brand-700 underline" data-testid="webhook-history-link">
+          History
+        </Link>
       </header>
       <p className="mt-1 flex flex-wrap items-baseline gap-2">
         <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code>

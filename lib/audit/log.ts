@@ -31,7 +31,16 @@ export type AuditAction =
   | "export.header_values_included"
   | "health.muted"
   | "health.unmuted"
-  | "coverage.requirements_changed";
+  | "coverage.requirements_changed"
+  | "history.tracking_started"
+  | "history.tracking_stopped"
+  | "history.tracking_paused"
+  | "history.tracking_resumed"
+  | "history.tracking_taken_over"
+  | "history.schedule_changed"
+  | "history.synced_now"
+  | "alerts.slack_url_set"
+  | "alerts.slack_url_cleared";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -3,6 +3,7 @@ import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret } from
 import type { PrismaClient } from "@/lib/db/prisma";
 import { dropAnswersUnderOldKeys, reencryptCachedTokens, type TokenReencryptionCounts } from "@/lib/ems";
 import { twoFactorAad } from "@/lib/auth/two-factor-aad";
+import { reencryptHistorySecrets, type HistoryRotationCounts } from "@/lib/history/rotation";
 import { credentialAad } from "./aad";
 
 export interface RotationCounts {
@@ -22,6 +23,8 @@ export interface RotationReport {
   tokens: TokenReencryptionCounts;
   /** Shared listing answers under an older key: dropped, not re-encrypted (they are re-fetched on demand). */
   sharedAnswersDropped: number;
+  /** Change history's header values and checkpoints, and the trackers' Slack URLs. */
+  history: HistoryRotationCounts;
 }
 
 export interface RotationOptions {
@@ -93,7 +96,8 @@ export async function rotateStoredSecrets(db: PrismaClient, options: RotationOpt
   });
   // Shared answers are a cache of at most an hour: dropped rather than re-encrypted (lib/ems/answer-cache.ts).
   const sharedAnswersDropped = await dropAnswersUnderOldKeys(db);
-  return { activeKeyId: keyId, credentials, twoFactor, tokens, sharedAnswersDropped };
+  const history = await reencryptHistorySecrets(db, batchSize);
+  return { activeKeyId: keyId, credentials, twoFactor, tokens, sharedAnswersDropped, history };
 }
 
 /** The TOTP secrets, the same way: batch by batch, compare-and-set on the old ciphertext. */

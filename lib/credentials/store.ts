@@ -211,10 +211,11 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
 }
 
 /**
- * The actor's own credential, decrypted, for the EMS client only. Null when none is saved; a
- * ciphertext that no longer decrypts is a clear SafeError for this credential, never garbage.
+ * A person's own credential, decrypted, for the EMS client only (and, for change history, to tell
+ * which account it reads: lib/history/account.ts). Null when none is saved; a ciphertext that no
+ * longer decrypts is a clear SafeError for this credential, never garbage.
  */
-async function loadOwnCredential(actor: Actor): Promise<(EmsCredential & { id: string }) | null> {
+export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(EmsCredential & { id: string }) | null> {
   const row = await prisma.apiCredential.findUnique({
     where: { userId: actor.userId },
     select: { id: true, baseUrl: true, keyCiphertext: true, secretCiphertext: true, fingerprint: true },
@@ -241,7 +242,7 @@ async function loadOwnCredential(actor: Actor): Promise<(EmsCredential & { id: s
  * An EMS client for the actor's own credentials (the listing pages use it), or null when they have
  * saved none. Throws CredentialUnreadableError (a SafeError) when the stored ciphertext cannot be read.
  */
-export async function getEmsClientForActor(actor: Actor): Promise<EmsClient | null> {
+export async function getEmsClientForActor(actor: Pick<Actor, "userId">): Promise<EmsClient | null> {
   const credential = await loadOwnCredential(actor);
   if (!credential) return null;
   const { id: _id, ...emsCredential } = credential;

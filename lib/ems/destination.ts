@@ -59,6 +59,16 @@ export function destinationPolicy(source?: EnvSource): DestinationPolicy {
 }
 
 /**
+ * The policy for alert webhooks (lib/alerts: a team's Slack-compatible URL): the same rules as an
+ * EMS destination (HTTPS, public addresses only, after DNS as well), without EMS_ALLOWED_HOSTS, which
+ * names the EMS's hosts and not a chat service's, and without the sandbox's origins. The operator's
+ * EMS_ALLOW_PRIVATE_ORIGINS still applies: an origin listed there is reachable on purpose.
+ */
+export function alertDestinationPolicy(source?: EnvSource): DestinationPolicy {
+  return { allowedHosts: null, privateOrigins: destinationEnv(source).EMS_ALLOW_PRIVATE_ORIGINS, sandboxOrigins: [] };
+}
+
+/**
  * Where this portal answers: its port on the loopback names (the embedded sandbox's base URL is
  * built from the request's Host, `http://localhost:3000/sandbox` in development) and NEXTAUTH_URL.
  */

@@ -5,13 +5,14 @@ import https from "node:https";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { addressRange, bareHost, checkDestination, destinationPolicy, refusalForAddresses, type Refusal } from "./destination";
+import { addressRange, bareHost, checkDestination, destinationPolicy, refusalForAddresses, type DestinationPolicy, type Refusal } from "./destination";
 import { BlockedDestinationError, InvalidResponseError, RedirectRefusedError } from "./errors";
 
 /**
- * The outbound door: the only place the portal opens a connection to an EMS API (token and listing
- * requests alike, through lib/ems/http.ts `emsHttp`). For each request it
- * 1. checks the URL against the destination policy (lib/ems/destination.ts),
+ * The outbound door: the only place the portal opens an HTTP connection: to an EMS API (token and
+ * listing requests alike, through lib/ems/http.ts `emsHttp`), and to a team's alert webhook
+ * (lib/alerts, with `alertDestinationPolicy`). For each request it
+ * 1. checks the URL against the destination policy (lib/ems/destination.ts; the EMS's by default),
  * 2. resolves the host once, through `resolveHost` (replaceable in tests), and checks every address,
  * 3. connects to the checked address itself (the socket's host is the IP; the name travels only in
  *    the Host header and, over HTTPS, in SNI and the certificate check), so DNS cannot answer
@@ -56,6 +57,8 @@ export interface OutboundRequest {
   body?: string;
   /** Aborts resolution, connection and reading at once. */
   signal: AbortSignal;
+  /** Where it may go: the EMS policy from the environment unless given (alerts pass `alertDestinationPolicy()`). */
+  policy?: DestinationPolicy;
 }
 
 export interface OutboundResponse {
@@ -70,8 +73,8 @@ const SAVE_RESOLVE_TIMEOUT_MS = 3_000;
 type Admission = { ok: true; addresses: string[] } | { ok: false; refusal: Refusal; addresses: string[] };
 
 /** The policy's verdict on a URL, with its host resolved (once) when it is a name. Throws on DNS failure. */
-async function admit(url: URL, signal?: AbortSignal): Promise<Admission> {
-  const checked = checkDestination(url, destinationPolicy());
+async function admit(url: URL, signal: AbortSignal | undefined, policy: DestinationPolicy = destinationPolicy()): Promise<Admission> {
+  const checked = checkDestination(url, policy);
   if (!checked.ok) return { ok: false, refusal: checked.refusal, addresses: [] };
   const host = bareHost(url);
   const addresses = isIP(host) ? [host] : (await abortable(resolveHost(host), signal)).map((entry) => entry.address);
@@ -83,11 +86,12 @@ async function admit(url: URL, signal?: AbortSignal): Promise<Admission> {
 /**
  * When credentials are saved: the refusal for a base URL whose host resolves to an address the
  * policy refuses, or null. A host that does not resolve right now (or within 3 s) is not refused
- * here: every call checks again before it connects.
+ * here: every call checks again before it connects. `policy`: the EMS policy unless given (an alert
+ * webhook's URL is checked with `alertDestinationPolicy()`).
  */
-export async function refusalForBaseUrl(baseUrl: string): Promise<Refusal | null> {
+export async function refusalForBaseUrl(baseUrl: string, policy?: DestinationPolicy): Promise<Refusal | null> {
   try {
-    const admission = await admit(new URL(baseUrl), AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS));
+    const admission = await admit(new URL(baseUrl), AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS), policy);
     return admission.ok ? null : admission.refusal;
   } catch {
     return null;
@@ -101,7 +105,7 @@ export async function refusalForBaseUrl(baseUrl: string): Promise<Refusal | null
  */
 export async function outboundRequest(request: OutboundRequest): Promise<OutboundResponse> {
   const url = new URL(request.url);
-  const admission = await admit(url, request.signal);
+  const admission = await admit(url, request.signal, request.policy);
   if (!admission.ok) {
     const addresses = admission.addresses.map((address) => `${address} (${addressRange(address)})`).join(", ");
     throw new BlockedDestinationError(admission.refusal.message, {

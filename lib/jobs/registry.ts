@@ -1,4 +1,6 @@
 import "server-only";
+import { alertDeliveryJob } from "./alert-delivery-job";
+import { historySyncJob } from "./history-sync-job";
 import { retentionJob } from "./retention-job";
 
 /**
@@ -37,7 +39,7 @@ export interface JobDefinition<TData = unknown> {
   run(context: JobContext, data: TData): Promise<unknown>;
 }
 
-export const JOBS: readonly JobDefinition[] = [retentionJob as JobDefinition];
+export const JOBS: readonly JobDefinition[] = [retentionJob as JobDefinition, historySyncJob as JobDefinition, alertDeliveryJob as JobDefinition];
 
 export function jobNamed(name: string): JobDefinition {
   const job = JOBS.find((candidate) => candidate.name === name);

@@ -1,5 +1,6 @@
 import { handleAdminRequest, ADMIN_PREFIX } from "./api/admin";
 import type { SandboxControls, SandboxQuirks, SandboxState } from "./api/controls";
+import type { Edit } from "./api/edit-schema";
 import { handleListing, handleSingleRecord, LISTING_RESOURCES, type ListingResource } from "./api/listing";
 import { openApiResponse } from "./api/openapi";
 import { TRIGRAM_MIN_ROWS } from "./api/search";
@@ -14,7 +15,9 @@ import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "./
 import { RateLimiter, rateLimitHeaders, type RateLimitOutcome, type RateLimitSettings } from "./core/rate-limiter";
 import { RequestCounters } from "./core/stats";
 import { TokenSigner, type TokenCheck } from "./core/tokens";
-import { datasetFor } from "./data/datasets";
+import { Drift } from "./data/drift";
+import { EditedAccounts } from "./data/edited-accounts";
+import type { AppliedEdit } from "./data/edits";
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 60;
 const LISTING_COST = 10;
@@ -84,6 +87,10 @@ export class Sandbox implements SandboxControls {
   /** Tokens issued at or before this instant (sandbox clock) are revoked. */
   private revokedUpTo = Number.NEGATIVE_INFINITY;
   private quirks: SandboxQuirks = { webhooksAsObject: false };
+  /** What each account is answered from: generated data, or the account's edited copy. */
+  private readonly data: EditedAccounts;
+  private readonly driftSeconds: number;
+  private readonly drift: Drift | undefined;
 
   constructor(options: SandboxOptions = {}) {
     const accounts = parseAccounts(options.accounts ?? DEFAULT_ACCOUNTS);
@@ -91,6 +98,26 @@ export class Sandbox implements SandboxControls {
     this.signer = new TokenSigner(options.signingSecret || DEV_SIGNING_SECRET);
     this.adminSecret = options.adminSecret || undefined;
     this.logger = options.logger ?? stderrLogger;
+    this.data = new EditedAccounts(this.accounts);
+    this.driftSeconds = options.driftSeconds && options.driftSeconds > 0 ? options.driftSeconds : 0;
+    // Drift edits the first account only (the demo one); an account without groups has nothing to edit.
+    const [first] = accounts;
+    if (this.driftSeconds > 0 && first.groups > 0) {
+      this.drift = new Drift(this.driftSeconds, first.seed, (count, seed) => this.driftOnce(first.key, count, seed));
+    }
+  }
+
+  /** Stops the drift timer; the sandbox keeps answering. */
+  close(): void {
+    this.drift?.stop();
+  }
+
+  private driftOnce(accountKey: string, count: number, seed: number): void {
+    try {
+      this.applyRandomEdits(accountKey, { count, seed });
+    } catch (error) {
+      this.logger.error({ event: "sandbox.drift_failed", account: accountKey, err: error }, "sandbox drift edit failed");
+    }
   }
 
   /**
@@ -99,7 +126,7 @@ export class Sandbox implements SandboxControls {
    */
   warmUp(): void {
     for (const account of this.accounts.values()) {
-      const { groups } = datasetFor(account);
+      const { groups } = this.data.dataset(account);
       groups.order("name", false);
       groups.order("name", true);
       groups.haystacks("name");
@@ -198,8 +225,8 @@ export class Sandbox implements SandboxControls {
           }
           const account = this.accounts.get(bearer.token.accountKey)!;
           return target.kind === "listing"
-            ? handleListing(target.resource, request, datasetFor(account), this.quirks)
-            : handleSingleRecord(target.resource, target.id, request, datasetFor(account), this.quirks);
+            ? handleListing(target.resource, request, this.data.dataset(account), this.quirks)
+            : handleSingleRecord(target.resource, target.id, request, this.data.dataset(account), this.quirks);
         }
         default:
           throw new SandboxHttpError(404, MESSAGES.notFound);
@@ -269,6 +296,14 @@ export class Sandbox implements SandboxControls {
     this.quirks = { ...this.quirks, ...quirks };
   }
 
+  applyEdits(accountKey: string, edits: readonly Edit[]): AppliedEdit[] {
+    return this.data.apply(accountKey, edits, this.clock.now());
+  }
+
+  applyRandomEdits(accountKey: string, options: { count: number; seed: number }): AppliedEdit[] {
+    return this.data.applyRandom(accountKey, options, this.clock.now());
+  }
+
   stats() {
     return this.counters.snapshot();
   }
@@ -280,11 +315,18 @@ export class Sandbox implements SandboxControls {
       pendingFaults: this.faults.pending(),
       rateLimit: { ...this.limiter.settings },
       quirks: { ...this.quirks },
+      editedAccounts: this.data.edited(),
+      driftSeconds: this.driftSeconds,
     };
   }
 
-  /** Back to a fresh instance's behaviour; issued tokens stay valid unless revoked before. */
+  /**
+   * Back to a fresh instance's behaviour and the generated data (drift starts its sequence over);
+   * issued tokens stay valid unless revoked before.
+   */
   reset(): void {
+    this.data.reset();
+    this.drift?.restart();
     this.tokenLifetimeSeconds = DEFAULT_TOKEN_LIFETIME_SECONDS;
     this.clock.setOffsetSeconds(0);
     this.faults.clear();

@@ -29,6 +29,7 @@ export async function listenSandbox(
     baseUrl: `http://${urlHost}:${port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        sandbox.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),

@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { ADMIN_SECRET_HEADER } from "./api/admin";
 import type { SandboxQuirks, SandboxState } from "./api/controls";
+import type { EditInput } from "./api/edit-schema";
 import type { SandboxAccountConfig } from "./core/config";
 import type { FaultRuleInput } from "./core/faults";
 import type { RateLimitSettings } from "./core/rate-limiter";
 import type { SandboxStats } from "./core/stats";
+import type { AppliedEdit } from "./data/edits";
 import { listenSandbox } from "./server";
 
-export type { SandboxAccountConfig, SandboxStats, SandboxState, FaultRuleInput };
+export type { SandboxAccountConfig, SandboxStats, SandboxState, FaultRuleInput, EditInput, AppliedEdit };
 export { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "./demo-credentials";
 
 /**
@@ -26,6 +28,10 @@ export type SandboxAdminClient = {
   setRateLimit(settings: Partial<RateLimitSettings>): Promise<void>;
   /** Extension: reproduce production quirks, e.g. `webhooks` as an object keyed by id. */
   setQuirks(quirks: Partial<SandboxQuirks>): Promise<void>;
+  /** Edits an account's data (by its consumer key) as a person in the EMS web app would. */
+  applyEdits(account: string, edits: EditInput[]): Promise<AppliedEdit[]>;
+  /** `count` (1 to 50) edits chosen deterministically from `seed` and the account's current data. */
+  applyRandomEdits(account: string, random: { count: number; seed: number }): Promise<AppliedEdit[]>;
   stats(): Promise<SandboxStats>;
   state(): Promise<SandboxState>;
   reset(): Promise<void>;
@@ -38,6 +44,8 @@ export async function startSandboxServer(opts: {
   accounts?: SandboxAccountConfig[];
   signingSecret?: string;
   adminSecret?: string;
+  /** SandboxOptions.driftSeconds: random edits of the first account every so often (off by default). */
+  driftSeconds?: number;
 } = {}): Promise<StartedSandbox> {
   const adminSecret = opts.adminSecret ?? randomBytes(18).toString("base64url");
   const running = await listenSandbox({
@@ -45,6 +53,7 @@ export async function startSandboxServer(opts: {
     accounts: opts.accounts,
     signingSecret: opts.signingSecret ?? randomBytes(18).toString("base64url"),
     adminSecret,
+    driftSeconds: opts.driftSeconds,
   });
   return { baseUrl: running.baseUrl, admin: createAdminClient(running.baseUrl, adminSecret), close: running.close };
 }
@@ -69,6 +78,8 @@ export function createAdminClient(baseUrl: string, adminSecret: string): Sandbox
     setClockOffset: async (seconds) => void (await call("POST", "clock", { offsetSeconds: seconds })),
     setRateLimit: async (settings) => void (await call("POST", "rate-limit", settings)),
     setQuirks: async (quirks) => void (await call("POST", "quirks", quirks)),
+    applyEdits: async (account, edits) => (await call<{ applied: AppliedEdit[] }>("POST", "edits", { account, edits })).applied,
+    applyRandomEdits: async (account, random) => (await call<{ applied: AppliedEdit[] }>("POST", "edits", { account, random })).applied,
     stats: async () => (await call<{ stats: SandboxStats }>("GET", "stats")).stats,
     state: async () => (await call<{ state: SandboxState }>("GET", "state")).state,
     reset: async () => void (await call("POST", "reset")),

@@ -51,21 +51,32 @@ export type SetupOutcome = { kind: "ok"; snapshot: SetupSnapshot; budget: RateBu
 
 type Walked<T> = { items: T[]; calls: number; pages: number; partial: boolean; rateLimit: RateLimit | null; ageSeconds: number; stale: boolean };
 
+/**
+ * Called before each page is asked for, one page at a time when given: change history's syncs use
+ * it to keep within their share of the rate limit (lib/history/pacing.ts). It may throw to stop.
+ */
+export type BeforePage = () => Promise<void>;
+
 async function walk<R extends "webhook-groups" | "events">(
   client: EmsClient,
   resource: R,
   query: R extends "events" ? EventQuery : WebhookGroupQuery,
   shared: SharedListOptions,
+  beforePage?: BeforePage,
 ): Promise<Walked<R extends "events" ? EmsEvent : WebhookGroup>> {
   type Item = R extends "events" ? EmsEvent : WebhookGroup;
-  const ask = (page: number) => answerCache.list(client, resource, { ...query, page } as never, shared);
+  const ask = async (page: number) => {
+    await beforePage?.();
+    return answerCache.list(client, resource, { ...query, page } as never, shared);
+  };
   const first = await ask(1);
   const pageCount = Math.min(first.meta.pageCount, SETUP_MAX_PAGES);
   // Pages are shared answers of their own and may be of different ages: one that knows of more
   // pages than the first did means the account grew in between, and the snapshot says it is partial.
   const answers = [first];
-  for (let next = 2; next <= pageCount; next += PAGE_CONCURRENCY) {
-    const batch = Array.from({ length: Math.min(PAGE_CONCURRENCY, pageCount - next + 1) }, (_, offset) => ask(next + offset));
+  const concurrency = beforePage ? 1 : PAGE_CONCURRENCY;
+  for (let next = 2; next <= pageCount; next += concurrency) {
+    const batch = Array.from({ length: Math.min(concurrency, pageCount - next + 1) }, (_, offset) => ask(next + offset));
     answers.push(...(await Promise.all(batch)));
   }
   // Production answers a page past the end with the last page again: keep each record once.
@@ -96,21 +107,36 @@ async function walk<R extends "webhook-groups" | "events">(
  */
 export async function loadSetup(actor: Actor, options: { refresh?: boolean } = {}): Promise<SetupOutcome> {
   const windowMs = emsConfig().coverageCacheMs;
-  const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, async (client, shared) => {
-    const [groups, events] = await Promise.all([walk(client, "webhook-groups", SETUP_GROUPS_QUERY, shared), walk(client, "events", SETUP_EVENTS_QUERY, shared)]);
-    return {
-      snapshot: {
-        data: { groups: groups.items, events: events.items },
-        fingerprint: client.fingerprint,
-        calls: groups.calls + events.calls,
-        refreshCalls: groups.pages + events.pages,
-        partial: groups.partial || events.partial,
-      },
-      rateLimit: groups.rateLimit ?? events.rateLimit,
-      ageSeconds: Math.max(groups.ageSeconds, events.ageSeconds),
-      stale: groups.stale || events.stale,
-    };
-  });
+  const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, (client, shared) => readSetup(client, shared));
   if (outcome.kind !== "ok") return outcome;
   return { kind: "ok", snapshot: outcome.answer.snapshot, budget: outcome.budget, freshness: outcome.freshness };
+}
+
+export interface SetupRead {
+  snapshot: SetupSnapshot;
+  rateLimit: RateLimit | null;
+  ageSeconds: number;
+  stale: boolean;
+}
+
+/**
+ * Both listings walked with one client: what loadSetup shows and what a history sync stores. With
+ * `beforePage`, pages go one at a time, groups first.
+ */
+export async function readSetup(client: EmsClient, shared: SharedListOptions, beforePage?: BeforePage): Promise<SetupRead> {
+  const [groups, events] = beforePage
+    ? [await walk(client, "webhook-groups", SETUP_GROUPS_QUERY, shared, beforePage), await walk(client, "events", SETUP_EVENTS_QUERY, shared, beforePage)]
+    : await Promise.all([walk(client, "webhook-groups", SETUP_GROUPS_QUERY, shared), walk(client, "events", SETUP_EVENTS_QUERY, shared)]);
+  return {
+    snapshot: {
+      data: { groups: groups.items, events: events.items },
+      fingerprint: client.fingerprint,
+      calls: groups.calls + events.calls,
+      refreshCalls: groups.pages + events.pages,
+      partial: groups.partial || events.partial,
+    },
+    rateLimit: groups.rateLimit ?? events.rateLimit,
+    ageSeconds: Math.max(groups.ageSeconds, events.ageSeconds),
+    stale: groups.stale || events.stale,
+  };
 }

@@ -195,6 +195,12 @@ describe("the sandbox's settings", () => {
     const twice = JSON.stringify([{ key: "k", secret: "a" }, { key: "k", secret: "b" }]);
     expect(problemsOf(() => sandboxSettings({ SANDBOX_ACCOUNTS: twice }))[0]).toMatch(/^SANDBOX_ACCOUNTS is invalid: .*"k" is listed twice/);
   });
+
+  it("hand it the demo drift from SANDBOX_DRIFT_SECONDS, off unless set", () => {
+    expect(sandboxSettings({}).options.driftSeconds).toBe(0);
+    expect(sandboxSettings({ SANDBOX_DRIFT_SECONDS: "120" }).options.driftSeconds).toBe(120);
+    expect(problemsOf(() => sandboxSettings({ SANDBOX_DRIFT_SECONDS: "-5" }))[0]).toMatch(/^SANDBOX_DRIFT_SECONDS must be a whole number from 0 to 86,400/);
+  });
 });
 
 describe("tooling environment", () => {

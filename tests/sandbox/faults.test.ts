@@ -152,6 +152,8 @@ describe("faults on demand", () => {
       pendingFaults: 0,
       rateLimit: { credits: 2000, windowSeconds: 600 },
       quirks: { webhooksAsObject: false },
+      editedAccounts: [],
+      driftSeconds: 0,
     });
     expect(await sandbox.admin.stats()).toEqual({ tokenRequests: 0, apiRequests: 0, perAccount: {} });
   });

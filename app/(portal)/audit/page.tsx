@@ -40,6 +40,8 @@ const ACTION_LABELS: Record<string, string> = {
   "health.muted": "Muted a health finding",
   "health.unmuted": "Unmuted a health finding",
   "coverage.requirements_changed": "Changed the required triggers",
+  "alerts.slack_url_set": "Set the Slack URL for alerts",
+  "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
 };
 
 function forbiddenAsNull(error: unknown): null {

@@ -5,11 +5,14 @@ import { getBudgetOverview } from "@/lib/credentials/budget";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { sandboxSettings } from "@/lib/env";
+import { listTrackers } from "@/lib/history/trackers";
 import { Notice } from "@/components/ui/notice";
+import { AlertsSection } from "./_components/alerts-section";
 import { BudgetUsage } from "./_components/budget-usage";
 import { Collapsible } from "./_components/collapsible";
 import { CredentialForm } from "./_components/credential-form";
 import { DeleteCredentialForm } from "./_components/delete-credential-form";
+import { HistorySection } from "./_components/history-section";
 import { SandboxQuickStart } from "./_components/sandbox-quick-start";
 import { TestConnectionForm } from "./_components/test-connection-form";
 
@@ -23,7 +26,9 @@ function When({ date, never }: { date: Date | null; never: string }) {
 
 export default async function SettingsPage() {
   const actor = await requireActor();
-  const [summary, budget] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor)]);
+  const [summary, budget, trackers] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor), listTrackers(actor)]);
+  // Alerts belong to a tracker: the one of this person's own account, else the team's first.
+  const alertTracker = trackers.find((tracker) => tracker.isOwnAccount) ?? trackers[0] ?? null;
   const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
@@ -100,6 +105,9 @@ export default async function SettingsPage() {
         </div>
       </section>
 
+      <HistorySection actor={actor} trackers={trackers} hasCredential={summary?.readable ?? false} />
+      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} />
+
       {budget ? (
         <section aria-labelledby="budget-heading" className="rounded-xl border border-slate-200 bg-white p-6">
           <h2 id="budget-heading" className="mb-3 text-lg font-semibold">
@@ -108,6 +116,7 @@ export default async function SettingsPage() {
           <BudgetUsage overview={budget} />
         </section>
       ) : null}
+
     </div>
   );
 }

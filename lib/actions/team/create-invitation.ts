@@ -1,11 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { headers } from "next/headers";
 import { authedAction } from "@/lib/actions/pipeline";
 import { createInvitation } from "@/lib/teams/invitations";
-import { authEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
+import { portalOrigin } from "@/lib/portal-origin";
 import { createInvitationSchema, invitationNeedsRecentAuth } from "./create-invitation.validation";
 
 export type CreatedInvitationData = {
@@ -48,13 +47,3 @@ export const createInvitationAction = authedAction(
     };
   },
 );
-
-/** The portal's public origin for links in mail: NEXTAUTH_URL, else what the request came to. */
-async function portalOrigin(): Promise<string> {
-  const { NEXTAUTH_URL } = authEnv();
-  if (NEXTAUTH_URL) return NEXTAUTH_URL.replace(/\/$/, "");
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.0.0.1") ? "http" : "https");
-  return `${proto}://${host}`;
-}

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { errorResponse } from "../core/errors";
 import { faultRuleSchema } from "../core/faults";
 import { JSON_CONTENT_TYPE, type SandboxRequest, type SandboxResponse } from "../core/http-types";
+import { EditRejected, type AppliedEdit } from "../data/edits";
+import { editsRequestSchema } from "./edit-schema";
 import { secretsEqual } from "./token-endpoint";
 import type { SandboxControls } from "./controls";
 
@@ -31,6 +33,25 @@ function withBody<T extends z.ZodType>(schema: T, input: unknown, apply: (value:
   return ok();
 }
 
+/**
+ * `POST edits`: the account's explicit edits, then its random ones. A body, account, group or
+ * webhook that does not fit is a 400 that says which, and the batch it was in is not applied.
+ */
+function applyEdits(controls: SandboxControls, input: unknown): SandboxResponse {
+  const result = editsRequestSchema.safeParse(input);
+  if (!result.success) return errorResponse(400, z.prettifyError(result.error));
+  const { account, edits, random } = result.data;
+  try {
+    const applied: AppliedEdit[] = [];
+    if (edits) applied.push(...controls.applyEdits(account, edits));
+    if (random) applied.push(...controls.applyRandomEdits(account, random));
+    return ok({ applied });
+  } catch (error) {
+    if (error instanceof EditRejected) return errorResponse(400, error.message);
+    throw error;
+  }
+}
+
 function adminActions(controls: SandboxControls): Record<string, (input: unknown) => SandboxResponse> {
   return {
     "GET stats": () => ok({ stats: controls.stats() }),
@@ -52,6 +73,7 @@ function adminActions(controls: SandboxControls): Record<string, (input: unknown
     "POST faults": (input) => withBody(faultRuleSchema, input, (rule) => controls.injectFaults(rule)),
     "POST rate-limit": (input) => withBody(schemas.rateLimit, input, (settings) => controls.setRateLimit(settings)),
     "POST quirks": (input) => withBody(schemas.quirks, input, (quirks) => controls.setQuirks(quirks)),
+    "POST edits": (input) => applyEdits(controls, input),
   };
 }
 

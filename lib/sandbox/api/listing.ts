@@ -157,9 +157,10 @@ function pageLinker(request: SandboxRequest): (page: number, perPage: number) =>
 }
 
 /**
- * Recent listing answers per dataset. Data never changes after generation, so an answer depends
- * only on the path, the query, the base URL (links) and the quirks: a client repeating a request
- * (a dashboard refresh, the default page) gets the finished body. Bad queries are not cached.
+ * Recent listing answers per dataset. A dataset never changes (an edit makes a new one:
+ * data/edited-accounts.ts), so an answer depends only on the path, the query, the base URL (links)
+ * and the quirks: a client repeating a request (a dashboard refresh, the default page) gets the
+ * finished body. Bad queries are not cached.
  */
 const ANSWER_CACHE_SIZE = 64;
 const ANSWER_CACHE_MAX_BODY = 64 * 1024;

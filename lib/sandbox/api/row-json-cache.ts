@@ -1,7 +1,8 @@
 /**
- * Serialized rows, cached per table and projection (fields + expansions). Data never changes after
- * generation, so a row's JSON for one projection is computed once: a page becomes a join of
- * ready strings instead of building and stringifying objects on every request.
+ * Serialized rows, cached per table and projection (fields + expansions). A table's data never
+ * changes (an edit makes new tables: data/edited-accounts.ts), so a row's JSON for one projection is
+ * computed once: a page becomes a join of ready strings instead of building and stringifying
+ * objects on every request.
  */
 const MAX_PROJECTIONS_PER_TABLE = 8;
 const caches = new WeakMap<object, Map<string, (string | undefined)[]>>();

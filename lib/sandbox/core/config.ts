@@ -60,4 +60,9 @@ export type SandboxOptions = {
   adminSecret?: string;
   /** Where unexpected errors are reported; the portal passes its logger (lib/log.ts). */
   logger?: SandboxLogger;
+  /**
+   * For demos: every this many seconds, 1 to 3 seeded random edits of the first account, as if
+   * someone were editing it in the EMS web app. 0 or absent: off.
+   */
+  driftSeconds?: number;
 };

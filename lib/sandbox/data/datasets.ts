@@ -4,7 +4,23 @@ import type { FaultPlan } from "./faults";
 import { generateEvents, generateWebhookGroups } from "./generate";
 import { Table, tableSourceOf } from "./table";
 
+/**
+ * What a dataset is made from: the generated rows of an account, or an edited copy of them
+ * (data/dataset-copy.ts). Group ids ascend; the other fields of a group and its webhooks are read
+ * through functions, so 100,000 groups need not exist as objects.
+ */
+export type DatasetRows = {
+  ids: Int32Array;
+  names: readonly string[];
+  groupAt: (index: number) => WebhookGroup;
+  webhooksOf: (index: number) => Webhook[];
+  events: Table<EmsEvent>;
+  plan: FaultPlan;
+};
+
 export type AccountDataset = {
+  /** what the tables below read; an edited copy starts from these */
+  rows: DatasetRows;
   groups: Table<WebhookGroup>;
   /** webhooks of the group at a row index (made on first use) */
   webhooksOf: (index: number) => Webhook[];
@@ -16,8 +32,46 @@ export type AccountDataset = {
 };
 
 /**
+ * Every webhook of the account, ascending by id. Generated ids are `group id * 10 + position`, so
+ * concatenating the groups keeps id order; a webhook added by an edit takes an id above all of
+ * them, so only then is a sort needed.
+ */
+function webhooksInIdOrder(rows: DatasetRows): Webhook[] {
+  const all = Array.from({ length: rows.ids.length }, (_, index) => rows.webhooksOf(index)).flat();
+  for (let i = 1; i < all.length; i++) {
+    if (all[i - 1].id > all[i].id) return all.sort((a, b) => a.id - b.id);
+  }
+  return all;
+}
+
+/**
+ * A dataset over `rows`. Its tables, and every cache keyed by them or by the dataset (search masks,
+ * row JSON, listing answers, name indexes), belong to this object alone: data that changes gets a
+ * new dataset rather than an update of this one (data/edited-accounts.ts).
+ */
+export function datasetFrom(rows: DatasetRows): AccountDataset {
+  const groups = new Table<WebhookGroup>({
+    size: rows.ids.length,
+    value: (index, field) => (field === "id" ? rows.ids[index] : field === "name" ? rows.names[index] : null),
+    row: rows.groupAt,
+  });
+  let webhooks: Table<Webhook> | undefined;
+  return {
+    rows,
+    groups,
+    webhooksOf: rows.webhooksOf,
+    get webhooks() {
+      return (webhooks ??= new Table(tableSourceOf(webhooksInIdOrder(rows))));
+    },
+    events: rows.events,
+    plan: rows.plan,
+  };
+}
+
+/**
  * Generated data is cached per (size, seed) for the whole process: many sandbox instances (one per
- * test file) share one copy, and the 100,000-group benchmark dataset is built once.
+ * test file) share one copy, and the 100,000-group benchmark dataset is built once. So these
+ * datasets are never changed: an edited account gets its own copy (data/edited-accounts.ts).
  */
 const cache = new Map<string, AccountDataset>();
 
@@ -27,22 +81,7 @@ export function datasetFor(account: Pick<SandboxAccount, "groups" | "events" | "
   if (!dataset) {
     const events = generateEvents(account.events, account.seed);
     const generated = generateWebhookGroups(account.groups, account.seed, events);
-    const groups = new Table<WebhookGroup>({
-      size: generated.ids.length,
-      value: (index, field) => (field === "id" ? generated.ids[index] : field === "name" ? generated.names[index] : null),
-      row: generated.groupAt,
-    });
-    let webhooks: Table<Webhook> | undefined;
-    dataset = {
-      groups,
-      webhooksOf: generated.webhooksOf,
-      // Group ids ascend and a webhook's id is its group's id * 10 + 1..9: concatenation keeps id order.
-      get webhooks() {
-        return (webhooks ??= new Table(tableSourceOf(Array.from({ length: generated.ids.length }, (_, index) => generated.webhooksOf(index)).flat())));
-      },
-      events: new Table(tableSourceOf(events)),
-      plan: generated.plan,
-    };
+    dataset = datasetFrom({ ...generated, events: new Table(tableSourceOf(events)) });
     cache.set(key, dataset);
   }
   return dataset;

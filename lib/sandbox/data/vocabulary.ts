@@ -83,3 +83,6 @@ export const HEADER_TEMPLATES: readonly (readonly [string, (suffix: string) => s
 export const EMAIL_LOCALS = ["ops", "alerts", "it", "events", "integrations", "marie.dupont", "jose.garcia", "oncall", "noc"];
 export const EMAIL_DOMAINS = ["example.com", "example.org", "corp.example.net", "events.example.co.uk"];
 export const HOOK_HOSTS = ["hooks.example.com", "api.crm.example.org", "ingest.example.net", "hooks.zapier.example"];
+
+/** Companies whose endpoints edits point webhooks at: `https://hooks.<company>.example/...`. */
+export const HOOK_COMPANIES = ["acme", "globex", "initech", "umbrella", "hooli", "wonka", "tyrell", "soylent", "nakatomi", "cyberdyne"];

@@ -13,11 +13,14 @@ export interface PortalSandbox {
   host: string;
   /** `http://127.0.0.1:<port>/sandbox`: an EMS base URL. */
   baseUrl: string;
+  /** The sandbox itself, for its controls (faults, edits of the data). */
+  sandbox: Sandbox;
   close(): Promise<void>;
 }
 
 export async function startPortalSandbox(): Promise<PortalSandbox> {
-  const server = createServer(createNodeListener(new Sandbox(), { prefix: SANDBOX_MOUNT_PATH }));
+  const sandbox = new Sandbox();
+  const server = createServer(createNodeListener(sandbox, { prefix: SANDBOX_MOUNT_PATH }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   const host = `127.0.0.1:${port}`;
@@ -26,6 +29,7 @@ export async function startPortalSandbox(): Promise<PortalSandbox> {
   return {
     host,
     baseUrl: `http://${host}${SANDBOX_MOUNT_PATH}`,
+    sandbox,
     close: () =>
       new Promise<void>((resolve, reject) => {
         if (previousPort === undefined) delete process.env.PORT;

@@ -1,10 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { HeaderList } from "@/components/listing/hidden-value";
 import { StateMessage, BudgetLine } from "@/components/listing/state-message";
 import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
+import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
+import { Notice } from "@/components/ui/notice";
+import type { Actor } from "@/lib/auth/session";
+import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
 import { requireActor } from "@/lib/auth/session";
 import type { WebhookGroup } from "@/lib/ems";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
@@ -17,11 +22,13 @@ function GroupDetails({
   budget,
   freshness,
   eventNames,
+  history,
 }: {
   group: WebhookGroup;
   budget: RateBudget | null;
   freshness: Freshness;
   eventNames: Promise<EventNames> | null;
+  history: React.ReactNode;
 }) {
   const emails = group.notification_emails ?? [];
   const webhooks = group.webhooks ?? [];
@@ -51,6 +58,7 @@ function GroupDetails({
         </h2>
         <WebhookDetailsList webhooks={webhooks} eventNames={eventNames} />
       </section>
+      {history}
       {budget ? <BudgetLine budget={budget} /> : null}
     </div>
   );
@@ -64,26 +72,135 @@ function GroupDetails({
  * wait is bounded by the page budget (EMS_PAGE_BUDGET_MS, lib/listing/load.ts). The names of the
  * events its webhooks fire for come after, streamed into the page.
  */
+/**
+ * `asOf` from the URL, in UTC: "2026-11-20T14:02:11", "2026-11-20T14:02" (the end of that minute) or
+ * "2026-11-20" (the end of that day); null when absent, "invalid" when unreadable.
+ */
+function parseAsOf(raw: unknown): Date | null | "invalid" {
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof value !== "string" || value === "") return null;
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(:\d{2})?)?$/.exec(value);
+  if (!match) return "invalid";
+  const date = new Date(`${match[1]}T${match[2] ?? "23:59"}${match[3] ?? ":59"}Z`);
+  return Number.isNaN(date.getTime()) || !date.toISOString().startsWith(match[1]!) ? "invalid" : date;
+}
+
+const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+/** The group as change history says it was at `at`: no EMS call; header values are not shown. */
+async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date }) {
+  const tracker = await trackerForActor(actor);
+  const back = (
+    <Link href={`/webhook-groups/${id}`} className="font-medium underline">
+      Back to now
+    </Link>
+  );
+  if (!tracker) {
+    return (
+      <Notice tone="info" title="This account is not tracked" testId="as-of-untracked">
+        The past of a group comes from change history, which is off for your account. {back}
+      </Notice>
+    );
+  }
+  const past = await groupAsOf(tracker.id, id, at);
+  if (past.kind === "before-history") {
+    return (
+      <Notice tone="info" title="Before history began" testId="as-of-before">
+        {past.firstSync ? `Tracking started on ${utc.format(past.firstSync)} UTC; nothing is known of the group before then.` : "No snapshot has been taken yet."} {back}
+      </Notice>
+    );
+  }
+  return (
+    <div className="space-y-4" data-testid="group-as-of">
+      <Notice tone="info" title={`As of ${utc.format(at)} UTC`}>
+        Rebuilt from change history (the snapshot of {utc.format(past.rebuiltFrom)} UTC and the changes after it). Header values are not kept here. {back}
+      </Notice>
+      <AsOfForm groupId={id} value={asOfValue(at)} />
+      {past.kind === "missing" ? (
+        <p className="text-sm text-slate-700" data-testid="as-of-missing">
+          The group did not exist in the account at that time.
+        </p>
+      ) : (
+        <>
+          <h1 className="break-words text-2xl font-semibold text-slate-900">{past.group.name || `Webhook group ${id}`}</h1>
+          <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dt]:font-semibold [&>dt]:text-slate-700">
+            <dt>ID</dt>
+            <dd>{id}</dd>
+            <dt>Notification emails</dt>
+            <dd className="break-words">{past.group.notification_emails?.length ? past.group.notification_emails.join(", ") : "None"}</dd>
+            <dt>Headers</dt>
+            <dd>
+              <HeaderList headers={past.group.headers} />
+            </dd>
+          </dl>
+          <section aria-labelledby="webhooks-heading" className="space-y-2">
+            <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
+              Webhooks <span className="text-sm font-normal text-slate-600">({past.group.webhooks?.length ?? 0})</span>
+            </h2>
+            <WebhookDetailsList webhooks={past.group.webhooks ?? []} eventNames={null} />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * One group, read on its own (one credit, shared like a listing: lib/listing/group.ts). Nothing
+ * streams before the group is known: a group that does not exist (or is not in this person's
+ * account) answers a real 404, and the status is fixed once the first byte is sent. So this route
+ * has no loading.tsx (the list's lives in its (list) group) and no Suspense above the lookup; the
+ * wait is bounded by the page budget (EMS_PAGE_BUDGET_MS, lib/listing/load.ts). The names of the
+ * events its webhooks fire for, and the group's history, come after, streamed into the page.
+ * With `?asOf=` the page shows the group as change history says it was then, without an EMS call.
+ */
 export default async function WebhookGroupPage(props: PageProps<"/webhook-groups/[id]">) {
   const actor = await requireActor();
   const { id: raw } = await props.params;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) notFound();
   const id = Number(raw);
+  const asOf = parseAsOf((await props.searchParams).asOf);
+  const breadcrumb = (
+    <nav aria-label="Breadcrumb" className="text-sm">
+      <Link href="/webhook-groups" className="text-brand-700 underline">
+        Webhook groups
+      </Link>{" "}
+      / {id}
+    </nav>
+  );
+  if (asOf instanceof Date) {
+    return (
+      <div className="space-y-4">
+        {breadcrumb}
+        <PastGroup actor={actor} id={id} at={asOf} />
+      </div>
+    );
+  }
   const outcome = await loadGroupPage(actor, id);
   if (outcome.kind === "ok" && !outcome.item) notFound();
   const eventNames = outcome.kind === "ok" ? loadGroupEventNames(actor, outcome.item!) : null;
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhook-groups" className="text-brand-700 underline">
-          Webhook groups
-        </Link>{" "}
-        / {id}
-      </nav>
+      {breadcrumb}
+      {asOf === "invalid" ? (
+        <Notice tone="warning" testId="as-of-invalid">
+          “As of” needs a date and time like 2026-11-20T14:02:00 (UTC); showing the group as it is now.
+        </Notice>
+      ) : null}
       {outcome.kind !== "ok" ? (
         <StateMessage failure={outcome} retryHref={`/webhook-groups/${id}`} />
       ) : (
-        <GroupDetails group={outcome.item!} budget={outcome.budget} freshness={outcome.freshness} eventNames={eventNames} />
+        <GroupDetails
+          group={outcome.item!}
+          budget={outcome.budget}
+          freshness={outcome.freshness}
+          eventNames={eventNames}
+          history={
+            <Suspense fallback={<div className="h-24 animate-pulse rounded-lg bg-slate-100" aria-label="Loading the history" />}>
+              <GroupHistory actor={actor} groupId={id} />
+            </Suspense>
+          }
+        />
       )}
     </div>
   );

@@ -1,0 +1,122 @@
+import type { Actor } from "@/lib/auth/session";
+import { MAX_ATTEMPTS, recentDeliveries, type DeliveryRecord } from "@/lib/alerts/deliveries";
+import { emailAlertsAvailable, getAlertPreferences } from "@/lib/alerts/settings";
+import { canManageTeam } from "@/lib/teams/roles";
+import { Notice } from "@/components/ui/notice";
+import { AlertPreferencesForm } from "./alert-preferences-form";
+import { SendTestAlertForm } from "./send-test-alert-form";
+import { SlackUrlForm } from "./slack-url-form";
+
+const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+function When({ date }: { date: Date }) {
+  return <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time>;
+}
+
+/**
+ * Alerts (lib/alerts): the person's own alert emails, the team's Slack URL (owners), a test
+ * (owners and admins) and the last deliveries. `tracker`: the team's change tracker, whose syncs
+ * raise the alerts; none yet, and only the email choices show.
+ */
+export async function AlertsSection({ actor, tracker }: { actor: Actor; tracker: { id: string; slackUrlLabel: string | null } | null }) {
+  const emailAvailable = emailAlertsAvailable();
+  const [preferences, deliveries] = await Promise.all([getAlertPreferences(actor), tracker ? recentDeliveries(actor, tracker.id, 10) : Promise.resolve([])]);
+
+  return (
+    <section aria-labelledby="alerts-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="alerts-section">
+      <h2 id="alerts-heading" className="text-lg font-semibold">
+        Alerts
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        After each sync of {actor.teamName}&apos;s webhook setup, the portal can email you what changed and which health checks started failing, and post the same
+        to a Slack channel.
+      </p>
+      <div className="mt-4 space-y-6">
+        <AlertPreferencesForm emailChanges={preferences.emailChanges} emailHealth={preferences.emailHealth} emailAvailable={emailAvailable} />
+        {tracker ? (
+          <>
+            <div className="space-y-3 border-t border-slate-200 pt-6">
+              <h3 className="text-sm font-semibold text-slate-800">Slack</h3>
+              {actor.role === "OWNER" ? (
+                <SlackUrlForm trackerId={tracker.id} label={tracker.slackUrlLabel} />
+              ) : (
+                <p className="text-sm text-slate-700" data-testid="slack-url-label">
+                  {tracker.slackUrlLabel ? `Alerts are posted to ${tracker.slackUrlLabel}.` : "Alerts are not posted to Slack."} Only owners can change this.
+                </p>
+              )}
+              {canManageTeam(actor.role) ? <SendTestAlertForm trackerId={tracker.id} slackSet={tracker.slackUrlLabel !== null} emailAvailable={emailAvailable} /> : null}
+            </div>
+            <div className="space-y-3 border-t border-slate-200 pt-6">
+              <h3 className="text-sm font-semibold text-slate-800">Recent deliveries</h3>
+              <DeliveryList deliveries={deliveries} />
+            </div>
+          </>
+        ) : (
+          <Notice tone="info" testId="alerts-no-tracker">
+            Alerts start once change history is set up for your team&apos;s EMS account.
+          </Notice>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function StatusText({ delivery }: { delivery: DeliveryRecord }) {
+  if (delivery.status === "sent") {
+    return (
+      <span className="text-emerald-800">
+        Sent{delivery.attempts > 1 ? ` (attempt ${delivery.attempts})` : ""}
+      </span>
+    );
+  }
+  if (delivery.status === "failed") {
+    return (
+      <span className="text-red-700">
+        Failed after {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+      </span>
+    );
+  }
+  return (
+    <span className="text-amber-800">
+      Pending ({delivery.attempts > 0 ? `${delivery.attempts} of ${MAX_ATTEMPTS} attempts; next try ` : "first try "}
+      <When date={delivery.nextAttemptAt} />)
+    </span>
+  );
+}
+
+function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
+  if (deliveries.length === 0) return <p className="text-sm text-slate-500">No alerts sent yet.</p>;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200">
+      <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alert-deliveries">
+        <caption className="sr-only">The last {deliveries.length} alert deliveries, newest first</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium">When</th>
+            <th scope="col" className="px-4 py-2 font-medium">To</th>
+            <th scope="col" className="px-4 py-2 font-medium">Status</th>
+            <th scope="col" className="px-4 py-2 font-medium">Reason</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {deliveries.map((delivery) => (
+            <tr key={delivery.id} className="align-top" data-testid="alert-delivery" data-status={delivery.status}>
+              <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+                <When date={delivery.sentAt ?? delivery.createdAt} />
+              </td>
+              <td className="px-4 py-2">
+                <span className="font-medium">{delivery.channel === "slack" ? "Slack" : "Email"}</span>
+                {delivery.channel === "email" ? <span className="break-all text-slate-700"> {delivery.recipient}</span> : null}
+                {delivery.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
+              </td>
+              <td className="px-4 py-2">
+                <StatusText delivery={delivery} />
+              </td>
+              <td className="px-4 py-2 text-slate-600">{delivery.lastError ?? ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

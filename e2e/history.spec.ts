@@ -1,0 +1,75 @@
+import { expect, test } from "@playwright/test";
+import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { shoot } from "./helpers/screenshots";
+import { apiList, signUpWithSandbox } from "./listing-helpers";
+
+// Change history as a team uses it: turn tracking on, someone edits the account in the EMS (the
+// sandbox's edit control plays that person), "Sync now", and the change shows in the Changes feed,
+// on the group's timeline, and "as of" before it the group shows what it was. The second demo
+// account is used: the listing and health specs read the first one, whose data must not move.
+test.describe.configure({ timeout: 120_000 });
+
+const OTHER = { consumerKey: "ems_other_key", consumerSecret: "other-secret-123" };
+
+async function editInTheEms(edits: object[]): Promise<void> {
+  const response = await fetch(`${E2E_BASE_URL}/sandbox/__admin/edits`, {
+    method: "POST",
+    headers: { "x-sandbox-admin-secret": E2E_SANDBOX_ADMIN_SECRET, "content-type": "application/json" },
+    body: JSON.stringify({ account: OTHER.consumerKey, edits }),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the feed, the group's timeline and its past say so", async ({ page }) => {
+  await signUpWithSandbox(page, "history", "other");
+  await page.goto("/settings");
+  const section = page.getByTestId("history-section");
+  await section.getByRole("button", { name: "Turn on tracking" }).click();
+  // The tracker's card replaces the form, with the first snapshot as its last run.
+  await expect(section.getByTestId("tracker-last-run")).toContainText("First snapshot: 45 groups", { timeout: 30_000 });
+  await expect(section.getByTestId("tracker-status")).toHaveText("Tracking");
+
+  // The webhook a person is about to edit, straight from the API.
+  const { items } = await apiList("webhook-groups", "expand=webhooks&sort=id&per-page=5", OTHER);
+  const group = items.find((candidate) => Array.isArray(candidate.webhooks) && (candidate.webhooks as unknown[]).length > 0)!;
+  const hook = (group.webhooks as { id: number; name: string; url: string }[])[0]!;
+  // A moment after the first snapshot and before the edit (the "as of" below is to the second).
+  await page.waitForTimeout(1_100);
+  const before = new Date();
+  await page.waitForTimeout(1_100);
+  const newUrl = `https://hooks.example.com/e2e-${Date.now()}`;
+  await editInTheEms([{ kind: "set-url", webhookId: hook.id, url: newUrl, by: "jane.doe@example.com" }]);
+
+  await section.getByRole("button", { name: "Sync now" }).click();
+  await expect(section.getByText(/Synced: \d+ changes? found\./)).toBeVisible({ timeout: 30_000 });
+  await shoot(page, "settings-history");
+
+  await page.getByRole("link", { name: "Changes", exact: true }).click();
+  await expect(page).toHaveURL(/\/changes$/);
+  const entry = page.getByTestId("change-entry").filter({ hasText: newUrl });
+  await expect(entry).toContainText(`URL changed from ${hook.url}`);
+  await expect(entry).toContainText("by jane.doe@example.com in the EMS");
+  await shoot(page, "changes-feed");
+
+  // Filter by the kind of change: a filter that excludes it shows none, in the URL.
+  await page.getByLabel("Change", { exact: true }).selectOption("added");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/change=added/);
+  await expect(page.getByTestId("change-entry").filter({ hasText: newUrl })).toHaveCount(0);
+
+  // The entry links to the webhook's card on its group's page, whose timeline has it too.
+  await page.goto("/changes");
+  await page.getByTestId("change-entry").filter({ hasText: newUrl }).getByRole("link").click();
+  await expect(page).toHaveURL(new RegExp(`/webhook-groups/${String(group.id)}#webhook-${hook.id}$`));
+  const history = page.getByTestId("group-history");
+  await expect(history.getByTestId("change-entry").filter({ hasText: newUrl })).toBeVisible();
+  await shoot(page, "group-history", false);
+
+  // As of the moment before the edit, the webhook had its old URL.
+  await history.getByLabel("As of (UTC)").fill(before.toISOString().slice(0, 19));
+  await history.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/asOf=/);
+  const past = page.getByTestId("group-as-of");
+  await expect(past).toContainText(hook.url);
+  await expect(past).not.toContainText(newUrl);
+});

@@ -1,0 +1,65 @@
+import "server-only";
+import { cache } from "react";
+import type { Actor } from "@/lib/auth/session";
+import { loadOwnCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import type { Webhook, WebhookGroup } from "@/lib/ems";
+import { accountKey } from "./account";
+import type { MaskedHeader, RecordState } from "./records";
+import { stateAsOf } from "./store";
+
+/**
+ * The team's tracker of the account the actor's own credential reads, or null: a group id means
+ * something only within one account, so a group's timeline and its past come from that tracker.
+ * Once per request.
+ */
+export const trackerForActor = cache(async (actor: Pick<Actor, "teamId" | "userId">): Promise<{ id: string; accountLabel: string } | null> => {
+  // Most teams track nothing: one indexed read, and the credential is neither read nor decrypted.
+  const trackers = await prisma.changeTracker.findMany({ where: { teamId: actor.teamId }, select: { id: true, accountLabel: true, accountKey: true } });
+  if (trackers.length === 0) return null;
+  const credential = await loadOwnCredential(actor).catch(() => null);
+  if (!credential) return null;
+  const key = accountKey(credential.baseUrl, credential.consumerKey);
+  const tracker = trackers.find((candidate) => candidate.accountKey === key);
+  return tracker ? { id: tracker.id, accountLabel: tracker.accountLabel } : null;
+});
+
+/** Past header values are not shown: the list keeps the names, and a value the page shows as hidden. */
+function pastHeaders(headers: unknown): { key: string; value?: string }[] | undefined {
+  if (!Array.isArray(headers)) return undefined;
+  return (headers as MaskedHeader[]).map((header) => ({ key: header.key }));
+}
+
+function pastWebhook(id: number, state: RecordState): Webhook {
+  const { headers, group_id: _group, ...fields } = state;
+  void _group;
+  return { id, ...(fields as Partial<Webhook>), headers: pastHeaders(headers) as Webhook["headers"] };
+}
+
+export type GroupAsOf =
+  | { kind: "ok"; group: WebhookGroup; rebuiltFrom: Date }
+  | { kind: "missing"; rebuiltFrom: Date }
+  | { kind: "before-history"; firstSync: Date | null };
+
+/** The group and its webhooks as they were at `at`, rebuilt from the tracker's checkpoint and changes. */
+export async function groupAsOf(trackerId: string, groupId: number, at: Date): Promise<GroupAsOf> {
+  const past = await stateAsOf(trackerId, at);
+  if (past.kind !== "ok") return past;
+  const group = past.records.get(`group:${groupId}`);
+  if (!group) return { kind: "missing", rebuiltFrom: past.takenFrom };
+  const webhooks = [...past.records.values()]
+    .filter((record) => record.kind === "webhook" && record.state.group_id === groupId)
+    .sort((a, b) => a.id - b.id)
+    .map((record) => pastWebhook(record.id, record.state));
+  return {
+    kind: "ok",
+    rebuiltFrom: past.takenFrom,
+    group: {
+      id: groupId,
+      name: typeof group.state.name === "string" ? group.state.name : undefined,
+      notification_emails: Array.isArray(group.state.notification_emails) ? (group.state.notification_emails as string[]) : undefined,
+      headers: pastHeaders(group.state.headers) as WebhookGroup["headers"],
+      webhooks,
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import "server-only";
+import { prisma } from "@/lib/db/prisma";
+import { syncTracker, type SyncTrigger } from "./sync";
+
+/** Trackers looked at per tick; the rest wait for the next one (a tick is a minute). */
+const MAX_PER_TICK = 50;
+
+export interface TickResult {
+  due: number;
+  synced: number;
+  byStatus: Record<string, number>;
+}
+
+/**
+ * Syncs every active tracker whose next run is due, oldest due first, until done, stopped or past
+ * the deadline (a serverless function's limit). A tracker another instance is syncing is skipped
+ * (`busy`): its claim says so.
+ */
+export async function syncDueTrackers(options: { signal?: AbortSignal; deadline?: number; trigger?: SyncTrigger } = {}): Promise<TickResult> {
+  const due = await prisma.changeTracker.findMany({
+    where: { status: "active", nextRunAt: { lte: new Date() } },
+    orderBy: { nextRunAt: "asc" },
+    take: MAX_PER_TICK,
+    select: { id: true },
+  });
+  const byStatus: Record<string, number> = {};
+  let synced = 0;
+  for (const { id } of due) {
+    if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
+    const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal });
+    byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
+    if (outcome.status !== "busy") synced += 1;
+  }
+  return { due: due.length, synced, byStatus };
+}

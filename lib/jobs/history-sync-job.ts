@@ -1,0 +1,30 @@
+import "server-only";
+import { syncDueTrackers } from "@/lib/history/schedule";
+import { log } from "@/lib/log";
+import type { JobDefinition } from "./registry";
+
+/**
+ * Change history's schedule: every minute, the trackers whose next sync is due are synced, one
+ * after another (lib/history/schedule.ts). Each tracker keeps its own interval (default 15 min);
+ * the tick only finds who is due, and a tracker is claimed before it syncs, so however many
+ * instances or cron calls look at the same tick, each due tracker syncs once.
+ */
+export const historySyncJob: JobDefinition<void> = {
+  name: "history-sync",
+  schedule: "* * * * *",
+  cronRoute: {
+    path: "/api/cron/history",
+    // Daily: Vercel's Hobby plan runs cron jobs at most once a day and refuses a deployment that
+    // asks for more. On a paid plan, set "*/5 * * * *" here and in vercel.json; or let any
+    // scheduler call the route with CRON_SECRET (README, "Scheduled jobs").
+    schedule: "11 4 * * *",
+  },
+  // A paced sync stops by itself; 10 minutes is far above a sync of 5,000 groups (a few seconds).
+  expireInSeconds: 10 * 60,
+  retryLimit: 0,
+  async run({ signal, deadline }) {
+    const result = await syncDueTrackers({ signal, deadline, trigger: deadline ? "cron" : "schedule" });
+    if (result.synced > 0) log.info({ event: "history.tick", ...result }, "history: due trackers synced");
+    return result;
+  },
+};
