@@ -16,13 +16,17 @@ export default defineConfig({
   fullyParallel: true,
   workers: 3,
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  // The slowest tests (several browsers, argon2 sign-ins) take about a minute beside two other
+  // workers on two cores; twice that leaves room for a slower machine.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   outputDir: process.env.E2E_OUTPUT_DIR || "test-results",
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
   use: {
     baseURL: E2E_BASE_URL,
-    trace: "retain-on-failure",
+    // On the retry only: recording a trace (a screencast of every frame) costs a third more CPU
+    // per test, and a failure that does not repeat on retry is reported as flaky anyway.
+    trace: "on-first-retry",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath,
