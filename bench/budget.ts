@@ -13,8 +13,10 @@
  *      plan's reserve, at 10 % instead of 30 %); and a group's page as the old page read it, a
  *      10-credit listing of that one group by `ids` (oldGroupPageState, bench/budget-views.ts) with
  *      no call for its events' names. Lists and the export are today's functions with those settings.
- *   2. shared answers (30 s) and the budget plan (30 % of each window kept for page views), a group's
- *      page as today's page reads it.
+ *   2. shared answers (30 s; a listing page read as its block of 200 rows, so neighbouring pages
+ *      share a call; a group's page's one-record read shared 60 s, as long as the event names beside
+ *      it) and the budget plan (30 % of each window kept for page views), a group's page as today's
+ *      page reads it.
  *
  * What is driven: the portal's own data functions, server-side, as a page render calls them
  * (resolveListing's saved-views query with the credential load beside it, then `loadListing`; a group's

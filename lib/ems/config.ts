@@ -26,6 +26,12 @@ export interface EmsConfig {
   sharedAnswerMs: number;
   /** Coverage and health checks reuse the account's setup this long (EMS_COVERAGE_CACHE_SECONDS, default 60 s). */
   coverageCacheMs: number;
+  /**
+   * A group's or an event's page shares its one-record read this long: as long as the event names
+   * shown beside it (coverageCacheMs), never shorter than a listing, and not at all when sharing is
+   * off. A record's refresh costs 1 credit, so an older answer is one cheap click from current.
+   */
+  recordAnswerMs: number;
   /** Share of a rate-limit window kept for page views (EMS_BACKGROUND_RESERVE_PERCENT, default 30 %). */
   backgroundReserveShare: number;
   /** Under this share left, the pages say the budget is low (EMS_LOW_BUDGET_PERCENT, default 20 %). */
@@ -40,6 +46,7 @@ function readConfig(): EmsConfig {
     webhookGroupsPath: env.EMS_WEBHOOK_GROUPS_PATH,
     sharedAnswerMs: env.EMS_SHARED_ANSWER_SECONDS * 1000,
     coverageCacheMs: env.EMS_COVERAGE_CACHE_SECONDS * 1000,
+    recordAnswerMs: env.EMS_SHARED_ANSWER_SECONDS === 0 ? 0 : Math.max(env.EMS_SHARED_ANSWER_SECONDS, env.EMS_COVERAGE_CACHE_SECONDS) * 1000,
     backgroundReserveShare: env.EMS_BACKGROUND_RESERVE_PERCENT / 100,
     lowBudgetShare: env.EMS_LOW_BUDGET_PERCENT / 100,
   };

@@ -27,6 +27,7 @@ import { formatSeconds } from "@/lib/duration";
 import { listingEnv } from "@/lib/env";
 import { isSafeError, userMessageOf } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { pageBlockOf, pageFromBlock } from "./page-block";
 import { toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
 
@@ -112,7 +113,8 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
  * Identical listings of the team's credential within EMS_SHARED_ANSWER_SECONDS are answered once
  * (lib/ems/answer-cache.ts): the stored answer is looked up beside the credential's load, and only
  * a missing or old one costs an API call (`refresh` asks the API regardless). A 429 with an earlier
- * answer stored shows that answer, marked stale, not an error.
+ * answer stored shows that answer, marked stale, not an error. A page is read as part of its block
+ * of 200 rows (./page-block.ts), so the pages beside it share that answer.
  *
  * The EMS calls of a render share one deadline, EMS_PAGE_BUDGET_MS (12 s): the client's own
  * timeout is per attempt, and with its retries and a token request a slow API could hold a page
@@ -126,20 +128,27 @@ export async function loadListing(
   options: LoadOptions = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
   const query = toEmsQuery(state) as QueryFor<typeof state.resource>;
-  const outcome = await loadShared(actor, canonicalQuery(state.resource, query).hash, state.resource, emsClient, options, (client, shared) =>
-    answerCache.list(client, state.resource, query, shared),
-  );
+  const read = (asked: typeof query) =>
+    loadShared(actor, canonicalQuery(state.resource, asked).hash, state.resource, emsClient, options, (client, shared) => answerCache.list(client, state.resource, asked, shared));
+  // The page's block of 200 rows (./page-block.ts): its neighbours are then answered by the same call.
+  const block = pageBlockOf(query);
+  let outcome = await read(block ?? query);
   if (outcome.kind !== "ok") return outcome;
-  const { answer } = outcome;
-  return { kind: "ok", items: answer.items as unknown as Record<string, unknown>[], meta: answer.meta, budget: outcome.budget, freshness: outcome.freshness };
+  let page = block ? pageFromBlock(outcome.answer, query) : outcome.answer;
+  if (!page) {
+    outcome = await read(query);
+    if (outcome.kind !== "ok") return outcome;
+    page = outcome.answer;
+  }
+  return { kind: "ok", items: page.items as unknown as Record<string, unknown>[], meta: page.meta, budget: outcome.budget, freshness: outcome.freshness };
 }
 
 export type RecordOutcome<T> = { kind: "ok"; item: T | null; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
 /**
  * One record for one page view (a group's page): a single-record read, 1 credit instead of a
- * listing's 10, shared and bounded like loadListing. `item` is null when the API answered 404
- * (no such record in this person's account).
+ * listing's 10, shared (for `recordAnswerMs`, lib/ems/config.ts) and bounded like loadListing.
+ * `item` is null when the API answered 404 (no such record in this person's account).
  */
 export async function loadRecord<R extends EmsApiResource>(
   actor: Actor,
@@ -148,7 +157,8 @@ export async function loadRecord<R extends EmsApiResource>(
   query: RecordQueryFor<R>,
   options: LoadOptions = {},
 ): Promise<RecordOutcome<ItemFor<R>>> {
-  const outcome = await loadShared(actor, canonicalRecord(resource, id, query).hash, resource, undefined, options, (client, shared) =>
+  const windowMs = options.windowMs ?? emsConfig().recordAnswerMs;
+  const outcome = await loadShared(actor, canonicalRecord(resource, id, query).hash, resource, undefined, { ...options, windowMs }, (client, shared) =>
     answerCache.record(client, resource, id, query, shared),
   );
   if (outcome.kind !== "ok") return outcome;

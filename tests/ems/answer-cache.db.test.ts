@@ -6,13 +6,15 @@ import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
 import { answerCache, canonicalQuery, createAnswerCache, setAnswerLeaseMs, type AnswerCache } from "@/lib/ems/answer-cache";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { loadGroupPage } from "@/lib/listing/group";
 import { loadListing } from "@/lib/listing/load";
+import { pageBlockOf } from "@/lib/listing/page-block";
 import { toEmsQuery } from "@/lib/listing/query";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../teams/fixtures";
-import { ensureEmsTestEnv } from "./support/env";
+import { ensureEmsTestEnv, withEnv } from "./support/env";
 
 /**
  * Shared answers (lib/ems/answer-cache.ts) against the sandbox over real HTTP, and the budget plan
@@ -73,6 +75,37 @@ describe("one record", () => {
     expect(await b.record(demoClient, "webhook-groups", 999_999, {}, { teamId })).toMatchObject({ item: null, source: "shared" });
     expect((await a.record(demoClient, "webhook-groups", id, { fields: ["id"] }, { teamId })).source).toBe("api");
     expect((await apiCalls()) - before).toBe(3);
+  });
+});
+
+describe("a record's page", () => {
+  it("shares its record as long as the event names beside it, longer than a listing; not at all with sharing off", async () => {
+    const actor = await createTeam();
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const id = (await demoClient.list("webhook-groups", { fields: ["id"], perPage: 1 })).items[0].id;
+    let restore = withEnv({ EMS_SHARED_ANSWER_SECONDS: "1", EMS_COVERAGE_CACHE_SECONDS: "3" });
+    try {
+      const before = await apiCalls();
+      expect(await loadGroupPage(actor, id)).toMatchObject({ kind: "ok", item: { id }, freshness: { ageSeconds: 0, windowSeconds: 3 } });
+      // Past a listing's window, within the record's: still the shared answer.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(await loadGroupPage(actor, id)).toMatchObject({ kind: "ok", freshness: { ageSeconds: 1 } });
+      expect((await apiCalls()) - before).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await loadGroupPage(actor, id)).toMatchObject({ kind: "ok", freshness: { ageSeconds: 0 } });
+      expect((await apiCalls()) - before).toBe(2);
+    } finally {
+      restore();
+    }
+    restore = withEnv({ EMS_SHARED_ANSWER_SECONDS: "0", EMS_COVERAGE_CACHE_SECONDS: "60" });
+    try {
+      const before = await apiCalls();
+      await loadGroupPage(actor, id);
+      await loadGroupPage(actor, id);
+      expect((await apiCalls()) - before).toBe(2);
+    } finally {
+      restore();
+    }
   });
 });
 
@@ -142,6 +175,42 @@ describe("shared answers between two instances", () => {
   });
 });
 
+describe("pages read in blocks of 200 rows", () => {
+  it("paging through a list, back to its first page, or at 50 a page costs one call; each page is the API's own", async () => {
+    const actor = await createTeam();
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const before = await apiCalls();
+    const views = [];
+    for (const search of ["", "page=2", "page=7", "", "page=2&per-page=50"]) views.push({ search, outcome: await loadListing(actor, groups(search)) });
+    expect((await apiCalls()) - before).toBe(1);
+    // Page 99 lies in the tenth block: one call, which the API answers with the last block, and
+    // from it the last page, as the API would have answered page 99 itself.
+    views.push({ search: "page=99", outcome: await loadListing(actor, groups("page=99")) });
+    expect((await apiCalls()) - before).toBe(2);
+    expect(views.at(-1)!.outcome).toMatchObject({ kind: "ok", meta: { currentPage: 7, pageCount: 7, totalCount: 140 } });
+    // Another sort is another block.
+    views.push({ search: "sort=-id&page=3", outcome: await loadListing(actor, groups("sort=-id&page=3")) });
+    expect((await apiCalls()) - before).toBe(3);
+    for (const { search, outcome } of views) {
+      const own = await demoClient.list("webhook-groups", toEmsQuery(groups(search)) as never);
+      expect(outcome, search).toMatchObject({ kind: "ok", meta: own.meta });
+      expect(outcome.kind === "ok" && outcome.items, search).toEqual(own.items);
+    }
+  });
+
+  it("an expanded listing is asked for as it is: a block of groups with their webhooks would be ten times the page", async () => {
+    const actor = await createTeam();
+    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const before = await apiCalls();
+    const expanded = await loadListing(actor, groups("expand=webhooks&page=2"));
+    expect((await apiCalls()) - before).toBe(1);
+    expect(expanded).toMatchObject({ kind: "ok", meta: { currentPage: 2, perPage: 20 } });
+    expect(await prisma.emsSharedAnswer.count({ where: { teamId: actor.teamId } })).toBe(1);
+    const own = await demoClient.list("webhook-groups", toEmsQuery(groups("expand=webhooks&page=2")) as never);
+    expect(expanded.kind === "ok" && expanded.items).toEqual(own.items);
+  });
+});
+
 describe("page views pace themselves", () => {
   it("under the low mark, an answer older than the window is still shared rather than spending the last credits", async () => {
     const { teamId } = await createTeam();
@@ -179,7 +248,8 @@ describe("what a shared answer never crosses", () => {
     expect((await apiCalls()) - before).toBe(2);
     expect(await prisma.emsSharedAnswer.count({ where: { fingerprint: demoClient.fingerprint, teamId: { in: [first.teamId, second.teamId] } } })).toBe(2);
     // A crafted lookup: the second team's person asking for the first team's answer of the same key.
-    const query = toEmsQuery(groups()) as never;
+    // The page is stored as its block of 200 rows (lib/listing/page-block.ts).
+    const query = pageBlockOf(toEmsQuery(groups())) as never;
     expect(await answerCache.peekForUser(second.userId, first.teamId, canonicalQuery("webhook-groups", query).hash)).toBeNull();
     expect(await answerCache.peekForUser(first.userId, first.teamId, canonicalQuery("webhook-groups", query).hash)).not.toBeNull();
     // Rows bound to their team: the first team's ciphertext copied into the second team's row does not decrypt (a miss, a call).
