@@ -1,7 +1,7 @@
 // The change-history actions (lib/actions/history/*) called as a crafted direct request would:
 // signed out, as a member, with another team's tracker, with hostile ids and schedules, and stop
 // without a recent password. Against the sandbox's demo account over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -16,27 +16,17 @@ import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import type { Actor } from "@/lib/auth/session";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
 import { signInAs, signedOut } from "./support/request";
-import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
+import { historyTestPortal } from "@/tests/history/support";
 
-let portal: PortalSandbox;
-beforeAll(async () => {
-  ensureEmsTestEnv();
-  process.env.HISTORY_SYNC_BUDGET_PERCENT = "70";
-  portal = await startPortalSandbox();
-});
-afterAll(async () => {
-  delete process.env.HISTORY_SYNC_BUDGET_PERCENT;
-  await portal?.close();
-});
+const portal = historyTestPortal();
 beforeEach(() => signedOut({ path: "/settings" }));
 
 async function ownerWithTracker(): Promise<{ owner: Actor; trackerId: string }> {
   const owner = await createTeam();
-  await saveCredential(owner, { baseUrl: portal.baseUrl, ...DEMO_CREDENTIALS });
+  await saveCredential(owner, { baseUrl: portal().baseUrl, ...DEMO_CREDENTIALS });
   await signInAs(owner);
   expect(await call(startTrackingAction, { intervalMinutes: "15" })).toMatchObject({ status: "success" });
   const tracker = await prisma.changeTracker.findFirstOrThrow({ where: { teamId: owner.teamId } });
@@ -65,7 +55,7 @@ describe("change-history actions", () => {
   it("a member may do none of it; a member's own credential is not enough", async () => {
     const { owner, trackerId } = await ownerWithTracker();
     const member = await addMember(owner, "MEMBER");
-    await saveCredential(member, { baseUrl: portal.baseUrl, ...DEMO_CREDENTIALS });
+    await saveCredential(member, { baseUrl: portal().baseUrl, ...DEMO_CREDENTIALS });
     await signInAs(member);
     const refused = { status: "error", message: "Only owners and admins can manage the team." };
     expect(await call(syncNowAction, { trackerId })).toEqual(refused);
@@ -78,7 +68,7 @@ describe("change-history actions", () => {
   it("another team's tracker, or a crafted id, is not found: nothing of it is synced, paused, changed or deleted", async () => {
     const { trackerId } = await ownerWithTracker();
     const stranger = await createTeam();
-    await saveCredential(stranger, { baseUrl: portal.baseUrl, ...DEMO_CREDENTIALS });
+    await saveCredential(stranger, { baseUrl: portal().baseUrl, ...DEMO_CREDENTIALS });
     await signInAs(stranger);
     const missing = { status: "error", message: "That tracker no longer exists." };
     for (const action of [syncNowAction, pauseTrackerAction, takeOverTrackerAction, stopTrackingAction]) {
@@ -95,7 +85,7 @@ describe("change-history actions", () => {
   it("take over needs credentials of the same account; pause stops Sync now until resumed", async () => {
     const { owner, trackerId } = await ownerWithTracker();
     const admin = await addMember(owner, "ADMIN");
-    await saveCredential(admin, { baseUrl: portal.baseUrl, ...OTHER_CREDENTIALS });
+    await saveCredential(admin, { baseUrl: portal().baseUrl, ...OTHER_CREDENTIALS });
     await signInAs(admin);
     expect(await call(takeOverTrackerAction, { trackerId })).toEqual({
       status: "error",
@@ -103,7 +93,7 @@ describe("change-history actions", () => {
     });
     expect(await call(pauseTrackerAction, { trackerId })).toMatchObject({ status: "success" });
     expect(await call(syncNowAction, { trackerId })).toEqual({ status: "error", message: `Tracking is paused: Paused by ${admin.email}.` });
-    await saveCredential(admin, { baseUrl: portal.baseUrl, ...DEMO_CREDENTIALS });
+    await saveCredential(admin, { baseUrl: portal().baseUrl, ...DEMO_CREDENTIALS });
     expect(await call(takeOverTrackerAction, { trackerId })).toMatchObject({ status: "success" });
     expect(await trackerOf(trackerId)).toMatchObject({ status: "active", runnerId: admin.userId, pausedReason: null });
     expect(await call(syncNowAction, { trackerId })).toEqual({ status: "success", message: "Synced: nothing changed since the last sync." });

@@ -1,31 +1,21 @@
 // The schedule of change history (lib/history/schedule.ts) as two instances run it: both look at the
 // same tick at once, and each due tracker syncs exactly once; a tracker that is not due is left
 // alone; the Vercel cron route runs the same tick only with CRON_SECRET.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GET } from "@/app/api/cron/history/route";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { syncDueTrackers } from "@/lib/history/schedule";
 import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { createTeam } from "@/tests/teams/fixtures";
-import { startPortalSandbox, type PortalSandbox } from "@/tests/actions/support/sandbox";
+import { historyTestPortal } from "./support";
 import { withOwnDatabase } from "../setup/db";
 
 // A tick syncs every due tracker of the database: on the shared one it would sync other files'.
 withOwnDatabase();
 
-let portal: PortalSandbox;
-beforeAll(async () => {
-  ensureEmsTestEnv();
-  process.env.HISTORY_SYNC_BUDGET_PERCENT = "70";
-  portal = await startPortalSandbox();
-});
-afterAll(async () => {
-  delete process.env.HISTORY_SYNC_BUDGET_PERCENT;
-  await portal?.close();
-});
+const portal = historyTestPortal();
 afterEach(() => {
   delete process.env.CRON_SECRET;
 });
@@ -34,7 +24,7 @@ async function dueTrackers(count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let index = 0; index < count; index++) {
     const owner = await createTeam();
-    await saveCredential(owner, { baseUrl: portal.baseUrl, ...DEMO_CREDENTIALS });
+    await saveCredential(owner, { baseUrl: portal().baseUrl, ...DEMO_CREDENTIALS });
     ids.push((await startTracking(owner, { intervalMinutes: 15 })).id);
   }
   return ids;
