@@ -179,6 +179,7 @@ const serverEnvSchema = z.object({
   RETENTION_AUTH_ATTEMPTS_DAYS: numberFrom(30, 1, 36_500),
   RETENTION_ENDED_SESSIONS_DAYS: numberFrom(30, 1, 36_500),
   RETENTION_AUDIT_LOG_DAYS: numberFrom(365, 1, 36_500),
+  RETENTION_HISTORY_DAYS: numberFrom(365, 1, 36_500),
   // Scheduled jobs (lib/jobs): the job engine runs inside each Node server unless turned off; on
   // Vercel it never does, and Vercel Cron calls /api/cron/* with CRON_SECRET instead.
   JOBS_ENABLED: optionalBoolean,
@@ -300,6 +301,7 @@ export const retentionEnv = section(
     RETENTION_AUTH_ATTEMPTS_DAYS: true,
     RETENTION_ENDED_SESSIONS_DAYS: true,
     RETENTION_AUDIT_LOG_DAYS: true,
+    RETENTION_HISTORY_DAYS: true,
     AUTH_SESSION_IDLE_SECONDS: true,
     AUTH_SESSION_MAX_AGE_SECONDS: true,
     AUTH_THROTTLE_WINDOW_SECONDS: true,

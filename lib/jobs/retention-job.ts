@@ -3,7 +3,7 @@ import { log } from "@/lib/log";
 import { pruneExpiredRecords } from "@/lib/retention/prune";
 import type { JobDefinition } from "./registry";
 
-/** Deletes expired sign-in attempts, ended sessions and old audit records (lib/retention/prune.ts). */
+/** Deletes expired sign-in attempts, ended sessions, old audit records and old change history (lib/retention/prune.ts). */
 export const retentionJob: JobDefinition<void> = {
   name: "retention",
   // Hourly, at an odd minute: small batches often, rather than one large one a day.

@@ -12,6 +12,11 @@ import { KNOWN_ADDRESS_DAYS } from "@/lib/auth/throttle";
  *   lib/auth/session-policy.ts) more than RETENTION_ENDED_SESSIONS_DAYS (30) ago, and never one
  *   signed in within the last 30 days (the throttle treats those addresses as the owner's own);
  * - audit records older than RETENTION_AUDIT_LOG_DAYS (365);
+ * - change history (lib/history) older than RETENTION_HISTORY_DAYS (365): per tracker, the newest
+ *   checkpoint taken before the cut-off is kept, and the changes it already holds (seen at or before
+ *   it), the checkpoints before it and the syncs before it that are left without changes go (never
+ *   a tracker's latest sync: Settings shows it). "As of" a date from that checkpoint on works as
+ *   before; before it, history has begun there (lib/history/store.ts `stateAsOf`);
  * - the EMS caches' leftovers: shared listing answers (lib/ems/answer-cache.ts) fetched, or last
  *   leased, over a day ago (no window serves one that old; they hold encrypted header values, so
  *   they should not linger), and budget usage minutes over a day old (Settings shows the last hour).
@@ -28,6 +33,7 @@ export interface RetentionPolicy {
   authAttemptsDays: number;
   endedSessionsDays: number;
   auditLogDays: number;
+  historyDays: number;
   sessionIdleSeconds: number;
   sessionMaxAgeSeconds: number;
   throttleWindowSeconds: number;
@@ -39,6 +45,7 @@ export function retentionPolicy(): RetentionPolicy {
     authAttemptsDays: env.RETENTION_AUTH_ATTEMPTS_DAYS,
     endedSessionsDays: env.RETENTION_ENDED_SESSIONS_DAYS,
     auditLogDays: env.RETENTION_AUDIT_LOG_DAYS,
+    historyDays: env.RETENTION_HISTORY_DAYS,
     sessionIdleSeconds: env.AUTH_SESSION_IDLE_SECONDS,
     sessionMaxAgeSeconds: env.AUTH_SESSION_MAX_AGE_SECONDS,
     throttleWindowSeconds: env.AUTH_THROTTLE_WINDOW_SECONDS,
@@ -47,9 +54,18 @@ export function retentionPolicy(): RetentionPolicy {
 
 export interface PruneResult {
   /** Rows this run deleted, per table. */
-  deleted: { authAttempts: number; sessions: number; auditLog: number; sharedAnswers: number; budgetUsage: number };
+  deleted: {
+    authAttempts: number;
+    sessions: number;
+    auditLog: number;
+    sharedAnswers: number;
+    budgetUsage: number;
+    historyChanges: number;
+    historyCheckpoints: number;
+    historySyncs: number;
+  };
   /** The cut-offs it used (UTC), for the log. */
-  cutoffs: { authAttempts: string; sessionsEndedBefore: string; sessionsSignedInBefore: string; auditLog: string; caches: string };
+  cutoffs: { authAttempts: string; sessionsEndedBefore: string; sessionsSignedInBefore: string; auditLog: string; caches: string; history: string };
   /** false when it stopped early (signal or deadline); the next run goes on where it stopped. */
   complete: boolean;
   ms: number;
@@ -86,10 +102,11 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
     sessionsSignedInBefore: at(Math.max(policy.endedSessionsDays, KNOWN_ADDRESS_DAYS) * DAY),
     auditLog: at(policy.auditLogDays * DAY),
     caches: at(CACHE_DAYS * DAY),
+    history: at(policy.historyDays * DAY),
   };
   const idleBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionIdleSeconds * 1000);
   const expiredBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionMaxAgeSeconds * 1000);
-  const deleted = { authAttempts: 0, sessions: 0, auditLog: 0, sharedAnswers: 0, budgetUsage: 0 };
+  const deleted = { authAttempts: 0, sessions: 0, auditLog: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 };
   const stop = () => options.signal?.aborted === true || (options.deadline !== undefined && Date.now() >= options.deadline);
 
   // One table at a time, in batches, until a batch comes back short.
@@ -136,6 +153,40 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
         DELETE FROM "EmsBudgetUsage" WHERE ctid IN (
           SELECT ctid FROM "EmsBudgetUsage" WHERE "minute" < ${iso(cutoffs.caches)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
+    )) &&
+    // History: each tracker's kept checkpoint is the newest one taken at or before the cut-off.
+    // Changes first (the checkpoint holds them), then what came before the checkpoint.
+    (await drain("historyChanges", () =>
+      prisma.$executeRaw`
+        WITH kept AS (
+          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
+          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        DELETE FROM "SetupChange" WHERE "id" IN (
+          SELECT c."id" FROM "SetupChange" c JOIN kept ON kept."trackerId" = c."trackerId"
+          WHERE c."seenAt" <= kept."takenAt"
+          LIMIT ${batchSize} FOR UPDATE OF c SKIP LOCKED)`,
+    )) &&
+    (await drain("historyCheckpoints", () =>
+      prisma.$executeRaw`
+        WITH kept AS (
+          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
+          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        DELETE FROM "SetupCheckpoint" WHERE "id" IN (
+          SELECT k."id" FROM "SetupCheckpoint" k JOIN kept ON kept."trackerId" = k."trackerId"
+          WHERE k."takenAt" < kept."takenAt"
+          LIMIT ${batchSize} FOR UPDATE OF k SKIP LOCKED)`,
+    )) &&
+    (await drain("historySyncs", () =>
+      prisma.$executeRaw`
+        WITH kept AS (
+          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
+          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        DELETE FROM "SetupSync" WHERE "id" IN (
+          SELECT s."id" FROM "SetupSync" s JOIN kept ON kept."trackerId" = s."trackerId"
+          WHERE s."startedAt" < kept."takenAt"
+            AND NOT EXISTS (SELECT 1 FROM "SetupChange" c WHERE c."syncId" = s."id")
+            AND s."id" <> (SELECT l."id" FROM "SetupSync" l WHERE l."trackerId" = s."trackerId" ORDER BY l."startedAt" DESC, l."id" DESC LIMIT 1)
+          LIMIT ${batchSize} FOR UPDATE OF s SKIP LOCKED)`,
     ));
 
   return {
@@ -146,6 +197,7 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
       sessionsSignedInBefore: cutoffs.sessionsSignedInBefore.toISOString(),
       auditLog: cutoffs.auditLog.toISOString(),
       caches: cutoffs.caches.toISOString(),
+      history: cutoffs.history.toISOString(),
     },
     complete,
     ms: Date.now() - started,

@@ -4,11 +4,14 @@
 // On a database of its own: files running beside it leave due rows (old sessions) of their own.
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
+import { stateAsOf, writeCheckpoint } from "@/lib/history/store";
 import { pruneExpiredRecords, type RetentionPolicy } from "@/lib/retention/prune";
-import { createUser, unique } from "@/tests/teams/fixtures";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { createTeam, createUser, unique } from "@/tests/teams/fixtures";
 import { warmPool, withOwnDatabase } from "../setup/db";
 
 withOwnDatabase();
+ensureEmsTestEnv();
 
 const SECOND = 1000;
 const DAY = 24 * 3600 * SECOND;
@@ -16,6 +19,7 @@ const policy: RetentionPolicy = {
   authAttemptsDays: 30,
   endedSessionsDays: 30,
   auditLogDays: 365,
+  historyDays: 365,
   sessionIdleSeconds: 7 * 24 * 3600,
   sessionMaxAgeSeconds: 30 * 24 * 3600,
   throttleWindowSeconds: 900,
@@ -93,7 +97,7 @@ describe("pruneExpiredRecords", () => {
     console.info(`retention: ${due.authAttempts + due.auditLog + due.sessions} rows pruned by two concurrent runs in ${ms} ms (batches of 100): ` + runs.map((run) => JSON.stringify(run.deleted)).join(" + "));
 
     // A third run finds nothing left to do.
-    expect((await pruneExpiredRecords({ policy, now })).deleted).toEqual({ authAttempts: 0, auditLog: 0, sessions: 0, sharedAnswers: 0, budgetUsage: 0 });
+    expect((await pruneExpiredRecords({ policy, now })).deleted).toEqual({ authAttempts: 0, auditLog: 0, sessions: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 });
   });
 
   it("never deletes sign-in attempts inside the throttle window, nor sessions signed in within 30 days (the throttle's known addresses)", async () => {
@@ -145,5 +149,36 @@ describe("pruneExpiredRecords", () => {
     const run = await pruneExpiredRecords({ policy, now });
     expect(run.deleted.authAttempts).toBe(20_000);
     console.info(`retention: 20000 sign-in attempts pruned in ${run.ms} ms (batches of 1000)`);
+  });
+  it("change history: keeps each tracker's newest checkpoint from before the cut-off and what came after; 'as of' works from it, before it history has begun", async () => {
+    const { teamId } = await createTeam();
+    const tracker = await prisma.changeTracker.create({ data: { teamId, accountKey: `retention-${unique()}`, accountLabel: "sandbox · key …demo" } });
+    const sync = (at: Date) => prisma.setupSync.create({ data: { trackerId: tracker.id, trigger: "schedule", startedAt: at, finishedAt: at, status: "synced" } });
+    const change = async (at: Date, recordId: number) => {
+      const { id: syncId } = await sync(at);
+      await prisma.setupChange.create({ data: { trackerId: tracker.id, teamId, syncId, kind: "group", recordId, groupId: recordId, recordName: `Group ${recordId}`, change: "added", after: { name: `Group ${recordId}` }, seenAt: at } });
+    };
+    // Checkpoints 400 and 366 days ago (before the 365-day cut-off) and 10 days ago.
+    const [oldest, kept, recent] = [ago(400 * DAY), ago(366 * DAY), ago(10 * DAY)];
+    for (const at of [oldest, kept, recent]) await writeCheckpoint(prisma, tracker.id, at, []);
+    await sync(ago(401 * DAY)); // a sync without changes, before the kept checkpoint
+    await change(ago(395 * DAY), 1); // held by the kept checkpoint
+    await change(kept, 2); // seen with the kept checkpoint: held by it
+    await change(ago(366 * DAY - SECOND), 3); // after it: stays
+    await change(ago(5 * DAY), 4);
+    const lastSync = await sync(ago(DAY));
+
+    const first = await pruneExpiredRecords({ policy, now });
+    expect(first.deleted).toMatchObject({ historyChanges: 2, historyCheckpoints: 1, historySyncs: 2 });
+    expect((await prisma.setupChange.findMany({ where: { trackerId: tracker.id }, orderBy: { recordId: "asc" } })).map((row) => row.recordId)).toEqual([3, 4]);
+    expect((await prisma.setupCheckpoint.findMany({ where: { trackerId: tracker.id }, orderBy: { takenAt: "asc" } })).map((row) => row.takenAt)).toEqual([kept, recent]);
+    expect(await prisma.setupSync.count({ where: { id: lastSync.id } })).toBe(1);
+
+    // Before the kept checkpoint: history begins there. From it: the changes after it apply.
+    expect(await stateAsOf(tracker.id, ago(390 * DAY))).toEqual({ kind: "before-history", firstSync: kept });
+    const past = await stateAsOf(tracker.id, ago(300 * DAY));
+    expect(past.kind === "ok" && [...past.records.keys()]).toEqual(["group:3"]);
+    // Nothing more to do; a tracker whose history is all younger than the cut-off is not touched.
+    expect((await pruneExpiredRecords({ policy, now })).deleted).toMatchObject({ historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 });
   });
 });

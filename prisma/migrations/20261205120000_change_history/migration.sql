@@ -141,6 +141,9 @@ CREATE INDEX "SetupSync_trackerId_startedAt_idx" ON "SetupSync"("trackerId", "st
 CREATE INDEX "TrackedRecord_trackerId_groupId_idx" ON "TrackedRecord"("trackerId", "groupId");
 
 -- CreateIndex
+CREATE INDEX "SetupChange_syncId_idx" ON "SetupChange"("syncId");
+
+-- CreateIndex
 CREATE INDEX "SetupChange_teamId_seenAt_idx" ON "SetupChange"("teamId", "seenAt");
 
 -- CreateIndex
