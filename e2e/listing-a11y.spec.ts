@@ -71,6 +71,9 @@ test("filter builder, sorting and pagination work from the keyboard alone", asyn
 
   // Pagination, once the new page has replaced the old one's links (the URL changes first).
   await expect(page.getByTestId("page-next")).toHaveAttribute("href", /sort=name%2Cid/);
+  // Page links are plain links (whole-document loads): Enter is pressed once the sorted document
+  // has finished loading, so nothing of that load is still running when page 2 is asked for.
+  await page.waitForLoadState("load");
   await page.getByTestId("page-next").focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/page=2/);
