@@ -1,5 +1,6 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { retentionEnv } from "@/lib/env";
 import { KNOWN_ADDRESS_DAYS } from "@/lib/auth/throttle";
 
@@ -107,6 +108,11 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
   const idleBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionIdleSeconds * 1000);
   const expiredBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionMaxAgeSeconds * 1000);
   const deleted = { authAttempts: 0, sessions: 0, auditLog: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 };
+  // Each tracker's kept checkpoint: the newest one taken at or before the history cut-off.
+  const keptCheckpoints = Prisma.sql`
+    WITH kept AS (
+      SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
+      WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")`;
   const stop = () => options.signal?.aborted === true || (options.deadline !== undefined && Date.now() >= options.deadline);
 
   // One table at a time, in batches, until a batch comes back short.
@@ -154,13 +160,10 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
           SELECT ctid FROM "EmsBudgetUsage" WHERE "minute" < ${iso(cutoffs.caches)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
-    // History: each tracker's kept checkpoint is the newest one taken at or before the cut-off.
-    // Changes first (the checkpoint holds them), then what came before the checkpoint.
+    // History: changes first (the kept checkpoint holds them), then what came before it.
     (await drain("historyChanges", () =>
       prisma.$executeRaw`
-        WITH kept AS (
-          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
-          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        ${keptCheckpoints}
         DELETE FROM "SetupChange" WHERE "id" IN (
           SELECT c."id" FROM "SetupChange" c JOIN kept ON kept."trackerId" = c."trackerId"
           WHERE c."seenAt" <= kept."takenAt"
@@ -168,9 +171,7 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
     )) &&
     (await drain("historyCheckpoints", () =>
       prisma.$executeRaw`
-        WITH kept AS (
-          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
-          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        ${keptCheckpoints}
         DELETE FROM "SetupCheckpoint" WHERE "id" IN (
           SELECT k."id" FROM "SetupCheckpoint" k JOIN kept ON kept."trackerId" = k."trackerId"
           WHERE k."takenAt" < kept."takenAt"
@@ -178,9 +179,7 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
     )) &&
     (await drain("historySyncs", () =>
       prisma.$executeRaw`
-        WITH kept AS (
-          SELECT "trackerId", max("takenAt") AS "takenAt" FROM "SetupCheckpoint"
-          WHERE "takenAt" <= ${iso(cutoffs.history)}::timestamp GROUP BY "trackerId")
+        ${keptCheckpoints}
         DELETE FROM "SetupSync" WHERE "id" IN (
           SELECT s."id" FROM "SetupSync" s JOIN kept ON kept."trackerId" = s."trackerId"
           WHERE s."startedAt" < kept."takenAt"
