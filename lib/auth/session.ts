@@ -28,6 +28,11 @@ export interface Actor {
    * navigation's counts); null before the first check, or when the credential changed since.
    */
   healthCounts?: HealthCounts | null;
+  /**
+   * The team tracks an account's change history (lib/history): read in the same statement, so a
+   * listing of a team that tracks nothing spends no round trip on its "changed" marks.
+   */
+  teamTracksHistory?: boolean;
 }
 
 export interface HealthCounts {
@@ -91,7 +96,8 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            m."teamId", t."name" AS "teamName", m."role"::text AS "role",
            (tf."userId" IS NOT NULL) AS "twoFactorEnabled", t."requireTwoFactor" AS "teamRequiresTwoFactor",
            s."reauthenticatedAt",
-           hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices"
+           hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices",
+           EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"

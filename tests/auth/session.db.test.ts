@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { actorForSession, getActor, requireActor } from "@/lib/auth/session";
 import { isSessionOpen, sessionPolicy } from "@/lib/auth/session-policy";
 import { prisma } from "@/lib/db/prisma";
+import { listingMarks } from "@/lib/history/marks";
 import { redirectOf } from "../actions/support/call";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam, createUser } from "../teams/fixtures";
@@ -42,8 +43,22 @@ describe("actorForSession", () => {
     const claims = await openSession(owner.userId);
     const { result, statements } = await counter.record(() => actorForSession(claims));
     // No health check yet: no counts for the navigation.
-    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date), healthCounts: null });
+    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date), healthCounts: null, teamTracksHistory: false });
     expect(statements).toHaveLength(1);
+  });
+
+  it("says in the same statement whether the team tracks change history, so a listing of a team that does not asks nothing more for its marks", async () => {
+    const owner = await createTeam();
+    const claims = await openSession(owner.userId);
+    const untracked = (await actorForSession(claims))!;
+    const { result: marks, statements } = await counter.record(() => listingMarks(untracked, "webhook-groups", [1, 2, 3]));
+    expect(marks.size).toBe(0);
+    expect(statements).toHaveLength(0);
+
+    await prisma.changeTracker.create({ data: { teamId: owner.teamId, accountKey: `session-${owner.userId}`, accountLabel: "sandbox" } });
+    const { result, statements: one } = await counter.record(() => actorForSession(claims));
+    expect(result?.teamTracksHistory).toBe(true);
+    expect(one).toHaveLength(1);
   });
 
   it("refuses a revoked session, another user's session, a stale session version and an unknown id", async () => {
