@@ -4,7 +4,9 @@
 //      embedded-database and, when TEST_DATABASE_URL is set, real-PostgreSQL tests). The build
 //      skips its own type check, which phase 1 did; it cannot run beside `next typegen`, which
 //      writes into the same .next directory the build starts by clearing;
-//   3. the end-to-end tests in Chromium against that build.
+//   3. the end-to-end tests in Chromium against that build, alone: they keep two cores busy by
+//      themselves (measured: 645 of 660 CPU-seconds in a 330 s run), so running vitest beside
+//      them only slows both (tried: the whole run took longer, with a load average of 20).
 // A phase starts only when the one before passed. Steps that run side by side have their output
 // held and printed whole when they end, so reports never interleave.
 import { spawn } from "node:child_process";

@@ -1,8 +1,8 @@
 // `npm run test:unit`: vitest's projects, in two processes at once when TEST_DATABASE_URL is set:
 // the unit and embedded-database projects in one, the same database tests against the
-// TEST_DATABASE_URL server in the other. Each project runs its files one at a time (some act on
-// whole tables), but the two database projects use different databases, so they need not wait
-// for each other; much of their time is spent waiting on timers and sockets, not the CPU.
+// TEST_DATABASE_URL server in the other. The two database projects use different databases, so
+// they need not wait for each other; much of their time is spent waiting on timers and sockets,
+// not the CPU (vitest.config.ts says how many files each runs at once).
 // The second process's report is printed after the first's, so the two never interleave.
 import { spawn } from "node:child_process";
 
@@ -25,7 +25,7 @@ if (!process.env.TEST_DATABASE_URL || extra.some((arg) => arg.startsWith("--proj
   process.exit((await run([], { buffered: false })).code);
 }
 const postgres = run(["--project", "db-postgres"], { buffered: true });
-const first = await run(["--project", "unit", "--project", "db-embedded"], { buffered: false });
+const first = await run(["--project", "unit", "--project", "unit-isolated", "--project", "db-embedded"], { buffered: false });
 const second = await postgres;
 process.stdout.write(second.output);
 process.exit(Math.max(first.code, second.code));

@@ -26,8 +26,12 @@ import {
 } from "@/lib/auth/two-factor";
 import { rotateStoredSecrets } from "@/lib/credentials/rotation";
 import type { Actor } from "@/lib/auth/session";
-import { warmPool } from "@/tests/setup/db";
+import { warmPool, withOwnDatabase } from "@/tests/setup/db";
 import { addMember, createTeam } from "../teams/fixtures";
+
+// Key rotation rewrites every stored secret of the database: on the shared one it would re-encrypt
+// the rows of files running beside this one under a key their processes do not hold.
+withOwnDatabase();
 
 const PASSWORD = "a long enough password for two-factor tests";
 const address = () => `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;

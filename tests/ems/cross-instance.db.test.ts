@@ -98,9 +98,13 @@ describe("two portal processes on one PostgreSQL", () => {
     const counts = await sandbox.admin.stats();
     expect(counts.tokenRequests).toBe(1);
     expect(counts.apiRequests).toBe(100);
-    // One process asked the token endpoint; the other waited for its lease to end and then found
-    // the token in the database.
-    expect(instances.flatMap(tokenSources).sort()).toEqual(["database_after_wait", "token_endpoint"]);
+    // One process asked the token endpoint; the other waited while the lease was held and then
+    // found the token in the database: on a later look, or (when the holder stored the token and
+    // gave the lease back between that process's look and its claim) on claiming the free lease.
+    const sources = instances.flatMap(tokenSources).sort();
+    expect(sources).toHaveLength(2);
+    expect(sources[1]).toBe("token_endpoint");
+    expect(["database_after_wait", "database_after_claim"]).toContain(sources[0]);
 
     // A third process starting cold reuses the stored token.
     const late = startInstance(sandbox.baseUrl, 10);
