@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
+import { canonicalListingQuery, listingAt } from "@/lib/listing/canonical";
 import { securityHeadersEnv } from "@/lib/env";
 import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, type Refusal } from "@/lib/security/action-request";
 import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from "@/lib/security/content-security-policy";
@@ -15,7 +16,7 @@ function hasSessionCookie(req: NextRequest): boolean {
 }
 
 /**
- * Every request but static files passes here, for two jobs kept apart:
+ * Every request but static files passes here, for three jobs kept apart:
  *
  * 1. Security (`securityHeaders`, `refusal`): a Content-Security-Policy on every response (pages
  *    with a fresh nonce), HSTS over HTTPS, and a 4xx for a cross-site or undecodable write before
@@ -25,6 +26,7 @@ function hasSessionCookie(req: NextRequest): boolean {
  *    action checks the session against the database itself (getActor in lib/auth/session.ts, which
  *    decodes the JWT once per request), so this is no security boundary and need not pay for a
  *    second decode.
+ * 3. Canonical listing addresses (`canonicalListingRedirect`), before any rendering starts.
  */
 export async function proxy(req: NextRequest): Promise<NextResponse> {
   const security = securityHeaders(req);
@@ -34,10 +36,29 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   // Only a write that may be a server action has its body read (a copy: the page gets the original).
   const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req) : null;
   if (malformed) return security.apply(refusal(malformed));
-  return security.apply(sessionGate(req, security.requestHeaders));
+  // A visitor who is sent to sign in comes back to the address asked for, canonicalised then.
+  return security.apply(sessionGate(req, security.requestHeaders) ?? canonicalListingRedirect(req) ?? NextResponse.next({ request: { headers: security.requestHeaders } }));
 }
 
-function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse {
+/**
+ * A listing page asked for as a document at a long address (a submitted options form sends every
+ * field) is sent to its canonical one here, before rendering starts: a plain redirect. Inside the
+ * page, once the layout has been streamed, a redirect can only be a `<meta http-equiv="refresh">`
+ * that makes the browser wait a second. Client navigations (RSC requests) are redirected by the
+ * page itself (lib/listing/resolve.ts), which the router follows without a page load.
+ */
+function canonicalListingRedirect(req: NextRequest): NextResponse | null {
+  if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.has("rsc")) return null;
+  const resource = listingAt(req.nextUrl.pathname);
+  const canonical = resource ? canonicalListingQuery(resource, req.nextUrl.searchParams) : null;
+  if (canonical === null) return null;
+  const target = req.nextUrl.clone();
+  target.search = `?${canonical}`;
+  return NextResponse.redirect(target);
+}
+
+/** A redirect to sign-in, or null to let the request pass. */
+function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse | null {
   const path = req.nextUrl.pathname + req.nextUrl.search;
   // Pages read this to build the return address when the database says the session has ended.
   // Always set here, so a value the client sent never survives.
@@ -49,7 +70,7 @@ function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse {
     signIn.searchParams.append("callbackUrl", safeCallbackUrl(`${req.nextUrl.basePath}${path}`, { origin: req.nextUrl.origin }));
     return NextResponse.redirect(signIn);
   }
-  return NextResponse.next({ request: { headers: requestHeaders } });
+  return null;
 }
 
 function refusal({ status, message }: Refusal): NextResponse {

@@ -4,26 +4,16 @@ import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import type { EmsClient } from "@/lib/ems";
 import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import { canonicalListingQuery } from "./canonical";
 import type { ListingResource } from "./resources";
 import { listingConfig } from "./resources";
 import {
   hasListingOptions,
   parseListingSearchParams,
-  toSearchParams,
   viewQueryOf,
   type ListingState,
   type SearchParamsInput,
 } from "./search-params";
-
-function searchStringOf(input: SearchParamsInput): string {
-  if (input instanceof URLSearchParams) return input.toString();
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
-  }
-  return params.toString();
-}
 
 export interface ResolvedListing {
   state: ListingState;
@@ -50,15 +40,10 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
   const state = parseListingSearchParams(resource, searchParams);
   const hasOptions = hasListingOptions(searchParams);
 
-  // A submitted options form sends every field (`fields=id&fields=name&per-page=20&ids=9%0A3`):
-  // answer with the canonical address, so that what is shared and saved is short and stable. Not
-  // when something was ignored: the notice would be lost on the way.
-  if (hasOptions && state.notices.length === 0 && state.idsErrors.length === 0) {
-    const canonical = toSearchParams(state).toString();
-    if (canonical !== searchStringOf(searchParams)) {
-      redirect(`${listingConfig(resource).path}?${canonical || "view=none"}`);
-    }
-  }
+  // A document request never gets here with a long address (proxy.ts redirects it first); a client
+  // navigation to one is sent on to the canonical address the same way.
+  const canonical = canonicalListingQuery(resource, searchParams);
+  if (canonical !== null) redirect(`${listingConfig(resource).path}?${canonical}`);
   // Two queries at once: the credential the table will need, and every view this person may see on
   // this page (a requested or default view is one of them or it is not theirs to see).
   const emsClient = getEmsClientForActor(actor);

@@ -55,4 +55,30 @@ describe("proxy", () => {
     expect(response.headers.get("x-middleware-request-x-ems-path")).toBe("/events?page=2");
     expect(response.headers.get("x-middleware-override-headers")).toContain("x-ems-path");
   });
+
+  it("sends a listing document at a long address (a submitted options form) to its canonical one, before rendering", async () => {
+    const session = { cookie: "next-auth.session-token=t" };
+    const long = "/events?fields=id,name,status,start_date,end_date,timezone&per-page=50&ids=9%0A3&searchCondition=and";
+    const response = await proxy(request(long, session));
+    expect(response.status).toBe(307);
+    expect(response.headers.get("location")).toBe("http://portal.test/events?ids=9%2C3&per-page=50");
+    expect(response.headers.get("content-security-policy")).toBeTruthy();
+
+    // The canonical address itself, a client navigation (the page redirects those itself), a write,
+    // an address with something ignored (its notice would be lost) and another page pass through.
+    for (const [path, headers] of [
+      ["/events?ids=9%2C3&per-page=50", session],
+      [long, { ...session, rsc: "1" }],
+      ["/events?per-page=7&fields=id&fields=name", session],
+      ["/events/12?per-page=20", session],
+    ] as const) {
+      expect((await proxy(request(path, headers))).headers.get("x-middleware-next"), path).toBe("1");
+    }
+    const post = await proxy(new NextRequest(new URL(long, "http://portal.test"), { method: "POST", headers: { ...session, "content-type": "text/plain" } }));
+    expect(post.status).not.toBe(307);
+
+    // Signed out: sign-in first, with the address as asked for.
+    const signedOut = await proxy(request(long));
+    expect(new URL(signedOut.headers.get("location")!).pathname).toBe("/sign-in");
+  });
 });
