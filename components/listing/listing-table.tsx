@@ -4,6 +4,7 @@ import { formatEventLocal, formatUtcInZone, plainValue } from "@/lib/listing/for
 import { hrefOf, sortByColumn, sortThenBy, type ListingState } from "@/lib/listing/search-params";
 import { HeaderList } from "./hidden-value";
 import { WebhookTable } from "./webhook-table";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 type Row = Record<string, unknown>;
 
@@ -137,7 +138,7 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
   const config = listingConfig(state.resource);
   const showWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   return (
-    <div className="overflow-x-auto">
+    <ScrollX>
       {/* Cell styles are set once on the table: 200 rows × columns of repeated classes cost real bytes. */}
       <table
         className="w-full border-collapse text-left text-sm [&_td]:px-2 [&_td]:py-2 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-200 [&>tbody>tr]:align-top"
@@ -179,6 +180,6 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

@@ -6,6 +6,7 @@ import { listAuditLog } from "@/lib/teams/audit-log";
 import { canManageTeam } from "@/lib/teams/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -82,7 +83,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           Nothing recorded yet.
         </Notice>
       ) : (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white">
+        <ScrollX className="rounded-xl border border-slate-200 bg-white">
           <table className="w-full min-w-[48rem] text-left text-sm" data-testid="audit-table">
             <caption className="sr-only">
               Audit log, page {log.page} of {log.pageCount}
@@ -124,7 +125,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
       {log.pageCount > 1 ? (
         <nav aria-label="Audit log pages" className="flex items-center gap-3 text-sm">

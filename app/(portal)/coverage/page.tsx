@@ -14,6 +14,7 @@ import { SetupFreshness } from "@/components/setup/setup-freshness";
 import { CoverageCellView } from "@/components/coverage/coverage-cell";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 export const metadata: Metadata = { title: "Coverage" };
 
@@ -135,7 +136,7 @@ function CoverageBody({
           </Link>
         </div>
       ) : (
-        <div className="max-w-full overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid="coverage-table-wrapper">
+        <ScrollX className="max-w-full rounded-lg border border-slate-200 bg-white" data-testid="coverage-table-wrapper">
           <table className="min-w-full border-collapse text-left text-sm" data-testid="coverage-table">
             <caption className="sr-only">Webhooks that fire for each event and trigger</caption>
             <thead className="bg-slate-50 text-xs text-slate-700">
@@ -190,7 +191,7 @@ function CoverageBody({
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       )}
       {pageCount > 1 ? (
         <nav aria-label="Pages" className="flex flex-wrap items-center gap-3 text-sm">

@@ -10,6 +10,7 @@ import { ChangeRoleForm, RemoveMemberForm } from "./_components/member-actions";
 import { RevokeInvitationForm } from "./_components/revoke-invitation-form";
 import { TwoFactorRequirementForm } from "./_components/two-factor-requirement-form";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -48,7 +49,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
         <h2 id="members-heading" className="text-lg font-semibold">
           Members <span className="text-sm font-normal text-slate-500">({team.members.length})</span>
         </h2>
-        <div className="mt-4 overflow-x-auto">
+        <ScrollX className="mt-4">
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="member-list">
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
@@ -96,7 +97,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollX>
       </section>
 
       {manager ? (

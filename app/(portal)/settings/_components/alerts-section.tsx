@@ -6,6 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { AlertPreferencesForm } from "./alert-preferences-form";
 import { SendTestAlertForm } from "./send-test-alert-form";
 import { SlackUrlForm } from "./slack-url-form";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -87,7 +88,7 @@ function StatusText({ delivery }: { delivery: DeliveryRecord }) {
 function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
   if (deliveries.length === 0) return <p className="text-sm text-slate-500">No alerts sent yet.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200">
+    <ScrollX className="rounded-lg border border-slate-200">
       <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alert-deliveries">
         <caption className="sr-only">The last {deliveries.length} alert deliveries, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
@@ -117,6 +118,6 @@ function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollX>
   );
 }

@@ -2,6 +2,7 @@ import { LowBudgetNotice } from "@/components/listing/freshness";
 import type { BudgetOverview } from "@/lib/credentials/budget";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
+import { ScrollX } from "@/components/ui/scroll-x";
 
 /** The rate-limit budget of the member's key: this window's figures, and the last hour's use by kind. */
 export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
@@ -15,7 +16,7 @@ export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
           : "No figures for the current window yet: the next page view brings them."}
       </p>
       <LowBudgetNotice budget={budget} />
-      <div className="overflow-x-auto">
+      <ScrollX>
         <table className="w-full max-w-2xl text-sm" data-testid="budget-usage-table">
           <caption className="mb-2 text-left text-sm font-medium text-slate-700">Credits your team spent with this key in the last hour</caption>
           <thead>
@@ -65,7 +66,7 @@ export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollX>
       <p className="max-w-2xl text-xs text-slate-500">
         Everyone using this key spends from one budget (the EMS allows 2,000 credits per 10 minutes; a listing costs 10). Page views come first and
         identical ones within {overview.sharedAnswerSeconds} seconds share one answer; exports and other background work leave{" "}
