@@ -29,6 +29,36 @@ async function signUpOnFaultSandbox(page: Page, prefix: string, credentials: { c
   await expect(page.getByText("Saved, encrypted (never shown)")).toBeVisible();
 }
 
+test("an API that does not answer the check before saving: 'Save anyway' saves unchecked; credentials the EMS rejects later say so on every listing", async ({ page }) => {
+  await signUp(page, newTestUser("unchecked"));
+  await page.goto("/settings");
+  await page.getByLabel("Base URL").fill(E2E_FAULT_SANDBOX_URL);
+  await page.getByLabel("Consumer key").fill(DEMO.consumerKey);
+  await page.getByLabel("Consumer secret").fill(DEMO.consumerSecret);
+  // The token endpoint is down for the check (a few retries included).
+  await admin.injectFaults({ count: 6, status: 503, paths: "token" });
+  await page.getByRole("button", { name: "Save credentials" }).click();
+  const checkFailed = page.getByTestId("credential-check-failed");
+  await expect(checkFailed).toContainText("The EMS API is unavailable right now.");
+  await expect(page.getByTestId("no-credentials")).toBeVisible();
+  await shoot(page, "settings-check-failed", false);
+  await checkFailed.getByRole("button", { name: "Save anyway" }).click();
+  await expect(page.getByTestId("credential-form-success")).toContainText("Saved without a check");
+  await expect(page.getByTestId("credential-status-badge")).toHaveText("Not checked yet");
+  await admin.clearFaults();
+
+  // Later the EMS refuses them (a secret rotated there): every listing says so, and so does Settings.
+  await admin.revokeAllTokens();
+  await admin.injectFaults({ count: 20, status: 401, paths: "token" });
+  await page.goto("/webhook-groups");
+  await expect(page.getByTestId("state-rejected")).toContainText("rejected your API credentials");
+  await page.goto("/events");
+  await expect(page.getByTestId("state-rejected")).toBeVisible();
+  await page.goto("/settings");
+  await expect(page.getByTestId("credential-status-badge")).toHaveText("Rejected");
+  await shoot(page, "settings-rejected", false);
+});
+
 test("a token that expires mid-session never shows an error", async ({ page }) => {
   await signUpOnFaultSandbox(page, "expiry");
   // A reset keeps issued tokens: one from an earlier run of this file (a retry) would still be good.

@@ -80,12 +80,18 @@ test.describe("teams and credentials", () => {
     await memberPage.getByRole("button", { name: /Use the built-in sandbox URL/ }).click();
     await expect(baseUrl).toHaveValue(/\/sandbox$/);
     await memberPage.getByRole("button", { name: "Save credentials" }).click();
+    // Saving asked the EMS first: connected, with what the account sees.
+    await expect(memberPage.getByTestId("credential-form-success")).toContainText(/Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\./);
     await expect(memberPage.getByTestId("credential-key-last4")).toContainText("_key");
+    await expect(memberPage.getByTestId("credential-status-badge")).toHaveText("Connected");
     await memberPage.getByRole("button", { name: "Test connection" }).click();
     await expect(memberPage.getByTestId("webhook-group-count")).toHaveText(/^\d+$/);
     expect(await memberPage.getByTestId("webhook-group-count").innerText()).not.toBe(ownerGroups);
+    // The test's outcome replaces the save's: one message on screen, not a stack of them.
+    await expect(memberPage.getByTestId("test-connection-success")).toBeVisible();
+    await expect(memberPage.getByTestId("credential-form-success")).toHaveCount(0);
     await memberPage.reload();
-    await expect(memberPage.getByTestId("credential-last-verified")).not.toContainText("Not tested yet");
+    await expect(memberPage.getByTestId("credential-status")).toContainText(/Connected\s*checked/);
 
     // A member manages nobody and cannot read the audit log.
     await memberPage.goto("/team");

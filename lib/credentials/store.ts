@@ -5,6 +5,9 @@ import { auditByActor } from "@/lib/audit/log";
 import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import {
+  CredentialsRejectedError,
+  EmsBadRequestError,
+  InvalidResponseError,
   credentialFingerprint,
   dropCredentialState,
   dropSharedAnswers,
@@ -32,6 +35,8 @@ export interface CredentialSummary {
   lastVerifiedAt: Date | null;
   lastErrorAt: Date | null;
   lastError: string | null;
+  /** The EMS error code of the last failed check (see credentialStatus in ./status). */
+  lastErrorCode: string | null;
   /** False when a ciphertext names a key that is no longer in the ring (checked without decrypting). */
   readable: boolean;
 }
@@ -73,6 +78,7 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
       lastVerifiedAt: true,
       lastErrorAt: true,
       lastError: true,
+      lastErrorCode: true,
       fingerprint: true,
       keyCiphertext: true,
       secretCiphertext: true,
@@ -81,12 +87,13 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
   if (!row) return null;
   const ring = keyIds();
   const readable = [row.keyCiphertext, row.secretCiphertext].every((ciphertext) => ring.includes(ciphertextKeyId(ciphertext) ?? ""));
-  let { lastErrorAt, lastError } = row;
+  let { lastErrorAt, lastError, lastErrorCode } = row;
   // The EMS client marks a credential failing when a page's call is refused; show that too.
   const state = await getCredentialState(row.fingerprint).catch(() => null);
   if (state?.failedAt && (!lastErrorAt || state.failedAt > lastErrorAt) && (!row.lastVerifiedAt || state.failedAt > row.lastVerifiedAt)) {
     lastErrorAt = state.failedAt;
     lastError = state.failureReason ?? "The EMS API rejected these credentials.";
+    lastErrorCode = new CredentialsRejectedError().code;
   }
   return {
     id: row.id,
@@ -96,6 +103,7 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
     lastVerifiedAt: row.lastVerifiedAt,
     lastErrorAt,
     lastError,
+    lastErrorCode,
     readable,
   };
 }
@@ -117,12 +125,53 @@ export async function forgetOrphanedCredential(fingerprint: string | null): Prom
   if (fingerprint) await forgetCredential(fingerprint);
 }
 
+/** The outcome of the check before saving: what the account sees, and when it was asked. */
+export interface CredentialCheck {
+  webhookGroupCount: number;
+  checkedAt: Date;
+}
+
+/**
+ * Asks the EMS with credentials that are about to be saved: a token and a one-row listing (11
+ * credits). The token is cached under the credentials' fingerprint, so once they are saved the
+ * first page views use it. Refused, nothing is saved:
+ * - credentials the EMS rejects: a form message with the reason;
+ * - an address that answers, but not as the EMS API does (a wrong path): the base URL's error;
+ * - an API that does not answer, or answers with an error or a spent rate limit: an error on the
+ *   `saveAnyway` field, which the form offers as "Save anyway" (it may be down for a moment).
+ * A failed check leaves no token state behind for credentials nobody has saved.
+ */
+async function checkBeforeSaving(credential: EmsCredential, requestId: string): Promise<CredentialCheck> {
+  try {
+    const outcome = await getEmsClient(credential).testConnection({ requestId });
+    return { webhookGroupCount: outcome.webhookGroupCount, checkedAt: new Date() };
+  } catch (error) {
+    const orphaned = await prisma.$transaction((tx) => dropOrphanedTokenCache(tx, credential.fingerprint));
+    await forgetOrphanedCredential(orphaned);
+    if (error instanceof CredentialsRejectedError) {
+      throw new SafeError("The EMS API rejected this consumer key and secret, so they were not saved. Check both and try again.", "credentials_rejected");
+    }
+    if (error instanceof EmsBadRequestError || error instanceof InvalidResponseError) {
+      throw new FieldError("baseUrl", `${error.userMessage} Is this the address before /api/v1? Nothing was saved.`, "invalid_base_url");
+    }
+    if (isEmsError(error)) throw new FieldError("saveAnyway", `${error.userMessage} Nothing was saved yet: save them without the check, or try again.`, "check_failed");
+    log.error({ event: "credential.check_failed", requestId, err: error }, "the check before saving failed unexpectedly");
+    throw new FieldError("saveAnyway", "The check failed for an unexpected reason. Nothing was saved yet: save them without the check, or try again.", "check_failed");
+  }
+}
+
 /**
  * Saves (or replaces) the actor's own credentials, encrypted. The base URL rules are checked again
  * here, its host resolved, and an address the destination policy refuses is the base URL's error
- * (lib/ems/destination.ts; every call checks again before it connects).
+ * (lib/ems/destination.ts; every call checks again before it connects). With `check`, the EMS is
+ * asked with them first (checkBeforeSaving) and they are saved as verified, or not at all.
  */
-export async function saveCredential(actor: Actor, input: CredentialInput, context: RequestContext = {}): Promise<CredentialSummary> {
+export async function saveCredential(
+  actor: Actor,
+  input: CredentialInput,
+  context: RequestContext = {},
+  options: { check?: boolean; requestId?: string } = {},
+): Promise<CredentialSummary & { check: CredentialCheck | null }> {
   const checked = checkEmsBaseUrl(input.baseUrl);
   if (!checked.ok) throw new FieldError("baseUrl", checked.message, "invalid_base_url");
   const consumerKey = input.consumerKey.trim();
@@ -135,15 +184,20 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
     throw new FieldError("baseUrl", refusal.message, "invalid_base_url");
   }
 
+  const fingerprint = credentialFingerprint(checked.baseUrl, consumerKey, consumerSecret);
+  const check = options.check
+    ? await checkBeforeSaving({ baseUrl: checked.baseUrl, consumerKey, consumerSecret, fingerprint }, options.requestId ?? randomUUID())
+    : null;
   const data = {
     baseUrl: checked.baseUrl,
     keyCiphertext: encryptSecret(consumerKey, credentialAad(actor.userId, "key")),
     secretCiphertext: encryptSecret(consumerSecret, credentialAad(actor.userId, "secret")),
     keyLast4: lastFour(consumerKey),
-    fingerprint: credentialFingerprint(checked.baseUrl, consumerKey, consumerSecret),
-    lastVerifiedAt: null,
+    fingerprint,
+    lastVerifiedAt: check?.checkedAt ?? null,
     lastErrorAt: null,
     lastError: null,
+    lastErrorCode: null,
   };
 
   let orphaned: string | null = null;
@@ -164,7 +218,7 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
         action: "credential.saved",
         target: `credential:${row.id}`,
         ip: context.ip ?? null,
-        metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4, replaced: previous !== null },
+        metadata: { baseUrl: row.baseUrl, keyLast4: row.keyLast4, replaced: previous !== null, checked: check !== null },
       },
       tx,
     );
@@ -176,10 +230,12 @@ export async function saveCredential(actor: Actor, input: CredentialInput, conte
     baseUrl: saved.baseUrl,
     keyLast4: saved.keyLast4,
     savedAt: saved.updatedAt,
-    lastVerifiedAt: null,
+    lastVerifiedAt: saved.lastVerifiedAt,
     lastErrorAt: null,
     lastError: null,
+    lastErrorCode: null,
     readable: true,
+    check,
   };
 }
 
@@ -252,7 +308,7 @@ export async function getEmsClientForActor(actor: Pick<Actor, "userId">): Promis
 
 export type ConnectionTestResult =
   | { ok: true; expiresAt: Date; webhookGroupCount: number; testedAt: Date }
-  | { ok: false; message: string; testedAt: Date };
+  | { ok: false; message: string; code: string; testedAt: Date };
 
 /**
  * Gets a token with the actor's credentials and counts the webhook groups the account sees. The
@@ -274,14 +330,18 @@ export async function testCredential(actor: Actor, context: RequestContext = {})
       log.error({ event: "credential.test_failed", requestId, credentialId: credential.id, err: error }, "connection test failed unexpectedly");
     }
     // Taken after the call: the EMS client's own failure mark (EmsTokenCache) is then older than this.
-    result = { ok: false, message: isEmsError(error) ? error.userMessage : "The connection test failed for an unexpected reason. Please try again.", testedAt: new Date() };
+    result = isEmsError(error)
+      ? { ok: false, message: error.userMessage, code: error.code, testedAt: new Date() }
+      : { ok: false, message: "The connection test failed for an unexpected reason. Please try again.", code: "unexpected", testedAt: new Date() };
   }
   const { testedAt } = result;
   await prisma.$transaction(async (tx) => {
     // Only the row tested: if the credentials were replaced meanwhile, this outcome is not theirs.
     await tx.apiCredential.updateMany({
       where: { id: credential.id, fingerprint: credential.fingerprint },
-      data: result.ok ? { lastVerifiedAt: testedAt, lastErrorAt: null, lastError: null } : { lastErrorAt: testedAt, lastError: result.message },
+      data: result.ok
+        ? { lastVerifiedAt: testedAt, lastErrorAt: null, lastError: null, lastErrorCode: null }
+        : { lastErrorAt: testedAt, lastError: result.message, lastErrorCode: result.code },
     });
     await auditByActor(
       actor,

@@ -11,6 +11,7 @@ import { deleteCredentialsAction } from "@/lib/actions/credentials/delete-creden
 import { saveCredentialsAction } from "@/lib/actions/credentials/save-credentials";
 import { testConnectionAction } from "@/lib/actions/credentials/test-connection";
 import { saveCredential } from "@/lib/credentials/store";
+import { credentialFingerprint } from "@/lib/ems";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
@@ -59,16 +60,53 @@ describe("saveCredentialsAction", () => {
     expect(await credentialOf(owner.userId)).toBeNull();
   });
 
-  it("saves the caller's own credentials, encrypted, and answers with the key's last four characters only", async () => {
+  it("asks the EMS first, then saves the caller's own credentials as verified, encrypted, answering with the key's last four characters only", async () => {
     const owner = await createTeam();
     await signInAs(owner);
     const answer = await call(saveCredentialsAction, { baseUrl: `${sandbox.baseUrl}/`, ...OTHER_CREDENTIALS });
-    expect(answer).toEqual({ status: "success", message: "Saved (key ending in _key). Use “Test connection” to check them." });
+    expect(answer).toEqual({ status: "success", message: expect.stringMatching(/^Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\.$/) });
     expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     const row = await credentialOf(owner.userId);
-    expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key" });
+    expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key", lastVerifiedAt: expect.any(Date), lastError: null });
     expectNoSecrets(row, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     expect(revalidatePath).toHaveBeenCalledWith("/settings");
+  });
+
+  it("refuses credentials the EMS rejects, with the reason, and stores nothing (no token state either)", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const wrong = { consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: "a wrong secret" };
+    const answer = await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...wrong });
+    expect(answer).toEqual({ status: "error", message: "The EMS API rejected this consumer key and secret, so they were not saved. Check both and try again." });
+    expectNoSecrets(answer, wrong.consumerSecret);
+    expect(await credentialOf(owner.userId)).toBeNull();
+    const fingerprint = credentialFingerprint(sandbox.baseUrl, wrong.consumerKey, wrong.consumerSecret);
+    expect(await prisma.emsTokenCache.count({ where: { fingerprint } })).toBe(0);
+    // Replacing saved credentials with rejected ones keeps the saved ones.
+    await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const saved = await credentialOf(owner.userId);
+    await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...wrong });
+    expect((await credentialOf(owner.userId))?.fingerprint).toBe(saved?.fingerprint);
+  });
+
+  it("offers 'Save anyway' when the EMS does not answer the check; with it, saves unchecked", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    // Every attempt of the check's token request (a GET's retries included) answers 503.
+    sandbox.sandbox.injectFaults({ count: 10, status: 503, paths: "all" });
+    try {
+      const answer = await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+      expect(answer).toEqual({ status: "error", fieldErrors: { saveAnyway: expect.stringMatching(/^The EMS API is unavailable right now\..*Nothing was saved yet: save them without the check, or try again\.$/) } });
+      expect(await credentialOf(owner.userId)).toBeNull();
+
+      const anyway = await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS, saveAnyway: "1" });
+      expect(anyway).toEqual({ status: "success", message: `Saved without a check (key ending in ${DEMO_CREDENTIALS.consumerKey.slice(-4)}). Use “Test connection” once the API answers.` });
+      expect(await credentialOf(owner.userId)).toMatchObject({ lastVerifiedAt: null });
+    } finally {
+      sandbox.sandbox.clearFaults();
+    }
+    // Only "1" means it.
+    expect(await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS, saveAnyway: "yes" })).toMatchObject({ status: "error", fieldErrors: { saveAnyway: expect.any(String) } });
   });
 });
 

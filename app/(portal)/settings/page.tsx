@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { requireActor } from "@/lib/auth/session";
 import { getBudgetOverview } from "@/lib/credentials/budget";
+import { credentialStatus, type CredentialStatus, type CredentialStatusKind } from "@/lib/credentials/status";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { sandboxSettings } from "@/lib/env";
 import { listTrackers } from "@/lib/history/trackers";
+import { LatestMessageScope } from "@/components/forms/latest-message";
 import { Notice } from "@/components/ui/notice";
 import { AlertsSection } from "./_components/alerts-section";
 import { BudgetUsage } from "./_components/budget-usage";
@@ -22,6 +24,33 @@ const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "
 
 function When({ date, never }: { date: Date | null; never: string }) {
   return date ? <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time> : <span className="text-slate-500">{never}</span>;
+}
+
+const STATUS_BADGES: Record<CredentialStatusKind, string> = {
+  connected: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  rejected: "bg-red-50 text-red-800 ring-red-200",
+  unreachable: "bg-amber-50 text-amber-900 ring-amber-200",
+  failing: "bg-amber-50 text-amber-900 ring-amber-200",
+  unchecked: "bg-slate-100 text-slate-700 ring-slate-200",
+};
+
+/** One badge for the credentials' last check, when it was, and what went wrong if it failed. */
+function CredentialStatusLine({ status }: { status: CredentialStatus }) {
+  return (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_BADGES[status.kind]}`} data-testid="credential-status-badge">
+        {status.label}
+      </span>
+      {status.checkedAt ? (
+        <span className="text-slate-600">
+          checked <When date={status.checkedAt} never="" />
+        </span>
+      ) : (
+        <span className="text-slate-600">Test the connection to check them.</span>
+      )}
+      {status.message ? <span className="w-full text-red-700">{status.message}</span> : null}
+    </span>
+  );
 }
 
 export default async function SettingsPage() {
@@ -46,6 +75,7 @@ export default async function SettingsPage() {
         </h2>
         {/* One tree for both states (none saved / saved): the stateful forms keep their place, so the
             outcome of a save or a sandbox set-up stays on screen when the page re-renders. */}
+        <LatestMessageScope>
         <div className="mt-4 space-y-6">
           {summary ? (
             <dl className="grid max-w-2xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]" data-testid="credential-summary">
@@ -66,19 +96,9 @@ export default async function SettingsPage() {
               <dd>
                 <When date={summary.savedAt} never="" />
               </dd>
-              <dt className="font-medium text-slate-500">Last verified</dt>
-              <dd data-testid="credential-last-verified">
-                <When date={summary.lastVerifiedAt} never="Not tested yet" />
-              </dd>
-              <dt className="font-medium text-slate-500">Last error</dt>
-              <dd data-testid="credential-last-error">
-                {summary.lastError ? (
-                  <span className="text-red-700">
-                    {summary.lastError} (<When date={summary.lastErrorAt} never="" />)
-                  </span>
-                ) : (
-                  <span className="text-slate-500">None</span>
-                )}
+              <dt className="font-medium text-slate-500">Status</dt>
+              <dd data-testid="credential-status">
+                <CredentialStatusLine status={credentialStatus(summary)} />
               </dd>
             </dl>
           ) : (
@@ -103,6 +123,7 @@ export default async function SettingsPage() {
           </Collapsible>
           {summary ? <DeleteCredentialForm credentialId={summary.id} /> : null}
         </div>
+        </LatestMessageScope>
       </section>
 
       <HistorySection actor={actor} trackers={trackers} hasCredential={summary?.readable ?? false} />

@@ -23,6 +23,11 @@ export const saveCredentialsSchema = z.object({
     .string()
     .min(1, { error: "Enter the consumer secret." })
     .max(500, { error: "That secret is longer than any EMS secret (500 characters at most)." }),
+  // "1" from the form's "Save anyway" button, offered when the API did not answer the check.
+  saveAnyway: z
+    .literal("1")
+    .optional()
+    .transform((value) => value === "1"),
 });
 
 export type SaveCredentialsInput = z.infer<typeof saveCredentialsSchema>;

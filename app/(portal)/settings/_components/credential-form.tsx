@@ -3,12 +3,16 @@
 import { saveCredentialsAction } from "@/lib/actions/credentials/save-credentials";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import { useIsLatestMessage } from "@/components/forms/latest-message";
 
 /**
  * Base URL, consumer key and consumer secret. The key and secret fields start empty every time:
  * saved values are never sent back to the browser. After a successful save they are cleared.
+ * Saving asks the EMS first; when it does not answer, the form offers to save without the check
+ * (the same fields, sent again with saveAnyway=1), keeping what was typed.
  */
 export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { defaultBaseUrl: string; sandboxBaseUrl: string | null; replacing: boolean }) {
   const { state, pending, fieldErrors, formProps } = useActionForm(saveCredentialsAction, {
@@ -20,9 +24,20 @@ export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { 
     },
   });
 
+  const checkIsLatest = useIsLatestMessage("credential-form", state);
+
   return (
     <form {...formProps} noValidate className="max-w-xl space-y-4" aria-label={replacing ? "Replace API credentials" : "Add API credentials"} data-testid="credential-form">
-      <FormMessage state={state} testId="credential-form" />
+      {fieldErrors.saveAnyway && checkIsLatest ? (
+        <Notice tone="warning" title="The EMS API did not confirm these credentials" testId="credential-check-failed">
+          <p>{fieldErrors.saveAnyway}</p>
+          <Button type="submit" name="saveAnyway" value="1" variant="secondary" className="mt-3" pending={pending}>
+            Save anyway
+          </Button>
+        </Notice>
+      ) : (
+        <FormMessage state={state} testId="credential-form" />
+      )}
       <div>
         <Field
           id="credential-base-url"
