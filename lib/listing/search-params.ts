@@ -139,7 +139,8 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
     expand: z.array(expandName).optional(),
     filter: z.array(filter).max(MAX_SEARCH_CONDITIONS, { error: `At most ${MAX_SEARCH_CONDITIONS} filters are used.` }).optional(),
     searchCondition: z.enum(["and", "or"], { error: "Match must be “and” or “or”." }).optional(),
-    sort: z.array(sortKey).max(MAX_SORT_LEVELS, { error: `At most ${MAX_SORT_LEVELS} sort levels are used.` }).optional(),
+    // At most MAX_SORT_LEVELS levels: the first ones are kept (parseListingSearchParams), not all dropped.
+    sort: z.array(sortKey).optional(),
     page: positiveInt("The page", 1_000_000).optional(),
     "per-page": z
       .string()
@@ -231,6 +232,10 @@ export function parseListingSearchParams(resource: ListingResource, input: Searc
   const fields = dedupe(parsed.fields ?? []);
   const sort: SortKey[] = [];
   for (const key of parsed.sort ?? []) if (!sort.some((s) => s.field === key.field)) sort.push(key);
+  if (sort.length > MAX_SORT_LEVELS) {
+    notices.push(`${KEY_LABELS.sort}: at most ${MAX_SORT_LEVELS} levels are used; the ones after the first ${MAX_SORT_LEVELS} were ignored.`);
+    sort.length = MAX_SORT_LEVELS;
+  }
 
   return {
     resource,

@@ -15,6 +15,14 @@ import { WEBHOOK_GROUP_LISTING, EVENT_LISTING } from "@/lib/listing/resources";
 const parse = (resource: "webhook-groups" | "events", search: string) => parseListingSearchParams(resource, new URLSearchParams(search));
 
 describe("listing URL schema", () => {
+  it("keeps the first four sort levels of five, and says the fifth was ignored", () => {
+    const state = parse("events", "sort=-start_date,name,status,id,capacity");
+    expect(state.sort.map((key) => key.field)).toEqual(["start_date", "name", "status", "id"]);
+    expect(state.notices).toEqual(["Sort: at most 4 levels are used; the ones after the first 4 were ignored."]);
+    // A repeated field counts once.
+    expect(parse("events", "sort=name,-name,id,status,capacity").notices).toEqual([]);
+  });
+
   it("gives the defaults for an empty URL, without notices", () => {
     const state = parse("webhook-groups", "");
     expect(state.fields).toEqual([...WEBHOOK_GROUP_LISTING.defaultFields]);
