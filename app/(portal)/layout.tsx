@@ -33,7 +33,7 @@ export default async function PortalLayout({ children }: { children: React.React
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
-          <Link href="/webhook-groups" className="flex shrink-0 items-center gap-2 font-semibold">
+          <Link href="/webhook-groups" prefetch={false} className="flex shrink-0 items-center gap-2 font-semibold">
             <span aria-hidden className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">E</span>
             <span className="hidden sm:inline">EMS Portal</span>
           </Link>

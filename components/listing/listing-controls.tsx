@@ -97,7 +97,7 @@ export function ListingControls({ state }: { state: ListingState }) {
         <button type="submit" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-600" data-testid="apply-options">
           Apply
         </button>
-        <Link href={`${config.path}?view=none`} className="text-sm text-brand-700 underline">
+        <Link href={`${config.path}?view=none`} prefetch={false} className="text-sm text-brand-700 underline">
           Reset all options
         </Link>
       </div>

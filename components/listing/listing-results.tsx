@@ -37,7 +37,7 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
           <h2 className="text-base font-semibold text-slate-900">No {config.title.toLowerCase()} match these options</h2>
           <p className="mt-1 text-sm text-slate-700">
             Loosen the filters or the ids, or{" "}
-            <Link href={`${config.path}?view=none`} className="text-brand-700 underline">
+            <Link href={`${config.path}?view=none`} prefetch={false} className="text-brand-700 underline">
               start again from the whole list
             </Link>
             .

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Fragment } from "react";
 import { fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { formatEventLocal, formatUtcInZone, plainValue } from "@/lib/listing/format";
@@ -87,8 +88,10 @@ function SortHeader({ state, field }: { state: ListingState; field: string }) {
   const primaryNext = sortByColumn(state.sort, field)[0].direction;
   return (
     <th scope="col" className="whitespace-nowrap px-2 py-2" aria-sort={ariaSort}>
-      <a
+      {/* A client navigation, not prefetched (as the pagination's links). */}
+      <Link
         href={hrefOf(state, { sort: sortByColumn(state.sort, field), page: 1 })}
+        prefetch={false}
         className="text-slate-900 underline decoration-dotted hover:text-brand-700"
         data-testid={`sort-${field}`}
       >
@@ -104,17 +107,18 @@ function SortHeader({ state, field }: { state: ListingState; field: string }) {
           {current ? `, sorted ${current.direction === "asc" ? "ascending" : "descending"}${state.sort.length > 1 ? ` (level ${level + 1})` : ""}` : ""}
           {`; sort ${primaryNext === "asc" ? "ascending" : "descending"} by ${label}`}
         </span>
-      </a>
+      </Link>
       {state.sort.length > 0 && !(state.sort.length === 1 && level === 0) ? (
-        <a
+        <Link
           href={hrefOf(state, { sort: sortThenBy(state.sort, field), page: 1 })}
+          prefetch={false}
           className="ml-1 rounded border border-slate-300 px-1 text-xs font-normal text-slate-700 hover:bg-slate-100"
           aria-label={level >= 0 ? `Flip the direction of ${label} (sort level ${level + 1})` : `Then sort by ${label}`}
           title={level >= 0 ? "Flip this level's direction" : "Add as the next sort level"}
           data-testid={`then-by-${field}`}
         >
           {level >= 0 ? "⇅" : "+"}
-        </a>
+        </Link>
       ) : null}
     </th>
   );

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
 import type { ListingMeta } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
@@ -12,10 +13,12 @@ function PageLink({ href, label, disabled, testId }: { href: string; label: stri
       </span>
     );
   }
+  // A client navigation (one RSC request, the shell kept), not prefetched: a listing page costs an
+  // EMS call, which only a click should spend. Without JavaScript it is a plain link.
   return (
-    <a href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
+    <Link href={href} prefetch={false} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
       {label}
-    </a>
+    </Link>
   );
 }
 

@@ -48,7 +48,7 @@ export function ViewBar({
         <div className="absolute z-10 mt-1 w-72 space-y-2 rounded-md border border-slate-200 bg-white p-2 shadow-lg">
           <ul>
             <li>
-              <Link href={`${config.path}?view=none`} className="block rounded px-2 py-1 text-sm hover:bg-slate-100">
+              <Link href={`${config.path}?view=none`} prefetch={false} className="block rounded px-2 py-1 text-sm hover:bg-slate-100">
                 All {config.title.toLowerCase()} (no saved view)
               </Link>
             </li>

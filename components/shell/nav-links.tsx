@@ -23,6 +23,9 @@ export function NavLinks({ items, orientation }: { items: NavItem[]; orientation
           <li key={item.href}>
             <Link
               href={item.href}
+              // Not prefetched: each is rendered twice (this row and the phone menu), and a prefetch
+              // of a section runs its layout's session check, sixteen requests per page view.
+              prefetch={false}
               aria-current={current ? "page" : undefined}
               className={`flex items-center whitespace-nowrap rounded-md px-2.5 py-2 text-sm font-medium ${current ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900"}`}
             >
