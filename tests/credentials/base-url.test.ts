@@ -66,7 +66,8 @@ describe("form schemas", () => {
     const fields = bad.error!.issues.map((issue) => issue.path.join("."));
     expect(fields).toEqual(expect.arrayContaining(["baseUrl", "consumerKey", "consumerSecret"]));
     const good = saveCredentialsSchema.parse({ baseUrl: "https://api.example.com/", consumerKey: " key ", consumerSecret: " sec ret " });
-    expect(good).toEqual({ baseUrl: "https://api.example.com", consumerKey: "key", consumerSecret: " sec ret " });
+    expect(good).toEqual({ baseUrl: "https://api.example.com", consumerKey: "key", consumerSecret: " sec ret ", saveAnyway: false });
+    expect(saveCredentialsSchema.parse({ baseUrl: "https://api.example.com", consumerKey: "k", consumerSecret: "s", saveAnyway: "1" }).saveAnyway).toBe(true);
   });
 
   it("accepts an invitation without an address and refuses an unknown role", () => {
