@@ -7,7 +7,7 @@
  * navigation.
  */
 import { EVENT_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";
-import { hasListingOptions, parseListingSearchParams, toSearchParams, type SearchParamsInput } from "./search-params";
+import { hasListingOptions, parseListingSearchParams, toSearchParams, type ListingState, type SearchParamsInput } from "./search-params";
 
 /** The listing page at this path, if it is one. */
 export function listingAt(pathname: string): ListingResource | null {
@@ -20,11 +20,11 @@ export function listingAt(pathname: string): ListingResource | null {
  * The canonical query string when the given one is not it (`view=none` for "every option at its
  * default"), else null. Null too when something in the address was ignored: the page shows a
  * notice about it, which a redirect would lose. An address with no listing options (a bare page or
- * `?view=ID`) is the saved views' to resolve.
+ * `?view=ID`) is the saved views' to resolve. `parsed`: the caller's parse of the same address.
  */
-export function canonicalListingQuery(resource: ListingResource, searchParams: SearchParamsInput): string | null {
+export function canonicalListingQuery(resource: ListingResource, searchParams: SearchParamsInput, parsed?: ListingState): string | null {
   if (!hasListingOptions(searchParams)) return null;
-  const state = parseListingSearchParams(resource, searchParams);
+  const state = parsed ?? parseListingSearchParams(resource, searchParams);
   if (state.notices.length > 0 || state.idsErrors.length > 0) return null;
   const canonical = toSearchParams(state).toString();
   return canonical === searchStringOf(searchParams) ? null : canonical || "view=none";

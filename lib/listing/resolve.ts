@@ -42,7 +42,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
 
   // A document request never gets here with a long address (proxy.ts redirects it first); a client
   // navigation to one is sent on to the canonical address the same way.
-  const canonical = canonicalListingQuery(resource, searchParams);
+  const canonical = canonicalListingQuery(resource, searchParams, state);
   if (canonical !== null) redirect(`${listingConfig(resource).path}?${canonical}`);
   // Two queries at once: the credential the table will need, and every view this person may see on
   // this page (a requested or default view is one of them or it is not theirs to see).
