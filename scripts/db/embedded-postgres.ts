@@ -70,6 +70,24 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * Whether the server on `port` is the one on `dataDir`. Answering a connection is not enough: the
+ * port was free when it was chosen, but another server starting at the same moment (a test file
+ * beside this one) may have taken it, and this one then fails to bind while that one answers.
+ */
+async function servesDataDir(port: number, dataDir: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: embeddedUrl(port, "postgres"), connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
+    return fs.realpathSync(rows[0]!.data_directory) === fs.realpathSync(dataDir);
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 async function createDatabaseIfMissing(port: number): Promise<void> {
   const client = new pg.Client({ connectionString: embeddedUrl(port, "postgres") });
   await client.connect();
@@ -198,7 +216,7 @@ async function startServer(bin: Binaries, dataDir: string, port: number, ephemer
   exited.catch(() => {}); // observed below; after a successful start an exit is stop()'s business
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ready = await Promise.race([canConnect(embeddedUrl(port, "postgres")), exited]);
+    const ready = await Promise.race([servesDataDir(port, dataDir), exited]);
     if (ready) return child;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");

@@ -73,6 +73,15 @@ describe("embedded PostgreSQL", () => {
     await owner.stop();
   });
 
+  it("never takes another server on the port it chose for its own (two started at the same moment)", { timeout: 90_000 }, async () => {
+    const first = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
+    running.push(first);
+    const port = Number(new URL(first.url).port);
+    // The second cannot bind the port; the first answers on it, and must not pass for the second.
+    await expect(startEmbeddedPostgres({ dataDir: EPHEMERAL, port })).rejects.toThrow(/did not start/);
+    await first.stop();
+  });
+
   it("removes an ephemeral data directory when it stops", { timeout: 90_000 }, async () => {
     const db = await start(EPHEMERAL);
     expect(fs.existsSync(path.join(db.dataDir, "PG_VERSION"))).toBe(true);
