@@ -22,11 +22,20 @@ export interface PagePolicyOptions {
  * they load, i.e. Next's chunks); no plugin, no <base>, forms post only to the portal, and no other
  * site may frame it.
  */
+/**
+ * Inline styles a library writes itself, allowed by their hash: sonner (the toasts) inserts its
+ * stylesheet as a `<style>` element when it loads, with no way to give it a nonce. The hash is of
+ * the exact text of the pinned version; tests/security/content-security-policy.test.ts recomputes
+ * it from node_modules, so an upgrade that changes the text fails there, not silently in browsers.
+ */
+export const LIBRARY_STYLE_HASHES = ["'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='"] as const;
+
 export function pageContentSecurityPolicy({ nonce, development, https }: PagePolicyOptions): string {
   const directives = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
-    `style-src 'self' ${development ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
+    // In development the dev overlay needs 'unsafe-inline', which any nonce or hash would switch off.
+    `style-src 'self' ${development ? "'unsafe-inline'" : `'nonce-${nonce}' ${LIBRARY_STYLE_HASHES.join(" ")}`}`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",

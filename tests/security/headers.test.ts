@@ -5,7 +5,11 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import nextConfig, { SECURITY_HEADERS, STATIC_PATHS } from "@/next.config.js";
 import { config as proxyConfig, proxy } from "@/proxy";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import {
+  LIBRARY_STYLE_HASHES,
   newNonce,
   nonceOf,
   pageContentSecurityPolicy,
@@ -35,7 +39,7 @@ describe("the page policy (lib/security/content-security-policy.ts)", () => {
   it("runs only scripts with this response's nonce, and nothing may frame the page", () => {
     const policy = directives(pageContentSecurityPolicy({ nonce: "abc123==", development: false, https: false }));
     expect(policy.get("script-src")).toEqual(["'self'", "'nonce-abc123=='", "'strict-dynamic'"]);
-    expect(policy.get("style-src")).toEqual(["'self'", "'nonce-abc123=='"]);
+    expect(policy.get("style-src")).toEqual(["'self'", "'nonce-abc123=='", ...LIBRARY_STYLE_HASHES]);
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
     expect(policy.get("object-src")).toEqual(["'none'"]);
     expect(policy.get("base-uri")).toEqual(["'none'"]);
@@ -44,6 +48,16 @@ describe("the page policy (lib/security/content-security-policy.ts)", () => {
     const text = pageContentSecurityPolicy({ nonce: "abc123==", development: false, https: false });
     expect(text).not.toMatch(/unsafe-(eval|inline)/);
     expect(policy.has("upgrade-insecure-requests")).toBe(false);
+  });
+
+  it("allows the stylesheet sonner inserts by the hash of its exact text, and no other inline style", () => {
+    // What sonner passes to its own __insertCSS when it loads, read from the installed package.
+    const source = readFileSync(createRequire(import.meta.url).resolve("sonner"), "utf8");
+    const literal = /__insertCSS\("((?:[^"\\]|\\.)*)"\)/.exec(source)?.[1];
+    expect(literal, "sonner no longer inserts its stylesheet this way: check its CSP needs").toBeDefined();
+    const css = JSON.parse(`"${literal}"`) as string;
+    const hash = `'sha256-${createHash("sha256").update(css).digest("base64")}'`;
+    expect(LIBRARY_STYLE_HASHES).toEqual([hash]);
   });
 
   it("allows eval (React's dev tools) and inline styles (the dev overlay) in development only", () => {
