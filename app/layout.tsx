@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
 import "./globals.css";
 import { Toaster } from "@/components/ui/toaster";
+import { NoScriptStreaming } from "@/components/ui/no-script-streaming";
 
 export const metadata: Metadata = {
   title: { default: "EMS Portal", template: "%s · EMS Portal" },
@@ -21,6 +22,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
           Skip to content
         </a>
+        <NoScriptStreaming />
         {children}
         <Toaster />
       </body>

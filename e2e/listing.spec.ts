@@ -10,32 +10,97 @@ test.describe.configure({ timeout: 120_000 });
 test.use({ storageState: ROLE_STATE.lister });
 
 test.describe("webhook groups listing", () => {
-  test("a name filter returns exactly the matching rows", async ({ page }) => {
+  test("a filter built from a chip: add it, edit it, remove it, each applied at once", async ({ page }) => {
     await page.goto("/webhook-groups");
-    await expect(page.getByTestId("listing-table")).toBeVisible();
-    await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
     const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&per-page=200");
     expect(expected.items.length).toBeGreaterThan(0);
 
-    await page.getByRole("button", { name: "Add filter" }).click();
-    const row = page.getByRole("group", { name: "Filter 1" });
-    await row.getByLabel("Field").selectOption("name");
-    await row.getByLabel("Operator").selectOption({ label: "contains" });
-    await row.getByLabel("Value").fill("sync");
-    await page.getByLabel("Rows per page").selectOption("200");
-    await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page).toHaveURL(/filter=name%3D\*contains\*sync/);
+    // "+ Filter": field → condition → value, applied without an Apply button for the whole form.
+    await page.getByTestId("add-filter").click();
+    const editor = page.getByTestId("filter-editor");
+    await expect(editor.getByLabel("Field")).toHaveValue("name");
+    await expect(editor.getByLabel("Condition")).toHaveValue("=*contains*");
+    await editor.getByLabel("Value").fill("sync");
+    await editor.getByLabel("Value").press("Enter");
+    await expect(page).toHaveURL(/\/webhook-groups\?filter=name%3D\*contains\*sync$/);
+    const chip = page.getByTestId("filter-chip");
+    await expect(chip).toHaveText(/Name\s*contains\s*sync/);
     await expect(page.getByTestId("listing-total")).toContainText(`of ${expected._meta.totalCount} webhook groups`);
+    await page.getByTestId("per-page").selectOption("200");
+    await expect(page).toHaveURL(/per-page=200/);
     await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
 
-    // A negation: the rows that do not contain it, and both together are the whole list.
-    await expect(page.getByTestId("filter-builder")).toHaveAttribute("data-ready", "true");
-    await page.getByRole("group", { name: "Filter 1" }).getByLabel("Operator").selectOption({ label: "does not contain" });
-    await page.getByRole("button", { name: "Apply" }).click();
+    // Click the chip to edit it: the negation lists the rest, and both together are the whole list.
+    await chip.getByRole("button", { name: /^Edit filter/ }).click();
+    await page.getByTestId("filter-editor").getByLabel("Condition").selectOption({ label: "does not contain" });
+    await page.getByTestId("filter-editor").getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/filter=name%21%3D\*contains\*sync/);
+    await expect(chip).toHaveText(/Name\s*does not contain\s*sync/);
     const negated = await apiList("webhook-groups", "search=name!%3D*contains*sync&per-page=200");
     await expect(page.getByTestId("listing-total")).toContainText(`of ${negated._meta.totalCount} webhook groups`);
     await expect.poll(() => rowIds(page)).toEqual(negated.items.map((item) => item.id));
+
+    // A value the API cannot search for is refused in the editor, before any request.
+    await chip.getByRole("button", { name: /^Edit filter/ }).click();
+    await page.getByTestId("filter-editor").getByLabel("Value").fill("a&b");
+    await page.getByTestId("filter-editor").getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("filter-editor").getByRole("alert")).toContainText("contains “&”");
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("filter-editor")).toBeHidden();
+    await expect(page).toHaveURL(/filter=name%21%3D\*contains\*sync/);
+
+    // × removes it.
+    await chip.getByRole("button", { name: /^Remove filter/ }).click();
+    await expect(page).toHaveURL(/\/webhook-groups\?per-page=200$/);
+    await expect(page.getByTestId("filter-chip")).toHaveCount(0);
+  });
+
+  test("typed filters on events: a status from its values, a date from a picker, match any", async ({ page }) => {
+    await page.goto("/events?sort=id");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("add-filter").click();
+    let editor = page.getByTestId("filter-editor");
+    await editor.getByLabel("Field").selectOption("status");
+    // A status offers no "greater than": only what makes sense for it.
+    await expect(editor.getByLabel("Condition").locator("option")).toHaveText(["is", "is not", "is one of", "is none of"]);
+    await editor.getByLabel("Condition").selectOption({ label: "is one of" });
+    await editor.getByLabel("live").check();
+    await editor.getByLabel("draft").check();
+    await editor.getByRole("button", { name: "Add filter" }).click();
+    await expect(page).toHaveURL(/filter=status%3D\*in\*live%7Cdraft/);
+    await expect(page.getByTestId("filter-chip")).toHaveText(/Status\s*is one of\s*live or draft/);
+
+    await page.getByTestId("add-filter").click();
+    editor = page.getByTestId("filter-editor");
+    await editor.getByLabel("Field").selectOption("start_date");
+    await expect(editor.getByLabel("Value")).toHaveAttribute("type", "date");
+    await editor.getByLabel("Value").fill("2026-01-01");
+    await editor.getByRole("button", { name: "Add filter" }).click();
+    await expect(page.getByTestId("filter-chip").nth(1)).toHaveText(/Starts\s*on or after\s*1 Jan 2026/);
+    const both = await apiList("events", "search=status%3D*in*live%7Cdraft%26start_date%3E%3D2026-01-01&sort=id&per-page=20");
+    await expect(page.getByTestId("listing-total")).toContainText(`of ${both._meta.totalCount} events`);
+
+    // With two conditions the AND/OR choice appears; "any" widens the list.
+    await page.getByTestId("match-toggle").getByRole("button", { name: "Match any" }).click();
+    await expect(page).toHaveURL(/searchCondition=or/);
+    const either = await apiList("events", "search=status%3D*in*live%7Cdraft%26start_date%3E%3D2026-01-01&searchCondition=or&sort=id&per-page=20");
+    await expect(page.getByTestId("listing-total")).toContainText(`of ${either._meta.totalCount} events`);
+    await expect.poll(() => rowIds(page)).toEqual(either.items.map((item) => item.id));
+  });
+
+  test("the keyboard: / goes to the filters, f adds one, Esc closes it", async ({ page }) => {
+    await page.goto("/webhook-groups?filter=name%3D*contains*sync");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    await page.locator("body").press("/");
+    await expect(page.getByRole("button", { name: /^Edit filter: Name contains sync/ })).toBeFocused();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("f");
+    await expect(page.getByTestId("filter-editor")).toBeVisible();
+    await expect(page.getByTestId("filter-editor").getByLabel("Value")).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("filter-editor")).toBeHidden();
+    await expect(page.getByTestId("add-filter")).toBeFocused();
   });
 
   test("a submitted options form gets one plain redirect to the short address, never a page that refreshes itself", async ({ page }) => {
@@ -73,9 +138,9 @@ test.describe("webhook groups listing", () => {
     await expect.poll(() => rowIds(page)).toEqual(second.items.map((item) => item.id));
     await expect(page.getByTestId("listing-total")).toContainText(`21–40 of ${second._meta.totalCount}`);
 
-    await page.getByLabel("Rows per page").selectOption("200");
-    await page.getByRole("button", { name: "Apply" }).click();
-    await expect(page).toHaveURL(/per-page=200/);
+    // Rows per page lives in the pagination bar and applies at once, from page 1.
+    await page.getByTestId("per-page").selectOption("200");
+    await expect(page).toHaveURL(/\?sort=-id&per-page=200$/);
     const all = await apiList("webhook-groups", "sort=-id&per-page=200");
     // 140 rows: slow on a loaded machine.
     await expect.poll(() => rowIds(page), { timeout: 30_000 }).toEqual(all.items.map((item) => item.id));
@@ -88,34 +153,45 @@ test.describe("webhook groups listing", () => {
 
   test("an ids list: precise messages for a bad one, exactly those rows for a good one", async ({ page }) => {
     await page.goto("/webhook-groups");
-    await page.getByLabel("Only these ids").fill("12, abc\n0 7.5");
-    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("ids-control").click();
+    const box = page.getByTestId("ids-input");
+    await box.fill("12, abc\n0 7.5");
+    await page.getByRole("button", { name: "Apply ids" }).click();
     const errors = page.getByTestId("ids-errors");
     await expect(errors).toContainText("Entry 2 (“abc”) is not a number");
     await expect(errors).toContainText("Entry 3 (“0”) is not a positive integer");
     await expect(errors).toContainText("Entry 4 (“7.5”) is not a whole number");
-    // The box keeps the text as typed, so it can be corrected.
-    await expect(page.getByLabel("Only these ids")).toHaveValue("12, abc\n0 7.5");
+    // Nothing was applied, and the box keeps the text as typed, so it can be corrected.
+    await expect(page).toHaveURL(/\/webhook-groups$/);
+    await expect(box).toHaveValue("12, abc\n0 7.5");
 
     const many = Array.from({ length: 101 }, (_, i) => i + 1).join(" ");
-    await page.getByLabel("Only these ids").fill(many);
-    await page.getByRole("button", { name: "Apply" }).click();
+    await box.fill(many);
+    await page.getByRole("button", { name: "Apply ids" }).click();
     await expect(page.getByTestId("ids-errors")).toContainText("101 different ids were given; at most 100");
 
     // Three ids that exist, pasted with mixed separators and a duplicate.
     const some = (await apiList("webhook-groups", "sort=-id")).items.slice(0, 3).map((item) => Number(item.id));
-    await page.getByLabel("Only these ids").fill(`${some[0]}\n${some[1]}, ${some[2]} ${some[1]}`);
-    await page.getByRole("button", { name: "Apply" }).click();
+    await box.fill(`${some[0]}\n${some[1]}, ${some[2]} ${some[1]}`);
+    await page.getByRole("button", { name: "Apply ids" }).click();
     await expect(page).toHaveURL(new RegExp(`ids=${some.join("%2C")}`));
+    await expect(page.getByTestId("ids-control")).toHaveText(/IDs · 3/);
     const expected = await apiList("webhook-groups", `ids=${some.join(",")}`);
     expect(expected.items.length).toBe(3);
     await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+
+    // A crafted address with a bad list says so beside the table.
+    await page.goto("/webhook-groups?ids=1,x");
+    await expect(page.getByTestId("ids-url-errors")).toContainText("Entry 2 (“x”) is not a number");
+    await expect(page.getByTestId("ids-control")).toHaveText(/IDs: not applied/);
   });
 
   test("webhooks shown, and one group with its header values hidden until revealed", async ({ page }) => {
     await page.goto("/webhook-groups");
-    await page.getByLabel("Show webhooks").check();
-    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("columns-menu").click();
+    await page.getByTestId("show-webhooks").check();
     await expect(page).toHaveURL(/expand=webhooks/);
     const expected = await apiList("webhook-groups", "expand=webhooks");
     const withWebhooks = expected.items.find((item) => Array.isArray(item.webhooks) && item.webhooks.length > 0)!;
@@ -198,6 +274,126 @@ test.describe("webhook groups listing", () => {
     await expect(page.getByText("Exported with header values").first()).toBeVisible();
   });
 
+});
+
+test.describe("the table", () => {
+  test("sort by two columns: click, shift-click, the sort in words, then off", async ({ page }) => {
+    await page.goto("/events");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    // With no sort asked for, the default order is marked, on the ID column, and said in words.
+    await expect(page.getByTestId("default-order-mark")).toBeVisible();
+    await expect(page.getByTestId("sort-menu")).toContainText("Default order (ID, lowest first)");
+
+    await page.getByTestId("sort-status").click();
+    await expect(page).toHaveURL(/\/events\?sort=status$/);
+    await page.getByTestId("sort-start_date").click({ modifiers: ["Shift"] });
+    await expect(page).toHaveURL(/\/events\?sort=status%2Cstart_date$/);
+    await page.getByTestId("sort-start_date").click({ modifiers: ["Shift"] });
+    await expect(page).toHaveURL(/\/events\?sort=status%2C-start_date$/);
+    await expect(page.getByTestId("sort-menu")).toContainText("Status A–Z; then Starts, newest first");
+    const expected = await apiList("events", "sort=status,-start_date&fields=id");
+    await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+    await expect(page.getByRole("columnheader", { name: /Status/ })).toHaveAttribute("aria-sort", "ascending");
+
+    // The sort menu lists the levels; flipping one there is the same as on the header.
+    await page.getByTestId("sort-menu").click();
+    await expect(page.getByTestId("sort-levels").getByRole("listitem")).toHaveText([/Sort\s*Status\s*A–Z/, /then\s*Starts\s*newest first/]);
+    await page.getByRole("button", { name: /^Status: A–Z; change to Z–A/ }).click();
+    await expect(page).toHaveURL(/\/events\?sort=-status%2C-start_date$/);
+
+    // Clicking the leading column again turns it off; the next level leads.
+    await page.keyboard.press("Escape");
+    await page.getByTestId("sort-status").click();
+    await expect(page).toHaveURL(/\/events\?sort=-start_date$/);
+  });
+
+  test("columns: hide, reorder, never none; rows link to their page", async ({ page }) => {
+    await page.goto("/webhook-groups");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    await page.getByTestId("columns-menu").click();
+    const shown = page.getByTestId("shown-columns");
+    const box = (name: string) => shown.getByRole("checkbox", { name, exact: true });
+    // A column unticked moves to the hidden list at once (a new checkbox): click, not uncheck.
+    await box("Headers").click();
+    await expect(page).toHaveURL(/fields=id%2Cname%2Cnotification_emails/);
+    await box("Notification emails").click();
+    await expect(page).toHaveURL(/fields=id%2Cname$/);
+    await page.getByRole("button", { name: "Move Name left" }).click();
+    await expect(page).toHaveURL(/fields=name%2Cid$/);
+    await expect(page.getByRole("columnheader")).toHaveText([/Name/, /ID/]);
+    await box("ID").click();
+    await expect(page).toHaveURL(/fields=name$/);
+    // The last column cannot be hidden: a table of no columns would silently become the default one.
+    await expect(box("Name")).toBeDisabled();
+    await expect(page.getByText("At least one column is shown.")).toBeVisible();
+    await page.keyboard.press("Escape");
+
+    // A click anywhere on a row opens that group's page.
+    await page.goto("/webhook-groups");
+    const first = page.getByTestId("listing-row").first();
+    const id = await first.getAttribute("data-id");
+    // The row's link lies over the whole row, so the pointer lands on it, not on the cell.
+    const cell = (await first.locator('[data-field="notification_emails"]').boundingBox())!;
+    await page.mouse.click(cell.x + cell.width / 2, cell.y + cell.height / 2);
+    await expect(page).toHaveURL(new RegExp(`/webhook-groups/${id}$`));
+  });
+
+  test("the rows on screen stay, marked as loading, until the next ones arrive", async ({ page }) => {
+    await page.goto("/webhook-groups");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    const before = await rowIds(page);
+    // Hold the next page's server answer back, to look at the page while it waits.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/webhook-groups\?page=2/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const documents: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "document") documents.push(request.url());
+    });
+    await page.getByTestId("page-next").click();
+    await expect(page.getByTestId("listing-area")).toHaveAttribute("aria-busy", "true");
+    await expect(page.getByTestId("listing-loading")).toHaveCount(0);
+    expect(await rowIds(page)).toEqual(before);
+    release();
+    await expect(page.getByTestId("listing-area")).not.toHaveAttribute("aria-busy", "true");
+    await expect.poll(() => rowIds(page)).not.toEqual(before);
+    expect(documents).toEqual([]);
+  });
+
+  test("at phone width rows are cards, and sorting is in the sort menu", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/events");
+    const card = page.getByTestId("listing-row").first();
+    await expect(card).toBeVisible();
+    await expect(page.getByRole("columnheader").first()).toBeHidden();
+    // Each value is labelled inside its card.
+    const status = card.locator('[data-field="status"]');
+    expect(await status.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"Status"');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.getByTestId("sort-menu").click();
+    await page.getByLabel("Sort by").selectOption("name");
+    await expect(page).toHaveURL(/\/events\?sort=name$/);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+    test("one GET form does it all: a filter written as the API writes it, rows per page", async ({ page }) => {
+      await page.goto("/webhook-groups");
+      const form = page.getByTestId("listing-controls");
+      await form.getByLabel("Filter 1").fill("name=*contains*sync");
+      await form.getByLabel("Rows per page").selectOption("50");
+      await form.getByRole("button", { name: "Apply" }).click();
+      await expect(page).toHaveURL(/\/webhook-groups\?filter=name%3D\*contains\*sync&per-page=50$/);
+      const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&per-page=50");
+      await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
+      // Sort headers are plain links.
+      await page.getByTestId("sort-name").click();
+      await expect(page).toHaveURL(/sort=name/);
+    });
+  });
 });
 
 test.describe("shared answers", () => {

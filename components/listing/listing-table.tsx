@@ -1,10 +1,12 @@
-import Link from "next/link";
 import { Fragment } from "react";
+import { ArrowDown, ArrowUp } from "lucide-react";
 import { fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { formatEventLocal, formatUtcInZone, plainValue } from "@/lib/listing/format";
-import { hrefOf, sortByColumn, sortThenBy, type ListingState } from "@/lib/listing/search-params";
-import { HeaderList } from "./hidden-value";
+import { hrefWith, sortByColumn, sortThenBy } from "@/lib/listing/href";
+import type { ListingState } from "@/lib/listing/search-params";
+import { directionInWords } from "@/lib/listing/words";
 import { WebhookTable } from "./webhook-table";
+import { ListingLink } from "./toolbar/listing-navigation";
 import { ScrollX } from "@/components/ui/scroll-x";
 
 type Row = Record<string, unknown>;
@@ -25,33 +27,58 @@ export function StatusBadge({ status }: { status: unknown }) {
   );
 }
 
-// Plain links, not next/link: a row or a header is then no client component to render and hydrate
-// (a page of 200 rows renders noticeably faster), and nothing prefetches. Every option is in the URL,
-// so a full page load shows exactly the same thing.
-function Cell({ state, field, row }: { state: ListingState; field: string; row: Row }) {
+/** A list cell shows its first two entries and "+N" for the rest (all of them on the detail page). */
+function Collapsed({ items, empty = "None" }: { items: string[]; empty?: string }) {
+  if (items.length === 0) return <span className="text-slate-500">{empty}</span>;
+  const shown = items.slice(0, 2);
+  const rest = items.length - shown.length;
+  return (
+    <span className="break-words">
+      {shown.join(", ")}
+      {rest > 0 ? (
+        <span className="ml-1 rounded bg-slate-100 px-1 text-xs text-slate-700" title={items.slice(2).join(", ")}>
+          +{rest}
+          <span className="sr-only"> more: {items.slice(2).join(", ")}</span>
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** Where a row leads: its detail page. */
+function detailHref(state: ListingState, row: Row): string {
+  return `/${state.resource}/${encodeURIComponent(plainValue(row.id))}`;
+}
+
+/**
+ * The column whose text links to the row's page: the id, or else the name. Its link covers the whole
+ * row (an ::after over the positioned row), so a click anywhere on the row opens it, while the row
+ * stays one link for keyboards and screen readers; the few controls inside a row sit above it.
+ */
+function linkField(state: ListingState): string | undefined {
+  return state.fields.includes("id") ? "id" : state.fields.includes("name") ? "name" : undefined;
+}
+
+// Plain server-rendered markup: a row is no client component to render and hydrate (a page of 200
+// rows renders noticeably faster). Every option is in the URL, so a full load shows the same thing.
+function Cell({ state, field, row, link }: { state: ListingState; field: string; row: Row; link: boolean }) {
   const value = row[field];
+  if (link) {
+    return (
+      <a href={detailHref(state, row)} className="font-medium text-brand-700 underline-offset-2 after:absolute after:inset-0 after:content-[''] hover:underline">
+        {plainValue(value)}
+      </a>
+    );
+  }
   if (state.resource === "webhook-groups") {
-    if (field === "id") {
-      return (
-        <a href={`/webhook-groups/${plainValue(value)}`} className="text-brand-700 underline">
-          {plainValue(value)}
-        </a>
-      );
+    if (field === "headers") {
+      const list = Array.isArray(value) ? (value as { key?: unknown }[]).map((h) => String(h?.key ?? "")) : [];
+      return <span className="font-mono text-xs"><Collapsed items={list} /></span>;
     }
-    if (field === "headers") return <HeaderList headers={value} />;
-    if (field === "notification_emails") {
-      const list = Array.isArray(value) ? value.map(String) : [];
-      return list.length ? <span className="break-all">{list.join(", ")}</span> : <span className="text-slate-500">None</span>;
-    }
+    if (field === "notification_emails") return <Collapsed items={Array.isArray(value) ? value.map(String) : []} />;
     return <>{plainValue(value)}</>;
   }
   switch (field) {
-    case "id":
-      return (
-        <a href={`/events/${plainValue(value)}`} className="text-brand-700 underline">
-          {plainValue(value)}
-        </a>
-      );
     case "status":
       return <StatusBadge status={value} />;
     case "start_date":
@@ -72,54 +99,61 @@ function Cell({ state, field, row }: { state: ListingState; field: string; row: 
   }
 }
 
+const thClass = "sticky top-0 z-10 whitespace-nowrap bg-slate-50 px-2 py-2 shadow-[inset_0_-2px_0_var(--color-slate-300)]";
+
+/**
+ * A header sorts by its column: click for ascending → descending → off, shift-click to add it as the
+ * next level (links either way, so it works without JavaScript and opens in a new tab on ⌘-click).
+ * With no sort asked for, the ID column carries a faint mark: the API lists by id.
+ */
 function SortHeader({ state, field }: { state: ListingState; field: string }) {
   const config = listingConfig(state.resource);
   const label = fieldLabel(config, field);
   if (!config.sortable.includes(field)) {
     return (
-      <th scope="col" className="px-2 py-2">
+      <th scope="col" className={thClass}>
         {label}
       </th>
     );
   }
   const level = state.sort.findIndex((s) => s.field === field);
   const current = level >= 0 ? state.sort[level] : undefined;
-  const ariaSort = level === 0 ? (current!.direction === "asc" ? "ascending" : "descending") : undefined;
-  const primaryNext = sortByColumn(state.sort, field)[0].direction;
+  const isDefaultOrder = state.sort.length === 0 && field === "id";
+  const ariaSort = level === 0 ? (current!.direction === "asc" ? "ascending" : "descending") : isDefaultOrder ? "ascending" : undefined;
+  const Arrow = current?.direction === "desc" ? ArrowDown : ArrowUp;
+  const next = sortByColumn(state.sort, field);
+  const nextWords = next[0]?.field === field ? `sort ${directionInWords(field, next[0].direction)}` : "stop sorting by it";
   return (
-    <th scope="col" className="whitespace-nowrap px-2 py-2" aria-sort={ariaSort}>
-      {/* A client navigation, not prefetched (as the pagination's links). */}
-      <Link
-        href={hrefOf(state, { sort: sortByColumn(state.sort, field), page: 1 })}
-        prefetch={false}
-        className="text-slate-900 underline decoration-dotted hover:text-brand-700"
+    <th scope="col" className={thClass} aria-sort={ariaSort}>
+      <ListingLink
+        href={hrefWith(state, { sort: next })}
+        shiftHref={hrefWith(state, { sort: sortThenBy(state.sort, field) })}
+        className="group inline-flex items-center gap-1 text-slate-900 hover:text-brand-700"
+        title={`Click: ${nextWords}. Shift-click: ${level >= 0 ? "change this level" : "add as the next sort level"}.`}
         data-testid={`sort-${field}`}
       >
         {label}
         {current ? (
-          <span aria-hidden="true">
-            {" "}
-            {current.direction === "asc" ? "▲" : "▼"}
-            {state.sort.length > 1 ? <sup>{level + 1}</sup> : null}
+          <span aria-hidden className="inline-flex items-center text-brand-700">
+            <Arrow className="size-3.5" />
+            {state.sort.length > 1 ? <span className="text-[10px] font-semibold">{level + 1}</span> : null}
           </span>
-        ) : null}
+        ) : isDefaultOrder ? (
+          <span aria-hidden className="inline-flex items-center text-slate-400" data-testid="default-order-mark">
+            <ArrowUp className="size-3.5" />
+          </span>
+        ) : (
+          <ArrowUp aria-hidden className="size-3.5 opacity-0 group-hover:opacity-40" />
+        )}
         <span className="sr-only">
-          {current ? `, sorted ${current.direction === "asc" ? "ascending" : "descending"}${state.sort.length > 1 ? ` (level ${level + 1})` : ""}` : ""}
-          {`; sort ${primaryNext === "asc" ? "ascending" : "descending"} by ${label}`}
+          {current
+            ? `, sorted ${directionInWords(field, current.direction)}${state.sort.length > 1 ? ` (level ${level + 1})` : ""}`
+            : isDefaultOrder
+              ? ", the default order"
+              : ""}
+          {`; ${nextWords}`}
         </span>
-      </Link>
-      {state.sort.length > 0 && !(state.sort.length === 1 && level === 0) ? (
-        <Link
-          href={hrefOf(state, { sort: sortThenBy(state.sort, field), page: 1 })}
-          prefetch={false}
-          className="ml-1 rounded border border-slate-300 px-1 text-xs font-normal text-slate-700 hover:bg-slate-100"
-          aria-label={level >= 0 ? `Flip the direction of ${label} (sort level ${level + 1})` : `Then sort by ${label}`}
-          title={level >= 0 ? "Flip this level's direction" : "Add as the next sort level"}
-          data-testid={`then-by-${field}`}
-        >
-          {level >= 0 ? "⇅" : "+"}
-        </Link>
-      ) : null}
+      </ListingLink>
     </th>
   );
 }
@@ -129,7 +163,7 @@ function ChangedMark({ resource, id }: { resource: ListingState["resource"]; id:
   return (
     <a
       href={`/changes?${resource === "events" ? "event" : "group"}=${id}`}
-      className="ml-1.5 inline-block rounded-full bg-amber-100 px-1.5 text-xs font-medium text-amber-900 no-underline hover:bg-amber-200"
+      className="relative z-[1] ml-1.5 inline-block rounded-full bg-amber-100 px-1.5 text-xs font-medium text-amber-900 no-underline hover:bg-amber-200"
       title="Changed since you last looked: see the changes"
       data-testid="changed-mark"
     >
@@ -138,22 +172,34 @@ function ChangedMark({ resource, id }: { resource: ListingState["resource"]; id:
   );
 }
 
+/**
+ * Cell styles are set once on the table: 200 rows × columns of repeated classes cost real bytes.
+ * - From 640 px: a table in its own scroll box (sideways for wide tables, down with a sticky header).
+ * - Below 640 px: each row is a card, each cell a labelled line (its label from `data-label`);
+ *   sorting is then the toolbar's sort menu.
+ */
+const TABLE_CLASSES = [
+  "w-full border-collapse text-left text-sm",
+  "[&>tbody>tr>td]:px-2 [&>tbody>tr>td]:py-2 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-200 [&>tbody>tr]:align-top",
+  "[&>tbody>tr[data-id]]:relative [&>tbody>tr[data-id]:hover]:bg-slate-50",
+  "max-sm:block max-sm:[&>caption]:hidden max-sm:[&>thead]:hidden max-sm:[&>tbody]:block max-sm:[&>tbody]:space-y-2",
+  "max-sm:[&>tbody>tr]:block max-sm:[&>tbody>tr]:rounded-lg max-sm:[&>tbody>tr]:border max-sm:[&>tbody>tr]:bg-white max-sm:[&>tbody>tr]:p-2",
+  "max-sm:[&>tbody>tr>td]:flex max-sm:[&>tbody>tr>td]:gap-3 max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td[data-label]]:before:w-24 max-sm:[&>tbody>tr>td[data-label]]:before:shrink-0 max-sm:[&>tbody>tr>td[data-label]]:before:text-xs max-sm:[&>tbody>tr>td[data-label]]:before:font-medium max-sm:[&>tbody>tr>td[data-label]]:before:text-slate-600 max-sm:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
+].join(" ");
+
 export function ListingTable({ state, rows, changed }: { state: ListingState; rows: Row[]; changed?: ReadonlySet<number> }) {
   const config = listingConfig(state.resource);
   const showWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
+  const linked = linkField(state);
   return (
-    <ScrollX>
-      {/* Cell styles are set once on the table: 200 rows × columns of repeated classes cost real bytes. */}
-      <table
-        className="w-full border-collapse text-left text-sm [&_td]:px-2 [&_td]:py-2 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-200 [&>tbody>tr]:align-top"
-        data-testid="listing-table"
-      >
+    <div className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white" data-testid="listing-scroll">
+      <table className={TABLE_CLASSES} data-testid="listing-table">
         <caption className="sr-only">
           {config.title}
           {state.sort.length > 0 ? `, sorted by ${state.sort.map((s) => `${fieldLabel(config, s.field)} ${s.direction === "asc" ? "ascending" : "descending"}`).join(", then ")}` : ""}
         </caption>
         <thead>
-          <tr className="border-b-2 border-slate-300 bg-slate-50 text-xs uppercase tracking-wide text-slate-700">
+          <tr className="text-xs uppercase tracking-wide text-slate-700">
             {state.fields.map((field) => (
               <SortHeader key={field} state={state} field={field} />
             ))}
@@ -164,26 +210,28 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
             const key = String(row.id ?? index);
             return (
               <Fragment key={key}>
-              <tr data-testid="listing-row" data-id={key}>
-                {state.fields.map((field, column) => (
-                  <td key={field} data-field={field}>
-                    <Cell state={state} field={field} row={row} />
-                    {column === 0 && changed?.has(Number(row.id)) ? <ChangedMark resource={state.resource} id={Number(row.id)} /> : null}
-                  </td>
-                ))}
-              </tr>
-              {showWebhooks ? (
-                <tr className="bg-slate-50/60" data-testid="webhooks-row">
-                  <td colSpan={state.fields.length} className="px-4! pb-3! pt-1!">
-                    <WebhookTable webhooks={row.webhooks} caption={`Webhooks of ${plainValue(row.name) || `group ${key}`}`} />
-                  </td>
+                <tr data-testid="listing-row" data-id={key}>
+                  {state.fields.map((field, column) => (
+                    <td key={field} data-field={field} data-label={field === linked ? undefined : fieldLabel(config, field)}>
+                      <Cell state={state} field={field} row={row} link={field === linked && row.id !== undefined} />
+                      {column === 0 && changed?.has(Number(row.id)) ? <ChangedMark resource={state.resource} id={Number(row.id)} /> : null}
+                    </td>
+                  ))}
                 </tr>
-              ) : null}
+                {showWebhooks ? (
+                  <tr className="bg-slate-50/60" data-testid="webhooks-row">
+                    <td colSpan={state.fields.length} className="px-4! pb-3! pt-1! max-sm:block!">
+                      <ScrollX>
+                        <WebhookTable webhooks={row.webhooks} caption={`Webhooks of ${plainValue(row.name) || `group ${key}`}`} />
+                      </ScrollX>
+                    </td>
+                  </tr>
+                ) : null}
               </Fragment>
             );
           })}
         </tbody>
       </table>
-    </ScrollX>
+    </div>
   );
 }

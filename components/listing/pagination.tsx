@@ -1,8 +1,10 @@
-import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
+import { hrefOf } from "@/lib/listing/href";
 import type { ListingMeta } from "@/lib/listing/load";
 import { listingConfig } from "@/lib/listing/resources";
-import { hrefOf, toSearchParams, type ListingState } from "@/lib/listing/search-params";
+import type { ListingState } from "@/lib/listing/search-params";
+import { ListingLink } from "./toolbar/listing-navigation";
+import { PageControls } from "./toolbar/page-controls";
 
 function PageLink({ href, label, disabled, testId }: { href: string; label: string; disabled: boolean; testId: string }) {
   const base = "rounded border px-2.5 py-1 text-sm";
@@ -13,12 +15,12 @@ function PageLink({ href, label, disabled, testId }: { href: string; label: stri
       </span>
     );
   }
-  // A client navigation (one RSC request, the shell kept), not prefetched: a listing page costs an
-  // EMS call, which only a click should spend. Without JavaScript it is a plain link.
+  // A client navigation (one RSC request, the shell kept), never prefetched: a listing page costs
+  // an EMS call, which only a click should spend. Without JavaScript it is a plain link.
   return (
-    <Link href={href} prefetch={false} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
+    <ListingLink href={href} className={`${base} border-slate-300 text-brand-700 hover:bg-slate-100`} data-testid={testId}>
       {label}
-    </Link>
+    </ListingLink>
   );
 }
 
@@ -28,7 +30,6 @@ export function Pagination({ state, meta }: { state: ListingState; meta: Listing
   const last = Math.max(1, meta.pageCount);
   const first = meta.totalCount === 0 ? 0 : (current - 1) * meta.perPage + 1;
   const end = Math.min(meta.totalCount, current * meta.perPage);
-  const keep = [...toSearchParams(state, { includePage: false }).entries()];
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center gap-2 py-3" data-testid="pagination">
       <p className="mr-auto text-sm text-slate-800" data-testid="listing-total">
@@ -41,28 +42,7 @@ export function Pagination({ state, meta }: { state: ListingState; meta: Listing
       <PageLink href={hrefOf(state, { page: current - 1 })} label="Previous" disabled={current <= 1} testId="page-previous" />
       <PageLink href={hrefOf(state, { page: current + 1 })} label="Next" disabled={current >= last} testId="page-next" />
       <PageLink href={hrefOf(state, { page: last })} label="Last" disabled={current >= last} testId="page-last" />
-      {last > 1 ? (
-        <form method="get" action={config.path} className="flex items-center gap-1">
-          {keep.map(([key, value], i) => (
-            <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
-          ))}
-          <label htmlFor={`goto-page-${state.resource}`} className="text-sm text-slate-800">
-            Go to page
-          </label>
-          <input
-            id={`goto-page-${state.resource}`}
-            name="page"
-            type="number"
-            min={1}
-            max={last}
-            defaultValue={current}
-            className="w-20 rounded border border-slate-300 px-2 py-1 text-sm"
-          />
-          <button type="submit" className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100">
-            Go
-          </button>
-        </form>
-      ) : null}
+      <PageControls state={state} lastPage={last} />
     </nav>
   );
 }

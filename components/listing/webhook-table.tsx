@@ -27,7 +27,7 @@ export function WebhookTable({ webhooks, caption, showHeaders = false }: { webho
   if (list.length === 0) return <p className="text-sm text-slate-600">No webhooks in this group.</p>;
   return (
     <table
-      className="w-full border-collapse text-left text-sm [&_td]:px-2! [&_td]:py-1! [&_th]:px-2 [&_th]:py-1 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-100 [&>tbody>tr]:align-top"
+      className="w-full min-w-[40rem] border-collapse text-left text-sm [&_td]:px-2! [&_td]:py-1! [&_th]:px-2 [&_th]:py-1 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-100 [&>tbody>tr]:align-top"
       data-testid="webhook-table"
     >
       <caption className="sr-only">{caption}</caption>

@@ -42,6 +42,9 @@ export const EVENT_FIELDS = [
   "updated_at",
 ] as const;
 
+/** The statuses an event may have (§4.2). Production may add one: a listing shows any value it gets. */
+export const EVENT_STATUSES = ["live", "draft", "closed", "cancelled"] as const;
+
 /** A webhook's fields (§4.1a), in the API's order. */
 export const WEBHOOK_FIELDS = [
   "id",

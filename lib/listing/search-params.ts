@@ -8,9 +8,9 @@
  *   sort=-id,name  page=2  per-page=20|50|100|200  ids=1,2,3  view=<saved view id>
  */
 import { z } from "zod";
-import { DEFAULT_PER_PAGE, MAX_SEARCH_CONDITIONS, OPERATORS_BY_TYPE, formatSortKey, type SortKey } from "@/lib/ems/contract";
+import { DEFAULT_PER_PAGE, MAX_SEARCH_CONDITIONS, OPERATORS_BY_TYPE, type SortKey } from "@/lib/ems/contract";
 import { querySchemaOf } from "@/lib/ems/query";
-import { formatFilter, parseFilter, type FilterCondition } from "./filters";
+import { parseFilter, type FilterCondition } from "./filters";
 import { formatIdList, parseIdList } from "./ids";
 import {
   MAX_SORT_LEVELS,
@@ -258,57 +258,9 @@ function dedupe<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-export function formatSort(sort: readonly SortKey[]): string {
-  return sort.map(formatSortKey).join(",");
-}
-
-/**
- * The canonical URL search string of a state: fixed order, defaults left out, so that equal
- * options give equal URLs (saved views compare by it).
- */
-export function toSearchParams(state: ListingState, options: { includeView?: boolean; includePage?: boolean } = {}): URLSearchParams {
-  const config = listingConfig(state.resource);
-  const params = new URLSearchParams();
-  if (state.fields.join(",") !== config.defaultFields.join(",")) params.set("fields", state.fields.join(","));
-  if (state.expand.length > 0) params.set("expand", state.expand.join(","));
-  for (const filter of state.filters) params.append("filter", formatFilter(filter));
-  if (state.filters.length > 1 && state.searchCondition === "or") params.set("searchCondition", "or");
-  if (state.sort.length > 0 && formatSort(state.sort) !== formatSort(config.defaultSort)) params.set("sort", formatSort(state.sort));
-  if (state.ids.length > 0) params.set("ids", formatIdList(state.ids));
-  else if (state.idsErrors.length > 0 && state.idsText) params.set("ids", state.idsText);
-  if (state.perPage !== DEFAULT_PER_PAGE) params.set("per-page", String(state.perPage));
-  if ((options.includePage ?? true) && state.page > 1) params.set("page", String(state.page));
-  if ((options.includeView ?? true) && state.view) params.set("view", state.view);
-  return params;
-}
-
-/** The query a saved view stores: the options without page and view. */
-export function viewQueryOf(state: ListingState): string {
-  return toSearchParams(state, { includeView: false, includePage: false }).toString();
-}
-
-export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): string {
-  const next = { ...state, ...patch };
-  const search = toSearchParams(next).toString();
-  return `${listingConfig(state.resource).path}${search ? `?${search}` : ""}`;
-}
-
-/** Clicking a header: sort by that column; clicking the leading column again flips its direction. */
-export function sortByColumn(sort: readonly SortKey[], field: string): SortKey[] {
-  if (sort[0]?.field === field) {
-    return [{ field, direction: sort[0].direction === "asc" ? "desc" : "asc" }, ...sort.slice(1)];
-  }
-  return [{ field, direction: "asc" }];
-}
-
-/** "Then by": add the column as the next level, or flip it where it already is. */
-export function sortThenBy(sort: readonly SortKey[], field: string): SortKey[] {
-  const index = sort.findIndex((s) => s.field === field);
-  if (index >= 0) {
-    return sort.map((s, i) => (i === index ? { field, direction: s.direction === "asc" ? "desc" : "asc" } : s));
-  }
-  return [...sort, { field, direction: "asc" as const }].slice(0, MAX_SORT_LEVELS);
-}
+// How a state is written back into a URL lives in ./href (no server-only imports: the toolbar in
+// the browser builds its links with the same functions).
+export { formatSort, hrefOf, sortByColumn, sortThenBy, toSearchParams, viewQueryOf } from "./href";
 
 /** True when the URL carries no listing option at all (a default view may then apply). */
 export function hasListingOptions(input: SearchParamsInput): boolean {

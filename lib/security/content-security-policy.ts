@@ -28,7 +28,12 @@ export interface PagePolicyOptions {
  * the exact text of the pinned version; tests/security/content-security-policy.test.ts recomputes
  * it from node_modules, so an upgrade that changes the text fails there, not silently in browsers.
  */
-export const LIBRARY_STYLE_HASHES = ["'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='"] as const;
+export const LIBRARY_STYLE_HASHES = [
+  "'sha256-StEaX+se6YS7pqjzrzMIA0KaX9zF/8zAhvQXZAe5epY='",
+  // sonner appends its <style> to the page before filling it in: the element is checked empty first.
+  // An empty stylesheet styles nothing.
+  "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+] as const;
 
 export function pageContentSecurityPolicy({ nonce, development, https }: PagePolicyOptions): string {
   const directives = [

@@ -154,6 +154,11 @@ describe("sorting by headers", () => {
     expect(sortByColumn([{ field: "name", direction: "asc" }], "id")).toEqual([{ field: "id", direction: "asc" }]);
   });
 
+  it("turns the leading column off on the third click, keeping the levels after it", () => {
+    expect(sortByColumn([{ field: "name", direction: "desc" }], "name")).toEqual([]);
+    expect(sortByColumn([{ field: "name", direction: "desc" }, { field: "id", direction: "asc" }], "name")).toEqual([{ field: "id", direction: "asc" }]);
+  });
+
   it("adds levels and flips a level in place", () => {
     const two = sortThenBy([{ field: "name", direction: "asc" }], "id");
     expect(two).toEqual([
@@ -161,6 +166,14 @@ describe("sorting by headers", () => {
       { field: "id", direction: "asc" },
     ]);
     expect(sortThenBy(two, "id")[1]).toEqual({ field: "id", direction: "desc" });
+    // A third shift-click removes that level only.
+    expect(sortThenBy(sortThenBy(two, "id"), "id")).toEqual([{ field: "name", direction: "asc" }]);
+    expect(sortThenBy([{ field: "name", direction: "desc" }, { field: "id", direction: "asc" }], "name")).toEqual([{ field: "id", direction: "asc" }]);
+  });
+
+  it("never adds a fifth level", () => {
+    const four = ["id", "name", "status", "start_date"].map((field) => ({ field, direction: "asc" as const }));
+    expect(sortThenBy(four, "end_date")).toEqual(four);
   });
 
   it("resets to the first page when the sort changes", () => {

@@ -1,0 +1,58 @@
+"use client";
+
+import { useEffect, useState, useSyncExternalStore } from "react";
+import type { ListingState } from "@/lib/listing/search-params";
+import { ColumnsMenu } from "./columns-menu";
+import { FilterChips } from "./filter-chips";
+import { IdsControl } from "./ids-control";
+import { SortMenu } from "./sort-menu";
+
+const noSubscription = () => () => {};
+
+/** A key pressed while typing belongs to the field, not to the page's shortcuts. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName);
+}
+
+/**
+ * One line above the table: filter chips and "+ Filter" on the left; ids, columns and the sort on
+ * the right. Everything applies at once by client navigation to the new address (the address stays
+ * the whole truth: a link reproduces the page). Keys: `/` goes to the filters, `f` adds one.
+ */
+export function ListingToolbar({ state }: { state: ListingState }) {
+  const [addOpen, setAddOpen] = useState(false);
+  // Marks the toolbar as interactive (tests wait for it; before hydration its buttons do nothing).
+  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
+      // Not while a dialog or menu has the focus: its own keys come first.
+      if (document.querySelector("[role=dialog], [role=menu], [role=alertdialog]")) return;
+      if (event.key === "/") {
+        event.preventDefault();
+        const first = document.querySelector<HTMLElement>('[data-testid="filter-chips"] button');
+        first?.focus();
+      } else if (event.key === "f") {
+        event.preventDefault();
+        setAddOpen(true);
+      }
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  return (
+    <div className="flex flex-wrap items-start gap-2" role="group" aria-label="Listing options" data-testid="listing-toolbar" data-ready={ready ? "true" : undefined}>
+      <div className="min-w-0 flex-1">
+        <FilterChips state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
+      </div>
+      <div className="flex max-w-full items-center gap-2">
+        <IdsControl state={state} />
+        <ColumnsMenu state={state} />
+        <SortMenu state={state} />
+      </div>
+    </div>
+  );
+}
