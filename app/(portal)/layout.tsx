@@ -4,6 +4,7 @@ import { ROLE_LABELS, canManageTeam } from "@/lib/teams/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { ReauthProvider } from "@/components/auth/reauth-provider";
+import { CommandPalette } from "@/components/shell/command-palette";
 
 /** The last check's unmuted errors and warnings (notices are quiet); nothing before the first check. */
 function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] {
@@ -44,6 +45,7 @@ export default async function PortalLayout({ children }: { children: React.React
             <NavLinks items={items} orientation="row" />
           </nav>
           <div className="ml-auto flex items-center gap-2">
+            <CommandPalette pages={[...items.map(({ href, label }) => ({ href, label })), { href: "/account", label: "Account and sessions" }]} />
             <details className="group relative">
               <summary
                 className="flex cursor-pointer list-none items-center gap-2 rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
