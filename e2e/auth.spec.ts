@@ -89,7 +89,8 @@ test.describe("sign-up and sign-in", () => {
     await expect(otherPage.getByRole("heading", { name: "Account" })).toBeVisible();
 
     await page.goto("/account");
-    await page.getByRole("button", { name: "Sign out of all sessions" }).click();
+    await page.getByRole("button", { name: "Sign out of all sessions…" }).click();
+    await page.getByTestId("confirm-dialog").getByRole("button", { name: "Sign out everywhere" }).click();
     await expect(page).toHaveURL(/\/sign-in/);
 
     await otherPage.reload();

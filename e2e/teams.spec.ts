@@ -106,7 +106,7 @@ test.describe("teams and credentials", () => {
     const row = page.getByTestId("member-row").filter({ hasText: member.email });
     await expect(row.getByTestId("member-role")).toHaveText("Member");
     await row.getByRole("button", { name: "Remove…" }).click();
-    await row.getByRole("button", { name: "Yes, remove" }).click();
+    await page.getByTestId("confirm-dialog").getByRole("button", { name: "Yes, remove" }).click();
     await expect(page.getByTestId("member-row").filter({ hasText: member.email })).toHaveCount(0);
 
     // The member's very next click lands on the sign-in page.
@@ -157,7 +157,7 @@ test.describe("teams and credentials", () => {
     const memberRow = adminPage.getByTestId("member-row").filter({ hasText: member.email });
     await memberRow.getByRole("button", { name: "Remove…" }).click();
     await memberRow.locator('form[aria-label^="Remove"] input[name="membershipId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);
-    await memberRow.getByRole("button", { name: "Yes, remove" }).click();
+    await adminPage.getByTestId("confirm-dialog").getByRole("button", { name: "Yes, remove" }).click();
     await expect(memberRow.getByTestId(/^remove-.*-error$/)).toContainText("Admins cannot remove an owner.");
     // Same for a role change.
     await memberRow.locator('form[aria-label^="Change"] input[name="membershipId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);

@@ -3,11 +3,12 @@
 import { setAlertPreferencesAction } from "@/lib/actions/alerts/set-alert-preferences";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
+import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";
 
 /** The person's own alert emails. A refused save keeps the boxes as they were ticked (the form hook does not reset). */
 export function AlertPreferencesForm({ emailChanges, emailHealth, emailAvailable }: { emailChanges: boolean; emailHealth: boolean; emailAvailable: boolean }) {
-  const { state, pending, formProps } = useActionForm(setAlertPreferencesAction);
+  const { state, pending, formProps } = useActionForm(setAlertPreferencesAction, { onSuccess: toastSuccess });
   return (
     <form {...formProps} className="max-w-xl space-y-3" aria-label="Your alert emails" data-testid="alert-preferences-form">
       <FormMessage state={state} testId="alert-preferences" />

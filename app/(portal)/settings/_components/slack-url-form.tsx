@@ -1,10 +1,11 @@
 "use client";
 
-import { useState } from "react";
 import { setSlackUrlAction } from "@/lib/actions/alerts/set-slack-url";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
 import { FormMessage } from "@/components/forms/form-message";
+import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";
 
 /**
@@ -14,9 +15,10 @@ import { useActionForm } from "@/components/forms/use-action-form";
  */
 export function SlackUrlForm({ trackerId, label }: { trackerId: string; label: string | null }) {
   const { state, pending, fieldErrors, formProps } = useActionForm(setSlackUrlAction, {
-    onSuccess(_state, { form }) {
+    onSuccess(state, { form }) {
       const input = form.elements.namedItem("url");
       if (input instanceof HTMLInputElement) input.value = "";
+      return toastSuccess(state);
     },
   });
   return (
@@ -55,32 +57,21 @@ export function SlackUrlForm({ trackerId, label }: { trackerId: string; label: s
   );
 }
 
-/** Clearing asks once more, inline, like deleting credentials. */
+/** Clearing asks once more, in a confirmation dialog, like deleting credentials. */
 function RemoveSlackUrlForm({ trackerId }: { trackerId: string }) {
-  const { state, pending, formProps } = useActionForm(setSlackUrlAction);
-  const [confirming, setConfirming] = useState(false);
+  const { state, pending, formProps } = useActionForm(setSlackUrlAction, { onSuccess: toastSuccess });
   return (
     <form {...formProps} className="space-y-3" aria-label="Remove the Slack URL" data-testid="slack-url-remove-form">
       <input type="hidden" name="trackerId" value={trackerId} />
       <input type="hidden" name="url" value="" />
       <FormMessage state={state} testId="slack-url-remove" />
-      {confirming ? (
-        <div className="flex flex-wrap items-center gap-3" role="group" aria-labelledby="slack-url-remove-question">
-          <p id="slack-url-remove-question" className="text-sm text-slate-700">
-            Stop posting alerts to Slack?
-          </p>
-          <Button type="submit" variant="danger" pending={pending}>
-            Yes, remove the URL
-          </Button>
-          <Button type="button" variant="ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-        </div>
-      ) : (
-        <Button type="button" variant="ghost" onClick={() => setConfirming(true)}>
-          Remove the Slack URL…
-        </Button>
-      )}
+      <ConfirmSubmit
+        trigger="Remove the Slack URL…"
+        title="Stop posting alerts to Slack?"
+        description="The saved URL is deleted. Alert emails are not affected."
+        confirmLabel="Yes, remove the URL"
+        pending={pending}
+      />
     </form>
   );
 }

@@ -1,11 +1,24 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { Check, Copy } from "lucide-react";
+import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 
-/** A read-only field with the link, selected on focus, and a copy button that says when it worked. */
+/** How long the button says "Copied" before it offers to copy again. */
+const COPIED_MS = 2000;
+
+/**
+ * A read-only field with the link, selected on focus, and a copy button that says "Copied" for two
+ * seconds (and a toast) when it worked, or how to copy by hand when the browser refused.
+ */
 export function CopyLink({ value }: { value: string }) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (copied !== "copied") return;
+    const timer = setTimeout(() => setCopied("idle"), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   return (
     <div className="flex flex-wrap items-end gap-2">
       <div className="min-w-0 flex-1">
@@ -24,19 +37,23 @@ export function CopyLink({ value }: { value: string }) {
       <Button
         type="button"
         variant="secondary"
+        className="min-w-32"
+        data-testid="copy-invitation-link"
         onClick={async () => {
           try {
             await navigator.clipboard.writeText(value);
             setCopied("copied");
+            toast.success("Invitation link copied.");
           } catch {
             setCopied("failed");
           }
         }}
       >
-        Copy link
+        {copied === "copied" ? <Check aria-hidden className="size-4" /> : <Copy aria-hidden className="size-4" />}
+        {copied === "copied" ? "Copied" : "Copy link"}
       </Button>
       <span role="status" className="w-full text-sm text-slate-600">
-        {copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "Could not copy: select the link and copy it yourself." : ""}
+        {copied === "failed" ? "Could not copy: select the link and copy it yourself." : ""}
       </span>
     </div>
   );

@@ -1,15 +1,16 @@
 "use client";
 
-import { useState } from "react";
 import { changeMemberRoleAction } from "@/lib/actions/team/change-member-role";
 import { removeMemberAction } from "@/lib/actions/team/remove-member";
 import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 import { Button } from "@/components/ui/button";
+import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
 import { FormMessage } from "@/components/forms/form-message";
+import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";
 
 export function ChangeRoleForm({ membershipId, name, role, roles }: { membershipId: string; name: string; role: TeamRole; roles: TeamRole[] }) {
-  const { state, pending, formProps } = useActionForm(changeMemberRoleAction);
+  const { state, pending, formProps } = useActionForm(changeMemberRoleAction, { onSuccess: toastSuccess });
   const selectId = `role-${membershipId}`;
   return (
     <form {...formProps} className="flex flex-wrap items-center gap-2" aria-label={`Change ${name}'s role`}>
@@ -40,26 +41,18 @@ export function ChangeRoleForm({ membershipId, name, role, roles }: { membership
 }
 
 export function RemoveMemberForm({ membershipId, name }: { membershipId: string; name: string }) {
-  const { state, pending, formProps } = useActionForm(removeMemberAction);
-  const [confirming, setConfirming] = useState(false);
+  const { state, pending, formProps } = useActionForm(removeMemberAction, { onSuccess: toastSuccess });
   return (
     <form {...formProps} className="flex flex-wrap items-center gap-2" aria-label={`Remove ${name}`}>
       <input type="hidden" name="membershipId" value={membershipId} />
-      {confirming ? (
-        <>
-          <span className="text-sm text-slate-700">Remove {name}? Their sessions end, and their credentials and personal views are deleted.</span>
-          <Button type="submit" variant="danger" className="px-3 py-1.5" pending={pending}>
-            Yes, remove
-          </Button>
-          <Button type="button" variant="ghost" className="px-3 py-1.5" onClick={() => setConfirming(false)}>
-            Cancel
-          </Button>
-        </>
-      ) : (
-        <Button type="button" variant="ghost" className="px-3 py-1.5 text-red-700" onClick={() => setConfirming(true)}>
-          Remove…
-        </Button>
-      )}
+      <ConfirmSubmit
+        trigger="Remove…"
+        title={`Remove ${name} from the team?`}
+        description="Their sessions end at their next request, and their API credentials and personal views are deleted. Views they shared stay with the team."
+        confirmLabel="Yes, remove"
+        pending={pending}
+        testId={`remove-member-${membershipId}`}
+      />
       <div className="w-full">
         <FormMessage state={state} testId={`remove-${membershipId}`} />
       </div>
