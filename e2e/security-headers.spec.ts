@@ -187,6 +187,23 @@ test.describe("signed in", () => {
     expect(await violations()).toEqual([]);
   });
 
+  test("the command palette, its server search and a confirmation dialog work under the policy, with nothing refused", async ({ page }) => {
+    const violations = await watchForViolations(page);
+    await page.goto("/team");
+    await expect(page.getByTestId("palette-open")).toBeVisible();
+    await page.keyboard.press("Control+K");
+    await expect(page.getByTestId("command-palette")).toBeVisible();
+    await page.getByTestId("palette-input").fill("sync");
+    await expect(page.getByTestId("palette-group").first().or(page.getByTestId("palette-group-none"))).toBeVisible({ timeout: 15_000 });
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("command-palette")).toHaveCount(0);
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Sign out of all sessions…" }).click();
+    await expect(page.getByTestId("confirm-dialog")).toBeVisible();
+    await page.getByTestId("confirm-dialog").getByRole("button", { name: "Cancel" }).click();
+    expect(await violations()).toEqual([]);
+  });
+
   test("another site cannot frame a page of the portal", async ({ page }) => {
     const foreign = "http://foreign.example";
     await page.route(`${foreign}/**`, (route) =>

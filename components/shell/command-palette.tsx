@@ -155,14 +155,15 @@ export function CommandPalette({ pages }: { pages: PalettePage[] }) {
       <button
         type="button"
         onClick={openPalette}
-        className="flex items-center gap-2 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
+        className="flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
         aria-label="Search pages, views and webhook groups"
         aria-keyshortcuts="Meta+K Control+K"
         data-testid="palette-open"
       >
         <Search aria-hidden className="size-4" />
-        <span className="hidden sm:inline">Search…</span>
-        <kbd className="hidden rounded border border-slate-200 bg-slate-50 px-1.5 font-sans text-xs text-slate-500 md:inline">{shortcut}</kbd>
+        {/* Beside the full navigation row (xl) the words give way, up to the widest screens. */}
+        <span className="hidden sm:inline xl:hidden 2xl:inline">Search…</span>
+        <kbd className="hidden whitespace-nowrap rounded border border-slate-200 bg-slate-50 px-1.5 font-sans text-xs text-slate-500 md:inline">{shortcut}</kbd>
       </button>
       <Dialog.Root open={open} onOpenChange={onOpenChange}>
         <Dialog.Portal>
@@ -186,7 +187,7 @@ export function CommandPalette({ pages }: { pages: PalettePage[] }) {
                   ref={inputRef}
                   value={query}
                   onValueChange={setQuery}
-                  placeholder="Go to a page, a view or a webhook group…"
+                  placeholder="Pages, views, webhook groups…"
                   className="h-12 w-full min-w-0 bg-transparent text-base text-slate-900 outline-none placeholder:text-slate-400 sm:text-sm"
                   data-testid="palette-input"
                 />
