@@ -36,7 +36,7 @@ export default async function PortalLayout({ children }: { children: React.React
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
           <Link href="/webhook-groups" prefetch={false} className="flex shrink-0 items-center gap-2 font-semibold">
             <span aria-hidden className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">E</span>
-            <span className="hidden sm:inline">EMS Portal</span>
+            <span className="max-sm:sr-only">EMS Portal</span>
           </Link>
           <span className="truncate rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700" data-testid="team-name" title="Your team">
             {actor.teamName}

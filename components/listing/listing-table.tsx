@@ -33,7 +33,7 @@ function Collapsed({ items, empty = "None" }: { items: string[]; empty?: string 
   const shown = items.slice(0, 2);
   const rest = items.length - shown.length;
   return (
-    <span className="break-words">
+    <span className="[overflow-wrap:anywhere]">
       {shown.join(", ")}
       {rest > 0 ? (
         <span className="ml-1 rounded bg-slate-100 px-1 text-xs text-slate-700" title={items.slice(2).join(", ")}>
@@ -184,7 +184,7 @@ const TABLE_CLASSES = [
   "[&>tbody>tr[data-id]]:relative [&>tbody>tr[data-id]:hover]:bg-slate-50",
   "max-sm:block max-sm:[&>caption]:hidden max-sm:[&>thead]:hidden max-sm:[&>tbody]:block max-sm:[&>tbody]:space-y-2",
   "max-sm:[&>tbody>tr]:block max-sm:[&>tbody>tr]:rounded-lg max-sm:[&>tbody>tr]:border max-sm:[&>tbody>tr]:bg-white max-sm:[&>tbody>tr]:p-2",
-  "max-sm:[&>tbody>tr>td]:flex max-sm:[&>tbody>tr>td]:gap-3 max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td[data-label]]:before:w-24 max-sm:[&>tbody>tr>td[data-label]]:before:shrink-0 max-sm:[&>tbody>tr>td[data-label]]:before:text-xs max-sm:[&>tbody>tr>td[data-label]]:before:font-medium max-sm:[&>tbody>tr>td[data-label]]:before:text-slate-600 max-sm:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
+  "max-sm:[&>tbody>tr>td]:flex max-sm:[&>tbody>tr>td]:gap-3 max-sm:[&>tbody>tr>td]:[overflow-wrap:anywhere] max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td[data-label]]:before:w-24 max-sm:[&>tbody>tr>td[data-label]]:before:shrink-0 max-sm:[&>tbody>tr>td[data-label]]:before:text-xs max-sm:[&>tbody>tr>td[data-label]]:before:font-medium max-sm:[&>tbody>tr>td[data-label]]:before:text-slate-600 max-sm:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
 ].join(" ");
 
 export function ListingTable({ state, rows, changed }: { state: ListingState; rows: Row[]; changed?: ReadonlySet<number> }) {
@@ -192,7 +192,7 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
   const showWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   const linked = linkField(state);
   return (
-    <div className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white" data-testid="listing-scroll">
+    <div tabIndex={0} role="region" aria-label={`${config.title}, scrollable`} className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white" data-testid="listing-scroll">
       <table className={TABLE_CLASSES} data-testid="listing-table">
         <caption className="sr-only">
           {config.title}

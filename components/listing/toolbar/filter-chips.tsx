@@ -45,7 +45,7 @@ export function FilterChips({ state, addOpen, onAddOpenChange }: { state: Listin
           <AddFilterButton disabled={full} title={full ? `At most ${MAX_SEARCH_CONDITIONS} filters` : "Add a filter (f)"} />
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent}>
+          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent} aria-label="Add a filter">
             <FilterEditor
               fields={fields}
               initial={{ field: fields[0].name, operator: fields[0].operators[0].value, value: "" }}
@@ -94,7 +94,7 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
           </button>
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent}>
+          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent} aria-label={`Edit filter: ${words.text}`}>
             <FilterEditor
               fields={filterFieldsOf(state.resource)}
               initial={filter}

@@ -53,7 +53,7 @@ export function IdsControl({ state }: { state: ListingState }) {
         </button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="end" sideOffset={6} collisionPadding={8} className={`${popoverPanel} w-80`}>
+        <Popover.Content align="end" sideOffset={6} collisionPadding={8} className={`${popoverPanel} w-80`} aria-label="Only these ids">
           <form
             onSubmit={(event) => {
               event.preventDefault();
