@@ -62,7 +62,7 @@ export function ViewTabs(props: ViewTabsProps) {
   const active = tabs.find((tab) => tab.id === activeId) ?? null;
   return (
     <div className="flex w-full min-w-0 flex-wrap items-center gap-2" data-testid="view-bar">
-      <nav aria-label="Saved views" className="min-w-0 flex-1">
+      <nav aria-label="Saved views" className="min-w-0 basis-full sm:basis-auto sm:flex-1">
         <ul className="flex items-center gap-1.5 overflow-x-auto py-1" data-testid="view-tabs">
           <li className={tabClass}>
             <Link
