@@ -230,7 +230,10 @@ function ViewMenu({ tab, page, active, currentHref }: { tab: ViewTab; page: stri
 
   return (
     <>
-      <DropdownMenu.Root>
+      {/* Not modal: a modal menu hides the rest of the page from assistive technology with
+          aria-hidden while its links stay focusable (axe: aria-hidden-focus); Esc and a click
+          outside still close it, and focus goes back to its trigger. */}
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           className="mr-1 rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 data-[state=open]:bg-slate-200"
           aria-label={`Actions for ${tab.name}`}
