@@ -117,6 +117,12 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
                 triggerClassName="rounded-md border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50"
                 testId="delete-view"
               />
+              {/* Without JavaScript the dialog cannot open: a plain submit, as before the confirmation. */}
+              <noscript>
+                <button type="submit" className="rounded-md border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50" data-testid="delete-view-now">
+                  Delete now
+                </button>
+              </noscript>
             </ViewActionForm>
           </>
         ) : null}
