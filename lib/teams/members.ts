@@ -107,7 +107,7 @@ export async function changeMemberRole(
 
 /**
  * What leaving a team takes with it: the person's own API credentials (and the cached token, unless
- * a teammate uses the same credentials), their personal views and default-view choices. Views they
+ * a teammate uses the same credentials), their personal views, default-view choices and favourites. Views they
  * shared with the team stay, without a maker. A removed person's sessions end at their next request.
  */
 async function detachFromTeam(
@@ -123,6 +123,7 @@ async function detachFromTeam(
     orphanedFingerprint = await dropOrphanedTokenCache(tx, credential.fingerprint);
   }
   await tx.userDefaultView.deleteMany({ where: { userId } });
+  await tx.savedViewFavourite.deleteMany({ where: { userId, view: { teamId } } });
   const deleted = await tx.savedView.deleteMany({ where: { ownerId: userId, teamId, scope: "PERSONAL" } });
   const kept = await tx.savedView.updateMany({ where: { ownerId: userId, teamId, scope: "TEAM" }, data: { ownerId: null } });
   await tx.membership.delete({ where: { userId } });

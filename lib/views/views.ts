@@ -26,6 +26,8 @@ export interface ViewSummary {
   isMine: boolean;
   canManage: boolean;
   isDefault: boolean;
+  /** One of this person's favourites (shown first among the page's tabs). */
+  isFavourite: boolean;
   updatedAt: Date;
 }
 
@@ -54,12 +56,13 @@ type ViewRow = {
   ownerId: string | null;
   ownerName: string | null;
   isDefault: boolean;
+  isFavourite: boolean;
   updatedAt: Date;
 };
 
 /**
  * The views the actor can see on a page (or on every page), team ones and their own, in ONE
- * statement: the views, their owner's name, and whether each is this person's default. (Prisma
+ * statement: the views, their owner's name, and whether each is this person's default and favourite. (Prisma
  * runs an `include` as one query per relation; a listing page view pays for every round trip.)
  */
 export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
@@ -67,7 +70,8 @@ export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewS
   const rows = await prisma.$queryRaw<ViewRow[]>`
     SELECT v."id", v."teamId", v."page", v."name", v."query", v."scope"::text AS "scope", v."ownerId", v."updatedAt",
            o."name" AS "ownerName",
-           EXISTS (SELECT 1 FROM "UserDefaultView" AS d WHERE d."viewId" = v."id" AND d."userId" = ${actor.userId}) AS "isDefault"
+           EXISTS (SELECT 1 FROM "UserDefaultView" AS d WHERE d."viewId" = v."id" AND d."userId" = ${actor.userId}) AS "isDefault",
+           EXISTS (SELECT 1 FROM "SavedViewFavourite" AS f WHERE f."viewId" = v."id" AND f."userId" = ${actor.userId}) AS "isFavourite"
     FROM "SavedView" AS v
     LEFT JOIN "User" AS o ON o."id" = v."ownerId"
     WHERE v."teamId" = ${actor.teamId}
@@ -85,6 +89,7 @@ export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewS
     isMine: view.ownerId === actor.userId,
     canManage: canManageView(actor, view),
     isDefault: view.isDefault,
+    isFavourite: view.isFavourite,
     updatedAt: view.updatedAt,
   }));
 }
@@ -188,9 +193,78 @@ export async function updateView(actor: Actor, viewId: string, input: UpdateView
   });
 }
 
-export async function deleteView(actor: Actor, viewId: string): Promise<void> {
+/** What a deletion took away from the person who deleted it: what "Undo" puts back (restoreView). */
+export interface DeletedView {
+  page: ListingPage;
+  name: string;
+  query: string;
+  scope: "PERSONAL" | "TEAM";
+  wasDefault: boolean;
+  wasFavourite: boolean;
+}
+
+export async function deleteView(actor: Actor, viewId: string): Promise<DeletedView> {
   const view = await requireManageableView(actor, viewId);
-  await prisma.savedView.delete({ where: { id: view.id } });
+  return prisma.$transaction(async (tx) => {
+    const [asDefault, asFavourite] = await Promise.all([
+      tx.userDefaultView.findFirst({ where: { userId: actor.userId, viewId: view.id }, select: { page: true } }),
+      tx.savedViewFavourite.findUnique({ where: { userId_viewId: { userId: actor.userId, viewId: view.id } }, select: { viewId: true } }),
+    ]);
+    await tx.savedView.delete({ where: { id: view.id } });
+    return {
+      page: viewPageSchema.parse(view.page),
+      name: view.name,
+      query: view.query,
+      scope: view.scope,
+      wasDefault: asDefault !== null,
+      wasFavourite: asFavourite !== null,
+    };
+  });
+}
+
+export interface RestoreViewInput {
+  page: string;
+  name: string;
+  query: string;
+  scope: string;
+  makeDefault: boolean;
+  favourite: boolean;
+}
+
+/**
+ * "Undo" after a deletion: the view again, with its name, scope and options, and the restorer's own
+ * default and favourite marks. It is made anew (a new id), in the actor's team, owned by the actor,
+ * exactly as saving those options under that name would: the input is only what anyone may save
+ * (page, name, options, scope), re-validated here, and never a team, an owner or an id. So a crafted
+ * "restore" can do nothing a save could not.
+ *
+ * Why not a soft delete (a `deletedAt`, undone within N minutes)? Every reader of SavedView (the
+ * listing's tabs and default, /views, /views/ID, the copy and name checks, and other features'
+ * searches) would have to leave deleted rows out, and one forgotten filter would bring a deleted view
+ * back, to a whole team. What a re-creation loses is small and said here: the old id (its links still
+ * carry their options, with a notice), and teammates' defaults and favourites of a team view.
+ */
+export async function restoreView(actor: Actor, input: RestoreViewInput): Promise<SavedView> {
+  const view = await createView(actor, input);
+  if (input.makeDefault) await setDefaultView(actor, view.page, view.id);
+  if (input.favourite) await setViewFavourite(actor, view.id, true);
+  return view;
+}
+
+/** Marks (or unmarks) a view the actor can see as one of their favourites. */
+export async function setViewFavourite(actor: Actor, viewId: string, favourite: boolean): Promise<SavedView> {
+  const view = await getVisibleView(actor, viewId);
+  if (!view) throw new SafeError(NOT_FOUND, "not_found");
+  if (favourite) {
+    await prisma.savedViewFavourite.upsert({
+      where: { userId_viewId: { userId: actor.userId, viewId: view.id } },
+      create: { userId: actor.userId, viewId: view.id },
+      update: {},
+    });
+  } else {
+    await prisma.savedViewFavourite.deleteMany({ where: { userId: actor.userId, viewId: view.id } });
+  }
+  return view;
 }
 
 /** A personal copy of any view the actor can see (how members take a team view and change it). */

@@ -10,6 +10,8 @@ import { deleteViewAction } from "@/lib/actions/views/delete-view";
 import { saveViewAction } from "@/lib/actions/views/save-view";
 import { setDefaultViewAction } from "@/lib/actions/views/set-default-view";
 import { updateViewAction } from "@/lib/actions/views/update-view";
+import { favouriteViewAction } from "@/lib/actions/views/favourite-view";
+import { restoreViewAction } from "@/lib/actions/views/restore-view";
 import { createView } from "@/lib/views/views";
 import type { Actor } from "@/lib/auth/session";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
@@ -143,8 +145,107 @@ describe("deleteViewAction", () => {
     const admin = await addMember(owner, "ADMIN");
     const shared = await teamView(owner);
     await signInAs(admin);
-    expect(await call(deleteViewAction, { viewId: shared.id })).toEqual({ status: "success", message: "View deleted." });
+    expect(await call(deleteViewAction, { viewId: shared.id })).toEqual({
+      status: "success",
+      message: `Deleted “${shared.name}”.`,
+      data: { page: "webhook-groups", name: shared.name, query: "sort=-id", scope: "TEAM", wasDefault: false, wasFavourite: false },
+    });
     expect(await prisma.savedView.findUnique({ where: { id: shared.id } })).toBeNull();
+  });
+});
+
+describe("restoreViewAction (Undo after a deletion)", () => {
+  it("sends a signed-out caller to sign-in and makes nothing", async () => {
+    await expectSignInRedirect(call(restoreViewAction, { page: "events", name: "Back", query: "", scope: "PERSONAL" }), "/views");
+    expect(await prisma.savedView.count({ where: { name: "Back" } })).toBe(0);
+  });
+
+  it("puts back what a deletion answered: name, scope, options, default and favourite", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const view = await personalView(owner);
+    await call(setDefaultViewAction, { page: "events", viewId: view.id });
+    await call(favouriteViewAction, { viewId: view.id, favourite: "on" });
+    const deleted = await call(deleteViewAction, { viewId: view.id });
+    if (deleted.status !== "success" || !deleted.data) throw new Error("expected the deleted view");
+    expect(deleted.data).toMatchObject({ wasDefault: true, wasFavourite: true });
+
+    const d = deleted.data;
+    const restored = await call(restoreViewAction, {
+      page: d.page,
+      name: d.name,
+      query: d.query,
+      scope: d.scope,
+      makeDefault: d.wasDefault ? "on" : "",
+      favourite: d.wasFavourite ? "on" : "",
+    });
+    expect(restored).toMatchObject({ status: "success", message: `Restored “${view.name}”.` });
+    const [again] = await viewsOf(owner.userId);
+    expect(again).toMatchObject({ name: view.name, scope: "PERSONAL", query: view.query, page: "events", teamId: owner.teamId });
+    expect(restored.status === "success" && restored.data?.href).toBe(`/events?view=${again!.id}`);
+    expect(await prisma.userDefaultView.findUnique({ where: { userId_page: { userId: owner.userId, page: "events" } } })).toMatchObject({ viewId: again!.id });
+    expect(await prisma.savedViewFavourite.count({ where: { userId: owner.userId, viewId: again!.id } })).toBe(1);
+  });
+
+  it("never takes a team, an owner or an id from a crafted payload, and re-checks the options and the name", async () => {
+    const victim = await createTeam();
+    const victimView = await teamView(victim);
+    const attacker = await createTeam();
+    await signInAs(attacker);
+    const result = await call(restoreViewAction, {
+      page: "webhook-groups",
+      name: "Planted",
+      query: "sort=-id&filter=bogus%3Dx&view=zzz",
+      scope: "TEAM",
+      teamId: victim.teamId,
+      ownerId: victim.userId,
+      id: victimView.id,
+    });
+    expect(result).toMatchObject({ status: "success" });
+    const planted = await prisma.savedView.findFirstOrThrow({ where: { name: "Planted" } });
+    expect(planted).toMatchObject({ teamId: attacker.teamId, ownerId: attacker.userId, query: "sort=-id" });
+    expect(planted.id).not.toBe(victimView.id);
+    expect(await prisma.savedView.count({ where: { teamId: victim.teamId } })).toBe(1);
+    expect((await prisma.savedView.findUniqueOrThrow({ where: { id: victimView.id } })).name).toBe(victimView.name);
+
+    // A name the team uses meanwhile is refused, as a save would be; bad fields are field errors.
+    expect(await call(restoreViewAction, { page: "webhook-groups", name: "planted", query: "", scope: "TEAM" })).toEqual({
+      status: "error",
+      message: "Your team already has a view named “planted”.",
+    });
+    expect(await call(restoreViewAction, { page: "users", name: "x", query: "", scope: "EVERYONE" })).toEqual({
+      status: "error",
+      fieldErrors: { page: "Unknown page.", scope: "Choose personal or team." },
+    });
+  });
+});
+
+describe("favouriteViewAction", () => {
+  it("marks and unmarks a view the caller can see, for the caller only", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const shared = await teamView(owner);
+    await signInAs(member);
+    expect(await call(favouriteViewAction, { viewId: shared.id, favourite: "on" })).toEqual({ status: "success", message: `Added “${shared.name}” to favourites.` });
+    expect(await call(favouriteViewAction, { viewId: shared.id, favourite: "on" })).toMatchObject({ status: "success" });
+    expect(await prisma.savedViewFavourite.findMany({ where: { viewId: shared.id } })).toEqual([expect.objectContaining({ userId: member.userId })]);
+    expect(await call(favouriteViewAction, { viewId: shared.id, favourite: "" })).toEqual({ status: "success", message: `Removed “${shared.name}” from favourites.` });
+    expect(await prisma.savedViewFavourite.count({ where: { viewId: shared.id } })).toBe(0);
+  });
+
+  it("answers “not found” for another team's view and a teammate's personal view, and marks nothing", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const ownersOwn = await personalView(owner);
+    const outsider = await createTeam();
+    const shared = await teamView(owner);
+    await signInAs(outsider);
+    expect(await call(favouriteViewAction, { viewId: shared.id, favourite: "on" })).toEqual({ status: "error", message: NOT_FOUND });
+    await signInAs(member);
+    expect(await call(favouriteViewAction, { viewId: ownersOwn.id, favourite: "on" })).toEqual({ status: "error", message: NOT_FOUND });
+    expect(await call(favouriteViewAction, { viewId: "no-such-view", favourite: "on" })).toEqual({ status: "error", message: NOT_FOUND });
+    expect(await call(favouriteViewAction, { viewId: shared.id })).toEqual({ status: "error", fieldErrors: { favourite: "Choose add or remove." } });
+    expect(await prisma.savedViewFavourite.count({ where: { viewId: { in: [shared.id, ownersOwn.id] } } })).toBe(0);
   });
 });
 

@@ -104,6 +104,7 @@ describe("team members", () => {
     const personal = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: member.userId, page: "events", name: "Mine", query: "?a=1", scope: "PERSONAL" } });
     const shared = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: member.userId, page: "events", name: "Ours", query: "?b=1", scope: "TEAM" } });
     await prisma.userDefaultView.create({ data: { userId: member.userId, page: "events", viewId: shared.id } });
+    await prisma.savedViewFavourite.create({ data: { userId: member.userId, viewId: shared.id } });
     const ownersView = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: owner.userId, page: "events", name: "Owner's", query: "", scope: "PERSONAL" } });
     const versionBefore = (await prisma.user.findUniqueOrThrow({ where: { id: member.userId } })).sessionVersion;
 
@@ -115,6 +116,7 @@ describe("team members", () => {
     expect(await prisma.savedView.findUniqueOrThrow({ where: { id: shared.id } })).toMatchObject({ ownerId: null, teamId: owner.teamId });
     expect(await prisma.savedView.findUnique({ where: { id: ownersView.id } })).not.toBeNull();
     expect(await prisma.userDefaultView.count({ where: { userId: member.userId } })).toBe(0);
+    expect(await prisma.savedViewFavourite.count({ where: { userId: member.userId } })).toBe(0);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: member.userId } })).sessionVersion).toBe(versionBefore + 1);
 
     const entry = await prisma.auditLog.findFirstOrThrow({ where: { teamId: owner.teamId, action: "team.member_removed" } });

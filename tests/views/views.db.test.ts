@@ -7,7 +7,9 @@ import {
   deleteView,
   getVisibleView,
   listViews,
+  restoreView,
   setDefaultView,
+  setViewFavourite,
   updateView,
   viewHref,
 } from "@/lib/views/views";
@@ -125,5 +127,46 @@ describe("saved views", () => {
     await setDefaultView(member, "events", team.id);
     await updateView(owner, team.id, { scope: "PERSONAL" });
     expect(await defaultViewId(member, "events")).toBeNull();
+  });
+
+  it("keeps favourites per person, only on views they can see, and gone with the view", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const outsider = await createTeam();
+    const shared = await createView(owner, { page: "events", name: "Shared", query: "", scope: "TEAM" });
+    const mine = await createView(owner, { page: "events", name: "Mine", query: "sort=id", scope: "PERSONAL" });
+    await setViewFavourite(member, shared.id, true);
+    const favourites = async (actor: Actor) => (await listViews(actor, "events")).filter((v) => v.isFavourite).map((v) => v.name);
+    expect(await favourites(member)).toEqual(["Shared"]);
+    expect(await favourites(owner)).toEqual([]);
+    expect(await refusal(setViewFavourite(outsider, shared.id, true))).toBe("not_found");
+    expect(await refusal(setViewFavourite(member, mine.id, true))).toBe("not_found");
+    await setViewFavourite(member, shared.id, false);
+    expect(await favourites(member)).toEqual([]);
+    await setViewFavourite(owner, mine.id, true);
+    await deleteView(owner, mine.id);
+    expect(await prisma.savedViewFavourite.count({ where: { viewId: mine.id } })).toBe(0);
+  });
+
+  it("deletes a view answering what to restore, and restores it as the restorer, in their own team", async () => {
+    const owner = await createTeam();
+    const maker = await addMember(owner, "MEMBER", "maker");
+    const admin = await addMember(owner, "ADMIN");
+    const shared = await createView(maker, { page: "events", name: "Live now", query: "filter=status%3Dlive&sort=-start_date", scope: "TEAM" });
+    await setDefaultView(admin, "events", shared.id);
+    const deleted = await deleteView(admin, shared.id);
+    expect(deleted).toEqual({ page: "events", name: "Live now", query: shared.query, scope: "TEAM", wasDefault: true, wasFavourite: false });
+    expect(await defaultViewId(admin, "events")).toBeNull();
+
+    const restored = await restoreView(admin, { ...deleted, makeDefault: deleted.wasDefault, favourite: true });
+    expect(restored).toMatchObject({ name: "Live now", scope: "TEAM", query: shared.query, teamId: owner.teamId, ownerId: admin.userId });
+    expect(await defaultViewId(admin, "events")).toBe(restored.id);
+    expect((await listViews(maker, "events")).map((v) => v.name)).toEqual(["Live now"]);
+
+    // What another team deleted cannot come back in it through a restore: it lands in the caller's team.
+    const outsider = await createTeam();
+    const planted = await restoreView(outsider, { ...deleted, makeDefault: false, favourite: false });
+    expect(planted.teamId).toBe(outsider.teamId);
+    expect((await listViews(maker, "events")).map((v) => v.id)).toEqual([restored.id]);
   });
 });

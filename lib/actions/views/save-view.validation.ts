@@ -7,4 +7,9 @@ export const saveViewSchema = z.object({
   query: viewQuerySchema.default(""),
   scope: viewScopeSchema.default("PERSONAL"),
   makeDefault: z.enum(["on"]).optional(),
+  /**
+   * "open" (a form posted without JavaScript): answer with a redirect to the new view. "answer"
+   * (the form's script): answer with its link, for a toast and a client navigation.
+   */
+  then: z.enum(["open", "answer"]).default("open"),
 });

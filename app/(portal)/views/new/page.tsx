@@ -1,0 +1,48 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SaveViewForm } from "@/components/views/save-view-form";
+import { requireActor } from "@/lib/auth/session";
+import { describeViewQuery } from "@/lib/views/describe";
+import { viewPageSchema } from "@/lib/views/validation";
+import { canonicalViewQuery } from "@/lib/views/views";
+
+export const metadata: Metadata = { title: "Save a view" };
+
+/**
+ * "Save view…" without JavaScript: the tab bar's popover trigger is a link here, with the page and
+ * its options; the form then posts to saveViewAction, which opens the new view.
+ */
+export default async function NewViewPage(props: PageProps<"/views/new">) {
+  await requireActor();
+  const params = await props.searchParams;
+  const page = viewPageSchema.safeParse(params.page);
+  const rawQuery = typeof params.query === "string" ? params.query : "";
+  if (!page.success) {
+    return (
+      <div className="space-y-2">
+        <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
+        <p className="text-sm text-slate-700">
+          Open{" "}
+          <Link href="/webhook-groups" prefetch={false} className="text-brand-700 underline">
+            webhook groups
+          </Link>{" "}
+          or{" "}
+          <Link href="/events" prefetch={false} className="text-brand-700 underline">
+            events
+          </Link>
+          , choose filters, and save them from there.
+        </p>
+      </div>
+    );
+  }
+  const query = canonicalViewQuery(page.data, rawQuery.slice(0, 4000));
+  return (
+    <div className="max-w-md space-y-4">
+      <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
+      <p className="text-sm text-slate-700 wrap-anywhere">{describeViewQuery(page.data, query)}</p>
+      <div className="rounded-lg border border-slate-200 bg-white p-4">
+        <SaveViewForm page={page.data} query={query} idPrefix="new-view" />
+      </div>
+    </div>
+  );
+}
