@@ -17,8 +17,10 @@ export function formatAge(seconds: number): string {
  */
 export function DataAge({ freshness, refresh }: { freshness: Freshness; refresh: { resource: string; search: string; groupId?: number } }) {
   if (freshness.windowSeconds <= 0) return null;
+  // A <div>, not a <p>: the refresh is a <form>, which a paragraph cannot hold (the browser closes
+  // the paragraph before it, and React then fails to hydrate the page).
   return (
-    <p className="flex flex-wrap items-center gap-x-2 text-sm text-slate-600" data-testid="data-age">
+    <div className="flex flex-wrap items-center gap-x-2 text-sm text-slate-600" data-testid="data-age">
       <span>
         Data as of <span data-testid="data-age-value">{formatAge(freshness.ageSeconds)}</span>
         {freshness.stale ? <span className="font-medium text-amber-800"> (stale)</span> : null}
@@ -29,7 +31,7 @@ export function DataAge({ freshness, refresh }: { freshness: Freshness; refresh:
       </span>
       {/* What a refresh spends: a listing, or a group page's single-record read. */}
       <RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} />
-    </p>
+    </div>
   );
 }
 

@@ -61,7 +61,7 @@ export function dateInWords(value: string): string {
   const [, year, month, day, time] = match;
   const monthIndex = Number(month) - 1;
   if (monthIndex < 0 || monthIndex > 11) return value;
-  return `${Number(day)} ${MONTHS[monthIndex]} ${year}${time ? ` ${time} UTC` : ""}`;
+  return `${Number(day)} ${MONTHS[monthIndex]} ${year}${time ? `, ${time} UTC` : ""}`;
 }
 
 function valueInWords(resource: ListingResource, condition: FilterCondition): string {

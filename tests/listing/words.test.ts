@@ -14,7 +14,7 @@ describe("a listing's options in words", () => {
     expect(filterInWords("webhook-groups", { field: "name", operator: "=*contains*", value: "sync" }).text).toBe("Name contains sync");
     expect(filterInWords("events", { field: "start_date", operator: ">=", value: "2026-01-05" }).text).toBe("Starts on or after 5 Jan 2026");
     expect(filterInWords("events", { field: "status", operator: "=*in*", value: "live|draft|closed" }).text).toBe("Status is one of live, draft or closed");
-    expect(filterInWords("events", { field: "updated_at", operator: "<", value: "2026-11-02 10:30:00" }).text).toBe("Updated before 2 Nov 2026 10:30 UTC");
+    expect(filterInWords("events", { field: "updated_at", operator: "<", value: "2026-11-02 10:30:00" }).text).toBe("Updated before 2 Nov 2026, 10:30 UTC");
     // A part of a date ("begins with") is left as written.
     expect(filterInWords("events", { field: "created_at", operator: "=*beginswith*", value: "2026-11" }).text).toBe("Created begins with 2026-11");
   });

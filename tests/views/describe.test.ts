@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeViewQuery, formatDateValue } from "@/lib/views/describe";
+import { describeViewQuery } from "@/lib/views/describe";
 
 describe("a saved view in words", () => {
   it("says a view with no options shows the whole list", () => {
@@ -32,8 +32,8 @@ describe("a saved view in words", () => {
   });
 
   it("lists the values of “is one of”, and timestamps with their time", () => {
-    expect(describeViewQuery("events", "filter=status%3D*in*live%7Cdraft")).toBe("Status is one of live, draft");
-    expect(describeViewQuery("events", "filter=updated_at%3C2026-03-05+10%3A15%3A00")).toBe("Updated before 5 Mar 2026, 10:15");
+    expect(describeViewQuery("events", "filter=status%3D*in*live%7Cdraft")).toBe("Status is one of live or draft");
+    expect(describeViewQuery("events", "filter=updated_at%3C2026-03-05+10%3A15%3A00")).toBe("Updated before 5 Mar 2026, 10:15 UTC");
   });
 
   it("mentions columns, expansions, ids and rows per page briefly when they are not the defaults", () => {
@@ -55,7 +55,6 @@ describe("a saved view in words", () => {
     expect(describeViewQuery("webhook-groups", `filter=${encodeURIComponent("name=*contains*<script>alert(1)</script>")}`)).toBe(
       "Name contains <script>alert(1)</script>",
     );
-    expect(formatDateValue("2026-13-01")).toBe("2026-13-01");
-    expect(formatDateValue("2026-02-09")).toBe("9 Feb 2026");
+    expect(describeViewQuery("events", "filter=start_date%3D*beginswith*2026-13")).toBe("Starts begins with 2026-13");
   });
 });
