@@ -70,6 +70,20 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
     startTransition(() => router.push(href, { scroll: false }));
   };
 
+  /**
+   * A date applies once it is a whole date (a year typed digit by digit is not); a start after the
+   * end moves the end along with it, and an end before the start the start, as range pickers do.
+   */
+  const changeDate = (input: HTMLInputElement, other: "from" | "to") => {
+    if (input.value !== "" && !input.validity.valid) return;
+    const otherInput = input.form?.elements.namedItem(other);
+    if (input.value && otherInput instanceof HTMLInputElement && otherInput.value) {
+      const crossed = other === "to" ? input.value > otherInput.value : input.value < otherInput.value;
+      if (crossed) otherInput.value = input.value;
+    }
+    apply();
+  };
+
   return (
     <form
       ref={formRef}
@@ -78,7 +92,8 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
       role="search"
       aria-label="Filter the audit log"
       data-testid="audit-filters"
-      className="grid grid-cols-1 gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[minmax(0,1.3fr)_minmax(0,1.3fr)_minmax(0,1fr)_minmax(0,1fr)_auto] lg:items-end"
+      // Two columns even on a phone: the four filters take a third of its first screen, not all of it.
+      className="relative grid grid-cols-2 gap-3 rounded-xl border border-slate-200 bg-white p-3 sm:p-4 lg:grid-cols-[minmax(0,1.3fr)_minmax(0,1.3fr)_minmax(0,1fr)_minmax(0,1fr)]"
       onSubmit={(event) => {
         event.preventDefault();
         apply();
@@ -107,11 +122,11 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
             </optgroup>
           ) : null}
         </select>
-        <p id="audit-person-hint" className="mt-1 text-xs text-slate-500">
+        <p id="audit-person-hint" className="mt-1 hidden text-xs text-slate-500 sm:block">
           What they did, and what was done to them.
         </p>
       </div>
-      <div className="min-w-0 self-start">
+      <div className="min-w-0">
         <label htmlFor="audit-action" className="block text-sm font-medium text-slate-700">
           Action
         </label>
@@ -129,41 +144,43 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
           ))}
         </select>
       </div>
-      <div className="min-w-0 self-start">
+      <div className="min-w-0">
         <label htmlFor="audit-from" className="block text-sm font-medium text-slate-700">
           From (UTC)
         </label>
-        <input id="audit-from" type="date" name="from" defaultValue={values.from} min="2000-01-01" max="9999-12-30" onChange={(e) => (e.currentTarget.value === "" || e.currentTarget.validity.valid) && apply()} className={controlClasses} />
+        <input id="audit-from" type="date" name="from" defaultValue={values.from} min="2000-01-01" max="9999-12-30" onChange={(e) => changeDate(e.currentTarget, "to")} className={controlClasses} />
       </div>
-      <div className="min-w-0 self-start">
+      <div className="min-w-0">
         <label htmlFor="audit-to" className="block text-sm font-medium text-slate-700">
           To (UTC, included)
         </label>
-        <input id="audit-to" type="date" name="to" defaultValue={values.to} min="2000-01-01" max="9999-12-30" onChange={(e) => (e.currentTarget.value === "" || e.currentTarget.validity.valid) && apply()} className={controlClasses} />
+        <input id="audit-to" type="date" name="to" defaultValue={values.to} min="2000-01-01" max="9999-12-30" onChange={(e) => changeDate(e.currentTarget, "from")} className={controlClasses} />
       </div>
-      <div className="flex min-h-10 flex-wrap items-center gap-2 self-start sm:col-span-2 lg:col-span-1 lg:mt-6">
-        {/* Without JavaScript the form is sent as it is; with it, every change applies at once. */}
-        {hydrated ? null : (
-          <button type="submit" className={buttonClasses("secondary")}>
-            <Filter aria-hidden className="size-4" />
-            Apply
-          </button>
-        )}
-        {filtered ? (
-          <Link href="/audit" prefetch={false} className="inline-flex items-center gap-1 rounded-md px-2 py-2 text-sm text-brand-700 hover:bg-slate-100" data-testid="audit-clear-filters">
-            <X aria-hidden className="size-4" />
-            Clear filters
-          </Link>
-        ) : null}
-        <span role="status" aria-live="polite" className="inline-flex items-center gap-1 text-sm text-slate-500" data-testid="audit-pending">
-          {pending ? (
-            <>
-              <LoaderCircle aria-hidden className="size-4 animate-spin" />
-              Updating…
-            </>
+      {!hydrated || filtered ? (
+        <div className="col-span-2 flex flex-wrap items-center justify-end gap-2 lg:col-span-4">
+          {/* Without JavaScript the form is sent as it is; with it, every change applies at once. */}
+          {hydrated ? null : (
+            <button type="submit" className={buttonClasses("secondary")}>
+              <Filter aria-hidden className="size-4" />
+              Apply
+            </button>
+          )}
+          {filtered ? (
+            <Link href="/audit" prefetch={false} className="inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm text-brand-700 hover:bg-slate-100" data-testid="audit-clear-filters">
+              <X aria-hidden className="size-4" />
+              Clear filters
+            </Link>
           ) : null}
-        </span>
-      </div>
+        </div>
+      ) : null}
+      <span role="status" aria-live="polite" className="absolute right-3 top-2 inline-flex items-center gap-1 text-xs text-slate-500" data-testid="audit-pending">
+        {pending ? (
+          <>
+            <LoaderCircle aria-hidden className="size-3.5 animate-spin" />
+            Updating…
+          </>
+        ) : null}
+      </span>
     </form>
   );
 }
