@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ChevronLeft, ChevronRight, Download } from "lucide-react";
 import { requireActor } from "@/lib/auth/session";
 import { isSafeError } from "@/lib/errors";
-import { AUDIT_ACTION_GROUPS } from "@/lib/audit/describe";
+import { AUDIT_ACTION_GROUPS, actionLabel } from "@/lib/audit/describe";
 import { auditFilterQuery, hasFilters, parseAuditFilters } from "@/lib/audit/filters";
 import { formatCount, formatUtcInZone } from "@/lib/listing/format";
 import { AUDIT_PAGE_SIZE, listAuditLog, type AuditPerson } from "@/lib/teams/audit-log";
@@ -24,7 +24,7 @@ const personOption = (p: AuditPerson): PersonOption => ({ id: p.id, label: `${p.
 const ACTION_OPTIONS = AUDIT_ACTION_GROUPS.map((group) => ({
   key: group.key,
   label: group.label,
-  actions: group.actions.map((a) => ({ value: a.action, label: a.label })),
+  actions: group.actions.map((action) => ({ value: action, label: actionLabel(action) })),
 }));
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
