@@ -77,6 +77,7 @@ test("an owner reads the audit log in sentences with names, filters it by person
   await expect(sentences(page)).toHaveText([`${bob.name} joined the team as Member`]);
   await page.getByLabel("Action").selectOption({ label: "Changed a role" });
   await expect(range).toHaveText(`1–${CHANGES} of ${CHANGES}`);
+  await expect(page.getByTestId("audit-count")).toContainText(`${CHANGES} entries match these filters`);
 
   // By person: what Bob did and what was done to him.
   await page.getByLabel("Action").selectOption({ label: "Any action" });

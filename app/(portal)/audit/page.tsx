@@ -100,8 +100,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </Notice>
       ) : (
         <section aria-labelledby="audit-entries-heading" className="space-y-3">
-          <h2 id="audit-entries-heading" className="sr-only">
-            Entries {first} to {last} of {log.totalCount}
+          <h2 id="audit-entries-heading" className="text-sm font-normal text-slate-600" data-testid="audit-count">
+            {formatCount(log.totalCount)} {log.totalCount === 1 ? "entry" : "entries"}
+            {filtered ? (log.totalCount === 1 ? " matches these filters" : " match these filters") : ""}
+            <span className="sr-only">
+              , showing {first} to {last}
+            </span>
           </h2>
           <ol className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white" data-testid="audit-table">
             {log.records.map((record) => (
