@@ -101,7 +101,7 @@ test("an owner mutes a finding with a reason: it leaves the list, is listed as m
   await expect(badge).toHaveText(new RegExp(`^${before - 1}`));
 
   await page.goto("/audit");
-  await expect(page.getByText("Muted a health finding").first()).toBeVisible();
+  await expect(page.getByTestId("audit-sentence").filter({ hasText: "muted a health finding" }).first()).toBeVisible();
 
   await page.goto("/health");
   await page.getByTestId("muted-item").filter({ hasText: message }).getByRole("button", { name: "Unmute" }).click();

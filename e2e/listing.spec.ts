@@ -271,7 +271,7 @@ test.describe("webhook groups listing", () => {
     await expect(page.getByTestId("export-status")).toContainText("Header values are included.");
     // Asking for them is on the team's record.
     await page.goto("/audit");
-    await expect(page.getByText("Exported with header values").first()).toBeVisible();
+    await expect(page.getByTestId("audit-sentence").filter({ hasText: "exported with header values" }).first()).toBeVisible();
   });
 
 });

@@ -1,19 +1,35 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
-import { prisma } from "@/lib/db/prisma";
+import { prisma, type TransactionClient } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { actionLabel, actionsOfFilter, describeAuditRecord, sentenceText, type SentencePart } from "@/lib/audit/describe";
+import { dayRange, type AuditFilters, type ParsedAuditFilters } from "@/lib/audit/filters";
 import { requireManager } from "./access";
 
 export const AUDIT_PAGE_SIZE = 50;
+/** Beyond this many matching entries the CSV is refused with a request to narrow the dates. */
+export const AUDIT_EXPORT_MAX = 50_000;
+
+/** Someone the log can be filtered by: a member now, or a former one who appears in the log. */
+export interface AuditPerson {
+  id: string;
+  name: string;
+  email: string;
+  current: boolean;
+}
 
 export interface AuditRecord {
   id: string;
   createdAt: Date;
   action: string;
+  /** The action in words ("Changed a role"). */
+  actionLabel: string;
+  actorName: string | null;
   actorEmail: string | null;
-  target: string | null;
+  /** The record as a sentence with names; never an id or a metadata key. */
+  sentence: SentencePart[];
+  text: string;
   ip: string | null;
-  /** Flat, display-ready details (ids, names, outcomes; never a secret: writers are held to that). */
-  details: { label: string; value: string }[];
 }
 
 export interface AuditPage {
@@ -21,44 +37,140 @@ export interface AuditPage {
   page: number;
   pageCount: number;
   totalCount: number;
+  /** The filters applied (a person not of this team, for one, is dropped). */
+  filters: AuditFilters;
+  /** What was ignored in the address, and why. */
+  notices: string[];
+  people: AuditPerson[];
 }
 
-/** Keys a writer must never use; dropped here as a second line of defence. */
-const NEVER_SHOWN = /secret|password|token|ciphertext|authorization/i;
+type Row = Prisma.AuditLogGetPayload<object>;
 
-function flatten(metadata: unknown): { label: string; value: string }[] {
-  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return [];
-  return Object.entries(metadata as Record<string, unknown>)
-    .filter(([key, value]) => value !== null && value !== undefined && !NEVER_SHOWN.test(key))
-    .map(([key, value]) => ({ label: key, value: typeof value === "string" ? value : JSON.stringify(value) }));
+const USER_TARGET = "user:";
+
+function subjectIdOf(row: Pick<Row, "target">): string | null {
+  return row.target?.startsWith(USER_TARGET) ? row.target.slice(USER_TARGET.length) : null;
 }
 
-/** The team's audit log, newest first, a page at a time. Owners and admins only. */
-export async function listAuditLog(actor: Actor, input: { page?: number } = {}): Promise<AuditPage> {
+function metadataEmail(metadata: unknown): string | null {
+  if (!metadata || typeof metadata !== "object" || Array.isArray(metadata)) return null;
+  const email = (metadata as Record<string, unknown>).email;
+  return typeof email === "string" && email !== "" ? email : null;
+}
+
+/**
+ * The team's people as the log knows them: today's members, and everyone else who acted in the
+ * team's log or was its subject (people who left are still named). Only ids from this team's own
+ * rows are looked up, so nobody from another team can appear.
+ */
+async function peopleOf(tx: TransactionClient, teamId: string): Promise<AuditPerson[]> {
+  // One after another: a transaction is one connection.
+  const members = await tx.membership.findMany({ where: { teamId }, select: { user: { select: { id: true, name: true, email: true } } } });
+  const actors = await tx.auditLog.groupBy({ by: ["actorId"], where: { teamId, actorId: { not: null } } });
+  const subjects = await tx.auditLog.groupBy({ by: ["target"], where: { teamId, target: { startsWith: USER_TARGET } } });
+  const current = new Set(members.map((m) => m.user.id));
+  const formerIds = new Set<string>();
+  for (const row of actors) if (row.actorId && !current.has(row.actorId)) formerIds.add(row.actorId);
+  for (const row of subjects) {
+    const id = subjectIdOf(row);
+    if (id && !current.has(id)) formerIds.add(id);
+  }
+  const former = formerIds.size > 0 ? await tx.user.findMany({ where: { id: { in: [...formerIds] } }, select: { id: true, name: true, email: true } }) : [];
+  const byName = (a: AuditPerson, b: AuditPerson) => a.name.localeCompare(b.name, "en") || a.email.localeCompare(b.email, "en");
+  return [
+    ...members.map((m) => ({ ...m.user, current: true })).sort(byName),
+    ...former.map((u) => ({ ...u, current: false })).sort(byName),
+  ];
+}
+
+/** Drops a person the team's log does not know (another team's, or made up), with a notice. */
+function applicableFilters(parsed: ParsedAuditFilters, people: AuditPerson[]): { filters: AuditFilters; notices: string[] } {
+  const notices = [...parsed.notices];
+  let { person } = parsed.filters;
+  if (person && !people.some((p) => p.id === person)) {
+    notices.push("That person is not in this team's log, so the person filter was ignored.");
+    person = null;
+  }
+  return { filters: { ...parsed.filters, person }, notices };
+}
+
+function whereOf(teamId: string, filters: AuditFilters): Prisma.AuditLogWhereInput {
+  // The team is always the first condition: no filter can widen the log beyond it.
+  const where: Prisma.AuditLogWhereInput = { teamId };
+  if (filters.person) where.OR = [{ actorId: filters.person }, { target: `${USER_TARGET}${filters.person}` }];
+  const actions = filters.action ? actionsOfFilter(filters.action) : null;
+  if (actions) where.action = { in: actions };
+  if (filters.from || filters.to) where.createdAt = dayRange(filters.from, filters.to);
+  return where;
+}
+
+function toRecord(row: Row, people: Map<string, AuditPerson>): AuditRecord {
+  const actor = row.actorId ? people.get(row.actorId) : undefined;
+  const subjectId = subjectIdOf(row);
+  const subject = subjectId ? people.get(subjectId) : undefined;
+  // A person whose account is gone is named by the address the record kept, or not at all.
+  const actorName = actor?.name ?? row.actorEmail ?? (row.actorId ? "A former member" : null);
+  const subjectName = subject?.name ?? metadataEmail(row.metadata) ?? (subjectId && subjectId === row.actorId ? actorName : null);
+  const sentence = describeAuditRecord({ action: row.action, metadata: row.metadata, actorName, actorEmail: row.actorEmail, subjectName });
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    action: row.action,
+    actionLabel: actionLabel(row.action),
+    actorName: actor?.name ?? null,
+    actorEmail: actor?.email ?? row.actorEmail,
+    sentence,
+    text: sentenceText(sentence),
+    ip: row.ip,
+  };
+}
+
+const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
+
+/**
+ * The team's audit log, newest first (ties by id), 50 entries a page, filtered by person (who did
+ * it, or whom it was about), action or group of actions, and UTC days. Owners and admins only: the
+ * role is the one the database has now, not the session's.
+ */
+export async function listAuditLog(actor: Actor, input: ParsedAuditFilters | { page?: number } = {}): Promise<AuditPage> {
+  const parsed: ParsedAuditFilters =
+    "filters" in input ? input : { filters: { person: null, action: null, from: null, to: null, page: input.page ?? 1 }, notices: [] };
   return prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
-    const totalCount = await tx.auditLog.count({ where: { teamId: actor.teamId } });
+    const people = await peopleOf(tx, actor.teamId);
+    const { filters, notices } = applicableFilters(parsed, people);
+    const where = whereOf(actor.teamId, filters);
+    const totalCount = await tx.auditLog.count({ where });
     const pageCount = Math.max(1, Math.ceil(totalCount / AUDIT_PAGE_SIZE));
-    const page = Math.min(Math.max(1, Math.trunc(input.page ?? 1) || 1), pageCount);
-    const rows = await tx.auditLog.findMany({
-      where: { teamId: actor.teamId },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: (page - 1) * AUDIT_PAGE_SIZE,
-      take: AUDIT_PAGE_SIZE,
-    });
-    return {
-      page,
-      pageCount,
-      totalCount,
-      records: rows.map((row) => ({
-        id: row.id,
-        createdAt: row.createdAt,
-        action: row.action,
-        actorEmail: row.actorEmail,
-        target: row.target,
-        ip: row.ip,
-        details: flatten(row.metadata),
-      })),
-    };
+    let page = Math.max(1, Math.trunc(filters.page) || 1);
+    if (page > pageCount) {
+      if (totalCount > 0) notices.push(`There is no page ${page.toLocaleString("en-US")}: this is the last page, ${pageCount}.`);
+      page = pageCount;
+    }
+    const rows = await tx.auditLog.findMany({ where, orderBy: NEWEST_FIRST, skip: (page - 1) * AUDIT_PAGE_SIZE, take: AUDIT_PAGE_SIZE });
+    const byId = new Map(people.map((p) => [p.id, p]));
+    return { page, pageCount, totalCount, filters: { ...filters, page }, notices, people, records: rows.map((row) => toRecord(row, byId)) };
   });
+}
+
+export type AuditExport = { ok: true; records: AuditRecord[]; notices: string[] } | { ok: false; message: string };
+
+/** Every entry the filters match (no paging), for the CSV; same authorisation as the page. */
+export async function exportAuditLog(actor: Actor, parsed: ParsedAuditFilters): Promise<AuditExport> {
+  return prisma.$transaction(
+    async (tx) => {
+      await requireManager(tx, actor);
+      const people = await peopleOf(tx, actor.teamId);
+      const { filters, notices } = applicableFilters(parsed, people);
+      const where = whereOf(actor.teamId, filters);
+      const totalCount = await tx.auditLog.count({ where });
+      if (totalCount > AUDIT_EXPORT_MAX) {
+        return { ok: false as const, message: `${totalCount.toLocaleString("en-US")} entries match, more than the ${AUDIT_EXPORT_MAX.toLocaleString("en-US")} a file may hold: choose a shorter date range.` };
+      }
+      const rows = await tx.auditLog.findMany({ where, orderBy: NEWEST_FIRST });
+      const byId = new Map(people.map((p) => [p.id, p]));
+      return { ok: true as const, notices, records: rows.map((row) => toRecord(row, byId)) };
+    },
+    { timeout: 30_000 },
+  );
 }

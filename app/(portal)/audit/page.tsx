@@ -1,64 +1,37 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ChevronLeft, ChevronRight, Download } from "lucide-react";
 import { requireActor } from "@/lib/auth/session";
 import { isSafeError } from "@/lib/errors";
-import { listAuditLog } from "@/lib/teams/audit-log";
+import { AUDIT_ACTION_GROUPS, actionLabel } from "@/lib/audit/describe";
+import { auditFilterQuery, hasFilters, parseAuditFilters } from "@/lib/audit/filters";
+import { formatCount, formatUtcInZone } from "@/lib/listing/format";
+import { AUDIT_PAGE_SIZE, listAuditLog, type AuditPerson } from "@/lib/teams/audit-log";
 import { canManageTeam } from "@/lib/teams/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
-import { ScrollX } from "@/components/ui/scroll-x";
+import { AuditFilters, type PersonOption } from "@/components/audit/audit-filters";
 
 export const metadata: Metadata = { title: "Audit log" };
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
-
-const ACTION_LABELS: Record<string, string> = {
-  "auth.sign_up": "Signed up",
-  "auth.sign_in": "Signed in",
-  "auth.sign_in_failed": "Sign-in failed",
-  "auth.sign_out_everywhere": "Signed out of all sessions",
-  "auth.session_ended": "Ended a session",
-  "auth.other_sessions_ended": "Signed out of other sessions",
-  "auth.password_changed": "Changed password",
-  "auth.two_factor_enabled": "Turned on two-factor sign-in",
-  "auth.two_factor_disabled": "Turned off two-factor sign-in",
-  "auth.recovery_codes_regenerated": "Made new recovery codes",
-  "auth.recovery_code_used": "Signed in with a recovery code",
-  "auth.reauthenticated": "Confirmed their identity",
-  "auth.reauthentication_failed": "Failed to confirm their identity",
-  "credential.saved": "Saved API credentials",
-  "credential.tested": "Tested API credentials",
-  "credential.deleted": "Deleted API credentials",
-  "invitation.created": "Created an invitation",
-  "invitation.revoked": "Withdrew an invitation",
-  "team.joined": "Joined the team",
-  "team.role_changed": "Changed a role",
-  "team.member_removed": "Removed a member",
-  "team.member_left": "Left the team",
-  "team.two_factor_requirement_changed": "Changed the two-factor requirement",
-  "view.shared": "Shared a view",
-  "export.header_values_included": "Exported with header values",
-  "health.muted": "Muted a health finding",
-  "health.unmuted": "Unmuted a health finding",
-  "coverage.requirements_changed": "Changed the required triggers",
-  "alerts.slack_url_set": "Set the Slack URL for alerts",
-  "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
-};
 
 function forbiddenAsNull(error: unknown): null {
   if (isSafeError(error) && error.code === "forbidden") return null;
   throw error;
 }
 
-function pageFrom(value: string | string[] | undefined): number {
-  const n = Number(Array.isArray(value) ? value[0] : value);
-  return Number.isInteger(n) && n > 0 ? n : 1;
-}
+const personOption = (p: AuditPerson): PersonOption => ({ id: p.id, label: `${p.name} (${p.email})` });
+
+const ACTION_OPTIONS = AUDIT_ACTION_GROUPS.map((group) => ({
+  key: group.key,
+  label: group.label,
+  actions: group.actions.map((action) => ({ value: action, label: actionLabel(action) })),
+}));
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
+  const parsed = parseAuditFilters(await searchParams);
   // The data function checks the role the database has now; the session's role only picks the message early.
-  const log = canManageTeam(actor.role) ? await listAuditLog(actor, { page: pageFrom((await searchParams).page) }).catch(forbiddenAsNull) : null;
+  const log = canManageTeam(actor.role) ? await listAuditLog(actor, parsed).catch(forbiddenAsNull) : null;
   if (!log) {
     return (
       <div className="space-y-4">
@@ -70,80 +43,122 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     );
   }
 
+  const { filters } = log;
+  const filtered = hasFilters(filters);
+  const first = log.totalCount === 0 ? 0 : (log.page - 1) * AUDIT_PAGE_SIZE + 1;
+  const last = Math.min(log.page * AUDIT_PAGE_SIZE, log.totalCount);
+  const exportHref = `/api/audit/export${auditFilterQuery(filters, { page: 1 })}`;
+
   return (
-    <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Audit log</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Who did what in {actor.teamName}, newest first. Times are UTC. {log.totalCount} entr{log.totalCount === 1 ? "y" : "ies"}.
-        </p>
+    <div className="min-w-0 space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-semibold">Audit log</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Who did what in <span className="[overflow-wrap:anywhere]">{actor.teamName}</span>, newest first. Times are in UTC.
+          </p>
+        </div>
+        {log.totalCount > 0 ? (
+          // A plain link: the file downloads with or without JavaScript.
+          <a href={exportHref} download className={buttonClasses("secondary")} data-testid="audit-export">
+            <Download aria-hidden className="size-4" />
+            Download CSV
+          </a>
+        ) : null}
       </div>
+
+      <AuditFilters
+        members={log.people.filter((p) => p.current).map(personOption)}
+        formerMembers={log.people.filter((p) => !p.current).map(personOption)}
+        actionGroups={ACTION_OPTIONS}
+        values={{ person: filters.person ?? "", action: filters.action ?? "", from: filters.from ?? "", to: filters.to ?? "" }}
+        filtered={filtered}
+      />
+
+      {log.notices.length > 0 ? (
+        <Notice tone="warning" testId="audit-notices" title="Part of the address was ignored">
+          <ul className="list-disc space-y-1 pl-5">
+            {log.notices.map((notice) => (
+              <li key={notice}>{notice}</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+
       {log.records.length === 0 ? (
         <Notice tone="info" testId="audit-empty">
-          Nothing recorded yet.
+          {filtered ? (
+            <>
+              No entries match these filters.{" "}
+              <Link href="/audit" prefetch={false} className="font-medium underline">
+                Clear filters
+              </Link>
+            </>
+          ) : (
+            "Nothing recorded yet."
+          )}
         </Notice>
       ) : (
-        <ScrollX className="rounded-xl border border-slate-200 bg-white">
-          <table className="w-full min-w-[48rem] text-left text-sm" data-testid="audit-table">
-            <caption className="sr-only">
-              Audit log, page {log.page} of {log.pageCount}
-            </caption>
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-medium">When</th>
-                <th scope="col" className="px-4 py-2 font-medium">Who</th>
-                <th scope="col" className="px-4 py-2 font-medium">What</th>
-                <th scope="col" className="px-4 py-2 font-medium">Details</th>
-                <th scope="col" className="px-4 py-2 font-medium">From</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {log.records.map((record) => (
-                <tr key={record.id} className="align-top" data-testid="audit-row" data-action={record.action}>
-                  <td className="whitespace-nowrap px-4 py-2 text-slate-600">
-                    <time dateTime={record.createdAt.toISOString()}>{utc.format(record.createdAt)}</time>
-                  </td>
-                  <td className="px-4 py-2">{record.actorEmail ?? <span className="text-slate-500">unknown</span>}</td>
-                  <td className="px-4 py-2">
-                    <span className="font-medium">{ACTION_LABELS[record.action] ?? record.action}</span>
-                    {record.target ? <div className="text-xs text-slate-500">{record.target}</div> : null}
-                  </td>
-                  <td className="px-4 py-2 text-xs text-slate-600">
-                    {record.details.length > 0 ? (
-                      <dl className="grid grid-cols-[auto_1fr] gap-x-2">
-                        {record.details.map((detail) => (
-                          <div key={detail.label} className="contents">
-                            <dt className="text-slate-500">{detail.label}</dt>
-                            <dd className="break-all">{detail.value}</dd>
-                          </div>
-                        ))}
-                      </dl>
-                    ) : null}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 text-slate-600">{record.ip ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollX>
+        <section aria-labelledby="audit-entries-heading" className="space-y-3">
+          <h2 id="audit-entries-heading" className="text-sm font-normal text-slate-600" data-testid="audit-count">
+            {formatCount(log.totalCount)} {log.totalCount === 1 ? "entry" : "entries"}
+            {filtered ? (log.totalCount === 1 ? " matches these filters" : " match these filters") : ""}
+            <span className="sr-only">
+              , showing {first} to {last}
+            </span>
+          </h2>
+          <ol className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white" data-testid="audit-table">
+            {log.records.map((record) => (
+              <li
+                key={record.id}
+                className="flex flex-col gap-1 px-4 py-3 text-sm sm:flex-row sm:items-baseline sm:justify-between sm:gap-4"
+                data-testid="audit-row"
+                data-action={record.action}
+              >
+                <p className="min-w-0 [overflow-wrap:anywhere]" data-testid="audit-sentence">
+                  {record.sentence.map((part, i) =>
+                    part.person ? (
+                      <span key={i} className="font-medium text-slate-900">
+                        {part.text}
+                      </span>
+                    ) : (
+                      <span key={i}>{part.text}</span>
+                    ),
+                  )}
+                </p>
+                <p className="shrink-0 text-xs text-slate-500 sm:text-right">
+                  <time dateTime={record.createdAt.toISOString()}>{formatUtcInZone(record.createdAt.toISOString(), "UTC")}</time>
+                  <span className="sr-only">, </span>
+                  <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-slate-600">{record.actionLabel}</span>
+                  {record.ip ? <span className="ml-2 [overflow-wrap:anywhere]" title="Address the request came from">{record.ip}</span> : null}
+                </p>
+              </li>
+            ))}
+          </ol>
+          <nav aria-label="Audit log pages" className="flex flex-wrap items-center justify-between gap-3 text-sm" data-testid="audit-pagination">
+            <span data-testid="audit-range">
+              {formatCount(first)}–{formatCount(last)} of {formatCount(log.totalCount)}
+            </span>
+            <span className="flex items-center gap-2">
+              {log.page > 1 ? (
+                <Link href={`/audit${auditFilterQuery(filters, { page: log.page - 1 })}`} prefetch={false} className={buttonClasses("secondary")} rel="prev">
+                  <ChevronLeft aria-hidden className="size-4" />
+                  Previous
+                </Link>
+              ) : null}
+              <span className="text-slate-500">
+                Page {log.page} of {log.pageCount}
+              </span>
+              {log.page < log.pageCount ? (
+                <Link href={`/audit${auditFilterQuery(filters, { page: log.page + 1 })}`} prefetch={false} className={buttonClasses("secondary")} rel="next">
+                  Next
+                  <ChevronRight aria-hidden className="size-4" />
+                </Link>
+              ) : null}
+            </span>
+          </nav>
+        </section>
       )}
-      {log.pageCount > 1 ? (
-        <nav aria-label="Audit log pages" className="flex items-center gap-3 text-sm">
-          {log.page > 1 ? (
-            <Link href={`/audit?page=${log.page - 1}`} className={buttonClasses("secondary")} rel="prev">
-              Newer
-            </Link>
-          ) : null}
-          <span aria-current="page">
-            Page {log.page} of {log.pageCount}
-          </span>
-          {log.page < log.pageCount ? (
-            <Link href={`/audit?page=${log.page + 1}`} className={buttonClasses("secondary")} rel="next">
-              Older
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
     </div>
   );
 }
