@@ -33,6 +33,11 @@ export interface Actor {
    * listing of a team that tracks nothing spends no round trip on its "changed" marks.
    */
   teamTracksHistory?: boolean;
+  /**
+   * The person dismissed the first-run checklist (lib/onboarding): read in the same statement, so the
+   * landing page of everyone past their first days spends no round trip on it.
+   */
+  checklistDismissed?: boolean;
 }
 
 export interface HealthCounts {
@@ -97,7 +102,8 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            (tf."userId" IS NOT NULL) AS "twoFactorEnabled", t."requireTwoFactor" AS "teamRequiresTwoFactor",
            s."reauthenticatedAt",
            hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices",
-           EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory"
+           EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory",
+           (m."checklistDismissedAt" IS NOT NULL) AS "checklistDismissed"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"

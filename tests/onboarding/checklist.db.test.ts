@@ -7,7 +7,7 @@ vi.mock("next/cache", () => import("../actions/support/next-cache"));
 
 import { revalidatePath } from "next/cache";
 import { dismissChecklistAction } from "@/lib/actions/onboarding/dismiss-checklist";
-import type { Actor } from "@/lib/auth/session";
+import { getActor, type Actor } from "@/lib/auth/session";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { checklistOf, dismissChecklist, getChecklist, type Checklist } from "@/lib/onboarding/checklist";
@@ -134,6 +134,8 @@ describe("dismissing", () => {
     expect(await call(dismissChecklistAction, { userId: owner.userId, teamId: outsider.teamId })).toEqual({ status: "success", message: "Checklist dismissed." });
     expect(revalidatePath).toHaveBeenCalledWith("/webhook-groups");
     expect(await getChecklist(member)).toBeNull();
+    // The session's own statement says so, and the landing page then reads nothing more.
+    expect((await getActor())?.checklistDismissed).toBe(true);
     // Fields naming someone else are ignored: the action acts on the caller's own membership only.
     expect(await getChecklist(owner)).not.toBeNull();
     expect(await getChecklist(outsider)).not.toBeNull();
