@@ -83,12 +83,12 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
   const filter = state.filters[index];
   const words = filterInWords(state.resource, filter);
   return (
-    <span className="inline-flex max-w-full items-center rounded-full border border-brand-100 bg-brand-50 text-sm text-slate-800" data-testid="filter-chip">
+    <span className="inline-flex max-w-full items-center rounded-2xl border border-brand-100 bg-brand-50 text-sm text-slate-800" data-testid="filter-chip">
       <Popover.Root open={open} onOpenChange={setOpen}>
         <Popover.Trigger asChild>
-          <button type="button" className="inline-flex min-w-0 items-center gap-1 rounded-l-full py-1 pl-2.5 pr-1 hover:bg-brand-100" aria-label={`Edit filter: ${words.text}`}>
+          <button type="button" className="inline-flex min-w-0 items-center gap-1 rounded-l-2xl py-1 pl-2.5 pr-1 text-left hover:bg-brand-100" aria-label={`Edit filter: ${words.text}`}>
             <ListFilter aria-hidden className="size-3.5 shrink-0 text-brand-700" />
-            <span className="truncate">
+            <span className="sm:truncate">
               {words.field} <span className="text-slate-600">{words.operator}</span> <strong className="font-medium">{words.value}</strong>
             </span>
           </button>
@@ -111,7 +111,7 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
           </Popover.Content>
         </Popover.Portal>
       </Popover.Root>
-      <button type="button" onClick={onRemove} className="rounded-r-full py-1 pl-1 pr-2 text-slate-600 hover:bg-brand-100 hover:text-slate-900" aria-label={`Remove filter: ${words.text}`} data-testid="remove-filter">
+      <button type="button" onClick={onRemove} className="self-stretch rounded-r-2xl py-1 pl-1 pr-2 text-slate-600 hover:bg-brand-100 hover:text-slate-900" aria-label={`Remove filter: ${words.text}`} data-testid="remove-filter">
         <X aria-hidden className="size-3.5" />
       </button>
     </span>
