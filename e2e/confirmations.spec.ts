@@ -46,3 +46,18 @@ test("destructive actions ask first: Cancel and Esc keep, confirming does it and
   await page.reload();
   await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
 });
+
+test("without JavaScript the confirming button is a plain submit: signing out everywhere still works", async ({ page, browser }) => {
+  await signUpWithSandbox(page, "nojs-careful");
+  const storageState = await page.context().storageState();
+  const context = await browser.newContext({ storageState, javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await plain.goto("/account");
+  await plain.getByTestId("sign-out-everywhere").click();
+  // The server action ended every session: the next page is the sign-in page.
+  await plain.goto("/settings");
+  await expect(plain).toHaveURL(/\/sign-in/);
+  await context.close();
+  await page.goto("/settings");
+  await expect(page).toHaveURL(/\/sign-in/);
+});

@@ -331,6 +331,7 @@ test.describe("the table", () => {
     // A click anywhere on a row opens that group's page.
     await page.goto("/webhook-groups");
     const first = page.getByTestId("listing-row").first();
+    await expect(first).toBeVisible();
     const id = await first.getAttribute("data-id");
     // The row's link lies over the whole row, so the pointer lands on it, not on the cell.
     const cell = (await first.locator('[data-field="notification_emails"]').boundingBox())!;

@@ -6,8 +6,10 @@ import { buttonClasses } from "./button";
 
 /**
  * A destructive submit button that asks first (Radix AlertDialog: focus trapped, Esc cancels,
- * focus returns to the trigger). Place it inside the action's form: confirming submits that form,
- * so the action, its validation and its answer are exactly those of the form.
+ * focus returns to the button). Place it inside the action's form: confirming submits that form,
+ * so the action, its validation and its answer are exactly those of the form. The button is a real
+ * submit button: without JavaScript it submits the form at once (the page's own wording already
+ * says what it does), with JavaScript a click opens the question instead.
  */
 export function ConfirmSubmit({
   trigger,
@@ -30,14 +32,28 @@ export function ConfirmSubmit({
   const triggerRef = useRef<HTMLButtonElement>(null);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger asChild>
-        <button ref={triggerRef} type="button" className={triggerClassName ?? buttonClasses("ghost", "px-3 py-1.5 text-red-700")} disabled={pending} data-testid={testId}>
-          {trigger}
-        </button>
-      </AlertDialog.Trigger>
+      <button
+        ref={triggerRef}
+        type="submit"
+        className={triggerClassName ?? buttonClasses("ghost", "px-3 py-1.5 text-red-700")}
+        disabled={pending}
+        aria-haspopup="dialog"
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+        data-testid={testId}
+      >
+        {trigger}
+      </button>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
         <AlertDialog.Content
+          // Back to the button that asked (it is no Radix trigger: it must stay a plain submit button).
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            triggerRef.current?.focus();
+          }}
           className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-5 shadow-xl"
           data-testid="confirm-dialog"
         >
