@@ -59,7 +59,8 @@ export function FilterEditor({
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (problem === null) onApply({ ...condition, value: condition.value.trim() === condition.value ? condition.value : condition.value.trim() });
+        // Applied as typed: a space inside a name can matter, and the server reads it the same way.
+        if (problem === null) onApply(condition);
       }}
     >
       <div className="grid grid-cols-2 gap-2">
