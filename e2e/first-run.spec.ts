@@ -45,6 +45,7 @@ test("after sign-up a checklist leads through the first steps, ticks each one do
   await expectDone(page, { connect: true, groups: true, view: true, invite: false });
 
   // The palette offers the saved view.
+  await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
   await page.keyboard.press("Control+K");
   await page.getByTestId("palette-input").fill("Newest");
   await expect(page.getByTestId("command-palette").getByRole("option", { name: /Newest first/ })).toBeVisible();

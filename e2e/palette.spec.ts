@@ -9,6 +9,8 @@ const palette = (page: Page) => page.getByTestId("command-palette");
 const input = (page: Page) => page.getByTestId("palette-input");
 
 async function openWithKeyboard(page: Page): Promise<void> {
+  // The shortcut works once the page is interactive.
+  await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
   await page.keyboard.press("Control+K");
   await expect(palette(page)).toBeVisible();
   await expect(input(page)).toBeFocused();

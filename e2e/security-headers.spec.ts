@@ -190,7 +190,7 @@ test.describe("signed in", () => {
   test("the command palette, its server search and a confirmation dialog work under the policy, with nothing refused", async ({ page }) => {
     const violations = await watchForViolations(page);
     await page.goto("/team");
-    await expect(page.getByTestId("palette-open")).toBeVisible();
+    await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
     await page.keyboard.press("Control+K");
     await expect(page.getByTestId("command-palette")).toBeVisible();
     await page.getByTestId("palette-input").fill("sync");

@@ -24,6 +24,8 @@ export function CommandPalette({ pages }: { pages: PalettePage[] }) {
   const [open, setOpen] = useState(false);
   // The shortcut as this platform writes it; the server renders the Mac form.
   const shortcut = useSyncExternalStore(noSubscription, () => (isMac() ? "⌘K" : "Ctrl K"), () => "⌘K");
+  // The shortcut listens once the page is interactive; tests wait for this mark before pressing it.
+  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
 
   const openPalette = useCallback(() => setOpen(true), []);
 
@@ -53,6 +55,7 @@ export function CommandPalette({ pages }: { pages: PalettePage[] }) {
         aria-label="Search pages, views and webhook groups"
         aria-keyshortcuts="Meta+K Control+K"
         data-testid="palette-open"
+        data-ready={ready ? "true" : undefined}
       >
         <Search aria-hidden className="size-4" />
         {/* Beside the full navigation row (xl) the words give way, up to the widest screens. */}
