@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useSyncExternalStore, useTransition } from "react";
+import { useEffect, useRef, useTransition } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Filter, LoaderCircle, X } from "lucide-react";
@@ -28,7 +29,6 @@ interface Props {
 const controlClasses =
   "mt-1 block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
 
-const noSubscription = () => () => {};
 
 /** The form's filled fields as the page's query (page 1: a new filter starts from the top). */
 function queryOf(form: HTMLFormElement): string {
@@ -48,7 +48,7 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
   const formRef = useRef<HTMLFormElement>(null);
   const [pending, startTransition] = useTransition();
   // False in the server's HTML (the Apply button is there for a browser without JavaScript), true once hydrated.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const hydrated = useHydrated();
   // The fields are uncontrolled (a plain GET form); after a navigation that did not come from them
   // (Clear filters, Back), they take the address's values without being remounted (focus stays).
   // Keyed by the values, not the object: a re-render while a navigation is pending keeps the new choice.

@@ -29,7 +29,6 @@ export function ListingPage({ actor, resolved }: { actor: Actor; resolved: Resol
             views={resolved.views}
             activeView={resolved.activeView}
             modified={resolved.modified}
-            canManageActiveView={resolved.canManageActiveView}
           />
         </div>
         <Notices notices={state.notices} />

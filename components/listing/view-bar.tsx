@@ -1,5 +1,6 @@
 import { listingConfig } from "@/lib/listing/resources";
-import { viewQueryOf, type ListingState } from "@/lib/listing/search-params";
+import { viewQueryOf } from "@/lib/listing/href";
+import type { ListingState } from "@/lib/listing/search-params";
 import { describeViewQuery } from "@/lib/views/describe";
 import { viewHref, type ViewSummary } from "@/lib/views/views";
 import { ViewTabs, type ViewTab } from "@/components/views/view-tabs";
@@ -18,8 +19,6 @@ export function ViewBar({
   views: ViewSummary[];
   activeView: ViewSummary | null;
   modified: boolean;
-  /** Kept for the caller; each view carries its own `canManage`. */
-  canManageActiveView?: boolean;
 }) {
   const config = listingConfig(state.resource);
   const query = viewQueryOf(state);

@@ -1,8 +1,9 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import dynamic from "next/dynamic";
 import { Search } from "lucide-react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** A page the palette jumps to (the navigation's items, and a few more). */
 export interface PalettePage {
@@ -25,32 +26,24 @@ export function CommandPalette({ pages }: { pages: PalettePage[] }) {
   // The shortcut as this platform writes it; the server renders the Mac form.
   const shortcut = useSyncExternalStore(noSubscription, () => (isMac() ? "⌘K" : "Ctrl K"), () => "⌘K");
   // The shortcut listens once the page is interactive; tests wait for this mark before pressing it.
-  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
-
-  const openPalette = useCallback(() => setOpen(true), []);
-
-  const openRef = useRef(open);
-  useEffect(() => {
-    openRef.current = open;
-  }, [open]);
+  const ready = useHydrated();
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if ((event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "k") {
         event.preventDefault();
-        if (openRef.current) setOpen(false);
-        else openPalette();
+        setOpen((was) => !was);
       }
     }
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [openPalette]);
+  }, []);
 
   return (
     <>
       <button
         type="button"
-        onClick={openPalette}
+        onClick={() => setOpen(true)}
         className="flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
         aria-label="Search pages, views and webhook groups"
         aria-keyshortcuts="Meta+K Control+K"

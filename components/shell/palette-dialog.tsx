@@ -5,27 +5,15 @@ import { useRouter } from "next/navigation";
 import { Command } from "cmdk";
 import { Dialog } from "radix-ui";
 import { Bookmark, FileText, Hash, Loader2, Search, Webhook } from "lucide-react";
+import type { PaletteGroup, PaletteView } from "@/lib/palette/palette";
+import { GROUP_SEARCH_MIN } from "@/lib/palette/limits";
 import type { PalettePage } from "./command-palette";
-
-interface PaletteView {
-  id: string;
-  name: string;
-  page: string;
-  scope: "PERSONAL" | "TEAM";
-  href: string;
-}
-
-interface PaletteGroup {
-  id: number;
-  name: string;
-}
 
 type Remote<T> = { status: "idle" } | { status: "loading" } | { status: "ok"; data: T } | { status: "error"; message: string };
 
 const PAGE_LABELS: Record<string, string> = { "webhook-groups": "Webhook groups", events: "Events" };
 /** Typing pauses this long before a name is searched on the server (each search is one EMS listing). */
 const SEARCH_DEBOUNCE_MS = 300;
-const MIN_NAME_SEARCH = 2;
 const GROUP_ID = /^#?\s*(\d{1,12})$/;
 
 /** Every word of the query appears in the text (case-insensitive). */
@@ -70,11 +58,10 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
     return () => controller.abort();
   }, []);
 
-  const closePalette = onClose;
 
   const trimmed = query.trim();
   const groupId = GROUP_ID.exec(trimmed)?.[1];
-  const nameSearch = !groupId && trimmed.length >= MIN_NAME_SEARCH ? trimmed : null;
+  const nameSearch = !groupId && trimmed.length >= GROUP_SEARCH_MIN ? trimmed : null;
   const groups: Remote<PaletteGroup[]> = !nameSearch ? { status: "idle" } : searched?.text === nameSearch ? searched.result : { status: "loading" };
 
   // A name is searched once typing pauses; a newer query aborts the older one's request.
@@ -97,10 +84,10 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
 
   const go = useCallback(
     (href: string) => {
-      closePalette();
+      onClose();
       router.push(href);
     },
-    [router, closePalette],
+    [router, onClose],
   );
 
   const shownPages = useMemo(() => pages.filter((page) => matches(page.label, trimmed)), [pages, trimmed]);

@@ -1,13 +1,12 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRouter } from "next/navigation";
 import { toast } from "sonner";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { saveViewAction } from "@/lib/actions/views/save-view";
 
-const noSubscription = () => () => {};
 
 /**
  * "Save as new": name, who sees it, open by default. In the tab bar's popover, and on /views/new
@@ -15,7 +14,7 @@ const noSubscription = () => () => {};
  */
 export function SaveViewForm({ page, query, idPrefix, onSaved }: { page: string; query: string; idPrefix: string; onSaved?: () => void }) {
   const router = useRouter();
-  const scripted = useSyncExternalStore(noSubscription, () => true, () => false);
+  const scripted = useHydrated();
   const { state, pending, fieldErrors, formProps } = useActionForm(saveViewAction, {
     onSuccess: (result) => {
       if (result.message) toast.success(result.message);

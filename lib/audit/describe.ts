@@ -9,6 +9,7 @@
 import type { AuditAction } from "./log";
 import { ruleById } from "@/lib/health/rules";
 import { isTriggerKey, triggerLabel } from "@/lib/coverage/triggers";
+import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 
 export interface AuditActionGroup {
   /** The filter's value for the whole group (no dot, so never mistaken for an action). */
@@ -106,7 +107,6 @@ export interface DescribeInput {
   subjectName: string | null;
 }
 
-const ROLE_WORDS: Record<string, string> = { OWNER: "Owner", ADMIN: "Admin", MEMBER: "Member" };
 const PAGE_WORDS: Record<string, string> = { "webhook-groups": "webhook groups", events: "events" };
 
 function record(metadata: unknown): Record<string, unknown> {
@@ -115,7 +115,7 @@ function record(metadata: unknown): Record<string, unknown> {
 
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 const count = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
-const role = (value: unknown): string | null => (typeof value === "string" ? (ROLE_WORDS[value] ?? null) : null);
+const role = (value: unknown): string | null => (typeof value === "string" && Object.hasOwn(ROLE_LABELS, value) ? ROLE_LABELS[value as TeamRole] : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function minutes(n: number | null): string {

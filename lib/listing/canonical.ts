@@ -7,7 +7,8 @@
  * navigation.
  */
 import { EVENT_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";
-import { hasListingOptions, parseListingSearchParams, toSearchParams, type ListingState, type SearchParamsInput } from "./search-params";
+import { toSearchParams } from "./href";
+import { hasListingOptions, parseListingSearchParams, type ListingState, type SearchParamsInput } from "./search-params";
 
 /** The listing page at this path, if it is one. */
 export function listingAt(pathname: string): ListingResource | null {

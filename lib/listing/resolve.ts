@@ -5,12 +5,12 @@ import { getEmsClientForActor } from "@/lib/credentials/store";
 import type { EmsClient } from "@/lib/ems";
 import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
 import { canonicalListingQuery } from "./canonical";
+import { viewQueryOf } from "./href";
 import type { ListingResource } from "./resources";
 import { listingConfig } from "./resources";
 import {
   hasListingOptions,
   parseListingSearchParams,
-  viewQueryOf,
   type ListingState,
   type SearchParamsInput,
 } from "./search-params";

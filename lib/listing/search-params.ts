@@ -1,7 +1,8 @@
 /**
  * Every option of a listing page lives in its URL. One zod schema per page parses the URL; a bad
  * value never fails the page: it is dropped (only the bad entry of a list), the page falls back to
- * the default for it, and a notice says what was ignored and why.
+ * the default for it, and a notice says what was ignored and why. Writing a state back into its URL
+ * is ./href's (browser-safe: the toolbar builds its links with it).
  *
  * URL parameters (names follow the API's where they mean the same):
  *   fields=id,name  expand=webhooks  filter=<field><op><value> (repeated)  searchCondition=and|or
@@ -257,10 +258,6 @@ export function parseListingSearchParams(resource: ListingResource, input: Searc
 function dedupe<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
-
-// How a state is written back into a URL lives in ./href (no server-only imports: the toolbar in
-// the browser builds its links with the same functions).
-export { formatSort, hrefOf, sortByColumn, sortThenBy, toSearchParams, viewQueryOf } from "./href";
 
 /** True when the URL carries no listing option at all (a default view may then apply). */
 export function hasListingOptions(input: SearchParamsInput): boolean {

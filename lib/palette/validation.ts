@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { valueProblem } from "@/lib/listing/filters";
+import { GROUP_SEARCH_MIN } from "./limits";
 
-/** The shortest name part the palette searches for: one letter would match nearly every group. */
-export const GROUP_SEARCH_MIN = 2;
 export const GROUP_SEARCH_MAX = 100;
 
 /** `?q=` of the palette's group search: a part of a name, as the EMS `name=*contains*` search takes it. */

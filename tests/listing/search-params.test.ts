@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  hasListingOptions,
-  hrefOf,
-  parseListingSearchParams,
-  sortByColumn,
-  sortThenBy,
-  toSearchParams,
-  viewQueryOf,
-} from "@/lib/listing/search-params";
+import { hrefOf, sortByColumn, sortThenBy, toSearchParams, viewQueryOf } from "@/lib/listing/href";
+import { hasListingOptions, parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
 import { buildQueryString, validateQuery } from "@/lib/ems/query";
 import { WEBHOOK_GROUP_LISTING, EVENT_LISTING } from "@/lib/listing/resources";

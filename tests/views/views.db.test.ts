@@ -46,6 +46,14 @@ describe("saved views", () => {
     expect(viewHref(view)).toBe(`/webhook-groups?fields=id&filter=name%3D*contains*sync&sort=-id&view=${view.id}`);
   });
 
+  it("names copies of one view “(copy)”, “(copy 2)”, “(copy 3)”: a second copy does not fail on the name", async () => {
+    const owner = await createTeam();
+    const source = await createView(owner, { page: "events", name: "Live", query: "sort=id", scope: "TEAM" });
+    const names = [];
+    for (let i = 0; i < 3; i++) names.push((await copyView(owner, source.id)).name);
+    expect(names).toEqual(["Live (copy)", "Live (copy 2)", "Live (copy 3)"]);
+  });
+
   it("keeps personal views to their owner and shows team views to the team only", async () => {
     const owner = await createTeam();
     const member = await addMember(owner, "MEMBER");

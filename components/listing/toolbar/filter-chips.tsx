@@ -1,6 +1,6 @@
 "use client";
 
-import { forwardRef, useState } from "react";
+import { forwardRef, useRef, useState } from "react";
 import { Popover } from "radix-ui";
 import { ListFilter, Plus, X } from "lucide-react";
 import type { FilterCondition } from "@/lib/listing/filters";
@@ -13,20 +13,30 @@ import { FilterEditor } from "./filter-editor";
 import { useListingNavigation } from "./listing-navigation";
 import { popoverPanel } from "./styles";
 
-const popoverContent = popoverPanel;
 
 /**
  * The filters as chips ("Name contains sync ×"): click a chip to edit it in a popover, × to remove
  * it, "+ Filter" to add one (`f` anywhere on the page). Every change is applied at once.
  */
-export function FilterChips({ state, addOpen, onAddOpenChange }: { state: ListingState; addOpen: boolean; onAddOpenChange: (open: boolean) => void }) {
+export function FilterChips({
+  state,
+  addOpen,
+  onAddOpenChange,
+  ref,
+}: {
+  state: ListingState;
+  addOpen: boolean;
+  onAddOpenChange: (open: boolean) => void;
+  ref?: React.Ref<HTMLDivElement>;
+}) {
   const { navigate } = useListingNavigation();
+  const addButton = useRef<HTMLButtonElement>(null);
   const fields = filterFieldsOf(state.resource);
   const apply = (filters: FilterCondition[]) => navigate(hrefWith(state, { filters }));
   const full = state.filters.length >= MAX_SEARCH_CONDITIONS;
 
   return (
-    <div className="flex flex-wrap items-center gap-2" data-testid="filter-chips">
+    <div ref={ref} className="flex flex-wrap items-center gap-2" data-testid="filter-chips">
       {state.filters.map((filter, index) => (
         <FilterChip
           key={`${index}:${filter.field}${filter.operator}${filter.value}`}
@@ -36,16 +46,16 @@ export function FilterChips({ state, addOpen, onAddOpenChange }: { state: Listin
           onRemove={() => {
             apply(state.filters.filter((_, i) => i !== index));
             // The chip is gone: the focus goes on to "+ Filter", not to the top of the page.
-            document.querySelector<HTMLElement>('[data-testid="add-filter"]')?.focus();
+            addButton.current?.focus();
           }}
         />
       ))}
       <Popover.Root open={addOpen} onOpenChange={onAddOpenChange}>
-        <Popover.Trigger asChild>
+        <Popover.Trigger asChild ref={addButton}>
           <AddFilterButton disabled={full} title={full ? `At most ${MAX_SEARCH_CONDITIONS} filters` : "Add a filter (f)"} />
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent} aria-label="Add a filter">
+          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverPanel} aria-label="Add a filter">
             <FilterEditor
               fields={fields}
               initial={{ field: fields[0].name, operator: fields[0].operators[0].value, value: "" }}
@@ -94,7 +104,7 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
           </button>
         </Popover.Trigger>
         <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverContent} aria-label={`Edit filter: ${words.text}`}>
+          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverPanel} aria-label={`Edit filter: ${words.text}`}>
             <FilterEditor
               fields={filterFieldsOf(state.resource)}
               initial={filter}

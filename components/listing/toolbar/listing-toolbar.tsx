@@ -1,13 +1,12 @@
 "use client";
 
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import type { ListingState } from "@/lib/listing/search-params";
 import { ColumnsMenu } from "./columns-menu";
 import { FilterChips } from "./filter-chips";
 import { IdsControl } from "./ids-control";
 import { SortMenu } from "./sort-menu";
-
-const noSubscription = () => () => {};
 
 /** A key pressed while typing belongs to the field, not to the page's shortcuts. */
 function isTyping(target: EventTarget | null): boolean {
@@ -22,8 +21,9 @@ function isTyping(target: EventTarget | null): boolean {
  */
 export function ListingToolbar({ state }: { state: ListingState }) {
   const [addOpen, setAddOpen] = useState(false);
+  const chips = useRef<HTMLDivElement>(null);
   // Marks the toolbar as interactive (tests wait for it; before hydration its buttons do nothing).
-  const ready = useSyncExternalStore(noSubscription, () => true, () => false);
+  const ready = useHydrated();
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
@@ -32,8 +32,8 @@ export function ListingToolbar({ state }: { state: ListingState }) {
       if (document.querySelector("[role=dialog], [role=menu], [role=alertdialog]")) return;
       if (event.key === "/") {
         event.preventDefault();
-        const first = document.querySelector<HTMLElement>('[data-testid="filter-chips"] button');
-        first?.focus();
+        // The first chip, or "+ Filter" when there is none.
+        chips.current?.querySelector("button")?.focus();
       } else if (event.key === "f") {
         event.preventDefault();
         setAddOpen(true);
@@ -46,7 +46,7 @@ export function ListingToolbar({ state }: { state: ListingState }) {
   return (
     <div className="flex flex-wrap items-start gap-2" role="group" aria-label="Listing options" data-testid="listing-toolbar" data-ready={ready ? "true" : undefined}>
       <div className="min-w-0 flex-1">
-        <FilterChips state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
+        <FilterChips ref={chips} state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
       </div>
       <div className="flex max-w-full items-center gap-2">
         <IdsControl state={state} />

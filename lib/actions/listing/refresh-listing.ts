@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import { authedAction } from "@/lib/actions/pipeline";
 import { loadGroupPage } from "@/lib/listing/group";
 import { refreshListing } from "@/lib/listing/load";
-import { hrefOf, parseListingSearchParams } from "@/lib/listing/search-params";
+import { hrefOf } from "@/lib/listing/href";
+import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { refreshListingSchema } from "./refresh-listing.validation";
 
 /**

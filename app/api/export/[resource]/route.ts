@@ -9,7 +9,8 @@ import { exportEnv } from "@/lib/env";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
 import { FAILURE_STATUS, failureOf } from "@/lib/listing/load";
-import { parseListingSearchParams, toSearchParams } from "@/lib/listing/search-params";
+import { toSearchParams } from "@/lib/listing/href";
+import { parseListingSearchParams } from "@/lib/listing/search-params";
 
 export const dynamic = "force-dynamic";
 
