@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { parseCsv } from "../lib/listing/csv";
 import { newTestUser, signUp } from "./helpers/auth";
 import { shoot } from "./helpers/screenshots";
+import { expectNoSeriousViolations } from "./helpers/axe";
 
 async function createInvitationLink(page: Page): Promise<string> {
   await page.goto("/team");
@@ -139,8 +139,7 @@ test("an owner reads the audit log in sentences with names, filters it by person
   await page.goto(`/audit?action=team&from=${today}&to=x`);
   await expect(page.getByTestId("audit-row").first()).toBeVisible();
   // The page's own content: the shared header's logo link has no text at phone width (the layout's, reported).
-  const axe = await new AxeBuilder({ page }).include("main").analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  await expectNoSeriousViolations(page, { include: "main" });
 });
 
 test("a crafted address gets its reasons, never an error; without JavaScript the filters are a plain GET form", async ({ page, browser }) => {

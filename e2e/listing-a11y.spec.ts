@@ -1,15 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ROLE_STATE } from "./helpers/config";
+import { expectNoSeriousViolations } from "./helpers/axe";
 
 test.describe.configure({ timeout: 240_000 });
 test.use({ storageState: ROLE_STATE.lister });
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
-}
 
 // Every page at both widths is e2e/page-widths.spec.ts; here, the listing's open popovers.
 test("the toolbar's popovers have no serious or critical axe violations", async ({ page }) => {

@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { EVENT_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
 import { ROLE_STATE } from "./helpers/config";
 import { apiList } from "./listing-helpers";
+import { expectNoSeriousViolations } from "./helpers/axe";
 
 // Every page of the portal, at a phone's width (390 px) and a desktop's (1,440 px), with its widest
 // content (every column, webhooks expanded, long Unicode names from the sandbox's data):
@@ -18,9 +18,7 @@ async function checkAtBothWidths(page: Page, url: string): Promise<void> {
     await page.setViewportSize({ width, height: 900 });
     const pageWidth = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth))));
     expect(pageWidth, `${url} at ${width} px`).toBeLessThanOrEqual(width);
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`), `axe on ${url} at ${width} px`).toEqual([]);
+    await expectNoSeriousViolations(page, { label: `axe on ${url} at ${width} px` });
   }
 }
 

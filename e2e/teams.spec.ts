@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
+import { expectNoSeriousViolations } from "./helpers/axe";
 
 // The sandbox's second built-in account (lib/sandbox/demo-credentials.ts), typed in by hand.
 const OTHER_KEY = "ems_other_key";
@@ -13,12 +13,6 @@ async function createInvitationLink(page: Page, role: "Member" | "Admin" = "Memb
   const link = page.getByTestId("invitation-link");
   await expect(link).toHaveValue(/\/invite\/[A-Za-z0-9_-]{43}$/);
   return link.inputValue();
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${page.url()} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 test.describe("teams and credentials", () => {

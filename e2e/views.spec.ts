@@ -1,8 +1,8 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { signUp, newTestUser } from "./helpers/auth";
 import { shoot } from "./helpers/screenshots";
 import { apiList, rowIds, signUpWithSandbox, chooseSandbox } from "./listing-helpers";
+import { expectNoSeriousViolations } from "./helpers/axe";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -40,12 +40,6 @@ async function withOption(page: Page, key: string, value: string) {
   const url = new URL(page.url());
   url.searchParams.set(key, value);
   await page.goto(`${url.pathname}${url.search}`);
-}
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
 
 async function newPage(browser: Browser) {
