@@ -6,12 +6,12 @@ import { Command } from "cmdk";
 import { Dialog } from "radix-ui";
 import { Bookmark, FileText, Hash, Loader2, Search, Webhook } from "lucide-react";
 import type { PaletteGroup, PaletteView } from "@/lib/palette/palette";
+import { listingTitle } from "@/lib/listing/titles";
 import { GROUP_SEARCH_MIN } from "@/lib/palette/limits";
 import type { PalettePage } from "./command-palette";
 
 type Remote<T> = { status: "idle" } | { status: "loading" } | { status: "ok"; data: T } | { status: "error"; message: string };
 
-const PAGE_LABELS: Record<string, string> = { "webhook-groups": "Webhook groups", events: "Events" };
 /** Typing pauses this long before a name is searched on the server (each search is one EMS listing). */
 const SEARCH_DEBOUNCE_MS = 300;
 const GROUP_ID = /^#?\s*(\d{1,12})$/;
@@ -91,7 +91,7 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
   );
 
   const shownPages = useMemo(() => pages.filter((page) => matches(page.label, trimmed)), [pages, trimmed]);
-  const shownViews = views.status === "ok" ? views.data.filter((view) => matches(`${view.name} ${PAGE_LABELS[view.page] ?? view.page}`, trimmed)) : [];
+  const shownViews = views.status === "ok" ? views.data.filter((view) => matches(`${view.name} ${listingTitle(view.page) ?? view.page}`, trimmed)) : [];
   const inputRef = useRef<HTMLInputElement>(null);
 
   const itemClass =
@@ -161,7 +161,7 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
                         <Bookmark aria-hidden className="size-4 shrink-0 text-slate-400" />
                         <span className="min-w-0 flex-1 truncate">{view.name}</span>
                         <span className="shrink-0 text-xs text-slate-500">
-                          {PAGE_LABELS[view.page] ?? view.page} · {view.scope === "TEAM" ? "Team" : "Personal"}
+                          {listingTitle(view.page) ?? view.page} · {view.scope === "TEAM" ? "Team" : "Personal"}
                         </span>
                       </Command.Item>
                     ))}

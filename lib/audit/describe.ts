@@ -9,6 +9,7 @@
 import type { AuditAction } from "./log";
 import { ruleById } from "@/lib/health/rules";
 import { isTriggerKey, triggerLabel } from "@/lib/coverage/triggers";
+import { listingTitle } from "@/lib/listing/titles";
 import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 
 export interface AuditActionGroup {
@@ -106,8 +107,6 @@ export interface DescribeInput {
   /** The subject's name when the record is about a person (`target` "user:<id>"). */
   subjectName: string | null;
 }
-
-const PAGE_WORDS: Record<string, string> = { "webhook-groups": "webhook groups", events: "events" };
 
 function record(metadata: unknown): Record<string, unknown> {
   return metadata && typeof metadata === "object" && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {};
@@ -235,11 +234,11 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
 
     case "view.shared": {
       const name = text(m.name);
-      const page = text(m.page) ? PAGE_WORDS[text(m.page)!] : undefined;
+      const page = text(m.page) ? listingTitle(text(m.page)!)?.toLowerCase() : undefined;
       return fromActor(" shared ", name ? `the view “${name}”` : "a view", page ? ` of ${page}` : "", " with the team");
     }
     case "export.header_values_included": {
-      const what = text(m.resource) ? PAGE_WORDS[text(m.resource)!] : undefined;
+      const what = text(m.resource) ? listingTitle(text(m.resource)!)?.toLowerCase() : undefined;
       const format = text(m.format) === "json" ? "JSON" : text(m.format) === "csv" ? "CSV" : null;
       return fromActor(" exported with header values", what ? `: ${what}` : "", format ? ` as ${format}` : "");
     }

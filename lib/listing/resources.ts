@@ -13,6 +13,7 @@ import {
   type FieldType,
   type SortKey,
 } from "@/lib/ems/contract";
+import { LISTING_TITLES } from "./titles";
 
 export type ListingResource = EmsResource;
 
@@ -62,7 +63,7 @@ const eventFields: readonly string[] = EVENT_FIELDS;
 export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
   resource: "webhook-groups",
   path: "/webhook-groups",
-  title: "Webhook groups",
+  title: LISTING_TITLES["webhook-groups"],
   fields: webhookGroupFields,
   defaultFields: webhookGroupFields.filter((f) => ["id", "name", "headers", "notification_emails"].includes(f)),
   expandable: WEBHOOK_GROUP_EXPAND,
@@ -75,7 +76,7 @@ export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
 export const EVENT_LISTING: ResourceConfig = {
   resource: "events",
   path: "/events",
-  title: "Events",
+  title: LISTING_TITLES.events,
   fields: eventFields,
   // The production API returns only id and name without `fields`: these are always asked for by name.
   defaultFields: eventFields.filter((f) => ["id", "name", "status", "start_date", "end_date", "timezone"].includes(f)),

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Star, User, Users } from "lucide-react";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { buttonClasses } from "@/components/ui/button";
 import { ViewActionForm } from "@/components/views/view-action-form";
 import { copyViewAction } from "@/lib/actions/views/copy-view";
@@ -13,11 +13,11 @@ import { exactUtc, relativeTo } from "@/lib/auth/session-times";
 import { requireActor } from "@/lib/auth/session";
 import { describeViewQuery } from "@/lib/views/describe";
 import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
-import { LISTING_PAGES, type ListingPage } from "@/lib/views/validation";
+import { LISTING_TITLES } from "@/lib/listing/titles";
+import { LISTING_PAGES } from "@/lib/views/validation";
 
 export const metadata: Metadata = { title: "Saved views" };
 
-const PAGE_TITLES: Record<ListingPage, string> = { "webhook-groups": "Webhook groups", events: "Events" };
 const button = buttonClasses("secondary", "px-2 py-1 font-normal shadow-none");
 
 function ownerOf(view: ViewSummary): string {
@@ -51,7 +51,7 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
         {describeViewQuery(view.page, view.query)}
       </p>
       <p className="text-xs text-slate-600">
-        {PAGE_TITLES[view.page]} · by <span className="wrap-anywhere">{ownerOf(view)}</span> ·{" "}
+        {LISTING_TITLES[view.page]} · by <span className="wrap-anywhere">{ownerOf(view)}</span> ·{" "}
         <time dateTime={view.updatedAt.toISOString()} title={exactUtc(view.updatedAt)}>
           updated {relativeTo(view.updatedAt, now)}
         </time>
@@ -152,13 +152,13 @@ export default async function ViewsPage() {
         return (
           <section key={page} aria-labelledby={`views-${page}`} className="space-y-3">
             <h2 id={`views-${page}`} className="text-lg font-semibold text-slate-900">
-              {PAGE_TITLES[page]}
+              {LISTING_TITLES[page]}
             </h2>
             {ordered.length === 0 ? (
               <p className="text-sm text-slate-600">
                 No saved views yet.{" "}
                 <Link href={`/${page}`} prefetch={false} className="text-brand-700 underline">
-                  Open {PAGE_TITLES[page].toLowerCase()}
+                  Open {LISTING_TITLES[page].toLowerCase()}
                 </Link>
                 , choose filters, and use “Save view…”.
               </p>
