@@ -64,23 +64,21 @@ function metadataEmail(metadata: unknown): string | null {
  * rows are looked up, so nobody from another team can appear.
  */
 async function peopleOf(tx: TransactionClient, teamId: string): Promise<AuditPerson[]> {
-  // One after another: a transaction is one connection.
-  const members = await tx.membership.findMany({ where: { teamId }, select: { user: { select: { id: true, name: true, email: true } } } });
-  const actors = await tx.auditLog.groupBy({ by: ["actorId"], where: { teamId, actorId: { not: null } } });
-  const subjects = await tx.auditLog.groupBy({ by: ["target"], where: { teamId, target: { startsWith: USER_TARGET } } });
-  const current = new Set(members.map((m) => m.user.id));
-  const formerIds = new Set<string>();
-  for (const row of actors) if (row.actorId && !current.has(row.actorId)) formerIds.add(row.actorId);
-  for (const row of subjects) {
-    const id = subjectIdOf(row);
-    if (id && !current.has(id)) formerIds.add(id);
-  }
-  const former = formerIds.size > 0 ? await tx.user.findMany({ where: { id: { in: [...formerIds] } }, select: { id: true, name: true, email: true } }) : [];
+  // One statement: the members, and the users named by the team's own rows as who acted or whom it
+  // was about (a target is `user:<id>`).
+  const rows = await tx.$queryRaw<AuditPerson[]>`
+    SELECT u."id", u."name", u."email", (m."userId" IS NOT NULL) AS "current"
+    FROM "User" AS u
+    LEFT JOIN "Membership" AS m ON m."userId" = u."id" AND m."teamId" = ${teamId}
+    WHERE m."userId" IS NOT NULL
+       OR u."id" IN (SELECT a."actorId" FROM "AuditLog" AS a WHERE a."teamId" = ${teamId} AND a."actorId" IS NOT NULL)
+       OR u."id" IN (
+            SELECT substr(a."target", ${USER_TARGET.length + 1}::integer) FROM "AuditLog" AS a
+            WHERE a."teamId" = ${teamId} AND a."target" LIKE ${`${USER_TARGET}%`}
+          )`;
   const byName = (a: AuditPerson, b: AuditPerson) => a.name.localeCompare(b.name, "en") || a.email.localeCompare(b.email, "en");
-  return [
-    ...members.map((m) => ({ ...m.user, current: true })).sort(byName),
-    ...former.map((u) => ({ ...u, current: false })).sort(byName),
-  ];
+  // Today's members first, then the people who left.
+  return [...rows.filter((p) => p.current).sort(byName), ...rows.filter((p) => !p.current).sort(byName)];
 }
 
 /** Drops a person the team's log does not know (another team's, or made up), with a notice. */
