@@ -38,7 +38,9 @@ export default async function PortalLayout({ children }: { children: React.React
             <span aria-hidden className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">E</span>
             <span className="max-sm:sr-only">EMS Portal</span>
           </Link>
-          <span className="truncate rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700" data-testid="team-name" title="Your team">
+          {/* Beside the full row of sections (xl) there is room for a few letters of it only: hidden
+              there until 2xl; the account menu says it too. */}
+          <span className="truncate rounded-md bg-slate-100 px-2 py-1 text-xs font-medium text-slate-700 xl:max-2xl:hidden" data-testid="team-name" title="Your team">
             {actor.teamName}
           </span>
           <nav aria-label="Main" className="ml-1 hidden xl:block">
