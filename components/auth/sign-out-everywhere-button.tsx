@@ -4,7 +4,7 @@ import { signOutAndLeave } from "@/lib/auth/client-sign-out";
 import { signOutEverywhereAction } from "@/lib/actions/auth/sign-out-everywhere";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { FormMessage } from "@/components/forms/form-message";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { buttonClasses } from "@/components/ui/button";
 
 /**

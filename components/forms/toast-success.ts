@@ -1,6 +1,6 @@
 "use client";
 
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { ActionSuccessState } from "@/lib/forms/action-state";
 
 /**

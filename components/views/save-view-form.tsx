@@ -2,7 +2,7 @@
 
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { useRouter } from "next/navigation";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { saveViewAction } from "@/lib/actions/views/save-view";

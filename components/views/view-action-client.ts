@@ -1,6 +1,6 @@
 "use client";
 
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { IDLE, type ActionState, type FormAction } from "@/lib/forms/action-state";
 import { restoreViewAction } from "@/lib/actions/views/restore-view";
 import type { DeletedView } from "@/lib/views/views";

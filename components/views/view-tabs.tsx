@@ -3,19 +3,15 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { AlertDialog, Dialog, DropdownMenu, Popover } from "radix-ui";
-import { Copy, Ellipsis, Link as LinkIcon, Pencil, Pin, PinOff, RotateCcw, Star, StarOff, Trash2, User, Users } from "lucide-react";
-import { toast } from "sonner";
+import { Ellipsis, RotateCcw, Star, User, Users } from "lucide-react";
+import { toast } from "@/components/ui/toast";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
-import type { FormAction } from "@/lib/forms/action-state";
-import { copyViewAction } from "@/lib/actions/views/copy-view";
-import { deleteViewAction } from "@/lib/actions/views/delete-view";
-import { favouriteViewAction } from "@/lib/actions/views/favourite-view";
-import { setDefaultViewAction } from "@/lib/actions/views/set-default-view";
 import { updateViewAction } from "@/lib/actions/views/update-view";
+import { Popover } from "@/components/ui/popover";
 import { SaveViewForm } from "./save-view-form";
-import { runViewAction, toastDeletedView } from "./view-action-client";
+import type { ViewMenu, ViewMenuProps } from "./view-menu";
+import { viewMenuTrigger } from "./styles";
 
 /** One saved view as its tab needs it (worked out on the server: the description, the link, the rights). */
 export interface ViewTab {
@@ -49,8 +45,6 @@ export interface ViewTabsProps {
 
 const tabClass =
   "flex shrink-0 items-center rounded-full border text-sm transition-colors border-slate-200 bg-white text-slate-700 hover:bg-slate-50 has-[a[aria-current=page]]:border-brand-600 has-[a[aria-current=page]]:bg-brand-50 has-[a[aria-current=page]]:text-brand-700";
-const menuItem =
-  "flex cursor-default select-none items-center gap-2 rounded px-2 py-1.5 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 data-[disabled]:opacity-50";
 
 /**
  * The saved views of a listing page as tabs (links: each is a page of its own, and works without
@@ -128,7 +122,7 @@ function Tab({ tab, active, modified, page, currentHref }: { tab: ViewTab; activ
           </>
         ) : null}
       </Link>
-      <ViewMenu tab={tab} page={page} active={active} currentHref={currentHref} />
+      <LazyViewMenu tab={tab} page={page} active={active} currentHref={currentHref} />
     </li>
   );
 }
@@ -165,196 +159,58 @@ function SaveChanges({ view, query }: { view: ViewTab; query: string }) {
 function SaveAsNew({ page, query, saveAsNewHref, label }: ViewTabsProps & { label: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Anchor asChild>
-        <a
-          href={saveAsNewHref}
-          role="button"
-          aria-haspopup="dialog"
-          aria-expanded={open}
-          onClick={(event) => {
-            event.preventDefault();
-            setOpen((was) => !was);
-          }}
-          className={buttonClasses("secondary", "px-2.5 py-1")}
-          data-testid="save-view-toggle"
-        >
+    <Popover<HTMLAnchorElement>
+      open={open}
+      onOpenChange={setOpen}
+      align="end"
+      aria-label="Save as a new view"
+      className="z-50 w-72 max-w-[calc(100vw-1rem)] rounded-lg border border-slate-200 bg-white p-4 shadow-lg"
+      trigger={(props) => (
+        <a href={saveAsNewHref} role="button" {...props} className={buttonClasses("secondary", "px-2.5 py-1")} data-testid="save-view-toggle">
           {label}…
         </a>
-      </Popover.Anchor>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          collisionPadding={8}
-          aria-label="Save as a new view"
-          className="z-50 w-72 max-w-[calc(100vw-1rem)] rounded-lg border border-slate-200 bg-white p-4 shadow-lg"
-        >
-          <SaveViewForm page={page} query={query} idPrefix={`${page}-new-view`} onSaved={() => setOpen(false)} />
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      )}
+    >
+      <SaveViewForm page={page} query={query} idPrefix={`${page}-new-view`} onSaved={() => setOpen(false)} />
+    </Popover>
   );
 }
 
-/** A view's own menu: default, copy link, favourite, rename, copy to my views, delete. */
-function ViewMenu({ tab, page, active, currentHref }: { tab: ViewTab; page: string; active: boolean; currentHref: string }) {
-  const router = useRouter();
-  const [renaming, setRenaming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
+const loadViewMenu = () => import("./view-menu");
 
-  async function copyLink() {
-    const url = new URL(tab.href, window.location.origin).toString();
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success("Link copied");
-    } catch {
-      toast.error(`Could not copy the link: ${url}`);
-    }
-  }
-
-  async function act(action: FormAction, fields: Record<string, string>) {
-    const result = await runViewAction(action, fields);
-    if (result.status === "success") router.refresh();
-  }
-
-  async function remove() {
-    const result = await runViewAction(deleteViewAction, { viewId: tab.id }, { quiet: true });
-    setDeleting(false);
-    if (result.status !== "success" || !result.data) return;
-    toastDeletedView(result.message ?? "View deleted.", result.data, (href) => (active ? router.push(href) : router.refresh()));
-    // The deleted view's own address would now say it is not available: stay on its options.
-    if (active) router.replace(currentHref);
-    else router.refresh();
-  }
-
+/**
+ * The ⋯ button of a view: a stand-in until the menu's code (Radix's menu and dialogs) arrives, which
+ * starts on the first sign of intent. A press before it arrives opens the menu when it does.
+ */
+function LazyViewMenu(props: ViewMenuProps) {
+  const [Menu, setMenu] = useState<typeof ViewMenu | null>(null);
+  const [openOnLoad, setOpenOnLoad] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const load = () => void loadViewMenu().then((module) => setMenu(() => module.ViewMenu));
+  if (Menu) return <Menu {...props} defaultOpen={openOnLoad} autoFocus={focused} />;
+  const press = () => {
+    setOpenOnLoad(true);
+    load();
+  };
   return (
-    <>
-      {/* Not modal: a modal menu hides the rest of the page from assistive technology with
-          aria-hidden while its links stay focusable (axe: aria-hidden-focus); Esc and a click
-          outside still close it, and focus goes back to its trigger. */}
-      <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger
-          className="mr-1 rounded-full p-1 text-slate-500 hover:bg-slate-200 hover:text-slate-800 data-[state=open]:bg-slate-200"
-          aria-label={`Actions for ${tab.name}`}
-          data-testid="view-menu-trigger"
-        >
-          <Ellipsis className="size-4" aria-hidden />
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            align="start"
-            sideOffset={4}
-            collisionPadding={8}
-            className="z-50 min-w-52 rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
-            data-testid="view-menu"
-          >
-            <DropdownMenu.Item className={menuItem} onSelect={() => void act(setDefaultViewAction, { page, viewId: tab.isDefault ? "" : tab.id })}>
-              {tab.isDefault ? <PinOff className="size-4" aria-hidden /> : <Pin className="size-4" aria-hidden />}
-              {tab.isDefault ? "Stop using as default" : "Set as default"}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className={menuItem} onSelect={() => void copyLink()}>
-              <LinkIcon className="size-4" aria-hidden />
-              Copy link
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className={menuItem} onSelect={() => void act(favouriteViewAction, { viewId: tab.id, favourite: tab.isFavourite ? "" : "on" })}>
-              {tab.isFavourite ? <StarOff className="size-4" aria-hidden /> : <Star className="size-4" aria-hidden />}
-              {tab.isFavourite ? "Remove from favourites" : "Add to favourites"}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item className={menuItem} onSelect={() => void act(copyViewAction, { viewId: tab.id, name: "" })}>
-              <Copy className="size-4" aria-hidden />
-              Copy to my views
-            </DropdownMenu.Item>
-            {tab.canManage ? (
-              <>
-                <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-                <DropdownMenu.Item className={menuItem} onSelect={() => setRenaming(true)}>
-                  <Pencil className="size-4" aria-hidden />
-                  Rename…
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className={`${menuItem} text-red-700`} onSelect={() => setDeleting(true)}>
-                  <Trash2 className="size-4" aria-hidden />
-                  Delete…
-                </DropdownMenu.Item>
-              </>
-            ) : null}
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
-
-      {/* The dialogs sit beside the menu, not in it: the menu closes (and unmounts) when an item is chosen. */}
-      <RenameDialog tab={tab} open={renaming} onOpenChange={setRenaming} />
-      <AlertDialog.Root open={deleting} onOpenChange={setDeleting}>
-        <AlertDialog.Portal>
-          <AlertDialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-          <AlertDialog.Content
-            className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-5 shadow-xl"
-            data-testid="confirm-dialog"
-          >
-            <AlertDialog.Title className="break-words text-base font-semibold text-slate-900">Delete “{tab.name}”?</AlertDialog.Title>
-            <AlertDialog.Description className="mt-2 text-sm text-slate-700">
-              {tab.scope === "TEAM" ? "Your whole team loses this view. " : ""}You can undo this for a few seconds after.
-            </AlertDialog.Description>
-            <div className="mt-5 flex justify-end gap-2">
-              <AlertDialog.Cancel className={buttonClasses("secondary", "px-3 py-1.5")}>Cancel</AlertDialog.Cancel>
-              <button type="button" className={buttonClasses("danger", "px-3 py-1.5")} onClick={() => void remove()}>
-                Delete view
-              </button>
-            </div>
-          </AlertDialog.Content>
-        </AlertDialog.Portal>
-      </AlertDialog.Root>
-    </>
+    <button
+      type="button"
+      className={viewMenuTrigger}
+      aria-label={`Actions for ${props.tab.name}`}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-testid="view-menu-trigger"
+      onPointerEnter={load}
+      onFocus={() => {
+        setFocused(true);
+        load();
+      }}
+      onBlur={() => setFocused(false)}
+      onPointerDown={press}
+      onClick={press}
+    >
+      <Ellipsis className="size-4" aria-hidden />
+    </button>
   );
 }
 
-function RenameDialog({ tab, open, onOpenChange }: { tab: ViewTab; open: boolean; onOpenChange: (open: boolean) => void }) {
-  const router = useRouter();
-  const { state, pending, fieldErrors, formProps } = useActionForm(updateViewAction, {
-    onSuccess: (result) => {
-      if (result.message) toast.success(result.message);
-      onOpenChange(false);
-      router.refresh();
-    },
-  });
-  const error = state.status === "error" ? (fieldErrors.name ?? state.message) : undefined;
-  const inputId = `rename-${tab.id}`;
-  return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl border border-slate-200 bg-white p-5 shadow-xl">
-          <Dialog.Title className="text-base font-semibold text-slate-900">Rename view</Dialog.Title>
-          <Dialog.Description className="mt-1 break-words text-sm text-slate-700">Now “{tab.name}”.</Dialog.Description>
-          <form {...formProps} className="mt-4 space-y-3" aria-busy={pending || undefined}>
-            <input type="hidden" name="viewId" value={tab.id} />
-            <label htmlFor={inputId} className="block text-sm font-medium text-slate-800">
-              New name
-            </label>
-            <input
-              id={inputId}
-              name="name"
-              required
-              maxLength={80}
-              defaultValue={tab.name}
-              autoComplete="off"
-              aria-invalid={error ? true : undefined}
-              className="w-full rounded-md border border-slate-300 px-2 py-1.5 text-sm"
-            />
-            {error ? (
-              <p role="alert" className="text-sm text-red-700">
-                {error}
-              </p>
-            ) : null}
-            <div className="flex justify-end gap-2">
-              <Dialog.Close className={buttonClasses("secondary", "px-3 py-1.5")}>Cancel</Dialog.Close>
-              <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")} disabled={pending}>
-                Rename
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}

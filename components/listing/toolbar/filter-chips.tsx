@@ -1,7 +1,6 @@
 "use client";
 
-import { forwardRef, useRef, useState } from "react";
-import { Popover } from "radix-ui";
+import { useRef, useState } from "react";
 import { ListFilter, Plus, X } from "lucide-react";
 import type { FilterCondition } from "@/lib/listing/filters";
 import { filterFieldsOf } from "@/lib/listing/filter-fields";
@@ -9,6 +8,7 @@ import { hrefWith } from "@/lib/listing/href";
 import { MAX_SEARCH_CONDITIONS } from "@/lib/ems/contract";
 import type { ListingState } from "@/lib/listing/search-params";
 import { filterInWords } from "@/lib/listing/words";
+import { Popover } from "@/components/ui/popover";
 import { FilterEditor } from "./filter-editor";
 import { useListingNavigation } from "./listing-navigation";
 import { popoverPanel } from "./styles";
@@ -50,43 +50,41 @@ export function FilterChips({
           }}
         />
       ))}
-      <Popover.Root open={addOpen} onOpenChange={onAddOpenChange}>
-        <Popover.Trigger asChild ref={addButton}>
-          <AddFilterButton disabled={full} title={full ? `At most ${MAX_SEARCH_CONDITIONS} filters` : "Add a filter (f)"} />
-        </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverPanel} aria-label="Add a filter">
-            <FilterEditor
-              fields={fields}
-              initial={{ field: fields[0].name, operator: fields[0].operators[0].value, value: "" }}
-              submitLabel="Add filter"
-              onApply={(condition) => {
-                onAddOpenChange(false);
-                apply([...state.filters, condition]);
-              }}
-            />
-          </Popover.Content>
-        </Popover.Portal>
-      </Popover.Root>
+      <Popover
+        open={addOpen}
+        onOpenChange={onAddOpenChange}
+        triggerRef={addButton}
+        align="start"
+        className={popoverPanel}
+        aria-label="Add a filter"
+        trigger={(props) => (
+          <button
+            type="button"
+            {...props}
+            disabled={full}
+            title={full ? `At most ${MAX_SEARCH_CONDITIONS} filters` : "Add a filter (f)"}
+            className="inline-flex items-center gap-1 rounded-full border border-dashed border-slate-400 px-2.5 py-1 text-sm text-slate-700 hover:border-slate-500 hover:bg-white disabled:opacity-50"
+            data-testid="add-filter"
+          >
+            <Plus aria-hidden className="size-3.5" />
+            Filter
+          </button>
+        )}
+      >
+        <FilterEditor
+          fields={fields}
+          initial={{ field: fields[0].name, operator: fields[0].operators[0].value, value: "" }}
+          submitLabel="Add filter"
+          onApply={(condition) => {
+            onAddOpenChange(false);
+            apply([...state.filters, condition]);
+          }}
+        />
+      </Popover>
       {state.filters.length > 1 ? <MatchToggle state={state} /> : null}
     </div>
   );
 }
-
-const AddFilterButton = forwardRef<HTMLButtonElement, React.ButtonHTMLAttributes<HTMLButtonElement>>(function AddFilterButton(props, ref) {
-  return (
-    <button
-      ref={ref}
-      type="button"
-      className="inline-flex items-center gap-1 rounded-full border border-dashed border-slate-400 px-2.5 py-1 text-sm text-slate-700 hover:border-slate-500 hover:bg-white disabled:opacity-50"
-      data-testid="add-filter"
-      {...props}
-    >
-      <Plus aria-hidden className="size-3.5" />
-      Filter
-    </button>
-  );
-});
 
 function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; index: number; onApply: (c: FilterCondition) => void; onRemove: () => void }) {
   const [open, setOpen] = useState(false);
@@ -94,33 +92,35 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
   const words = filterInWords(state.resource, filter);
   return (
     <span className="inline-flex max-w-full items-center rounded-2xl border border-brand-100 bg-brand-50 text-sm text-slate-800" data-testid="filter-chip">
-      <Popover.Root open={open} onOpenChange={setOpen}>
-        <Popover.Trigger asChild>
-          <button type="button" className="inline-flex min-w-0 items-center gap-1 rounded-l-2xl py-1 pl-2.5 pr-1 text-left hover:bg-brand-100" aria-label={`Edit filter: ${words.text}`}>
+      <Popover
+        open={open}
+        onOpenChange={setOpen}
+        align="start"
+        className={popoverPanel}
+        aria-label={`Edit filter: ${words.text}`}
+        trigger={(props) => (
+          <button type="button" {...props} className="inline-flex min-w-0 items-center gap-1 rounded-l-2xl py-1 pl-2.5 pr-1 text-left hover:bg-brand-100" aria-label={`Edit filter: ${words.text}`}>
             <ListFilter aria-hidden className="size-3.5 shrink-0 text-brand-700" />
             <span className="sm:truncate">
               {words.field} <span className="text-slate-600">{words.operator}</span> <strong className="font-medium">{words.value}</strong>
             </span>
           </button>
-        </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content align="start" sideOffset={6} collisionPadding={8} className={popoverPanel} aria-label={`Edit filter: ${words.text}`}>
-            <FilterEditor
-              fields={filterFieldsOf(state.resource)}
-              initial={filter}
-              submitLabel="Apply"
-              onApply={(condition) => {
-                setOpen(false);
-                onApply(condition);
-              }}
-              onRemove={() => {
-                setOpen(false);
-                onRemove();
-              }}
-            />
-          </Popover.Content>
-        </Popover.Portal>
-      </Popover.Root>
+        )}
+      >
+        <FilterEditor
+          fields={filterFieldsOf(state.resource)}
+          initial={filter}
+          submitLabel="Apply"
+          onApply={(condition) => {
+            setOpen(false);
+            onApply(condition);
+          }}
+          onRemove={() => {
+            setOpen(false);
+            onRemove();
+          }}
+        />
+      </Popover>
       <button type="button" onClick={onRemove} className="self-stretch rounded-r-2xl py-1 pl-1 pr-2 text-slate-600 hover:bg-brand-100 hover:text-slate-900" aria-label={`Remove filter: ${words.text}`} data-testid="remove-filter">
         <X aria-hidden className="size-3.5" />
       </button>

@@ -1,13 +1,13 @@
 "use client";
 
 import { useId, useState } from "react";
-import { Popover } from "radix-ui";
 import { Hash } from "lucide-react";
 import { MAX_IDS } from "@/lib/ems/contract";
 import { hrefWith } from "@/lib/listing/href";
 import { parseIdList } from "@/lib/listing/ids";
 import type { ListingState } from "@/lib/listing/search-params";
 import { buttonClasses } from "@/components/ui/button";
+import { Popover } from "@/components/ui/popover";
 import { useListingNavigation } from "./listing-navigation";
 import { popoverPanel, toolbarButton } from "./styles";
 
@@ -36,7 +36,7 @@ export function IdsControl({ state }: { state: ListingState }) {
   };
 
   return (
-    <Popover.Root
+    <Popover
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
@@ -45,61 +45,60 @@ export function IdsControl({ state }: { state: ListingState }) {
           setErrors(state.idsErrors);
         }
       }}
-    >
-      <Popover.Trigger asChild>
-        <button type="button" className={`${toolbarButton} ${broken ? "border-red-400 text-red-800" : ""}`} data-testid="ids-control">
+      align="end"
+      className={`${popoverPanel} w-80`}
+      aria-label="Only these ids"
+      trigger={(props) => (
+        <button type="button" {...props} className={`${toolbarButton} ${broken ? "border-red-400 text-red-800" : ""}`} data-testid="ids-control">
           <Hash aria-hidden className="size-4" />
           <span className="max-sm:sr-only">{label}</span>
         </button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content align="end" sideOffset={6} collisionPadding={8} className={`${popoverPanel} w-80`} aria-label="Only these ids">
-          <form
-            onSubmit={(event) => {
-              event.preventDefault();
-              apply(text);
-            }}
-            className="space-y-2"
-          >
-            <label htmlFor={`${id}-ids`} className="text-xs font-semibold uppercase tracking-wide text-slate-600">
-              Only these ids
-            </label>
-            <textarea
-              id={`${id}-ids`}
-              rows={3}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              placeholder="e.g. 12, 15, 40"
-              aria-invalid={errors.length > 0 || undefined}
-              className="w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-sm aria-invalid:border-red-600"
-              data-testid="ids-input"
-              autoFocus
-            />
-            {errors.length > 0 ? (
-              <div role="alert" className="text-sm text-red-700" data-testid="ids-errors">
-                <p>These ids cannot be used:</p>
-                <ul className="list-disc pl-5">
-                  {errors.map((error, i) => (
-                    <li key={i}>{error}</li>
-                  ))}
-                </ul>
-              </div>
-            ) : (
-              <p className="text-xs text-slate-600">Up to {MAX_IDS} positive whole numbers; commas, spaces or new lines.</p>
-            )}
-            <div className="flex justify-end gap-2">
-              {state.ids.length > 0 || broken ? (
-                <button type="button" className={buttonClasses("ghost", "px-2 py-1")} onClick={() => apply("")}>
-                  Clear
-                </button>
-              ) : null}
-              <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")}>
-                Apply ids
-              </button>
-            </div>
-          </form>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      )}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          apply(text);
+        }}
+        className="space-y-2"
+      >
+        <label htmlFor={`${id}-ids`} className="text-xs font-semibold uppercase tracking-wide text-slate-600">
+          Only these ids
+        </label>
+        <textarea
+          id={`${id}-ids`}
+          rows={3}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder="e.g. 12, 15, 40"
+          aria-invalid={errors.length > 0 || undefined}
+          className="w-full rounded-md border border-slate-300 px-2 py-1 font-mono text-sm aria-invalid:border-red-600"
+          data-testid="ids-input"
+          autoFocus
+        />
+        {errors.length > 0 ? (
+          <div role="alert" className="text-sm text-red-700" data-testid="ids-errors">
+            <p>These ids cannot be used:</p>
+            <ul className="list-disc pl-5">
+              {errors.map((error, i) => (
+                <li key={i}>{error}</li>
+              ))}
+            </ul>
+          </div>
+        ) : (
+          <p className="text-xs text-slate-600">Up to {MAX_IDS} positive whole numbers; commas, spaces or new lines.</p>
+        )}
+        <div className="flex justify-end gap-2">
+          {state.ids.length > 0 || broken ? (
+            <button type="button" className={buttonClasses("ghost", "px-2 py-1")} onClick={() => apply("")}>
+              Clear
+            </button>
+          ) : null}
+          <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")}>
+            Apply ids
+          </button>
+        </div>
+      </form>
+    </Popover>
   );
 }

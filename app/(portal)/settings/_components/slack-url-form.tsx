@@ -3,7 +3,7 @@
 import { setSlackUrlAction } from "@/lib/actions/alerts/set-slack-url";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";

@@ -2,7 +2,7 @@
 
 import { stopTrackingAction } from "@/lib/actions/history/stop-tracking";
 import { buttonClasses } from "@/components/ui/button";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";

@@ -4,7 +4,7 @@ import { changeMemberRoleAction } from "@/lib/actions/team/change-member-role";
 import { removeMemberAction } from "@/lib/actions/team/remove-member";
 import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
 import { Button } from "@/components/ui/button";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";

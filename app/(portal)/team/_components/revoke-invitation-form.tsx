@@ -1,7 +1,7 @@
 "use client";
 
 import { revokeInvitationAction } from "@/lib/actions/team/revoke-invitation";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";

@@ -2,7 +2,7 @@
 
 import { endSessionAction } from "@/lib/actions/auth/end-session";
 import { buttonClasses } from "@/components/ui/button";
-import { ConfirmSubmit } from "@/components/ui/confirm-dialog";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { toastSuccess } from "@/components/forms/toast-success";
 import { useActionForm } from "@/components/forms/use-action-form";
