@@ -9,6 +9,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
+import { openedAnswer } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -208,7 +209,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   function open<T>(row: AnswerRow | null, scope: string, aad: string): ListResult<T> | null {
     if (!row?.ciphertext || row.ageMs === null || row.ageMs > STALE_LIMIT_MS) return null;
     try {
-      return decode<T>(decryptSecret(row.ciphertext, aad));
+      const ciphertext = row.ciphertext;
+      return openedAnswer(ciphertext, aad, () => decode<T>(decryptSecret(ciphertext, aad)));
     } catch (error) {
       // A rotated-away key or a tampered row: a miss, the API is asked again.
       emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });

@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { forgetOpenedAnswers, openedAnswer } from "@/lib/ems/opened-answers";
+
+const key = () => randomBytes(32).toString("base64");
+let saved: string | undefined;
+
+beforeEach(() => {
+  saved = process.env.CREDENTIAL_ENCRYPTION_KEYS;
+  process.env.CREDENTIAL_ENCRYPTION_KEYS = `k1:${key()}`;
+  forgetOpenedAnswers();
+});
+afterEach(() => {
+  if (saved === undefined) delete process.env.CREDENTIAL_ENCRYPTION_KEYS;
+  else process.env.CREDENTIAL_ENCRYPTION_KEYS = saved;
+});
+
+const aad = "EmsSharedAnswer:team:fp:hash:ciphertext";
+const opener = (ciphertext: string, scope = aad) => vi.fn(() => JSON.parse(decryptSecret(ciphertext, scope)) as { items: { id: number }[] });
+
+describe("openedAnswer: a shared answer is decrypted and parsed once per process", () => {
+  it("opens a ciphertext once, then gives the same frozen answer", () => {
+    const ciphertext = encryptSecret(JSON.stringify({ items: [{ id: 1 }] }), aad);
+    const open = opener(ciphertext);
+    const first = openedAnswer(ciphertext, aad, open);
+    const second = openedAnswer(ciphertext, aad, open);
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(second).toBe(first);
+    expect(first.items[0].id).toBe(1);
+    // No page view can change it for the next one.
+    expect(() => {
+      first.items[0].id = 2;
+    }).toThrow(TypeError);
+    expect(() => first.items.push({ id: 3 })).toThrow(TypeError);
+  });
+
+  it("opens a newly stored answer (a new encryption of the same text too) and another scope's apart", () => {
+    const text = JSON.stringify({ items: [{ id: 1 }] });
+    const one = encryptSecret(text, aad);
+    const again = encryptSecret(text, aad);
+    openedAnswer(one, aad, opener(one));
+    const openAgain = opener(again);
+    openedAnswer(again, aad, openAgain);
+    expect(openAgain).toHaveBeenCalledTimes(1);
+
+    const otherScope = "EmsSharedAnswer:other-team:fp:hash:ciphertext";
+    const theirs = encryptSecret(text, otherScope);
+    const openTheirs = opener(theirs, otherScope);
+    openedAnswer(theirs, otherScope, openTheirs);
+    expect(openTheirs).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps nothing when opening fails, and never serves a key that left the ring", () => {
+    const ciphertext = encryptSecret(JSON.stringify({ items: [] }), aad);
+    const failing = vi.fn(() => {
+      throw new Error("tampered");
+    });
+    expect(() => openedAnswer(ciphertext, aad, failing)).toThrow("tampered");
+    const open = opener(ciphertext);
+    openedAnswer(ciphertext, aad, open);
+    expect(open).toHaveBeenCalledTimes(1);
+
+    // The key is rotated away: the remembered answer is not used, the opening runs (and fails).
+    process.env.CREDENTIAL_ENCRYPTION_KEYS = `k2:${key()}`;
+    const afterRotation = vi.fn(() => decryptSecret(ciphertext, aad));
+    expect(() => openedAnswer(ciphertext, aad, afterRotation)).toThrow();
+    expect(afterRotation).toHaveBeenCalledTimes(1);
+  });
+});
