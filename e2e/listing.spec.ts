@@ -195,11 +195,27 @@ test.describe("webhook groups listing", () => {
     await expect(page).toHaveURL(/expand=webhooks/);
     const expected = await apiList("webhook-groups", "expand=webhooks");
     const withWebhooks = expected.items.find((item) => Array.isArray(item.webhooks) && item.webhooks.length > 0)!;
-    const webhookNames = (withWebhooks.webhooks as { name: string }[]).map((w) => w.name);
-    const index = expected.items.indexOf(withWebhooks);
-    const table = page.getByTestId("webhooks-row").nth(index).getByTestId("webhook-table");
-    await expect(table.getByTestId("webhook-row")).toHaveCount(webhookNames.length);
-    for (const name of webhookNames) await expect(table).toContainText(name);
+    const hooks = withWebhooks.webhooks as { name: string; url: string; enabled: boolean }[];
+    // One line per webhook under its group, in a list named after it: its name, where it posts,
+    // and whether it is disabled.
+    const lines = page.getByRole("list", { name: `Webhooks of ${withWebhooks.name}`, exact: true }).getByRole("listitem");
+    await expect(lines).toHaveCount(hooks.length);
+    for (const [at, hook] of hooks.entries()) {
+      await expect(lines.nth(at)).toContainText(hook.name);
+      await expect(lines.nth(at)).toContainText(hook.url);
+      if (hook.enabled) await expect(lines.nth(at)).not.toContainText("disabled");
+      else await expect(lines.nth(at)).toContainText("· disabled");
+    }
+    // A disabled webhook says so on its line.
+    type Hook = { name: string; enabled: boolean };
+    const withDisabled = expected.items.find((item) => (item.webhooks as Hook[]).some((hook) => !hook.enabled));
+    if (withDisabled) {
+      const at = (withDisabled.webhooks as Hook[]).findIndex((hook) => !hook.enabled);
+      const list = page.getByRole("list", { name: `Webhooks of ${withDisabled.name}`, exact: true });
+      await expect(list.getByRole("listitem").nth(at)).toContainText("· disabled");
+    }
+    await page.keyboard.press("Escape");
+    await shoot(page, "listing-webhooks", false);
 
     const withHeaders = expected.items.find((item) => Array.isArray(item.headers) && item.headers.length > 0)!;
     const header = (withHeaders.headers as { key: string; value: string }[])[0];
@@ -334,7 +350,7 @@ test.describe("the table", () => {
     await expect(first).toBeVisible();
     const id = await first.getAttribute("data-id");
     // The row's link lies over the whole row, so the pointer lands on it, not on the cell.
-    const cell = (await first.locator('[data-field="notification_emails"]').boundingBox())!;
+    const cell = (await first.locator('[data-label="Notification emails"]').boundingBox())!;
     await page.mouse.click(cell.x + cell.width / 2, cell.y + cell.height / 2);
     await expect(page).toHaveURL(new RegExp(`/webhook-groups/${id}$`));
   });
@@ -371,7 +387,7 @@ test.describe("the table", () => {
     await expect(card).toBeVisible();
     await expect(page.getByRole("columnheader").first()).toBeHidden();
     // Each value is labelled inside its card.
-    const status = card.locator('[data-field="status"]');
+    const status = card.locator('[data-label="Status"]');
     expect(await status.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"Status"');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByTestId("sort-menu").click();
@@ -421,8 +437,8 @@ test.describe("events listing", () => {
     const first = expected.items[0];
     const row = page.getByTestId("listing-row").first();
     await expect(row.getByTestId("status-badge")).toHaveText(String(first.status));
-    await expect(row.locator('[data-field="start_date"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
-    await expect(row.locator('[data-field="timezone"]')).toHaveText(String(first.timezone));
+    await expect(row.locator('[data-label="Starts"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
+    await expect(row.locator('[data-label="Time zone"]')).toHaveText(String(first.timezone));
 
     await page.goto("/events?filter=start_date%3E%3D2026-01-01&filter=status%3Dlive&sort=-start_date&per-page=200");
     const filtered = await apiList("events", "search=start_date%3E%3D2026-01-01%26status%3Dlive&sort=-start_date&per-page=200");

@@ -10,7 +10,7 @@ import { loadEventPage } from "@/lib/listing/event";
 import { formatEventLocal, formatUtcInZone } from "@/lib/listing/format";
 import { loadSetup } from "@/lib/setup/load";
 import { StateMessage } from "@/components/listing/state-message";
-import { StatusBadge } from "@/components/listing/listing-table";
+import { StatusBadge } from "@/components/listing/status-badge";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
 import { cellWebhooks, WebhookLine } from "@/components/coverage/coverage-cell";
 import { SeverityBadge } from "@/components/health/severity-badge";
