@@ -11,14 +11,28 @@ import { ListingBusy, ListingNavigationProvider } from "./toolbar/listing-naviga
 import { ListingToolbar } from "./toolbar/listing-toolbar";
 import { ViewBar } from "./view-bar";
 
+/** How long a listing waits for its rows before it streams them behind a skeleton. */
+const FIRST_FLUSH_WAIT_MS = 150;
+
+/** Resolves with null after `ms`; the timer does not keep the process up. */
+const delay = (ms: number) => new Promise<null>((resolve) => setTimeout(resolve, ms, null).unref());
+
 /**
- * The shell of a listing page: title, saved views, the toolbar and notices render at once; the
- * table streams in when the EMS API answers. A change of options is a client navigation in one
- * transition (ListingNavigationProvider): the rows on screen stay, dimmed, until the new ones come.
+ * A listing page: title, saved views, the toolbar and notices, and the table when its rows come
+ * within FIRST_FLUSH_WAIT_MS (a shared answer does); else the table streams in behind a skeleton
+ * when the EMS API answers. The route has no loading.tsx on purpose: its skeleton would be revealed
+ * late for the same reason, and a nav link marks its own pending load. A change of options is a
+ * client navigation in one transition (ListingNavigationProvider): the rows on screen stay, dimmed,
+ * until the new ones come.
  */
-export function ListingPage({ actor, resolved }: { actor: Actor; resolved: ResolvedListing }) {
+export async function ListingPage({ actor, resolved }: { actor: Actor; resolved: ResolvedListing }) {
   const { state } = resolved;
   const config = listingConfig(state.resource);
+  // The rows, started now. A shared answer is read in a few milliseconds: given a moment, it goes out
+  // with the rest of the page in the first flush. A boundary that streams in later is revealed only
+  // ~300 ms after the first paint (React batches reveals), which would be most of a cold load.
+  const results = ListingResults({ actor, state, emsClient: resolved.emsClient });
+  const ready = await Promise.race([results, delay(FIRST_FLUSH_WAIT_MS)]);
   return (
     <ListingNavigationProvider>
       <div className="space-y-3">
@@ -46,9 +60,7 @@ export function ListingPage({ actor, resolved }: { actor: Actor; resolved: Resol
           </Notice>
         ) : null}
         <ListingBusy>
-          <Suspense fallback={<TableSkeleton rows={Math.min(state.perPage, 10)} />}>
-            <ListingResults actor={actor} state={state} emsClient={resolved.emsClient} />
-          </Suspense>
+          {ready ?? <Suspense fallback={<TableSkeleton rows={Math.min(state.perPage, 10)} />}>{results}</Suspense>}
         </ListingBusy>
       </div>
     </ListingNavigationProvider>

@@ -10,13 +10,3 @@ export function TableSkeleton({ rows = 8 }: { rows?: number }) {
     </div>
   );
 }
-
-/** A whole listing page while it loads: a title bar and the table skeleton (the routes' loading.tsx). */
-export function ListingPageSkeleton() {
-  return (
-    <div className="space-y-4">
-      <div className="h-8 w-48 animate-pulse rounded bg-slate-200" />
-      <TableSkeleton />
-    </div>
-  );
-}

@@ -1,1 +1,0 @@
-export { ListingPageSkeleton as default } from "@/components/listing/table-skeleton";
