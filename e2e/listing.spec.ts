@@ -380,6 +380,18 @@ test.describe("the table", () => {
     expect(documents).toEqual([]);
   });
 
+  test("rows the portal already has go out with the page's first bytes, not in a streamed part after it", async ({ page }) => {
+    // The first view asks the API and stores the answer; the second reads the stored one.
+    for (let view = 0; view < 2; view++) await page.request.get("/webhook-groups?sort=-name");
+    const html = await (await page.request.get("/webhook-groups?sort=-name")).text();
+    const table = html.indexOf('data-testid="listing-table"');
+    expect(table).toBeGreaterThan(0);
+    // A part that streams in later is written as a hidden segment (`<div hidden id="S:0">`) at the end.
+    const firstStreamed = html.search(/<div hidden id="S:/);
+    expect(firstStreamed === -1 || firstStreamed > table, "the table came in a streamed segment").toBe(true);
+    expect(html.indexOf('data-testid="listing-loading"')).toBe(-1);
+  });
+
   test("at phone width rows are cards, and sorting is in the sort menu", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/events");
