@@ -114,7 +114,8 @@ test("a page whose API keeps timing out shows 'unavailable' at its budget (12 s)
   // The page does not wait for the API: its title and toolbar come first, the table's place says it is loading.
   await expect(page.getByRole("heading", { name: "Webhook groups", level: 1 })).toBeVisible();
   await expect(page.getByTestId("listing-loading")).toBeVisible();
-  expect(Date.now() - started, "the page waited for the API").toBeLessThan(5_000);
+  // Waiting for the API would take its whole budget (12 s).
+  expect(Date.now() - started, "the page waited for the API").toBeLessThan(10_000);
   const unavailable = page.getByTestId("state-unavailable");
   await expect(unavailable).toBeVisible({ timeout: 30_000 });
   expect(Date.now() - started).toBeLessThan(18_000);
