@@ -101,12 +101,6 @@ function cellOf(resource: EmsResource, kind: CellKind, field: string, item: Item
   return plainValue(value);
 }
 
-/** The lib/ems parser gives `webhooks` as a list; an object keyed by id is accepted too. */
-function webhooksOf(value: unknown): Item[] {
-  if (Array.isArray(value)) return value as Item[];
-  if (value && typeof value === "object") return Object.values(value as Record<string, Item>);
-  return [];
-}
 
 function webhookLine(hook: Item): WebhookLine {
   const triggers = Object.entries(TRIGGER_LETTERS).filter(([, what]) => isYes(hook[`trigger_on_${what}`]));
@@ -123,7 +117,8 @@ export function tableData(state: ListingState, items: Item[], changed?: Readonly
     if (item.id !== undefined && item.id !== null) row.id = plainValue(item.id);
     if (changed?.has(Number(item.id))) row.changed = true;
     if (withWebhooks) {
-      row.webhooks = webhooksOf(item.webhooks).map(webhookLine);
+      // lib/ems/responses.ts has made `webhooks` a list already, whichever form the API sent.
+      row.webhooks = (Array.isArray(item.webhooks) ? (item.webhooks as Item[]) : []).map(webhookLine);
       if (!state.fields.includes("name")) row.name = plainValue(item.name);
     }
     return row;
