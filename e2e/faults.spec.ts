@@ -116,6 +116,7 @@ test("a page whose API keeps timing out shows 'unavailable' at its budget (12 s)
   await expect(page.getByTestId("listing-loading")).toBeVisible();
   // Waiting for the API would take its whole budget (12 s).
   expect(Date.now() - started, "the page waited for the API").toBeLessThan(10_000);
+  await shoot(page, "listing-loading", false);
   const unavailable = page.getByTestId("state-unavailable");
   await expect(unavailable).toBeVisible({ timeout: 30_000 });
   expect(Date.now() - started).toBeLessThan(18_000);
