@@ -157,9 +157,19 @@ function run(binary: string, args: string[], user: { uid: number; gid: number } 
   });
 }
 
-async function initialise(bin: Binaries, dataDir: string, user: { uid: number; gid: number } | undefined): Promise<void> {
+/**
+ * Makes an empty data directory as PostgreSQL wants it: 0700, owned by the server's user. Only the
+ * directory itself is private: with `recursive`, the mode would also go to the parents it creates
+ * (`.data` of a fresh clone), which the server's own user (when root runs us) could not pass through.
+ */
+export function makeDataDir(dataDir: string, user: { uid: number; gid: number } | undefined): void {
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (user) fs.chownSync(dataDir, user.uid, user.gid);
+}
+
+async function initialise(bin: Binaries, dataDir: string, user: { uid: number; gid: number } | undefined): Promise<void> {
+  makeDataDir(dataDir, user);
   const passwordFile = path.join(os.tmpdir(), `ems-portal-pg-pw-${process.pid}-${Date.now()}`);
   fs.writeFileSync(passwordFile, `${EMBEDDED_PASSWORD}\n`, { mode: 0o644 });
   try {

@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { runningServer } from "@/lib/config/embedded-database";
-import { EPHEMERAL, startEmbeddedPostgres, type EmbeddedPostgres } from "@/scripts/db/embedded-postgres";
+import { EPHEMERAL, makeDataDir, startEmbeddedPostgres, type EmbeddedPostgres } from "@/scripts/db/embedded-postgres";
 
 const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ems-embedded-test-"));
 // The server runs as the `postgres` user when the tests run as root: it must reach the directory.
@@ -80,6 +80,21 @@ describe("embedded PostgreSQL", () => {
     // The second cannot bind the port; the first answers on it, and must not pass for the second.
     await expect(startEmbeddedPostgres({ dataDir: EPHEMERAL, port })).rejects.toThrow(/did not start/);
     await first.stop();
+  });
+
+  it("starts in a data directory whose parents do not exist yet (`.data/postgres` of a fresh clone)", { timeout: 90_000 }, async () => {
+    // The directory as initdb gets it (a server started here may copy a template instead).
+    const made = path.join(parent, "made", "postgres");
+    makeDataDir(made, undefined);
+    // Anyone may pass through the parent it made (the server runs as `postgres` under root); only
+    // the data directory is private.
+    expect(fs.statSync(path.dirname(made)).mode & 0o777).toBe(0o777 & ~process.umask());
+    expect(fs.statSync(made).mode & 0o777).toBe(0o700);
+
+    const nested = path.join(parent, "fresh", "postgres");
+    const db = await start(nested);
+    expect(fs.existsSync(path.join(nested, "PG_VERSION"))).toBe(true);
+    await db.stop();
   });
 
   it("removes an ephemeral data directory when it stops", { timeout: 90_000 }, async () => {
