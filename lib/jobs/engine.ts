@@ -43,8 +43,10 @@ export interface JobEngine {
 }
 
 /**
- * Queues and schedules are set up by one instance at a time: pg-boss's create_queue makes a
- * partition table, and two instances starting together deadlocked on it (tests/jobs/engine.db.test.ts).
+ * pg-boss is started, and queues and schedules set up, by one instance at a time. pg-boss's
+ * create_queue makes a partition table; two of them at once deadlock (each inserts its queue row,
+ * then the partition's foreign key needs the queue table to itself), and boss.start() makes one
+ * of its own (the cron queue), so the lock covers the start as well (tests/jobs/engine.db.test.ts).
  * A session advisory lock on a connection of its own, released when that connection closes.
  */
 async function withSetupLock(connectionString: string, work: () => Promise<void>): Promise<void> {
@@ -70,11 +72,11 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
     ...(intervals.cronWorker ? { cronWorkerIntervalSeconds: intervals.cronWorker } : {}),
   });
   boss.on("error", (error: unknown) => log.error({ event: "jobs.error", err: error }, "job engine error"));
-  await boss.start();
 
   const stopping = new AbortController();
   try {
     await withSetupLock(options.connectionString, async () => {
+      await boss.start();
       const registered = new Set(jobs.map((job) => job.name));
       for (const job of jobs) {
         await boss.createQueue(job.name, { name: job.name, policy: "singleton", expireInSeconds: job.expireInSeconds, retryLimit: job.retryLimit, retryBackoff: true });

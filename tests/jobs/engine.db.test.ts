@@ -3,6 +3,8 @@
 // never run two at once, the engine's tables leave Prisma's migrations alone, and stopping closes
 // its connections.
 import { randomBytes } from "node:crypto";
+import pg from "pg";
+import PgBoss from "pg-boss";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { startJobEngine, type JobEngine } from "@/lib/jobs/engine";
@@ -19,9 +21,11 @@ afterAll(async () => {
 async function twoInstances(jobs: JobDefinition[]): Promise<[JobEngine, JobEngine]> {
   const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
   const options = { connectionString: inject("databaseUrl"), jobs, schema, poolMax: 2, intervals: { cronMonitor: 1, cronWorker: 1, polling: 0.5 } };
-  const pair = (await Promise.all([startJobEngine(options), startJobEngine(options)])) as [JobEngine, JobEngine];
-  engines.push(...pair);
-  return pair;
+  const started = await Promise.allSettled([startJobEngine(options), startJobEngine(options)]);
+  // An instance that did start is stopped after the file even when its twin failed.
+  for (const result of started) if (result.status === "fulfilled") engines.push(result.value);
+  for (const result of started) if (result.status === "rejected") throw result.reason;
+  return started.map((result) => (result as PromiseFulfilledResult<JobEngine>).value) as [JobEngine, JobEngine];
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,6 +38,47 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 describe("the job engine on two instances", () => {
+  it("starts two instances at once without a deadlock, even when both reach pg-boss's queue table together", async () => {
+    // pg-boss makes a partition table for every queue, its own cron queue ("__pgboss__send-it",
+    // made inside boss.start()) included, and two of those at once deadlock: each inserts its queue
+    // row, then adding the partition's foreign key needs the queue table to itself. A CI run
+    // failed on it. Here both instances are held at that table, then let go at the same moment.
+    const url = inject("databaseUrl");
+    const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(PgBoss.getConstructionPlans(schema));
+      const deadlocks = async () => {
+        await client.query("SELECT pg_stat_clear_snapshot()");
+        return (await client.query<{ n: number }>("SELECT deadlocks::int AS n FROM pg_stat_database WHERE datname = current_database()")).rows[0]!.n;
+      };
+      const before = await deadlocks();
+      await client.query("BEGIN");
+      await client.query(`LOCK TABLE ${schema}.queue IN SHARE ROW EXCLUSIVE MODE`);
+      const job: JobDefinition = { name: "start-test", expireInSeconds: 60, retryLimit: 0, run: async () => undefined };
+      const options = { connectionString: url, jobs: [job], schema, poolMax: 2 };
+      const starting = Promise.allSettled([startJobEngine(options), startJobEngine(options)]);
+      // Both wait: for the queue table, or (one of them) for the other to finish setting up.
+      // (Inside a transaction, pg_stat_activity is a snapshot taken at its first read.)
+      const waiting = async () => {
+        await client.query("SELECT pg_stat_clear_snapshot()");
+        return (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND wait_event_type = 'Lock' AND datname = current_database()")).rows[0]!.n;
+      };
+      await expect.poll(waiting, { timeout: 10_000, interval: 50 }).toBe(2);
+      await client.query("COMMIT");
+      const started = await starting;
+      for (const result of started) if (result.status === "fulfilled") await result.value.stop();
+      expect(started.map((result) => result.status)).toEqual(["fulfilled", "fulfilled"]);
+      // A backend reports its deadlocks by the time it exits: wait for the engines' to close (this
+      // test comes first in the file, so no other engine is connected).
+      await expect.poll(async () => (await client.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()")).rowCount, { timeout: 5_000 }).toBe(0);
+      expect(await deadlocks()).toBe(before);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("runs a scheduled job once per tick, however many instances check the schedule", async () => {
     // One tick is one minute (cron's unit): keep the whole test inside one minute.
     const second = new Date().getUTCSeconds();
