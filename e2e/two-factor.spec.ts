@@ -4,27 +4,12 @@
 // that requires two-factor sending a new member to enrol before anything else, and a sensitive
 // action asking again once the session's proof of identity is older than the window.
 import fs from "node:fs";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { HOTP, Secret } from "otpauth";
 import pg from "pg";
 import { newTestUser, signUp, signOut, type TestUser } from "./helpers/auth";
 import { E2E_DATABASE_URL_FILE } from "./helpers/config";
-
-/** Screenshots at 1440 and 390 px when E2E_SCREENSHOT_DIR is set (docs, reviews); off in the suite. */
-const SCREENSHOT_DIR = process.env.E2E_SCREENSHOT_DIR;
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (!SCREENSHOT_DIR) return;
-  const original = page.viewportSize();
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    // Nothing may be wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
-  }
-  if (original) await page.setViewportSize(original);
-}
+import { shoot } from "./helpers/screenshots";
 
 /** An authenticator app for one secret: the next code the server has not seen (each step works once). */
 class Authenticator {
@@ -102,7 +87,7 @@ test.describe("two-factor sign-in", () => {
     await page.goto("/account");
     await page.getByRole("button", { name: "Set up two-factor" }).click();
     await expect(page.getByTestId("two-factor-qr")).toBeVisible();
-    await screenshot(page, "two-factor-enrol");
+    await shoot(page, "two-factor-enrol");
     const app = new Authenticator(await readSecret(page));
     const recoveryCodes = await confirmEnrolment(page, app, /I have saved these codes/);
     await expect(page.getByTestId("recovery-codes-left")).toHaveText("10 of 10 recovery codes left.");
@@ -114,7 +99,7 @@ test.describe("two-factor sign-in", () => {
     await expect(page).toHaveURL(/\/sign-in/);
     // The sign-in page finds the pending challenge and asks for the code again.
     await expect(page.getByLabel("Authentication code")).toBeVisible();
-    await screenshot(page, "sign-in-code-step");
+    await shoot(page, "sign-in-code-step");
     await submitCode(page, app.wrong());
     await expect(page.getByTestId("form-error")).toContainText("not right");
     const code = app.next();
@@ -195,7 +180,7 @@ test.describe("two-factor sign-in", () => {
     await page.getByRole("button", { name: "Save credentials" }).click();
     const dialog = page.getByTestId("reauth-dialog");
     await expect(dialog.getByRole("heading", { name: "Confirm it's you" })).toBeVisible();
-    await screenshot(page, "reauth-prompt");
+    await shoot(page, "reauth-prompt");
     await dialog.getByLabel("Your password").fill("not my password");
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await expect(dialog.getByText("That is not your password.")).toBeVisible();

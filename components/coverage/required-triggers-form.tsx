@@ -40,7 +40,7 @@ export function RequiredTriggers({ required, canEdit }: { required: readonly Tri
             ))}
           </div>
           <div>
-            <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")}>
+            <button type="submit" className={buttonClasses("primary", { size: "sm" })}>
               Save required triggers
             </button>
           </div>

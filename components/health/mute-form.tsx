@@ -42,7 +42,7 @@ export function MuteForm({ ruleId, findingKey, label }: { ruleId: string; findin
           </p>
         ) : null}
         <div>
-          <button type="submit" disabled={pending} className={buttonClasses("secondary", "px-3 py-1.5")}>
+          <button type="submit" disabled={pending} className={buttonClasses("secondary", { size: "sm" })}>
             {pending ? "Muting…" : "Mute"}
           </button>
         </div>
@@ -57,7 +57,7 @@ export function UnmuteButton({ muteId }: { muteId: string }) {
   return (
     <form {...formProps} className="inline-flex items-center gap-2" aria-label="Unmute">
       <input type="hidden" name="muteId" value={muteId} />
-      <button type="submit" disabled={pending} className={buttonClasses("ghost", "px-2 py-1 text-sm underline")}>
+      <button type="submit" disabled={pending} className={buttonClasses("ghost", { size: "xs", className: "underline" })}>
         {pending ? "Unmuting…" : "Unmute"}
       </button>
       {state.status === "error" && state.message ? (

@@ -79,7 +79,7 @@ function DismissChecklistButton({ allDone, onDismissed }: { allDone: boolean; on
       <button
         type="submit"
         disabled={pending}
-        className={allDone ? buttonClasses("secondary", "px-3 py-1 text-xs") : "grid size-8 place-items-center rounded-md text-slate-500 hover:bg-white hover:text-slate-800"}
+        className={allDone ? buttonClasses("secondary", { size: "xs" }) : "grid size-8 place-items-center rounded-md text-slate-500 hover:bg-white hover:text-slate-800"}
         aria-label={allDone ? undefined : "Dismiss the checklist"}
         title="Dismiss the checklist"
         data-testid="first-run-dismiss"

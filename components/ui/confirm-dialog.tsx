@@ -38,8 +38,8 @@ export default function ConfirmDialog({ open, onOpenChange, title, description, 
           <AlertDialog.Title className="break-words text-base font-semibold text-slate-900">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-slate-700">{description}</AlertDialog.Description>
           <div className="mt-5 flex justify-end gap-2">
-            <AlertDialog.Cancel className={buttonClasses("secondary", "px-3 py-1.5")}>Cancel</AlertDialog.Cancel>
-            <AlertDialog.Action className={buttonClasses("danger", "px-3 py-1.5")} onClick={onConfirm}>
+            <AlertDialog.Cancel className={buttonClasses("secondary", { size: "sm" })}>Cancel</AlertDialog.Cancel>
+            <AlertDialog.Action className={buttonClasses("danger", { size: "sm" })} onClick={onConfirm}>
               {confirmLabel}
             </AlertDialog.Action>
           </div>

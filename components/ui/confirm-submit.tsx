@@ -40,7 +40,7 @@ export function ConfirmSubmit({
       <button
         ref={triggerRef}
         type="submit"
-        className={triggerClassName ?? buttonClasses("ghost", "px-3 py-1.5 text-red-700")}
+        className={triggerClassName ?? buttonClasses("ghost-danger", { size: "sm" })}
         disabled={pending}
         aria-haspopup="dialog"
         onPointerEnter={() => void loadDialog()}

@@ -66,7 +66,7 @@ export function SaveViewForm({ page, query, idPrefix, onSaved }: { page: string;
           {formError}
         </p>
       ) : null}
-      <button type="submit" className={buttonClasses("primary", "w-full px-3 py-1.5")} disabled={pending}>
+      <button type="submit" className={buttonClasses("primary", { size: "sm", className: "w-full" })} disabled={pending}>
         Save view
       </button>
     </form>

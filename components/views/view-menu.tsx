@@ -184,8 +184,8 @@ function RenameDialog({ tab, open, onOpenChange }: { tab: ViewTab; open: boolean
               </p>
             ) : null}
             <div className="flex justify-end gap-2">
-              <Dialog.Close className={buttonClasses("secondary", "px-3 py-1.5")}>Cancel</Dialog.Close>
-              <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")} disabled={pending}>
+              <Dialog.Close className={buttonClasses("secondary", { size: "sm" })}>Cancel</Dialog.Close>
+              <button type="submit" className={buttonClasses("primary", { size: "sm" })} disabled={pending}>
                 Rename
               </button>
             </div>

@@ -79,7 +79,7 @@ export function ViewTabs(props: ViewTabsProps) {
         {active && modified ? (
           <>
             {active.canManage ? <SaveChanges view={active} query={props.query} /> : null}
-            <Link href={active.href} prefetch={false} className={buttonClasses("ghost", "px-2.5 py-1")} data-testid="revert-view">
+            <Link href={active.href} prefetch={false} className={buttonClasses("ghost", { size: "xs" })} data-testid="revert-view">
               <RotateCcw className="size-4" aria-hidden />
               Revert
             </Link>
@@ -140,7 +140,7 @@ function SaveChanges({ view, query }: { view: ViewTab; query: string }) {
     <form {...formProps} aria-label={`Save these options to ${view.name}`} className="flex items-center gap-2" data-testid="save-view-changes">
       <input type="hidden" name="viewId" value={view.id} />
       <input type="hidden" name="query" value={query} />
-      <button type="submit" className={buttonClasses("primary", "px-2.5 py-1")} disabled={pending}>
+      <button type="submit" className={buttonClasses("primary", { size: "xs" })} disabled={pending}>
         Save
       </button>
       {state.status === "error" ? (
@@ -166,7 +166,7 @@ function SaveAsNew({ page, query, saveAsNewHref, label }: ViewTabsProps & { labe
       aria-label="Save as a new view"
       className="z-50 w-72 max-w-[calc(100vw-1rem)] rounded-lg border border-slate-200 bg-white p-4 shadow-lg"
       trigger={(props) => (
-        <a href={saveAsNewHref} role="button" {...props} className={buttonClasses("secondary", "px-2.5 py-1")} data-testid="save-view-toggle">
+        <a href={saveAsNewHref} role="button" {...props} className={buttonClasses("secondary", { size: "xs" })} data-testid="save-view-toggle">
           {label}…
         </a>
       )}

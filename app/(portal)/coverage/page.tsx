@@ -59,7 +59,7 @@ function CoverageOptions({ state }: { state: CoverageState }) {
           ))}
         </select>
       </label>
-      <button type="submit" className={buttonClasses("secondary", "px-3 py-1.5")}>
+      <button type="submit" className={buttonClasses("secondary", { size: "sm" })}>
         Apply
       </button>
     </form>

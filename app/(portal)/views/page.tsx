@@ -18,7 +18,8 @@ import { LISTING_PAGES } from "@/lib/views/validation";
 
 export const metadata: Metadata = { title: "Saved views" };
 
-const button = buttonClasses("secondary", "px-2 py-1 font-normal shadow-none");
+const button = buttonClasses("secondary", { size: "xs" });
+const deleteButton = buttonClasses("ghost-danger", { size: "xs" });
 
 function ownerOf(view: ViewSummary): string {
   if (view.isMine) return "you";
@@ -56,77 +57,76 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
           updated {relativeTo(view.updatedAt, now)}
         </time>
       </p>
-      <div className="flex flex-wrap items-end gap-2">
-        <ViewActionForm action={favouriteViewAction} className="flex flex-wrap items-center gap-2" label={`Favourite ${view.name}`}>
+      <div className="flex flex-wrap items-center gap-1.5">
+        <ViewActionForm action={favouriteViewAction} className="contents" label={`Favourite ${view.name}`}>
           <input type="hidden" name="viewId" value={view.id} />
           <input type="hidden" name="favourite" value={view.isFavourite ? "" : "on"} />
           <button type="submit" className={button} data-testid="toggle-favourite">
-            {view.isFavourite ? "Remove from favourites" : "Add to favourites"}
+            <Star className={`size-3.5 ${view.isFavourite ? "fill-amber-400 text-amber-500" : "text-slate-500"}`} aria-hidden />
+            {view.isFavourite ? "Unfavourite" : "Favourite"}
           </button>
         </ViewActionForm>
-        <ViewActionForm action={setDefaultViewAction} className="flex flex-wrap items-center gap-2" label={`Default for ${view.name}`}>
+        <ViewActionForm action={setDefaultViewAction} className="contents" label={`Default for ${view.name}`}>
           <input type="hidden" name="page" value={view.page} />
           <input type="hidden" name="viewId" value={view.isDefault ? "" : view.id} />
           <button type="submit" className={button}>
             {view.isDefault ? "Stop using as default" : "Set as default"}
           </button>
         </ViewActionForm>
-        <ViewActionForm action={copyViewAction} className="flex flex-wrap items-center gap-2" label={`Copy ${view.name}`}>
+        <ViewActionForm action={copyViewAction} className="contents" label={`Copy ${view.name}`}>
           <input type="hidden" name="viewId" value={view.id} />
           <button type="submit" className={button} data-testid="copy-view">
             Copy to my views
           </button>
         </ViewActionForm>
+        {view.canManage && (view.scope === "PERSONAL" || view.isMine) ? (
+          <ViewActionForm action={updateViewAction} className="contents" label={`Sharing of ${view.name}`}>
+            <input type="hidden" name="viewId" value={view.id} />
+            <input type="hidden" name="scope" value={view.scope === "TEAM" ? "PERSONAL" : "TEAM"} />
+            <button type="submit" className={button} data-testid="toggle-share">
+              {view.scope === "TEAM" ? "Make personal" : "Share with my team"}
+            </button>
+          </ViewActionForm>
+        ) : null}
         {view.canManage ? (
-          <>
-            {view.scope === "PERSONAL" || view.isMine ? (
-              <ViewActionForm action={updateViewAction} className="flex flex-wrap items-center gap-2" label={`Sharing of ${view.name}`}>
-                <input type="hidden" name="viewId" value={view.id} />
-                <input type="hidden" name="scope" value={view.scope === "TEAM" ? "PERSONAL" : "TEAM"} />
-                <button type="submit" className={button} data-testid="toggle-share">
-                  {view.scope === "TEAM" ? "Make personal" : "Share with my team"}
-                </button>
-              </ViewActionForm>
-            ) : null}
-            <ViewActionForm action={updateViewAction} className="flex flex-wrap items-end gap-2" label={`Rename ${view.name}`}>
-              <input type="hidden" name="viewId" value={view.id} />
-              <div className="flex flex-col">
-                <label htmlFor={`rename-${view.id}`} className="text-xs text-slate-700">
-                  New name
-                </label>
-                <input
-                  id={`rename-${view.id}`}
-                  name="name"
-                  required
-                  maxLength={80}
-                  defaultValue={view.name}
-                  className="w-56 max-w-full rounded border border-slate-300 px-2 py-1 text-sm"
-                />
-              </div>
-              <button type="submit" className={button} data-testid="rename-view">
-                Rename
+          <ViewActionForm action={deleteViewAction} className="contents" label={`Delete ${view.name}`}>
+            <input type="hidden" name="viewId" value={view.id} />
+            <ConfirmSubmit
+              trigger="Delete"
+              title={`Delete “${view.name}”?`}
+              description={view.scope === "TEAM" ? "Your whole team loses this view. You can undo this for a few seconds after." : "You can undo this for a few seconds after."}
+              confirmLabel="Delete view"
+              triggerClassName={deleteButton}
+              testId="delete-view"
+            />
+            {/* Without JavaScript the dialog cannot open: a plain submit, as before the confirmation. */}
+            <noscript>
+              <button type="submit" className={deleteButton} data-testid="delete-view-now">
+                Delete now
               </button>
-            </ViewActionForm>
-            <ViewActionForm action={deleteViewAction} className="flex flex-wrap items-center gap-2" label={`Delete ${view.name}`}>
-              <input type="hidden" name="viewId" value={view.id} />
-              <ConfirmSubmit
-                trigger="Delete"
-                title={`Delete “${view.name}”?`}
-                description={view.scope === "TEAM" ? "Your whole team loses this view. You can undo this for a few seconds after." : "You can undo this for a few seconds after."}
-                confirmLabel="Delete view"
-                triggerClassName="rounded-md border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50"
-                testId="delete-view"
-              />
-              {/* Without JavaScript the dialog cannot open: a plain submit, as before the confirmation. */}
-              <noscript>
-                <button type="submit" className="rounded-md border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50" data-testid="delete-view-now">
-                  Delete now
-                </button>
-              </noscript>
-            </ViewActionForm>
-          </>
+            </noscript>
+          </ViewActionForm>
         ) : null}
       </div>
+      {view.canManage ? (
+        <ViewActionForm action={updateViewAction} className="flex max-w-md items-center gap-1.5" label={`Rename ${view.name}`}>
+          <input type="hidden" name="viewId" value={view.id} />
+          <label htmlFor={`rename-${view.id}`} className="sr-only">
+            New name
+          </label>
+          <input
+            id={`rename-${view.id}`}
+            name="name"
+            required
+            maxLength={80}
+            defaultValue={view.name}
+            className="min-w-0 flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
+          />
+          <button type="submit" className={button} data-testid="rename-view">
+            Rename
+          </button>
+        </ViewActionForm>
+      ) : null}
     </li>
   );
 }

@@ -65,10 +65,10 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       <Shell>
         {intro}
         <div className="flex flex-col gap-2 sm:flex-row">
-          <Link href={`/sign-up?invite=${encodeURIComponent(token)}`} className={buttonClasses("primary", "flex-1")}>
+          <Link href={`/sign-up?invite=${encodeURIComponent(token)}`} className={buttonClasses("primary", { className: "flex-1" })}>
             Create an account
           </Link>
-          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(invitePath)}`} className={buttonClasses("secondary", "flex-1")}>
+          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(invitePath)}`} className={buttonClasses("secondary", { className: "flex-1" })}>
             I have an account
           </Link>
         </div>

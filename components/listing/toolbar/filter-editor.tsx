@@ -163,13 +163,13 @@ export function FilterEditor({
       </div>
       <div className="flex items-center justify-between gap-2">
         {onRemove ? (
-          <button type="button" onClick={onRemove} className={buttonClasses("ghost", "px-2 py-1 text-red-700")}>
+          <button type="button" onClick={onRemove} className={buttonClasses("ghost-danger", { size: "xs" })}>
             Remove filter
           </button>
         ) : (
           <span />
         )}
-        <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")}>
+        <button type="submit" className={buttonClasses("primary", { size: "sm" })}>
           {submitLabel}
         </button>
       </div>

@@ -90,11 +90,11 @@ export function IdsControl({ state }: { state: ListingState }) {
         )}
         <div className="flex justify-end gap-2">
           {state.ids.length > 0 || broken ? (
-            <button type="button" className={buttonClasses("ghost", "px-2 py-1")} onClick={() => apply("")}>
+            <button type="button" className={buttonClasses("ghost", { size: "xs" })} onClick={() => apply("")}>
               Clear
             </button>
           ) : null}
-          <button type="submit" className={buttonClasses("primary", "px-3 py-1.5")}>
+          <button type="submit" className={buttonClasses("primary", { size: "sm" })}>
             Apply ids
           </button>
         </div>

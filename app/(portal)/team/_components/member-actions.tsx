@@ -30,7 +30,7 @@ export function ChangeRoleForm({ membershipId, name, role, roles }: { membership
           </option>
         ))}
       </select>
-      <Button type="submit" variant="secondary" className="px-3 py-1.5" pending={pending}>
+      <Button type="submit" variant="secondary" size="sm" pending={pending}>
         Save role
       </Button>
       <div className="w-full">

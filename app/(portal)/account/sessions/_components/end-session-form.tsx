@@ -19,7 +19,7 @@ export function EndSessionForm({ sessionId, label }: { sessionId: string; label:
         description={`${label} will be signed out at its next request.`}
         confirmLabel="Yes, end session"
         pending={pending}
-        triggerClassName={buttonClasses("secondary", "px-3 py-1.5")}
+        triggerClassName={buttonClasses("secondary", { size: "sm" })}
       />
       {state.status === "error" ? (
         <div className="w-full">
