@@ -3,17 +3,22 @@ import { EVENT_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
 import { ROLE_STATE } from "./helpers/config";
 import { apiList } from "./listing-helpers";
 import { expectNoSeriousViolations } from "./helpers/axe";
+import { utilityClashes } from "../tests/ui/utility-clashes";
 
 // Every page of the portal, at a phone's width (390 px) and a desktop's (1,440 px), with its widest
 // content (every column, webhooks expanded, long Unicode names from the sandbox's data):
 // - nothing makes the page scroll sideways (a wide table scrolls inside its own box);
 // - axe finds no serious or critical accessibility violation (the layout differs by width: cards,
-//   menus, hidden labels).
+//   menus, hidden labels);
+// - no element carries two Tailwind utilities for one thing (tests/ui/utility-clashes.ts: the
+//   stylesheet, not the code, would pick which one shows).
 test.describe.configure({ timeout: 240_000 });
 
 const WIDTHS = [390, 1440] as const;
 
 async function checkAtBothWidths(page: Page, url: string): Promise<void> {
+  const classLists = await page.evaluate(() => [...new Set([...document.querySelectorAll("[class]")].map((element) => element.getAttribute("class") ?? ""))]);
+  expect(classLists.filter((classList) => utilityClashes(classList).length > 0).map((classList) => `${classList} (${utilityClashes(classList).join(", ")})`), `${url}: utilities that clash`).toEqual([]);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     const pageWidth = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth))));

@@ -39,7 +39,7 @@ export function ColumnsMenu({ state: current }: { state: ListingState }) {
       className={`${popoverPanel} w-72`}
       aria-label="Columns"
       trigger={(props) => (
-        <button type="button" {...props} className={toolbarButton} data-testid="columns-menu">
+        <button type="button" {...props} className={toolbarButton()} data-testid="columns-menu">
           <Columns3 aria-hidden className="size-4" />
           <span className="max-sm:sr-only">Columns</span>
           {state.expand.includes("webhooks") ? <span className="text-xs text-slate-600 max-sm:sr-only">+ webhooks</span> : null}

@@ -49,7 +49,7 @@ export function IdsControl({ state }: { state: ListingState }) {
       className={`${popoverPanel} w-80`}
       aria-label="Only these ids"
       trigger={(props) => (
-        <button type="button" {...props} className={`${toolbarButton} ${broken ? "border-red-400 text-red-800" : ""}`} data-testid="ids-control">
+        <button type="button" {...props} className={toolbarButton({ broken })} data-testid="ids-control">
           <Hash aria-hidden className="size-4" />
           <span className="max-sm:sr-only">{label}</span>
         </button>

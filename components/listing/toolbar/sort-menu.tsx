@@ -29,7 +29,7 @@ export function SortMenu({ state }: { state: ListingState }) {
       className={`${popoverPanel} w-80`}
       aria-label="Sort"
       trigger={(props) => (
-        <button type="button" {...props} className={`${toolbarButton} max-w-full`} data-testid="sort-menu" title={words}>
+        <button type="button" {...props} className={toolbarButton({ className: "max-w-full" })} data-testid="sort-menu" title={words}>
           <ArrowDownUp aria-hidden className="size-4 shrink-0" />
           <span className="truncate max-sm:sr-only">
             <span className="sr-only">Sort: </span>
