@@ -2,7 +2,7 @@ import { listingConfig } from "@/lib/listing/resources";
 import { viewQueryOf } from "@/lib/listing/href";
 import type { ListingState } from "@/lib/listing/search-params";
 import { describeViewQuery } from "@/lib/views/describe";
-import { viewHref, type ViewSummary } from "@/lib/views/views";
+import { inShowingOrder, viewHref, type ViewSummary } from "@/lib/views/views";
 import { ViewTabs, type ViewTab } from "@/components/views/view-tabs";
 
 /**
@@ -22,10 +22,7 @@ export function ViewBar({
 }) {
   const config = listingConfig(state.resource);
   const query = viewQueryOf(state);
-  const rank = (view: ViewSummary) => (view.isFavourite ? 0 : view.scope === "PERSONAL" ? 1 : 2);
-  const tabs: ViewTab[] = [...views]
-    .sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name))
-    .map((view) => ({
+  const tabs: ViewTab[] = inShowingOrder(views).map((view) => ({
       id: view.id,
       name: view.name,
       href: viewHref(view),

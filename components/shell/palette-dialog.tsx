@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { Command } from "cmdk";
 import { Dialog } from "radix-ui";
-import { Bookmark, FileText, Hash, Loader2, Search, Webhook } from "lucide-react";
+import { Bookmark, FileText, Hash, Loader2, Search, Star, Webhook } from "lucide-react";
 import type { PaletteGroup, PaletteView } from "@/lib/palette/palette";
 import { listingTitle } from "@/lib/listing/titles";
 import { GROUP_SEARCH_MIN } from "@/lib/palette/limits";
@@ -158,8 +158,11 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
                     ) : null}
                     {shownViews.map((view) => (
                       <Command.Item key={view.id} value={`view-${view.id}`} onSelect={() => go(view.href)} className={itemClass}>
-                        <Bookmark aria-hidden className="size-4 shrink-0 text-slate-400" />
-                        <span className="min-w-0 flex-1 truncate">{view.name}</span>
+                        {view.isFavourite ? <Star aria-hidden className="size-4 shrink-0 fill-amber-400 text-amber-500" /> : <Bookmark aria-hidden className="size-4 shrink-0 text-slate-400" />}
+                        <span className="min-w-0 flex-1 truncate">
+                          {view.isFavourite ? <span className="sr-only">Favourite: </span> : null}
+                          {view.name}
+                        </span>
                         <span className="shrink-0 text-xs text-slate-500">
                           {listingTitle(view.page) ?? view.page} · {view.scope === "TEAM" ? "Team" : "Personal"}
                         </span>

@@ -2,7 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { FAILURE_STATUS, loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
-import { listViews, viewHref } from "@/lib/views/views";
+import { inShowingOrder, listViews, viewHref } from "@/lib/views/views";
 
 /**
  * What the command palette (components/shell/command-palette.tsx) asks the server for, loaded when
@@ -16,12 +16,13 @@ export interface PaletteView {
   name: string;
   page: string;
   scope: "PERSONAL" | "TEAM";
+  isFavourite: boolean;
   href: string;
 }
 
 export async function paletteViews(actor: Actor): Promise<PaletteView[]> {
-  const views = await listViews(actor);
-  return views.map((view) => ({ id: view.id, name: view.name, page: view.page, scope: view.scope, href: viewHref(view) }));
+  const views = inShowingOrder(await listViews(actor));
+  return views.map((view) => ({ id: view.id, name: view.name, page: view.page, scope: view.scope, isFavourite: view.isFavourite, href: viewHref(view) }));
 }
 
 /** The most groups one search lists. */

@@ -95,6 +95,15 @@ export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewS
   }));
 }
 
+/**
+ * The order views are shown in everywhere (tabs, /views, the command palette): the person's
+ * favourites, then their personal views, then the team's; by name within each.
+ */
+export function inShowingOrder<T extends Pick<ViewSummary, "isFavourite" | "scope" | "name">>(views: readonly T[]): T[] {
+  const rank = (view: T) => (view.isFavourite ? 0 : view.scope === "PERSONAL" ? 1 : 2);
+  return [...views].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
 /** A view the actor may see, or null (never says whether it exists elsewhere). */
 export async function getVisibleView(actor: Actor, viewId: string): Promise<SavedView | null> {
   const id = viewIdSchema.safeParse(viewId);

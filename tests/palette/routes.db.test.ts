@@ -12,7 +12,7 @@ import { flushEmsState } from "@/lib/ems";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { createView } from "@/lib/views/views";
+import { createView, setViewFavourite } from "@/lib/views/views";
 import { startAllowedSandbox } from "../ems/support/sandbox";
 import { signInAs, signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
@@ -51,8 +51,25 @@ describe("GET /api/palette/views", () => {
     expect(response.status).toBe(200);
     const { views } = (await response.json()) as { views: { id: string; name: string; href: string; scope: string; page: string }[] };
     expect(views.map((view) => view.name).sort()).toEqual(["Mine", "Team groups"]);
-    expect(views.find((view) => view.id === team.id)).toEqual({ id: team.id, name: "Team groups", page: "webhook-groups", scope: "TEAM", href: `/webhook-groups?sort=-id&view=${team.id}` });
+    expect(views.find((view) => view.id === team.id)).toEqual({ id: team.id, name: "Team groups", page: "webhook-groups", scope: "TEAM", isFavourite: false, href: `/webhook-groups?sort=-id&view=${team.id}` });
     expect(views.find((view) => view.id === mine.id)?.href).toBe(`/events?per-page=50&view=${mine.id}`);
+  });
+
+  it("lists the caller's favourites first, then their personal views, then the team's, as the tabs do", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    await createView(owner, { page: "events", name: "A team view", query: "per-page=50", scope: "TEAM" });
+    const liked = await createView(owner, { page: "events", name: "Z team view", query: "per-page=50", scope: "TEAM" });
+    await createView(member, { page: "events", name: "M personal", query: "per-page=50", scope: "PERSONAL" });
+    await setViewFavourite(member, liked.id, true);
+
+    await signInAs(member);
+    const { views } = (await (await viewsGET()).json()) as { views: { name: string; isFavourite: boolean }[] };
+    expect(views.map((view) => [view.name, view.isFavourite])).toEqual([
+      ["Z team view", true],
+      ["M personal", false],
+      ["A team view", false],
+    ]);
   });
 });
 

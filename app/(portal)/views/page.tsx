@@ -12,7 +12,7 @@ import { updateViewAction } from "@/lib/actions/views/update-view";
 import { exactUtc, relativeTo } from "@/lib/auth/session-times";
 import { requireActor } from "@/lib/auth/session";
 import { describeViewQuery } from "@/lib/views/describe";
-import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import { inShowingOrder, listViews, viewHref, type ViewSummary } from "@/lib/views/views";
 import { LISTING_TITLES } from "@/lib/listing/titles";
 import { LISTING_PAGES } from "@/lib/views/validation";
 
@@ -146,9 +146,7 @@ export default async function ViewsPage() {
         </p>
       </div>
       {LISTING_PAGES.map((page) => {
-        const ofPage = views.filter((v) => v.page === page);
-        const rank = (view: ViewSummary) => (view.isFavourite ? 0 : view.scope === "PERSONAL" ? 1 : 2);
-        const ordered = [...ofPage].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+        const ordered = inShowingOrder(views.filter((view) => view.page === page));
         return (
           <section key={page} aria-labelledby={`views-${page}`} className="space-y-3">
             <h2 id={`views-${page}`} className="text-lg font-semibold text-slate-900">
