@@ -1,6 +1,6 @@
 // The job engine (lib/jobs/engine.ts: pg-boss in its own schema) on the project's database, with
-// two instances as two servers would run them: a scheduled job runs once per tick, a queue's jobs
-// never run two at once, the engine's tables leave Prisma's migrations alone, and stopping closes
+// two instances as two servers would run them: they start together without a deadlock, a scheduled
+// job runs once per tick, a queue's jobs never run two at once, the engine's tables leave Prisma's migrations alone, and stopping closes
 // its connections.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
