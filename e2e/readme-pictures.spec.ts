@@ -3,6 +3,7 @@
 // views. `npm run docs:pictures` (after `npm run build`) takes them again; the suite skips this.
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
+import { settleAnimations } from "./helpers/settle";
 import { apiList, chooseSandbox } from "./listing-helpers";
 
 test.skip(process.env.npm_lifecycle_event !== "docs:pictures", "takes the README's pictures: npm run docs:pictures");
@@ -15,7 +16,7 @@ async function picture(page: Page, file: string, size: { width: number; height: 
   await page.setViewportSize(size);
   // Settled: no pending fonts, transitions or loading states in the picture.
   await page.evaluate(() => document.fonts.ready);
-  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+  await settleAnimations(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
   await page.screenshot({ path: file, fullPage });
 }
