@@ -109,7 +109,7 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
         ) : null}
       </div>
       {view.canManage ? (
-        <ViewActionForm action={updateViewAction} className="flex max-w-md items-center gap-1.5" label={`Rename ${view.name}`}>
+        <ViewActionForm action={updateViewAction} className="flex max-w-md flex-wrap items-center gap-1.5" label={`Rename ${view.name}`}>
           <input type="hidden" name="viewId" value={view.id} />
           <label htmlFor={`rename-${view.id}`} className="sr-only">
             New name
