@@ -177,7 +177,7 @@ async function main(): Promise<void> {
         role: i === 0 ? "OWNER" : "MEMBER",
         twoFactorEnabled: false,
         teamRequiresTwoFactor: false,
-        reauthenticatedAt: new Date(),
+        reauthenticatedAt: new Date(), passwordVerifiedAt: new Date(),
       };
       await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
       actors.push(actor);

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const team = await prisma.team.create({ data: { name: `Bench history ${randomUUID().slice(0, 6)}` } });
   const user = await prisma.user.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", passwordHash: "bench" } });
   await prisma.membership.create({ data: { teamId: team.id, userId: user.id, role: "OWNER" } });
-  const actor: Actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench", teamId: team.id, teamName: team.name, role: "OWNER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date() };
+  const actor: Actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench", teamId: team.id, teamName: team.name, role: "OWNER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date(), passwordVerifiedAt: new Date() };
   await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
   const { id: trackerId } = await startTracking(actor, { intervalMinutes: 15 });
   const fingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: user.id } })).fingerprint;

@@ -65,6 +65,27 @@ async function enrolOnAccountPage(page: Page): Promise<{ app: Authenticator; rec
   return { app, recoveryCodes };
 }
 
+/**
+ * Time moves on the server: every session of this person last proved itself (code and password) an
+ * hour ago, as the cookie of a laptop left unlocked would have. Needs the e2e server's own database.
+ */
+async function ageSessions(email: string): Promise<void> {
+  const db = new pg.Client({ connectionString: fs.readFileSync(E2E_DATABASE_URL_FILE, "utf8").trim() });
+  await db.connect();
+  try {
+    await db.query(
+      `UPDATE "UserSession" SET "reauthenticatedAt" = "reauthenticatedAt" - interval '1 hour',
+                                "passwordVerifiedAt" = "passwordVerifiedAt" - interval '1 hour'
+       WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`,
+      [email],
+    );
+  } finally {
+    await db.end();
+  }
+}
+
+const hasOwnDatabase = () => fs.existsSync(E2E_DATABASE_URL_FILE);
+
 async function passwordStep(page: Page, user: TestUser): Promise<void> {
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(user.email);
@@ -148,6 +169,19 @@ test.describe("two-factor sign-in", () => {
       await expect(memberPage).toHaveURL(/\/two-factor\/setup$/);
     }
     await expect(memberPage.getByRole("heading", { name: "Set up two-factor sign-in" })).toBeVisible();
+    if (hasOwnDatabase()) {
+      // The same page from a stale cookie (issue 24, finding 1): no secret until the password.
+      await ageSessions(member.email);
+      const response = await memberPage.goto("/two-factor/setup");
+      expect(await response!.text()).not.toContain("two-factor-secret");
+      await expect(memberPage.getByTestId("two-factor-password-first")).toBeVisible();
+      await memberPage.getByRole("button", { name: "Confirm your password to begin" }).click();
+      const dialog = memberPage.getByTestId("reauth-dialog");
+      await expect(dialog.getByTestId("reauth-explanation")).toContainText("who controls your account");
+      await dialog.getByLabel("Your password").fill(member.password);
+      await dialog.getByRole("button", { name: "Confirm" }).click();
+      await expect(memberPage.getByTestId("two-factor-qr")).toBeVisible();
+    }
     const app = new Authenticator(await readSecret(memberPage));
     await confirmEnrolment(memberPage, app, /continue/);
     await expect(memberPage.getByTestId("user-name")).toHaveText(member.name);
@@ -157,21 +191,10 @@ test.describe("two-factor sign-in", () => {
   });
 
   test("a sensitive action after the re-authentication window asks again, then goes through with what was typed", async ({ page }) => {
-    test.skip(!fs.existsSync(E2E_DATABASE_URL_FILE), "needs the e2e server's own database (scripts/e2e-server.ts)");
+    test.skip(!hasOwnDatabase(), "needs the e2e server's own database (scripts/e2e-server.ts)");
     const user = newTestUser("reauth");
     await signUp(page, user);
-    // Time moves on the server: this person's session last proved itself an hour ago.
-    const db = new pg.Client({ connectionString: fs.readFileSync(E2E_DATABASE_URL_FILE, "utf8").trim() });
-    await db.connect();
-    try {
-      await db.query(
-        `UPDATE "UserSession" SET "reauthenticatedAt" = "reauthenticatedAt" - interval '1 hour'
-         WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`,
-        [user.email],
-      );
-    } finally {
-      await db.end();
-    }
+    await ageSessions(user.email);
 
     await page.goto("/settings");
     await page.getByRole("button", { name: /Use the built-in sandbox URL/ }).click();
@@ -189,5 +212,38 @@ test.describe("two-factor sign-in", () => {
     // The same submission went through: nothing typed again.
     await expect(page.getByTestId("credential-summary")).toBeVisible();
     await expect(dialog).toBeHidden();
+  });
+
+  test("a stale session cannot put its holder's app on the account: enrolling asks for the password first (issue 24, finding 1)", async ({ page, browser }) => {
+    test.skip(!hasOwnDatabase(), "needs the e2e server's own database (scripts/e2e-server.ts)");
+    const user = newTestUser("stale-enrol");
+    await signUp(page, user);
+    // A second browser of the same person: it is signed out when two-factor goes on.
+    const otherContext = await browser.newContext();
+    const other = await otherContext.newPage();
+    await other.goto("/sign-in");
+    await other.getByLabel("Email").fill(user.email);
+    await other.getByLabel("Password").fill(user.password);
+    await other.getByRole("button", { name: "Sign in" }).click();
+    await expect(other.getByTestId("user-name")).toHaveText(user.name);
+
+    await ageSessions(user.email);
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    const dialog = page.getByTestId("reauth-dialog");
+    await expect(dialog.getByTestId("reauth-explanation")).toContainText("who controls your account");
+    await expect(page.getByTestId("two-factor-qr")).toHaveCount(0);
+    await shoot(page, "reauth-password-for-enrolment");
+    await dialog.getByLabel("Your password").fill(user.password);
+    await dialog.getByRole("button", { name: "Confirm" }).click();
+    await expect(page.getByTestId("two-factor-qr")).toBeVisible();
+    const app = new Authenticator(await readSecret(page));
+    await page.getByLabel("Code from the app").fill(app.next());
+    await page.getByRole("button", { name: "Turn on two-factor" }).click();
+    await expect(page.getByTestId("two-factor-enabled-message")).toHaveText("Two-factor sign-in is on. Your 1 other session was signed out.");
+
+    await other.goto("/webhook-groups");
+    await expect(other).toHaveURL(/\/sign-in/);
+    await otherContext.close();
   });
 });

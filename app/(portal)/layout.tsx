@@ -30,7 +30,7 @@ export default async function PortalLayout({ children }: { children: React.React
   ];
 
   return (
-    <ReauthProvider method={actor.twoFactorEnabled ? "code" : "password"}>
+    <ReauthProvider twoFactor={actor.twoFactorEnabled}>
     <div className="flex min-h-screen flex-col">
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">

@@ -41,7 +41,7 @@ export function useActionForm<TData = undefined>(action: FormAction<TData>, opti
       // Not awaited here: React entangles pending async transitions, so waiting inside this one for
       // the dialog's own action would wait for itself. The dialog opens when this answer commits;
       // once confirmed, the same submission (what was typed, as FormData) is sent once more.
-      void requestReauth().then((confirmed) => {
+      void requestReauth(result.reauthRequired).then((confirmed) => {
         if (confirmed) resend.current?.({ ...submission, retried: true });
       });
     }

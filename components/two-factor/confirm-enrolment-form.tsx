@@ -17,11 +17,19 @@ export function ConfirmEnrolmentForm({ doneHref }: { doneHref?: string }) {
   const { state, pending, fieldErrors, formProps } = useActionForm(confirmTwoFactorEnrolmentAction);
   if (state.status === "success" && state.data) {
     return (
-      <RecoveryCodes
-        codes={state.data.recoveryCodes}
-        doneLabel={doneHref ? "I have saved them: continue" : "I have saved these codes"}
-        onDone={() => (doneHref ? window.location.assign(doneHref) : router.refresh())}
-      />
+      <div className="space-y-4">
+        {/* Says that the person's other sessions were signed out with it. */}
+        {state.message ? (
+          <Notice tone="success" testId="two-factor-enabled-message">
+            {state.message}
+          </Notice>
+        ) : null}
+        <RecoveryCodes
+          codes={state.data.recoveryCodes}
+          doneLabel={doneHref ? "I have saved them: continue" : "I have saved these codes"}
+          onDone={() => (doneHref ? window.location.assign(doneHref) : router.refresh())}
+        />
+      </div>
     );
   }
   return (

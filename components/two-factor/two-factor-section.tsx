@@ -1,3 +1,4 @@
+import { hasRecentPassword } from "@/lib/auth/recent-auth";
 import type { Actor } from "@/lib/auth/session";
 import { pendingEnrolment, twoFactorStatus } from "@/lib/auth/two-factor";
 import { Notice } from "@/components/ui/notice";
@@ -9,7 +10,9 @@ const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "U
 /** The account page's two-factor section: off (set it up), being set up, or on (recovery codes, turn off). */
 export async function TwoFactorSection({ actor }: { actor: Actor }) {
   const status = await twoFactorStatus(actor.userId);
-  const enrolment = status.pending ? await pendingEnrolment(actor) : null;
+  // The pending secret is shown only to a session with a recent password; another continues the
+  // set-up by confirming its password, which starts it again with a new secret.
+  const enrolment = status.pending && hasRecentPassword(actor) ? await pendingEnrolment(actor) : null;
   return (
     <section aria-labelledby="two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="two-factor-section">
       <div className="flex flex-wrap items-center gap-3">
@@ -56,6 +59,11 @@ export async function TwoFactorSection({ actor }: { actor: Actor }) {
           </div>
         ) : enrolment ? (
           <EnrolmentSteps enrolment={enrolment} />
+        ) : status.pending ? (
+          <div className="space-y-3">
+            <p className="text-sm text-slate-700">A set-up was started earlier. Confirm your password to continue it with a new QR code.</p>
+            <StartEnrolmentButton label="Continue set-up" />
+          </div>
         ) : (
           <StartEnrolmentButton />
         )}

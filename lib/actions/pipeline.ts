@@ -4,9 +4,9 @@ import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { requireActor, type Actor } from "@/lib/auth/session";
 import { clientIp } from "@/lib/auth/request-meta";
-import { assertRecentlyAuthenticated, isReauthRequired } from "@/lib/auth/reauth";
+import { assertRecentProof, isReauthRequired } from "@/lib/auth/recent-auth";
 import { GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
-import type { ActionErrorState, ActionState, FormAction } from "@/lib/forms/action-state";
+import type { ActionErrorState, ActionState, FormAction, ReauthProof } from "@/lib/forms/action-state";
 import { log } from "@/lib/log";
 
 /**
@@ -19,6 +19,8 @@ import { log } from "@/lib/log";
  *      action is one of enrolment's, `allowTwoFactorSetup`); with `recentAuth: true`, this
  *      session must have re-authenticated within AUTH_REAUTH_WINDOW_SECONDS, or the answer is
  *      `reauthRequired` (the form asks for the password or a code, then sends the same fields again);
+ *      with `recentAuth: "password"` (what changes who controls the account), it must have proved
+ *      its password within the window (lib/auth/reauth.ts), and a code alone does not do;
  *   3. the FormData parsed by the action's zod schema (invalid: field errors keyed by input name,
  *      and nothing else runs); an action sensitive for some inputs only (`recentAuth: (input) =>
  *      boolean`, e.g. an invitation as owner or admin) checks the re-authentication here, once the
@@ -72,9 +74,10 @@ export interface ActionConfig<TSchema extends z.ZodType> {
 export interface AuthedActionConfig<TSchema extends z.ZodType> extends ActionConfig<TSchema> {
   /**
    * A sensitive action: needs a password (or code) within the re-authentication window
-   * (lib/auth/reauth.ts). A function: sensitive for the parsed inputs it returns true for.
+   * (lib/auth/reauth.ts); "password": the password itself (and, with two-factor, a code too).
+   * A function: sensitive for the parsed inputs it returns true for.
    */
-  recentAuth?: boolean | ((input: z.output<TSchema>) => boolean);
+  recentAuth?: boolean | "password" | ((input: z.output<TSchema>) => boolean);
   /** Open to a person who must still enrol in two-factor (the enrolment's own actions, sign-out). */
   allowTwoFactorSetup?: boolean;
 }
@@ -91,15 +94,23 @@ export function authedAction<TSchema extends z.ZodType, TData = undefined>(
     async () => {
       const actor = await requireActor({ allowTwoFactorSetup: config.allowTwoFactorSetup });
       // Before the input is even parsed: nothing of a sensitive action runs without it.
-      if (config.recentAuth === true) assertRecentlyAuthenticated(actor);
+      const proof = fixedProof(config.recentAuth);
+      if (proof) assertRecentProof(actor, proof);
       return { actor };
     },
     async (input, context) => {
       const { recentAuth } = config;
-      if (typeof recentAuth === "function" && recentAuth(input)) assertRecentlyAuthenticated(context.actor);
+      if (typeof recentAuth === "function" && recentAuth(input)) assertRecentProof(context.actor, "any");
       return handler(input, context);
     },
   );
+}
+
+/** The proof an action needs whatever its input (a function's answer waits for the parsed input). */
+function fixedProof(recentAuth: AuthedActionConfig<z.ZodType>["recentAuth"] | ((input: never) => boolean)): ReauthProof | null {
+  if (recentAuth === true) return "any";
+  if (recentAuth === "password") return "password";
+  return null;
 }
 
 /** For the signed-out pages (sign-up): no actor; everything else is the same. */
@@ -160,7 +171,7 @@ function invalidInput(error: z.ZodError, message: string | undefined): ActionErr
 }
 
 function errorState(error: unknown, action: string, requestId: string): ActionErrorState {
-  if (isReauthRequired(error)) return { status: "error", message: error.message, reauthRequired: true };
+  if (isReauthRequired(error)) return { status: "error", message: error.message, reauthRequired: error.reauthRequired };
   if (isFieldError(error)) return { status: "error", fieldErrors: { [error.field]: error.message } };
   if (isSafeError(error)) return { status: "error", message: error.message };
   log.error(

@@ -9,7 +9,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { NotFoundError, requireManager } from "@/lib/teams/access";
 import { alertBody, alertSubject } from "./compose";
-import { sendEmail, sendToSlack, SEND_TIMEOUT_MS, type SendOutcome } from "./senders";
+import { sendEmail, type SendOutcome } from "@/lib/mail/send";
+import { sendToSlack, SEND_TIMEOUT_MS } from "./senders";
 import { slackUrlAad } from "./slack-url";
 
 /**

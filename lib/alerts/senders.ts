@@ -1,10 +1,8 @@
 import "server-only";
-import nodemailer from "nodemailer";
-import SMTPTransport from "nodemailer/lib/smtp-transport";
 import { alertDestinationPolicy } from "@/lib/ems/destination";
 import { BlockedDestinationError, InvalidResponseError, RedirectRefusedError } from "@/lib/ems/errors";
 import { outboundRequest } from "@/lib/ems/outbound";
-import type { MailEnv } from "@/lib/env";
+import { MAIL_TIMEOUT_MS, type SendOutcome } from "@/lib/mail/send";
 import { slackText } from "./compose";
 import { withoutSlackUrl } from "./slack-url";
 
@@ -14,10 +12,9 @@ import { withoutSlackUrl } from "./slack-url";
  * logs, never holding the Slack URL, a header value or SMTP credentials; `permanent` when trying
  * again cannot help (the address is refused by the policy), so the delivery fails at once.
  */
-export type SendOutcome = { ok: true } | { ok: false; reason: string; permanent?: boolean };
 
 /** One attempt may take this long (connection, TLS, answer); the next attempt is minutes away. */
-export const SEND_TIMEOUT_MS = 10_000;
+export const SEND_TIMEOUT_MS = MAIL_TIMEOUT_MS;
 
 const MAX_REASON_LENGTH = 200;
 
@@ -65,40 +62,5 @@ export async function sendToSlack(url: string, body: string, signal: AbortSignal
     if (timeout.aborted && !signal.aborted) return { ok: false, reason: `did not answer within ${SEND_TIMEOUT_MS / 1000} s` };
     if (signal.aborted) return { ok: false, reason: "stopped before it was sent (the server was shutting down)" };
     return { ok: false, reason: short(withoutSlackUrl(networkReason(error), url)) };
-  }
-}
-
-export interface AlertMail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
-/**
- * One plain-text mail through SMTP_URL. A refusal is told by the server's reply code
- * ("the mail server answered 550"); the server's own words are left out (they may quote anything).
- */
-export async function sendEmail(mail: AlertMail, settings: MailEnv, signal: AbortSignal): Promise<SendOutcome> {
-  if (!settings.SMTP_URL) return { ok: false, reason: "email is off on this deployment (SMTP_URL is not set)", permanent: true };
-  if (signal.aborted) return { ok: false, reason: "stopped before it was sent (the server was shutting down)" };
-  // The URL's own settings (host, port, login, query options) with this module's timeouts on top:
-  // nodemailer's createTransport(url) would take no other option.
-  const transport = nodemailer.createTransport(
-    new SMTPTransport({ url: settings.SMTP_URL, connectionTimeout: SEND_TIMEOUT_MS, greetingTimeout: SEND_TIMEOUT_MS, socketTimeout: SEND_TIMEOUT_MS }),
-  );
-  const abort = () => transport.close();
-  signal.addEventListener("abort", abort, { once: true });
-  try {
-    await transport.sendMail({ from: settings.SMTP_FROM, to: mail.to, subject: mail.subject, text: mail.text });
-    return { ok: true };
-  } catch (error) {
-    const { code, responseCode } = error as { code?: unknown; responseCode?: unknown };
-    if (typeof responseCode === "number") return { ok: false, reason: `the mail server answered ${responseCode}` };
-    if (code === "EAUTH") return { ok: false, reason: "the mail server refused the portal's login" };
-    if (code === "ETIMEDOUT") return { ok: false, reason: "the mail server did not answer in time" };
-    return { ok: false, reason: `could not reach the mail server (${typeof code === "string" && /^[A-Z0-9_]{2,40}$/.test(code) ? code : "error"})` };
-  } finally {
-    signal.removeEventListener("abort", abort);
-    transport.close();
   }
 }

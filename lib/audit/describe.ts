@@ -35,6 +35,7 @@ const LABELS: Record<AuditAction, string> = {
   "auth.session_ended": "Ended a session",
   "auth.other_sessions_ended": "Signed out of other sessions",
   "auth.password_changed": "Changed password",
+  "auth.two_factor_enrolment_started": "Started setting up two-factor sign-in",
   "auth.two_factor_enabled": "Turned on two-factor sign-in",
   "auth.two_factor_disabled": "Turned off two-factor sign-in",
   "auth.recovery_codes_regenerated": "Made new recovery codes",
@@ -60,10 +61,17 @@ const LABELS: Record<AuditAction, string> = {
   "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
 };
 
+/** How a re-authentication was made, in words (`auth.reauthenticated`'s `with`). */
+const REAUTH_PROOF_WORDS = new Map([
+  ["totp", " with an authenticator code"],
+  ["password", " with their password"],
+  ["password+totp", " with their password and an authenticator code"],
+]);
+
 /** Every action, grouped for the filter (a unit test checks each is in exactly one group). */
 export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
   { key: "team", label: "Team and invitations", actions: ["team.role_changed", "team.member_removed", "team.member_left", "team.joined", "invitation.created", "invitation.revoked", "team.two_factor_requirement_changed"] },
-  { key: "sign-in", label: "Sign-in and security", actions: ["auth.sign_up", "auth.sign_in", "auth.sign_in_failed", "auth.sign_out_everywhere", "auth.session_ended", "auth.other_sessions_ended", "auth.password_changed", "auth.two_factor_enabled", "auth.two_factor_disabled", "auth.recovery_codes_regenerated", "auth.recovery_code_used", "auth.reauthenticated", "auth.reauthentication_failed"] },
+  { key: "sign-in", label: "Sign-in and security", actions: ["auth.sign_up", "auth.sign_in", "auth.sign_in_failed", "auth.sign_out_everywhere", "auth.session_ended", "auth.other_sessions_ended", "auth.password_changed", "auth.two_factor_enrolment_started", "auth.two_factor_enabled", "auth.two_factor_disabled", "auth.recovery_codes_regenerated", "auth.recovery_code_used", "auth.reauthenticated", "auth.reauthentication_failed"] },
   { key: "credentials", label: "API credentials", actions: ["credential.saved", "credential.tested", "credential.deleted"] },
   { key: "views", label: "Views and exports", actions: ["view.shared", "export.header_values_included"] },
   { key: "monitoring", label: "Health, coverage, history and alerts", actions: ["health.muted", "health.unmuted", "coverage.requirements_changed", "history.tracking_started", "history.tracking_stopped", "history.tracking_paused", "history.tracking_resumed", "history.tracking_taken_over", "history.schedule_changed", "history.synced_now", "alerts.slack_url_set", "alerts.slack_url_cleared"] },
@@ -173,8 +181,12 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
     }
     case "auth.password_changed":
       return fromActor(" changed their password");
-    case "auth.two_factor_enabled":
-      return fromActor(" turned on two-factor sign-in");
+    case "auth.two_factor_enrolment_started":
+      return fromActor(" started setting up two-factor sign-in");
+    case "auth.two_factor_enabled": {
+      const ended = count(m.otherSessionsEnded);
+      return fromActor(" turned on two-factor sign-in", ended ? ` and was signed out of ${plural(ended, "other session")}` : "");
+    }
     case "auth.two_factor_disabled":
       return fromActor(" turned off two-factor sign-in", text(m.with) === "recovery-code" ? " with a recovery code" : "");
     case "auth.recovery_codes_regenerated":
@@ -184,7 +196,7 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" signed in with a recovery code", left === null ? "" : ` (${plural(left, "code")} left)`);
     }
     case "auth.reauthenticated":
-      return fromActor(" confirmed their identity", text(m.with) === "totp" ? " with an authenticator code" : text(m.with) === "password" ? " with their password" : "");
+      return fromActor(" confirmed their identity", REAUTH_PROOF_WORDS.get(text(m.with) ?? "") ?? "");
     case "auth.reauthentication_failed":
       return fromActor(" failed to confirm their identity", text(m.with) === "totp" ? " (wrong authenticator code)" : text(m.with) === "password" ? " (wrong password)" : "");
 

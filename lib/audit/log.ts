@@ -11,6 +11,7 @@ export type AuditAction =
   | "auth.session_ended"
   | "auth.other_sessions_ended"
   | "auth.password_changed"
+  | "auth.two_factor_enrolment_started"
   | "auth.two_factor_enabled"
   | "auth.two_factor_disabled"
   | "auth.recovery_codes_regenerated"

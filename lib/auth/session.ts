@@ -23,6 +23,8 @@ export interface Actor {
   teamRequiresTwoFactor: boolean;
   /** When this session last proved who is using it: its sign-in, or a re-authentication since. */
   reauthenticatedAt: Date;
+  /** When this session last proved the password itself (lib/auth/reauth.ts `hasRecentPassword`). */
+  passwordVerifiedAt: Date;
   /**
    * What the last health check of this person's current credential found, unmuted (the
    * navigation's counts); null before the first check, or when the credential changed since.
@@ -100,7 +102,7 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
     SELECT u."id" AS "userId", u."email", u."name", s."id" AS "sessionId",
            m."teamId", t."name" AS "teamName", m."role"::text AS "role",
            (tf."userId" IS NOT NULL) AS "twoFactorEnabled", t."requireTwoFactor" AS "teamRequiresTwoFactor",
-           s."reauthenticatedAt",
+           s."reauthenticatedAt", s."passwordVerifiedAt",
            hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices",
            EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory",
            (m."checklistDismissedAt" IS NOT NULL) AS "checklistDismissed"

@@ -2,13 +2,18 @@ import "server-only";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { auditByActor } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
+import { assertRecentPassword } from "./recent-auth";
+import { sendSecurityNotice } from "./security-notice";
 import { sessionEnd, sessionPolicy, type SessionPolicy } from "./session-policy";
 import type { Actor } from "./session";
 
 /**
  * The signed-in person's own sessions. Every function here takes the acting person first and only
  * ever reads or ends that person's sessions: a session id from a form is matched together with
- * the actor's user id, so a crafted id of someone else's session matches nothing.
+ * the actor's user id, so a crafted id of someone else's session matches nothing. Ending another
+ * session needs a recent password (lib/auth/recent-auth.ts): a stale cookie must not be able to sign
+ * the owner out and keep the account to itself. Signing out everywhere needs none: it ends the
+ * caller's own session too.
  */
 
 export interface OpenSession {
@@ -55,6 +60,7 @@ export const END_THIS_SESSION_MESSAGE = "This is the session you are using: sign
  * answer, so the answer tells nothing about other people's sessions.
  */
 export async function endSession(actor: Actor, sessionId: string, meta: { ip: string }): Promise<void> {
+  assertRecentPassword(actor);
   if (sessionId === actor.sessionId) throw new SafeError(END_THIS_SESSION_MESSAGE, "session_is_current");
   await prisma.$transaction(async (tx) => {
     const ended = await tx.userSession.updateMany({
@@ -64,11 +70,13 @@ export async function endSession(actor: Actor, sessionId: string, meta: { ip: st
     if (ended.count === 0) throw new SafeError(SESSION_ALREADY_ENDED_MESSAGE, "session_not_found");
     await auditByActor(actor, { action: "auth.session_ended", target: sessionId, ip: meta.ip }, tx);
   });
+  await sendSecurityNotice(actor, "session-ended", meta);
 }
 
 /** "Sign out of other sessions": every session of the actor but this one ends. Returns how many. */
 export async function endOtherSessions(actor: Actor, meta: { ip: string }): Promise<number> {
-  return prisma.$transaction(async (tx) => {
+  assertRecentPassword(actor);
+  const ended = await prisma.$transaction(async (tx) => {
     const ended = await tx.userSession.updateMany({
       where: { userId: actor.userId, revokedAt: null, id: { not: actor.sessionId } },
       data: { revokedAt: new Date() },
@@ -76,6 +84,8 @@ export async function endOtherSessions(actor: Actor, meta: { ip: string }): Prom
     await auditByActor(actor, { action: "auth.other_sessions_ended", ip: meta.ip, metadata: { sessions: ended.count } }, tx);
     return ended.count;
   });
+  if (ended > 0) await sendSecurityNotice(actor, "other-sessions-ended", meta);
+  return ended;
 }
 
 /**

@@ -78,14 +78,14 @@ export async function signInWithSecondFactor(
   return openSession({ id: user.userId, email: user.email, name: user.name, sessionVersion: user.sessionVersion, teamId }, meta, { secondFactor: user.method });
 }
 
-/** A new server-side session row, re-authenticated now (the sign-in is the proof), and its audit record. */
+/** A new server-side session row, re-authenticated and password-proven now (the sign-in is the proof), and its audit record. */
 async function openSession(
   user: { id: string; email: string; name: string; sessionVersion: number; teamId: string },
   meta: { ip: string; userAgent: string | null },
   metadata?: { secondFactor: string },
 ): Promise<SignedInUser> {
   const session = await prisma.userSession.create({
-    data: { userId: user.id, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300), reauthenticatedAt: new Date() },
+    data: { userId: user.id, ip: meta.ip, userAgent: meta.userAgent?.slice(0, 300), reauthenticatedAt: new Date(), passwordVerifiedAt: new Date() },
   });
   await audit({ action: "auth.sign_in", teamId: user.teamId, actorId: user.id, actorEmail: user.email, ip: meta.ip, metadata });
   return { id: user.id, email: user.email, name: user.name, sessionId: session.id, sessionVersion: user.sessionVersion };

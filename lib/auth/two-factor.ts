@@ -6,6 +6,8 @@ import { audit, auditByActor } from "@/lib/audit/log";
 import { decryptSecret, encryptSecret } from "@/lib/crypto";
 import { FieldError, SafeError } from "@/lib/errors";
 import { formatSeconds } from "@/lib/duration";
+import { assertRecentPassword } from "./recent-auth";
+import { sendSecurityNotice } from "./security-notice";
 import type { Actor } from "./session";
 import { twoFactorAad } from "./two-factor-aad";
 import { beginTwoFactorAttempt, passwordAttemptSucceeded } from "./throttle";
@@ -29,7 +31,13 @@ import {
  * - Recovery codes are stored as SHA-256 digests (lib/auth/totp.ts says why) and consumed by one
  *   conditional UPDATE each: a code works once.
  * - Every guess of a code is throttled like a password (kind "two-factor", lib/auth/throttle.ts).
+ * - Enrolling (start, the secret's display, confirm), new recovery codes and turning it off need a
+ *   recent password in this session (lib/auth/recent-auth.ts), checked here as well as by the
+ *   actions: a stale cookie cannot put its holder's own app on the account.
  */
+
+/** What the checks of a recent password read from the actor. */
+type ProvingActor = Pick<Actor, "userId" | "reauthenticatedAt" | "passwordVerifiedAt">;
 
 export const WRONG_CODE_MESSAGE = "That code is not right, or it was used already. Enter the newest code from your app.";
 
@@ -67,21 +75,28 @@ export interface Enrolment {
  * Starts (or starts again) an enrolment: a new secret, stored encrypted, not guarding sign-in until
  * `confirmEnrolment` sees a code made with it. Refused while two-factor is on (turn it off first).
  */
-export async function startEnrolment(actor: Pick<Actor, "userId">): Promise<void> {
+export async function startEnrolment(actor: ProvingActor & Pick<Actor, "email" | "teamId">, meta: { ip: string }): Promise<void> {
+  assertRecentPassword(actor);
   const userId = actor.userId;
   const secretCiphertext = encryptSecret(newTotpSecret(), twoFactorAad(userId));
   // Never over an enabled factor: the conditional update leaves such a row alone.
   const replaced = await prisma.twoFactor.updateMany({ where: { userId, enabledAt: null }, data: { secretCiphertext, lastUsedStep: null } });
-  if (replaced.count === 1) return;
-  try {
-    await prisma.twoFactor.create({ data: { userId, secretCiphertext } });
-  } catch {
-    throw new SafeError("Two-factor sign-in is already on.", "two_factor_enabled");
+  if (replaced.count !== 1) {
+    try {
+      await prisma.twoFactor.create({ data: { userId, secretCiphertext } });
+    } catch {
+      throw new SafeError("Two-factor sign-in is already on.", "two_factor_enabled");
+    }
   }
+  await auditByActor(actor, { action: "auth.two_factor_enrolment_started", target: userId, ip: meta.ip });
 }
 
-/** What the enrolment page shows: the pending secret, its URI and QR code; null when none is pending. */
-export async function pendingEnrolment(actor: Pick<Actor, "userId" | "email">): Promise<Enrolment | null> {
+/**
+ * What the enrolment page shows: the pending secret, its URI and QR code; null when none is pending.
+ * The secret is the factor itself, so it is shown only to a session with a recent password.
+ */
+export async function pendingEnrolment(actor: ProvingActor & Pick<Actor, "email">): Promise<Enrolment | null> {
+  assertRecentPassword(actor);
   const row = await prisma.twoFactor.findUnique({ where: { userId: actor.userId } });
   if (!row || row.enabledAt) return null;
   const secret = decryptTotpSecret(actor.userId, row.secretCiphertext);
@@ -176,11 +191,21 @@ export async function verifySignedInCode(
   return kind;
 }
 
+export interface ConfirmedEnrolment {
+  /** Shown once. */
+  recoveryCodes: string[];
+  /** The person's other sessions, ended with it. */
+  otherSessionsEnded: number;
+}
+
 /**
  * Confirms an enrolment with the first code of the app: two-factor is on from now, and the ten
- * recovery codes returned here are the only time they are shown. Throttled like every code.
+ * recovery codes returned here are the only time they are shown. Throttled like every code. Every
+ * other session of the person ends with it (they signed in without the factor), and the person is
+ * mailed about it.
  */
-export async function confirmEnrolment(actor: Actor, code: string, meta: { ip: string }): Promise<string[]> {
+export async function confirmEnrolment(actor: Actor, code: string, meta: { ip: string }): Promise<ConfirmedEnrolment> {
+  assertRecentPassword(actor);
   const attempt = await beginTwoFactorAttempt(actor.email, meta.ip);
   if (!attempt.allowed) throw new FieldError("code", codeThrottleMessage(attempt.retryAfterSeconds), "throttled");
   if (!(await acceptTotpCode(actor.userId, code, { enabled: false }))) {
@@ -189,13 +214,16 @@ export async function confirmEnrolment(actor: Actor, code: string, meta: { ip: s
     throw new FieldError("code", "That code is not right. Check the time on your phone and enter the newest code.", "wrong_code");
   }
   await passwordAttemptSucceeded(attempt.attemptId);
-  return prisma.$transaction(async (tx) => {
+  const confirmed = await prisma.$transaction(async (tx) => {
     const enabled = await tx.twoFactor.updateMany({ where: { userId: actor.userId, enabledAt: null }, data: { enabledAt: new Date() } });
     if (enabled.count !== 1) throw new SafeError("Two-factor sign-in is already on.", "two_factor_enabled");
-    const codes = await issueRecoveryCodes(tx, actor.userId);
-    await auditByActor(actor, { action: "auth.two_factor_enabled", target: actor.userId, ip: meta.ip }, tx);
-    return codes;
+    const recoveryCodes = await issueRecoveryCodes(tx, actor.userId);
+    const ended = await tx.userSession.updateMany({ where: { userId: actor.userId, revokedAt: null, id: { not: actor.sessionId } }, data: { revokedAt: new Date() } });
+    await auditByActor(actor, { action: "auth.two_factor_enabled", target: actor.userId, ip: meta.ip, metadata: { otherSessionsEnded: ended.count } }, tx);
+    return { recoveryCodes, otherSessionsEnded: ended.count };
   });
+  await sendSecurityNotice(actor, "two-factor-on", meta);
+  return confirmed;
 }
 
 /**
@@ -203,6 +231,7 @@ export async function confirmEnrolment(actor: Actor, code: string, meta: { ip: s
  * caller's action also requires a recent re-authentication. Refused while the team requires it.
  */
 export async function disableTwoFactor(actor: Actor, code: string, meta: { ip: string }): Promise<void> {
+  assertRecentPassword(actor);
   if (actor.teamRequiresTwoFactor) throw new SafeError("Your team requires two-factor sign-in: it cannot be turned off.", "team_requires_two_factor");
   const kind = await verifySignedInCode(actor, code, { ip: meta.ip, field: "code", allowRecoveryCode: true });
   await prisma.$transaction(async (tx) => {
@@ -210,16 +239,20 @@ export async function disableTwoFactor(actor: Actor, code: string, meta: { ip: s
     await tx.recoveryCode.deleteMany({ where: { userId: actor.userId } });
     await auditByActor(actor, { action: "auth.two_factor_disabled", target: actor.userId, ip: meta.ip, metadata: { with: kind } }, tx);
   });
+  await sendSecurityNotice(actor, "two-factor-off", meta);
 }
 
 /** New recovery codes (the old ones stop working), with a current code; shown once. */
 export async function regenerateRecoveryCodes(actor: Actor, code: string, meta: { ip: string }): Promise<string[]> {
+  assertRecentPassword(actor);
   await verifySignedInCode(actor, code, { ip: meta.ip, field: "code" });
-  return prisma.$transaction(async (tx) => {
+  const codes = await prisma.$transaction(async (tx) => {
     const codes = await issueRecoveryCodes(tx, actor.userId);
     await auditByActor(actor, { action: "auth.recovery_codes_regenerated", target: actor.userId, ip: meta.ip }, tx);
     return codes;
   });
+  await sendSecurityNotice(actor, "recovery-codes", meta);
+  return codes;
 }
 
 // ---- The pending sign-in between the password and the code -------------------------------------------

@@ -1,4 +1,5 @@
 import "server-only";
+import { assertRecentlyAuthenticated } from "@/lib/auth/recent-auth";
 import type { Actor } from "@/lib/auth/session";
 import { audit, auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
@@ -28,6 +29,8 @@ export async function createInvitation(
   input: { role: TeamRole; email?: string | null },
   context: RequestContext = {},
 ): Promise<CreatedInvitation> {
+  // Any invitation hands out a lasting membership: a stale cookie must not be able to make one.
+  assertRecentlyAuthenticated(actor);
   const token = newInvitationToken();
   const email = input.email?.trim().toLowerCase() || null;
   const invitation = await prisma.$transaction(async (tx) => {

@@ -116,7 +116,7 @@ describe("setSlackUrlAction", () => {
 
     // Sending the team's alerts somewhere new needs a recent re-authentication; clearing does not.
     await prisma.userSession.update({ where: { id: sessionId }, data: { reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) } });
-    expect(await call(setSlackUrlAction, { trackerId, url: "https://hooks.slack.com/services/T1/B1/other" })).toEqual({ status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: true });
+    expect(await call(setSlackUrlAction, { trackerId, url: "https://hooks.slack.com/services/T1/B1/other" })).toEqual({ status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: "any" });
     expect(decryptSecret((await trackerRow(trackerId)).slackUrlCiphertext!, slackUrlAad(trackerId))).toBe(SLACK_URL);
     expect(await call(setSlackUrlAction, { trackerId, url: "" })).toEqual({ status: "success", message: "Removed: alerts are no longer posted to Slack." });
     expect(await trackerRow(trackerId)).toEqual({ slackUrlCiphertext: null, slackUrlLabel: null });

@@ -173,15 +173,17 @@ describe("createInvitationAction", () => {
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
   });
 
-  it("hands out owner or admin only to a recently authenticated session: a stale one is asked to re-authenticate", async () => {
+  it("hands out any role only to a recently authenticated session: a stale one is asked to re-authenticate", async () => {
     const owner = await createTeam();
     const admin = await addMember(owner, "ADMIN");
     await signInStale(owner);
-    const refused = { status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: true };
+    const refused = { status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: "any" };
     expect(await call(createInvitationAction, { role: "OWNER" })).toEqual(refused);
+    expect(await call(createInvitationAction, { role: "MEMBER" })).toEqual(refused);
     expect(await call(createInvitationAction, { role: "ADMIN", email: "someone@example.test" })).toEqual(refused);
     await signInStale(admin);
     expect(await call(createInvitationAction, { role: "ADMIN" })).toEqual(refused);
+    expect(await call(createInvitationAction, { role: "MEMBER", email: "friend@example.test" })).toEqual(refused);
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
     expect(await auditCount(owner.teamId, "invitation.created")).toBe(0);
     expect(revalidatePath).not.toHaveBeenCalled();
@@ -194,11 +196,14 @@ describe("createInvitationAction", () => {
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(2);
   });
 
-  it("invites a member without a recent re-authentication", async () => {
+  it("refuses a member invitation from a stale session, and so does the data function (issue 24, finding 9)", async () => {
+    // A cookie from an unlocked laptop must not make its holder a lasting membership of their own.
     const owner = await createTeam();
     await signInStale(owner);
-    expect(await call(createInvitationAction, { role: "MEMBER" })).toMatchObject({ status: "success", data: { role: "MEMBER" } });
-    expect(await prisma.invitation.findFirstOrThrow({ where: { teamId: owner.teamId } })).toMatchObject({ role: "MEMBER" });
+    expect(await call(createInvitationAction, { role: "MEMBER" })).toMatchObject({ status: "error", reauthRequired: "any" });
+    const stale = { ...owner, reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) };
+    await expect(createInvitation(stale, { role: "MEMBER" })).rejects.toMatchObject({ reauthRequired: "any" });
+    expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
   });
 
   it("creates a single-use link for the chosen role and shows it once; only its hash is stored", async () => {

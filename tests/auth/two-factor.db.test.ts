@@ -41,9 +41,9 @@ const meta = () => ({ ip: address(), userAgent: "vitest" });
 async function enrolled(actor?: Actor): Promise<{ actor: Actor; secret: string; recoveryCodes: string[] }> {
   const person = actor ?? (await createTeam());
   await prisma.user.update({ where: { id: person.userId }, data: { passwordHash: await hashPassword(PASSWORD) } });
-  await startEnrolment(person);
+  await startEnrolment(person, { ip: "203.0.113.7" });
   const { secret } = (await pendingEnrolment(person))!;
-  const recoveryCodes = await confirmEnrolment(person, totpCodeAt(secret, totpStep() - 1), { ip: address() });
+  const { recoveryCodes } = await confirmEnrolment(person, totpCodeAt(secret, totpStep() - 1), { ip: address() });
   return { actor: { ...person, twoFactorEnabled: true }, secret, recoveryCodes };
 }
 
@@ -66,7 +66,7 @@ const messageOf = (promise: Promise<unknown>) => promise.then(() => "signed in",
 describe("enrolment", () => {
   it("keeps the secret encrypted, bound to its row, and turns two-factor on only with a right code", async () => {
     const owner = await createTeam();
-    await startEnrolment(owner);
+    await startEnrolment(owner, { ip: "203.0.113.7" });
     const row = await prisma.twoFactor.findUniqueOrThrow({ where: { userId: owner.userId } });
     const { secret } = (await pendingEnrolment(owner))!;
     expect(row.enabledAt).toBeNull();
@@ -80,14 +80,14 @@ describe("enrolment", () => {
     await expect(confirmEnrolment(owner, "000000" === totpCodeAt(secret, totpStep()) ? "111111" : "000000", { ip: address() })).rejects.toThrow(/not right/);
     expect((await prisma.twoFactor.findUniqueOrThrow({ where: { userId: owner.userId } })).enabledAt).toBeNull();
 
-    const codes = await confirmEnrolment(owner, totpCodeAt(secret, totpStep()), { ip: address() });
+    const { recoveryCodes: codes } = await confirmEnrolment(owner, totpCodeAt(secret, totpStep()), { ip: address() });
     expect(codes).toHaveLength(10);
     const stored = await prisma.recoveryCode.findMany({ where: { userId: owner.userId } });
     expect(stored).toHaveLength(10);
     for (const code of codes) expect(stored.map((r) => r.codeHash).join()).not.toContain(code.replace(/-/g, ""));
     expect((await prisma.twoFactor.findUniqueOrThrow({ where: { userId: owner.userId } })).enabledAt).not.toBeNull();
     // Enrolling again over an enabled factor is refused, and does not replace the secret.
-    await expect(startEnrolment(owner)).rejects.toThrow(/already on/);
+    await expect(startEnrolment(owner, { ip: "203.0.113.7" })).rejects.toThrow(/already on/);
     expect((await prisma.twoFactor.findUniqueOrThrow({ where: { userId: owner.userId } })).secretCiphertext).toBe(row.secretCiphertext);
     expect(await prisma.auditLog.count({ where: { actorId: owner.userId, action: "auth.two_factor_enabled" } })).toBe(1);
   });

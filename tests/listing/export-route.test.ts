@@ -22,7 +22,7 @@ vi.mock("@/lib/auth/request-meta", () => ({ clientIp: async () => "203.0.113.7" 
 
 const { GET } = await import("@/app/api/export/[resource]/route");
 
-const actor: Actor = { userId: "u1", email: "a@example.test", name: "A", sessionId: "s1", teamId: "t1", teamName: "T", role: "MEMBER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date() };
+const actor: Actor = { userId: "u1", email: "a@example.test", name: "A", sessionId: "s1", teamId: "t1", teamName: "T", role: "MEMBER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date(), passwordVerifiedAt: new Date() };
 const client = { fingerprint: "f".repeat(64) };
 
 function exportOf(resource: string, search = "format=csv") {

@@ -32,6 +32,7 @@ export async function actorFor(userId: string): Promise<Actor> {
     twoFactorEnabled: false,
     teamRequiresTwoFactor: user.membership.team.requireTwoFactor,
     reauthenticatedAt: new Date(),
+    passwordVerifiedAt: new Date(),
   };
 }
 

@@ -5,7 +5,7 @@ import { authedAction } from "@/lib/actions/pipeline";
 import { createInvitation } from "@/lib/teams/invitations";
 import { mailInvitation } from "@/lib/mail/invitation-mail";
 import { portalOrigin } from "@/lib/portal-origin";
-import { createInvitationSchema, invitationNeedsRecentAuth } from "./create-invitation.validation";
+import { createInvitationSchema } from "./create-invitation.validation";
 
 export type CreatedInvitationData = {
   /** Path of the link (`/invite/<token>`); the page adds its own origin. Shown once: only a hash is kept. */
@@ -17,8 +17,8 @@ export type CreatedInvitationData = {
 };
 
 export const createInvitationAction = authedAction(
-  // Handing out owner or admin is a role change: it needs a recent re-authentication, as changing a role does.
-  { name: "team.create-invitation", schema: createInvitationSchema, recentAuth: invitationNeedsRecentAuth },
+  // An invitation of any role hands out a lasting membership: a stale cookie must not make itself one.
+  { name: "team.create-invitation", schema: createInvitationSchema, recentAuth: true },
   async ({ role, email }, { actor, ip }): Promise<{ message: string; data: CreatedInvitationData }> => {
     const { token, invitation } = await createInvitation(actor, { role, email }, { ip });
     revalidatePath("/team");

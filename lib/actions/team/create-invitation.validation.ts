@@ -14,7 +14,3 @@ export const createInvitationSchema = z.object({
 
 export type CreateInvitationInput = z.infer<typeof createInvitationSchema>;
 
-/** An invitation as owner or admin hands out the power to manage the team: sensitive. A member's is not. */
-export function invitationNeedsRecentAuth({ role }: Pick<CreateInvitationInput, "role">): boolean {
-  return role !== "MEMBER";
-}

@@ -5,13 +5,19 @@ import { authedAction } from "@/lib/actions/pipeline";
 import { codeSchema } from "./code.validation";
 
 /**
- * The first code from the app turns two-factor on. Answers the ten recovery codes, the only time
- * they are shown (the form shows them until the person says they saved them, then refreshes).
+ * The first code from the app turns two-factor on (with a recent password) and ends the person's
+ * other sessions. Answers the ten recovery codes, the only time they are shown (the form shows them
+ * until the person says they saved them, then refreshes).
  */
 export const confirmTwoFactorEnrolmentAction = authedAction<typeof codeSchema, { recoveryCodes: string[] }>(
-  { name: "two-factor.confirm-enrolment", schema: codeSchema, allowTwoFactorSetup: true },
+  { name: "two-factor.confirm-enrolment", schema: codeSchema, allowTwoFactorSetup: true, recentAuth: "password" },
   async ({ code }, { actor, ip }) => {
-    const recoveryCodes = await confirmEnrolment(actor, code, { ip });
-    return { message: "Two-factor sign-in is on.", data: { recoveryCodes } };
+    const { recoveryCodes, otherSessionsEnded } = await confirmEnrolment(actor, code, { ip });
+    return { message: `Two-factor sign-in is on. ${otherSessionsSignedOut(otherSessionsEnded)}`, data: { recoveryCodes } };
   },
 );
+
+function otherSessionsSignedOut(count: number): string {
+  if (count === 0) return "No other session was open.";
+  return count === 1 ? "Your 1 other session was signed out." : `Your ${count} other sessions were signed out.`;
+}

@@ -5,8 +5,8 @@ import { disableTwoFactor } from "@/lib/auth/two-factor";
 import { authedAction } from "@/lib/actions/pipeline";
 import { codeSchema } from "./code.validation";
 
-/** Turns two-factor off: a sensitive action (recent re-authentication) that also needs a current code. */
-export const disableTwoFactorAction = authedAction({ name: "two-factor.disable", schema: codeSchema, recentAuth: true }, async ({ code }, { actor, ip }) => {
+/** Turns two-factor off: needs a recent password (and code) in this session, and a current code. */
+export const disableTwoFactorAction = authedAction({ name: "two-factor.disable", schema: codeSchema, recentAuth: "password" }, async ({ code }, { actor, ip }) => {
   await disableTwoFactor(actor, code, { ip });
   revalidatePath("/account");
   return { message: "Two-factor sign-in is off." };

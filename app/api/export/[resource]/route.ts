@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { auditByActor } from "@/lib/audit/log";
 import { clientIp } from "@/lib/auth/request-meta";
 import { getActor } from "@/lib/auth/session";
-import { isRecentlyAuthenticated } from "@/lib/auth/reauth";
+import { isRecentlyAuthenticated } from "@/lib/auth/recent-auth";
 import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import { exportEnv } from "@/lib/env";
