@@ -44,6 +44,8 @@ export function useActionForm<TData = undefined>(action: FormAction<TData>, opti
       void requestReauth(result.reauthRequired).then((confirmed) => {
         if (confirmed) resend.current?.({ ...submission, retried: true });
       });
+      // The dialog says what is needed: no red refusal behind it (nor after a cancel).
+      return { status: "idle" };
     }
     if (result.status !== "success" || !options.onSuccess) return result;
     return (await options.onSuccess(result, submission)) ?? result;
