@@ -6,12 +6,14 @@ vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
 import { revealHeaderValueAction } from "@/lib/actions/webhooks/reveal-header-value";
+import { ReauthRequired } from "@/lib/auth/reauth";
 import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { TWO_FACTOR_SETUP_PATH, type Actor } from "@/lib/auth/session";
 import { describeAuditRecord, sentenceText } from "@/lib/audit/describe";
 import { getEmsClientForActor, saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import type { WebhookGroup } from "@/lib/ems";
+import { revealHeaderValue } from "@/lib/listing/reveal-header";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
@@ -88,6 +90,16 @@ describe("revealHeaderValueAction", () => {
     // Refused before the input is read: nonsense gets the same answer, not field errors.
     expect(await call(revealHeaderValueAction, { groupId: "x" })).toEqual(REFUSED);
     expect(await revealsOf(owner.teamId)).toEqual([]);
+  });
+
+  it("is refused by the data function itself, whoever calls it: a stale session, or a member the team requires to enrol", async () => {
+    const owner = await demoTeam();
+    const { group, groupHeader } = groupWithHeaders();
+    const target = { groupId: group.id, index: 0, name: groupHeader.key };
+    await expect(revealHeaderValue({ ...owner, reauthenticatedAt: new Date(Date.now() - ELEVEN_MINUTES) }, target, { ip: "203.0.113.7" })).rejects.toBeInstanceOf(ReauthRequired);
+    await expect(revealHeaderValue({ ...owner, teamRequiresTwoFactor: true, twoFactorEnabled: false }, target, { ip: "203.0.113.7" })).rejects.toThrow("Your team requires two-factor sign-in: set it up first.");
+    expect(await revealsOf(owner.teamId)).toEqual([]);
+    expect(await revealHeaderValue(owner, target, { ip: "203.0.113.7" })).toEqual({ value: groupHeader.value });
   });
 
   it("sends a member the team requires to enrol in two-factor to enrol first", async () => {
