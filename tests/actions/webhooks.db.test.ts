@@ -133,6 +133,11 @@ describe("revealHeaderValueAction", () => {
     });
 
     await signInAs(owner);
+    // A group id no group has, as large as the form allows: refused in words, not a failure.
+    expect(await call(revealHeaderValueAction, { groupId: "999999999999999", index: "0", name: groupHeader.key })).toEqual({
+      status: "error",
+      message: "There is no such webhook group in your EMS account.",
+    });
     // A webhook of another group, and an id no webhook has.
     for (const webhookId of [anotherGroup.webhooks![0]!.id, 999_999_999]) {
       expect(await call(revealHeaderValueAction, { groupId: String(group.id), webhookId: String(webhookId), index: "0", name: webhookHeader.key })).toEqual({
