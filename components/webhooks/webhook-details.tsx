@@ -1,21 +1,22 @@
 import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
-import { HeaderList } from "@/components/listing/hidden-value";
-import type { Webhook } from "@/lib/ems";
 import type { EventNames } from "@/lib/listing/group";
+import type { WebhookForPage as Webhook } from "@/lib/listing/header-values";
+import { HeaderList } from "./header-list";
 
 /**
  * A group's webhooks, each with every field the API gives (docs/ems-api.md §4.1a) and the events it
  * fires for. A field the API did not send is "Unknown", never a guess. Cards rather than a table:
- * fifteen fields do not fit a phone's width, and each webhook is read on its own.
+ * fifteen fields do not fit a phone's width, and each webhook is read on its own. Headers come by
+ * name only (lib/listing/header-values.ts); `groupId` null: a past state, whose values are not kept.
  */
-export function WebhookDetailsList({ webhooks, eventNames }: { webhooks: Webhook[]; eventNames: Promise<EventNames> | null }) {
+export function WebhookDetailsList({ groupId, webhooks, eventNames }: { groupId: number | null; webhooks: Webhook[]; eventNames: Promise<EventNames> | null }) {
   if (webhooks.length === 0) return <p className="text-sm text-slate-600">No webhooks in this group.</p>;
   return (
     <ul className="space-y-3" data-testid="webhook-details-list">
       {webhooks.map((webhook) => (
         <li key={webhook.id}>
-          <WebhookCard webhook={webhook} eventNames={eventNames} />
+          <WebhookCard groupId={groupId} webhook={webhook} eventNames={eventNames} />
         </li>
       ))}
     </ul>
@@ -59,7 +60,7 @@ function stamp(at: string | null | undefined, by: string | null | undefined): Re
   );
 }
 
-function WebhookCard({ webhook, eventNames }: { webhook: Webhook; eventNames: Promise<EventNames> | null }) {
+function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null; webhook: Webhook; eventNames: Promise<EventNames> | null }) {
   const url = webhook.url ?? "";
   const plainHttp = /^http:\/\//i.test(url);
   return (
@@ -108,7 +109,7 @@ function WebhookCard({ webhook, eventNames }: { webhook: Webhook; eventNames: Pr
           <FieldsSent webhook={webhook} />
         </dd>
         <dt>Headers</dt>
-        <dd>{webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} />}</dd>
+        <dd>{webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} place={groupId === null ? null : { groupId, webhookId: webhook.id }} />}</dd>
         <dt>Notes</dt>
         <dd className="whitespace-pre-line break-words">{webhook.notes === undefined ? <Unknown /> : webhook.notes || <span className="text-slate-500">None</span>}</dd>
         <dt>Created</dt>

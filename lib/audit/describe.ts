@@ -47,6 +47,7 @@ const LABELS: Record<AuditAction, string> = {
   "credential.deleted": "Deleted API credentials",
   "view.shared": "Shared a view",
   "export.header_values_included": "Exported with header values",
+  "webhook.header_value_revealed": "Revealed a header value",
   "health.muted": "Muted a health finding",
   "health.unmuted": "Unmuted a health finding",
   "coverage.requirements_changed": "Changed the required triggers",
@@ -73,7 +74,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
   { key: "team", label: "Team and invitations", actions: ["team.role_changed", "team.member_removed", "team.member_left", "team.joined", "invitation.created", "invitation.revoked", "team.two_factor_requirement_changed"] },
   { key: "sign-in", label: "Sign-in and security", actions: ["auth.sign_up", "auth.sign_in", "auth.sign_in_failed", "auth.sign_out_everywhere", "auth.session_ended", "auth.other_sessions_ended", "auth.password_changed", "auth.two_factor_enrolment_started", "auth.two_factor_enabled", "auth.two_factor_disabled", "auth.recovery_codes_regenerated", "auth.recovery_code_used", "auth.reauthenticated", "auth.reauthentication_failed"] },
   { key: "credentials", label: "API credentials", actions: ["credential.saved", "credential.tested", "credential.deleted"] },
-  { key: "views", label: "Views and exports", actions: ["view.shared", "export.header_values_included"] },
+  { key: "views", label: "Views, exports and header values", actions: ["view.shared", "export.header_values_included", "webhook.header_value_revealed"] },
   { key: "monitoring", label: "Health, coverage, history and alerts", actions: ["health.muted", "health.unmuted", "coverage.requirements_changed", "history.tracking_started", "history.tracking_stopped", "history.tracking_paused", "history.tracking_resumed", "history.tracking_taken_over", "history.schedule_changed", "history.synced_now", "alerts.slack_url_set", "alerts.slack_url_cleared"] },
 ];
 
@@ -253,6 +254,18 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       const what = text(m.resource) ? listingTitle(text(m.resource)!)?.toLowerCase() : undefined;
       const format = text(m.format) === "json" ? "JSON" : text(m.format) === "csv" ? "CSV" : null;
       return fromActor(" exported with header values", what ? `: ${what}` : "", format ? ` as ${format}` : "");
+    }
+    case "webhook.header_value_revealed": {
+      const header = text(m.header);
+      const groupId = count(m.groupId);
+      const group = text(m.groupName) ? `“${text(m.groupName)}”` : groupId === null ? null : `${groupId}`;
+      const webhookId = count(m.webhookId);
+      const webhook = text(m.webhookName) ? `“${text(m.webhookName)}”` : webhookId === null ? null : `${webhookId}`;
+      return fromActor(
+        header ? ` revealed the value of the header ${header}` : " revealed a header value",
+        webhook ? ` of the webhook ${webhook}` : "",
+        group ? ` ${webhook ? "in" : "of"} the webhook group ${group}` : "",
+      );
     }
 
     case "health.muted":

@@ -30,6 +30,7 @@ export type AuditAction =
   | "team.two_factor_requirement_changed"
   | "view.shared"
   | "export.header_values_included"
+  | "webhook.header_value_revealed"
   | "health.muted"
   | "health.unmuted"
   | "coverage.requirements_changed"

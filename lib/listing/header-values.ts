@@ -1,6 +1,9 @@
+import type { Webhook, WebhookGroup } from "@/lib/ems";
+
 /**
- * Webhook header values often hold credentials (Authorization, API keys). The tables hide them
- * behind "Reveal"; an export writes them only when the person ticks "Include header values", which
+ * Webhook header values often hold credentials (Authorization, API keys). Pages carry header names
+ * only, and "Reveal" asks for one value (after a recent re-authentication, audited); an export
+ * writes them only when the person ticks "Include header values", which
  * is recorded in the audit log (app/api/export). Otherwise each value is replaced by HIDDEN_VALUE:
  * the header names stay, so the file still says which groups send which headers.
  */
@@ -29,4 +32,27 @@ export function withHeaderValuesHidden(item: Record<string, unknown>): Record<st
     );
   }
   return copy;
+}
+
+/** A header as a page holds it: its name, never its value. */
+export type HeaderName = { key: string };
+export type WebhookForPage = Omit<Webhook, "headers"> & { headers?: HeaderName[] };
+export type GroupForPage = Omit<WebhookGroup, "headers" | "webhooks"> & { headers?: HeaderName[]; webhooks?: WebhookForPage[] };
+
+function headerNames(headers: readonly { key: string }[] | undefined): HeaderName[] | undefined {
+  return headers?.map((header) => ({ key: header.key }));
+}
+
+/**
+ * A group as its page may hold it: every header, the group's and its webhooks', reduced to its name.
+ * Whatever a server component renders goes out in the HTML and the RSC payload, so the values are
+ * dropped before rendering starts; "Reveal" asks for one value at a time (lib/actions/webhooks).
+ */
+export function withoutHeaderValues(group: WebhookGroup): GroupForPage {
+  const { headers, webhooks, ...rest } = group;
+  return {
+    ...rest,
+    ...(headers === undefined ? {} : { headers: headerNames(headers) }),
+    ...(webhooks === undefined ? {} : { webhooks: webhooks.map(({ headers: hookHeaders, ...hook }) => ({ ...hook, ...(hookHeaders === undefined ? {} : { headers: headerNames(hookHeaders) }) })) }),
+  };
 }

@@ -13,7 +13,7 @@ const startExport = vi.hoisted(() => vi.fn());
 const acquireExportSlot = vi.hoisted(() => vi.fn());
 const auditByActor = vi.hoisted(() => vi.fn());
 const release = vi.hoisted(() => vi.fn());
-vi.mock("@/lib/auth/session", () => ({ getActor }));
+vi.mock("@/lib/auth/session", async (importOriginal) => ({ ...(await importOriginal<object>()), getActor }));
 vi.mock("@/lib/credentials/store", async (importOriginal) => ({ ...(await importOriginal<object>()), getEmsClientForActor }));
 vi.mock("@/lib/listing/export", async (importOriginal) => ({ ...(await importOriginal<object>()), startExport }));
 vi.mock("@/lib/listing/export-slots", () => ({ acquireExportSlot }));

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
-import { HeaderList } from "@/components/listing/hidden-value";
+import { HeaderList } from "@/components/webhooks/header-list";
 import { StateMessage, BudgetLine } from "@/components/listing/state-message";
 import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
@@ -11,8 +11,8 @@ import { Notice } from "@/components/ui/notice";
 import type { Actor } from "@/lib/auth/session";
 import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
 import { requireActor } from "@/lib/auth/session";
-import type { WebhookGroup } from "@/lib/ems";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
+import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-values";
 import type { Freshness, RateBudget } from "@/lib/listing/load";
 
 export const metadata: Metadata = { title: "Webhook group" };
@@ -24,7 +24,8 @@ function GroupDetails({
   eventNames,
   history,
 }: {
-  group: WebhookGroup;
+  /** Header names only: whatever is rendered here goes out in the HTML and the RSC payload. */
+  group: GroupForPage;
   budget: RateBudget | null;
   freshness: Freshness;
   eventNames: Promise<EventNames> | null;
@@ -49,14 +50,14 @@ function GroupDetails({
         </dd>
         <dt>Headers</dt>
         <dd>
-          <HeaderList headers={group.headers} />
+          <HeaderList headers={group.headers} place={{ groupId: group.id }} />
         </dd>
       </dl>
       <section aria-labelledby="webhooks-heading" className="space-y-2">
         <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
           Webhooks <span className="text-sm font-normal text-slate-600">({webhooks.length})</span>
         </h2>
-        <WebhookDetailsList webhooks={webhooks} eventNames={eventNames} />
+        <WebhookDetailsList groupId={group.id} webhooks={webhooks} eventNames={eventNames} />
       </section>
       {history}
       {budget ? <BudgetLine budget={budget} /> : null}
@@ -110,34 +111,36 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
       </Notice>
     );
   }
+  // Change history keeps no values; the page holds names only, as the present's does.
+  const group = past.kind === "ok" ? withoutHeaderValues(past.group) : null;
   return (
     <div className="space-y-4" data-testid="group-as-of">
       <Notice tone="info" title={`As of ${utc.format(at)} UTC`}>
         Rebuilt from change history (the snapshot of {utc.format(past.rebuiltFrom)} UTC and the changes after it). Header values are not kept here. {back}
       </Notice>
       <AsOfForm groupId={id} value={asOfValue(at)} />
-      {past.kind === "missing" ? (
+      {!group ? (
         <p className="text-sm text-slate-700" data-testid="as-of-missing">
           The group did not exist in the account at that time.
         </p>
       ) : (
         <>
-          <h1 className="break-words text-2xl font-semibold text-slate-900">{past.group.name || `Webhook group ${id}`}</h1>
+          <h1 className="break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${id}`}</h1>
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dt]:font-semibold [&>dt]:text-slate-700">
             <dt>ID</dt>
             <dd>{id}</dd>
             <dt>Notification emails</dt>
-            <dd className="break-words">{past.group.notification_emails?.length ? past.group.notification_emails.join(", ") : "None"}</dd>
+            <dd className="break-words">{group.notification_emails?.length ? group.notification_emails.join(", ") : "None"}</dd>
             <dt>Headers</dt>
             <dd>
-              <HeaderList headers={past.group.headers} />
+              <HeaderList headers={group.headers} place={null} />
             </dd>
           </dl>
           <section aria-labelledby="webhooks-heading" className="space-y-2">
             <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
-              Webhooks <span className="text-sm font-normal text-slate-600">({past.group.webhooks?.length ?? 0})</span>
+              Webhooks <span className="text-sm font-normal text-slate-600">({group.webhooks?.length ?? 0})</span>
             </h2>
-            <WebhookDetailsList webhooks={past.group.webhooks ?? []} eventNames={null} />
+            <WebhookDetailsList groupId={null} webhooks={group.webhooks ?? []} eventNames={null} />
           </section>
         </>
       )}
@@ -191,7 +194,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
         <StateMessage failure={outcome} retryHref={`/webhook-groups/${id}`} />
       ) : (
         <GroupDetails
-          group={outcome.item!}
+          group={withoutHeaderValues(outcome.item!)}
           budget={outcome.budget}
           freshness={outcome.freshness}
           eventNames={eventNames}

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { auditByActor } from "@/lib/audit/log";
 import { clientIp } from "@/lib/auth/request-meta";
 import { getActor } from "@/lib/auth/session";
-import { isRecentlyAuthenticated } from "@/lib/auth/recent-auth";
 import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import { exportEnv } from "@/lib/env";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
+import { mayReadHeaderValues } from "@/lib/listing/header-value-access";
 import { FAILURE_STATUS, failureOf } from "@/lib/listing/load";
 import { toSearchParams } from "@/lib/listing/href";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
@@ -47,8 +47,9 @@ export async function GET(request: Request, context: RouteContext<"/api/export/[
     return problem(400, [...state.notices, ...state.idsErrors].join(" "));
   }
 
-  // Header values are third parties' secrets: a sensitive export, after a recent re-authentication.
-  if (includeHeaderValues && !isRecentlyAuthenticated(actor)) {
+  // Header values are third parties' secrets: the same rule as "Reveal" on a group's page
+  // (lib/listing/header-value-access.ts). The two-factor requirement was answered above.
+  if (includeHeaderValues && !mayReadHeaderValues(actor)) {
     return Response.json({ error: REAUTH_REQUIRED_MESSAGE, reauthRequired: true }, { status: 403, headers: { "Cache-Control": "no-store" } });
   }
 
