@@ -22,6 +22,15 @@ export const STATIC_PATHS = ["/_next/static/:path*", "/_next/image", "/favicon.i
 const STATIC_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
+/**
+ * The most a request may send, in bytes: lib/security/request-body.ts's BODY_LIMIT_BYTES, which
+ * proxy.ts counts on every write (tests/security/request-body.test.ts keeps the numbers equal).
+ * Next.js's copy of a body for the proxy is a little larger on purpose: past its limit Next.js cuts
+ * the copy silently instead of refusing, so the proxy must see more than the limit to refuse.
+ */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const PROXY_BODY_COPY_BYTES = BODY_LIMIT_BYTES + 256 * 1024;
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The Prisma client, argon2 and the job engine are server-only Node packages; keep them out of the bundle.
@@ -31,6 +40,11 @@ const nextConfig = {
   // needs); `npm run build` copies the static files beside it. Vercel ignores this setting.
   output: "standalone",
   typedRoutes: false,
+  experimental: {
+    // Next.js buffers every body it hands the proxy, 10 MB by default per request.
+    proxyClientMaxBodySize: PROXY_BODY_COPY_BYTES,
+    serverActions: { bodySizeLimit: BODY_LIMIT_BYTES },
+  },
   // `npm test` type-checks in a step of its own beside the build (scripts/test-all.mjs); every
   // other build (deploys, `npm run build`) checks types itself and fails on an error.
   typescript: { ignoreBuildErrors: process.env.EMS_BUILD_SKIP_TYPECHECK === "1" },

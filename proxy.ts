@@ -2,14 +2,20 @@ import { NextResponse, type NextRequest } from "next/server";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { canonicalListingQuery, listingAt } from "@/lib/listing/canonical";
 import { securityHeadersEnv } from "@/lib/env";
-import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, type Refusal } from "@/lib/security/action-request";
+import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, writeBody, type Refusal } from "@/lib/security/action-request";
 import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from "@/lib/security/content-security-policy";
 
 /** next-auth's session cookie: `__Secure-` prefixed over HTTPS, split into `.0`, `.1`… when large. */
 const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
 
-/** Open to visitors without a session: the public pages, next-auth's own routes, the health check, the cron routes (CRON_SECRET), the embedded sandbox (its own bearer auth), invitation links. */
-const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|api\/cron\/|sandbox)/;
+/**
+ * Open to visitors without a session: the public pages, next-auth's own routes, the health check, the
+ * cron routes (CRON_SECRET), the embedded sandbox (its own bearer auth), invitation links. Whole path
+ * segments only: `/api/health-findings` is not `/api/health`, nor `/sandboxx` the sandbox.
+ */
+const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|api\/cron\/[^/]+|sandbox)(\/|$)/;
+/** The embedded sandbox (app/sandbox/[...path]), and nothing that only starts like it. */
+const SANDBOX_PATH = /^\/sandbox(\/|$)/;
 
 function hasSessionCookie(req: NextRequest): boolean {
   return req.cookies.getAll().some((cookie) => SESSION_COOKIE.test(cookie.name) && cookie.value !== "");
@@ -19,8 +25,8 @@ function hasSessionCookie(req: NextRequest): boolean {
  * Every request but static files passes here, for three jobs kept apart:
  *
  * 1. Security (`securityHeaders`, `refusal`): a Content-Security-Policy on every response (pages
- *    with a fresh nonce), HSTS over HTTPS, and a 4xx for a cross-site or undecodable write before
- *    it reaches a server action (lib/security/action-request.ts).
+ *    with a fresh nonce), HSTS over HTTPS, and a 4xx for a cross-site, undecodable or too large
+ *    write before it reaches a server action or a route (lib/security/action-request.ts).
  * 2. The first gate (`sessionGate`): a visitor without a session cookie goes to the sign-in page
  *    with a return address. It does not decode the cookie: every page, data function and server
  *    action checks the session against the database itself (getActor in lib/auth/session.ts, which
@@ -31,10 +37,13 @@ function hasSessionCookie(req: NextRequest): boolean {
 export async function proxy(req: NextRequest): Promise<NextResponse> {
   const security = securityHeaders(req);
   // The sandbox is an API for other servers (its own bearer auth, no cookies): any origin may call it.
-  const refused = req.nextUrl.pathname.startsWith("/sandbox") ? null : foreignOriginRefusal(req.method, req.headers);
+  const refused = SANDBOX_PATH.test(req.nextUrl.pathname) ? null : foreignOriginRefusal(req.method, req.headers);
   if (refused) return security.apply(refusal(refused));
-  // Only a write that may be a server action has its body read (a copy: the page gets the original).
-  const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req) : null;
+  // Every write's body is counted as it is read (a copy: the page or route gets the original), so
+  // no header can make a large one pass.
+  const body = await writeBody(req);
+  if (!(body instanceof Uint8Array)) return security.apply(refusal(body));
+  const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req, body) : null;
   if (malformed) return security.apply(refusal(malformed));
   // A visitor who is sent to sign in comes back to the address asked for, canonicalised then.
   return security.apply(sessionGate(req, security.requestHeaders) ?? canonicalListingRedirect(req) ?? NextResponse.next({ request: { headers: security.requestHeaders } }));

@@ -4,6 +4,8 @@
  * the rest. Pure functions: the same text goes to every destination of one alert.
  */
 
+import { visibleText } from "@/lib/text/invisible-characters";
+
 /** Lines an alert shows; the rest are counted ("… and 12 more"). */
 export const MAX_ALERT_LINES = 50;
 /** Longer lines (a long webhook name or URL) are cut. */
@@ -11,13 +13,12 @@ const MAX_LINE_LENGTH = 500;
 const MAX_SUBJECT_LENGTH = 200;
 
 /**
- * Control characters (a line break inside a line, a NUL) and the invisible ones that reorder or
- * hide text: a line of the alert stays one line of the mail, as it was written.
+ * Control characters (a line break inside a line, a NUL) become spaces, and the invisible ones that
+ * reorder or hide text go (lib/text/invisible-characters.ts; a name stored before EMS text was
+ * cleaned may hold one): a line of the alert stays one line of the mail, as it reads.
  */
-const INVISIBLE = /[\p{Cc}\u200B\u202A-\u202E\u2066-\u2069\uFEFF]+/gu;
-
 function oneLine(text: string, max: number): string {
-  const flat = text.replace(INVISIBLE, " ").replace(/ {2,}/g, " ").trim();
+  const flat = visibleText(text.replace(/\p{Cc}+/gu, " ")).replace(/ {2,}/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -7,6 +7,7 @@
  * the team's own people (lib/teams/audit-log.ts) and ignores, with a notice, one that does not.
  */
 import { z } from "zod";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { actionFilterLabel } from "./describe";
 
 export interface AuditFilters {
@@ -40,18 +41,11 @@ const daySchema = z
   });
 const pageSchema = z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE);
 
-type Params = URLSearchParams | Record<string, string | string[] | undefined>;
-
-function valuesOf(params: Params, name: string): string[] {
-  if (params instanceof URLSearchParams) return params.getAll(name);
-  const value = params[name];
-  return value === undefined ? [] : Array.isArray(value) ? value : [value];
-}
-
-export function parseAuditFilters(params: Params): ParsedAuditFilters {
+export function parseAuditFilters(input: URLSearchParams | PageSearchParams): ParsedAuditFilters {
+  const params = pageSearchParams(input);
   const notices: string[] = [];
   const one = <T,>(name: string, label: string, schema: z.ZodType<T>, why: string): T | null => {
-    const values = valuesOf(params, name).filter((v) => v !== "");
+    const values = params.getAll(name).filter((v) => v !== "");
     if (values.length === 0) return null;
     if (values.length > 1) {
       notices.push(`The ${label} was given more than once, so it was ignored.`);

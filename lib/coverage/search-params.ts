@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 /**
  * The Coverage page's options, all in the URL (a link reproduces the page). Parsed by one schema
@@ -22,20 +23,18 @@ export interface CoverageState {
   notices: string[];
 }
 
-const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
-
-export function parseCoverageParams(params: Record<string, string | string[] | undefined>): CoverageState {
+export function parseCoverageParams(input: URLSearchParams | PageSearchParams): CoverageState {
+  const params = pageSearchParams(input);
   const notices: string[] = [];
   const pick = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
-    const raw = first(params[name]);
-    if (raw === undefined || raw === "") return fallback;
+    const raw = params.get(name);
+    if (raw === null || raw === "") return fallback;
     if ((allowed as readonly string[]).includes(raw)) return raw as T;
     notices.push(`“${String(raw).slice(0, 40)}” is not a choice for ${name}; showing the default.`);
     return fallback;
   };
-  const q = z.string().max(200).catch("").parse(first(params.q) ?? "").trim();
-  const pageRaw = first(params.page);
-  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(pageRaw ?? 1);
+  const q = z.string().max(200).catch("").parse(params.get("q") ?? "").trim();
+  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(params.get("page") ?? 1);
   return { scope: pick("scope", ["open", "all"] as const, "open"), q, only: pick("only", COVERAGE_ONLY, ""), sort: pick("sort", COVERAGE_SORTS, "start"), page, notices };
 }
 

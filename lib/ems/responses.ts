@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
 
 /**
  * Response shapes, parsed tolerantly where the production service is lax (docs/ems-api.md §4):
@@ -7,6 +8,11 @@ import { z } from "zod";
  * as an array or as an object keyed by id, integers may arrive as numeric strings, and
  * `headers` as `[{key, value}]` or as a `{name: value}` object. An item without an `id` is not a
  * record: that answer is rejected as a whole.
+ *
+ * Every string of a parsed record comes out without invisible characters (bidi overrides,
+ * zero-width characters: lib/text/invisible-characters.ts): `updated_by: "\u202Eevil"` would show
+ * as "live". Cleaned here, once, every page, export, health check, history record and alert gets
+ * the same visible text.
  */
 
 const intLike = z.preprocess(
@@ -232,7 +238,7 @@ export function parseListBody<T>(
   requested: { page?: number; perPage?: number },
 ): ParsedList<T> {
   const canonical = STRICT_ENVELOPES.get(itemSchema)?.safeParse(body);
-  if (canonical?.success) return { items: canonical.data.items as T[], meta: canonical.data._meta };
+  if (canonical?.success) return { items: visibleTextIn(canonical.data.items as T[]), meta: canonical.data._meta };
   const envelope = envelopeSchema.safeParse(body);
   if (!envelope.success) throw new ResponseShapeError("the answer has no items list");
   const items: T[] = [];
@@ -250,6 +256,7 @@ export function parseListBody<T>(
     }
     items.push(item.data);
   }
+  visibleTextIn(items);
   const meta = metaSchema.safeParse(envelope.data._meta);
   if (meta.success) return { items, meta: meta.data };
   const fromHeaders = metaSchema.safeParse({
@@ -269,13 +276,13 @@ export function parseListBody<T>(
 /** Parses a single-record answer (docs/ems-api.md §4.6): the record itself, no envelope. */
 export function parseRecordBody<T>(body: unknown, itemSchema: z.ZodType<T>): T {
   const strict = STRICT_SCHEMAS.get(itemSchema)?.safeParse(body);
-  if (strict?.success) return strict.data as T;
+  if (strict?.success) return visibleTextIn(strict.data as T);
   const parsed = itemSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ResponseShapeError(`the record is unreadable at "${issue?.path.join(".") ?? ""}": ${issue?.message ?? "invalid"}`);
   }
-  return parsed.data;
+  return visibleTextIn(parsed.data);
 }
 
 /** The most of an API's error message a person is shown. */
@@ -311,13 +318,12 @@ export function apiErrorMessage(bodyText: string): string | null {
 }
 
 /**
- * Upstream text made fit to show: control and invisible formatting characters (bidi overrides,
- * zero-width characters) removed, white space collapsed, at most MAX_API_MESSAGE_LENGTH characters
- * (cut with "…"); null when nothing is left.
+ * Upstream text made fit to show on one line: line breaks and other control characters made spaces,
+ * invisible characters (bidi overrides, zero-width characters) removed (`visibleText`), white space
+ * collapsed, at most MAX_API_MESSAGE_LENGTH characters (cut with "…"); null when nothing is left.
  */
 export function cleanApiMessage(text: string): string | null {
-  const cleaned = text
-    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, " ")
+  const cleaned = visibleText(text.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " "))
     .replace(/\s+/g, " ")
     .trim();
   if (!cleaned) return null;

@@ -4,6 +4,7 @@ import type { Actor } from "@/lib/auth/session";
 import { loadOwnCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
+import { visibleTextIn } from "@/lib/text/invisible-characters";
 import { accountKey } from "./account";
 import type { MaskedHeader, RecordState } from "./records";
 import { stateAsOf } from "./store";
@@ -54,12 +55,13 @@ export async function groupAsOf(trackerId: string, groupId: number, at: Date): P
   return {
     kind: "ok",
     rebuiltFrom: past.takenFrom,
-    group: {
+    // Stored states may predate the cleaning of EMS text (lib/ems/responses.ts): shown visible.
+    group: visibleTextIn({
       id: groupId,
       name: typeof group.state.name === "string" ? group.state.name : undefined,
       notification_emails: Array.isArray(group.state.notification_emails) ? (group.state.notification_emails as string[]) : undefined,
       headers: pastHeaders(group.state.headers) as WebhookGroup["headers"],
       webhooks,
-    },
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 /**
  * The Changes feed's filters, all in the URL (a link reproduces the feed). One parser that falls
@@ -26,16 +27,12 @@ export interface FeedFilters {
   notices: string[];
 }
 
-type Params = Record<string, string | string[] | undefined>;
-const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-export function parseFeedParams(params: Params): FeedFilters {
+export function parseFeedParams(input: URLSearchParams | PageSearchParams): FeedFilters {
+  const params = pageSearchParams(input);
   const notices: string[] = [];
-  const text = (name: string) => {
-    const raw = first(params[name]);
-    return typeof raw === "string" ? raw.trim() : "";
-  };
+  const text = (name: string) => params.get(name)?.trim() ?? "";
   const id = (name: string, label: string): number | null => {
     const raw = text(name);
     if (!raw) return null;
@@ -61,7 +58,7 @@ export function parseFeedParams(params: Params): FeedFilters {
   const fieldOk = field === "" || /^[a-z_]{1,40}$/.test(field);
   if (!fieldOk) notices.push(`“${field.slice(0, 40)}” is not a field name; that filter is off.`);
   const person = text("person").slice(0, 200);
-  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(first(params.page) ?? 1);
+  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(params.get("page") ?? 1);
   return {
     group: id("group", "group"),
     webhook: id("webhook", "webhook"),

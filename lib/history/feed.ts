@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
 import { describeChange, subjectOf, whatChanged, type DescribedChange } from "./describe";
 import { FEED_PAGE_SIZE, type FeedFilters } from "./feed-params";
 import type { RecordKind } from "./records";
@@ -53,7 +54,9 @@ function whereOf(teamId: string, filters: FeedFilters): Prisma.SetupChangeWhereI
 type Row = Prisma.SetupChangeGetPayload<{ include: { tracker: { select: { accountLabel: true } } } }>;
 
 function entryOf(row: Row): FeedEntry {
-  const described: DescribedChange = {
+  // EMS text is made visible where answers are parsed (lib/ems/responses.ts); rows stored before
+  // that may still hold a bidi override (`changedBy: "\u202Eevil"`), so what is shown is cleaned too.
+  const described: DescribedChange = visibleTextIn({
     kind: row.kind as RecordKind,
     recordId: row.recordId,
     recordName: row.recordName,
@@ -63,14 +66,14 @@ function entryOf(row: Row): FeedEntry {
     field: row.field,
     before: row.before,
     after: row.after,
-  };
+  });
   return {
     id: row.id,
     ...described,
     subject: subjectOf(described),
     what: whatChanged(described),
     sentence: describeChange(described),
-    changedBy: row.changedBy,
+    changedBy: row.changedBy === null ? null : visibleText(row.changedBy),
     changedAt: row.changedAt,
     seenAt: row.seenAt,
     accountLabel: row.tracker.accountLabel,

@@ -7,6 +7,7 @@
  * navigation.
  */
 import { EVENT_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";
+import { pageSearchParams } from "@/lib/page-search-params";
 import { toSearchParams } from "./href";
 import { hasListingOptions, parseListingSearchParams, type ListingState, type SearchParamsInput } from "./search-params";
 
@@ -32,11 +33,5 @@ export function canonicalListingQuery(resource: ListingResource, searchParams: S
 }
 
 function searchStringOf(input: SearchParamsInput): string {
-  if (input instanceof URLSearchParams) return input.toString();
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
-  }
-  return params.toString();
+  return pageSearchParams(input).toString();
 }

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { DEFAULT_PER_PAGE, MAX_SEARCH_CONDITIONS, OPERATORS_BY_TYPE, type SortKey } from "@/lib/ems/contract";
 import { querySchemaOf } from "@/lib/ems/query";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { parseFilter, type FilterCondition } from "./filters";
 import { formatIdList, parseIdList } from "./ids";
 import {
@@ -41,7 +42,7 @@ export interface ListingState {
   notices: string[];
 }
 
-export type SearchParamsInput = URLSearchParams | Record<string, string | string[] | undefined>;
+export type SearchParamsInput = URLSearchParams | PageSearchParams;
 
 const LIST_KEYS = ["fields", "expand", "filter", "sort"] as const;
 const KEY_LABELS: Record<string, string> = {
@@ -61,14 +62,9 @@ function isListingKey(key: string): boolean {
   return Object.hasOwn(KEY_LABELS, key);
 }
 
+/** Read through a real URLSearchParams: Next.js's object can hold a function for `?toString=1`. */
 function toEntries(input: SearchParamsInput): [string, string][] {
-  if (input instanceof URLSearchParams) return [...input.entries()];
-  const out: [string, string][] = [];
-  for (const [key, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.push([key, v]);
-  }
-  return out;
+  return [...pageSearchParams(input).entries()];
 }
 
 const splitList = (values: string[]) =>

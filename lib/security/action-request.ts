@@ -9,16 +9,16 @@
  *   that is not the JSON React's encodeReply writes (the argument list at the root). Next.js
  *   throws while decoding and answers 500; here it is a 400. Only the envelope is checked (the
  *   JSON at the root), never the action's fields: the pipeline (lib/actions/pipeline.ts) does that.
- * - an action body over Next.js's limit (1 MB by default, `serverActions.bodySizeLimit`): 413.
+ * - any write's body past the portal's limit (lib/security/request-body.ts, the same number as
+ *   Next.js's `serverActions.bodySizeLimit`): 413, counted on the bytes read, whatever the headers say.
  *
  * An unknown `Next-Action` id is left to Next.js, which already answers 400 (not an id) or 409
  * (an id of no action in this build: a page older than the deployment).
  */
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+import { readBodyWithin } from "./request-body";
 
-/** Next.js's default server action body limit (next.config.js sets no other). */
-export const ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export type Refusal = { status: 400 | 403 | 413; message: string };
 
@@ -41,6 +41,18 @@ export function foreignOriginRefusal(method: string, headers: Headers): Refusal 
   }
   if (originHost !== "" && originHost === requestHost(headers)) return null;
   return { status: 403, message: "This form was sent from another site, so it was refused. Open the portal and send it from there." };
+}
+
+export const TOO_LARGE: Refusal = { status: 413, message: "This request is too large: at most 1 MB may be sent." };
+
+/**
+ * Reads the body of a write (the proxy gets a copy: the page or route still gets the original),
+ * counting its bytes. A refusal past the limit; otherwise the bytes (empty for a read).
+ */
+export async function writeBody(request: Request): Promise<Refusal | Uint8Array<ArrayBuffer>> {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return new Uint8Array(0);
+  const body = await readBodyWithin(request);
+  return body.kind === "too-large" ? TOO_LARGE : body.bytes;
 }
 
 /** True when the body of this request may be a server action's (what Next.js would try to decode). */
@@ -72,12 +84,10 @@ function isJson(text: unknown): boolean {
 }
 
 /**
- * Reads the body (proxy.ts gets a copy; the page still gets the original) and checks that Next.js
- * can decode it. Call only when mayBeActionRequest(). Null when it may go on.
+ * Checks that Next.js can decode a possible server action's body (read by writeBody). Call only
+ * when mayBeActionRequest(). Null when it may go on.
  */
-export async function malformedActionRefusal(request: Request): Promise<Refusal | null> {
-  const length = Number(request.headers.get("content-length") ?? "0");
-  if (length > ACTION_BODY_LIMIT_BYTES) return { status: 413, message: "The form is too large to send." };
+export async function malformedActionRefusal(request: Request, body: Uint8Array<ArrayBuffer>): Promise<Refusal | null> {
   const type = (request.headers.get("content-type") ?? "").toLowerCase();
   const isFetchAction = request.headers.has("next-action");
 
@@ -85,7 +95,7 @@ export async function malformedActionRefusal(request: Request): Promise<Refusal 
     if (!/;\s*boundary=/.test(type)) return MALFORMED;
     let form: FormData;
     try {
-      form = await request.formData();
+      form = await new Response(body, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
     } catch {
       return MALFORMED;
     }
@@ -100,13 +110,7 @@ export async function malformedActionRefusal(request: Request): Promise<Refusal 
   // Next.js reads any other body of a fetch action as the JSON of its argument list (a URL-encoded
   // one it refuses itself).
   if (isFetchAction && type !== "application/x-www-form-urlencoded") {
-    let text: string;
-    try {
-      text = await request.text();
-    } catch {
-      return MALFORMED;
-    }
-    if (!isJsonArray(text)) return MALFORMED;
+    if (!isJsonArray(new TextDecoder().decode(body))) return MALFORMED;
   }
   return null;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 
 export const LISTING_PAGES = ["webhook-groups", "events"] as const;
 export type ListingPage = (typeof LISTING_PAGES)[number];
@@ -12,7 +13,9 @@ export const viewNameSchema = z
     z
       .string()
       .min(1, { error: "Give the view a name." })
-      .max(80, { error: "A view's name can be at most 80 characters." }),
+      .max(80, { error: "A view's name can be at most 80 characters." })
+      // Shown to the whole team: a bidi override would make it read as another name.
+      .refine((name) => !hasInvisibleCharacters(name), { error: `The name ${INVISIBLE_CHARACTERS_MESSAGE}` }),
   );
 export const viewScopeSchema = z.enum(["PERSONAL", "TEAM"], { error: "Choose personal or team." });
 /** The listing options a view names: a URL search string, re-read by the page's own schema. */

@@ -300,3 +300,26 @@ describe("signOutEverywhereAction", () => {
     expect(record.ip).toBe("198.51.100.44");
   });
 });
+
+// Issue 24, finding 8: a person's name is shown to their team (members, the audit log) and names
+// their personal team; a bidi override or a zero-width character could make it pose as another's.
+describe("signUpAction: a name with invisible characters", () => {
+  beforeEach(() => {
+    process.env.SIGNUP_MODE = "open";
+    signUpFrom();
+  });
+  afterEach(() => {
+    delete process.env.SIGNUP_MODE;
+  });
+
+  it("is refused with a field message, and no account is made", async () => {
+    for (const name of ["\u202Enimda", "Al\u200Bice", "Bob\u2066"]) {
+      const email = newEmail("invisible");
+      expect(await call(signUpAction, { name, email, password: PASSWORD }), name).toEqual({
+        status: "error",
+        fieldErrors: { name: "Your name has invisible control characters; type it again." },
+      });
+      expect(await userByEmail(email)).toBeNull();
+    }
+  });
+});

@@ -333,3 +333,22 @@ describe("setDefaultViewAction", () => {
     expect(await defaultOf(member.userId, "webhook-groups")).toBeNull();
   });
 });
+
+// Issue 24, finding 8: a view's name is shown to the whole team; with a bidi override
+// ("\u202Eweiv" reads as "view") or a zero-width character it could pose as another view.
+describe("a view's name with invisible characters (every action that takes a name)", () => {
+  const REFUSED = { status: "error", fieldErrors: { name: "The name has invisible control characters; type it again." } };
+
+  it("is refused with a field message, and nothing is saved, renamed, copied or restored", async () => {
+    const owner = await createTeam();
+    const view = await personalView(owner);
+    await signInAs(owner);
+    for (const name of ["Latest\u202Eevil", "Lat\u200Best", "\u2066Shared\u2069", "Admin\u200F"]) {
+      expect(await call(saveViewAction, { page: "webhook-groups", name, query: "" }), name).toEqual(REFUSED);
+      expect(await call(updateViewAction, { viewId: view.id, name }), name).toEqual(REFUSED);
+      expect(await call(copyViewAction, { viewId: view.id, name }), name).toEqual(REFUSED);
+      expect(await call(restoreViewAction, { page: "events", name, query: "", scope: "PERSONAL" }), name).toEqual(REFUSED);
+    }
+    expect((await viewsOf(owner.userId)).map((saved) => saved.name)).toEqual([view.name]);
+  });
+});

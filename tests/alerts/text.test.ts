@@ -7,9 +7,15 @@ import { alertDestinationPolicy } from "@/lib/ems/destination";
 describe("alertBody", () => {
   it("keeps each line one line: a line break or control character inside a line cannot add lines or headers", () => {
     const body = alertBody({ subject: "Changes\r\nBcc: someone@example.com", lines: ["a\nb", "c\u0000d\u202Ee"], link: "https://portal.example.test/changes" });
-    expect(body.split("\n")).toEqual(["Changes Bcc: someone@example.com", "", "a b", "c d e", "", "https://portal.example.test/changes"]);
+    expect(body.split("\n")).toEqual(["Changes Bcc: someone@example.com", "", "a b", "c de", "", "https://portal.example.test/changes"]);
     expect(alertSubject("  ")).toBe("EMS Portal alert");
     expect(alertSubject("x".repeat(300))).toHaveLength(200);
+  });
+
+  // Issue 24, finding 8: the same rule as every shown text (U+200E/U+200F, U+061C, U+2060 passed before).
+  it("removes every bidi control and invisible character, so a name cannot pose as another in a mail", () => {
+    const body = alertBody({ subject: "Changes by \u200Fadmin", lines: ["Hook \u061Cal\u2060ice renamed", "by \u202Enimda"], link: "https://portal.example.test/changes" });
+    expect(body.split("\n").slice(0, 4)).toEqual(["Changes by admin", "", "Hook alice renamed", "by nimda"]);
   });
 
   it("escapes Slack's control characters", () => {

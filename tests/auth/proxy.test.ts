@@ -36,6 +36,26 @@ describe("proxy", () => {
     expect((await proxy(request("/api/cronjobs"))).status).toBe(307);
   });
 
+  // Issue 24, finding 6: the public paths matched as prefixes of the path, not whole segments.
+  it("opens only whole public path segments: /api/health-findings is not /api/health, /sign-inx is not /sign-in", async () => {
+    for (const path of ["/api/health", "/api/health/", "/sign-in", "/sign-up", "/invite/abc", "/api/auth/session", "/sandbox", "/sandbox/api/v1/events"]) {
+      expect((await proxy(request(path))).status, path).toBe(200);
+    }
+    for (const path of ["/api/health-findings", "/api/healthz", "/sign-inx", "/sign-up-now", "/invites", "/api/authx", "/sandboxx", "/sandbox-x/api", "/api/cron/"]) {
+      const response = await proxy(request(path));
+      expect(response.status, path).toBe(307);
+      expect(new URL(response.headers.get("location")!).pathname, path).toBe("/sign-in");
+    }
+  });
+
+  it("checks the Origin of a write to a path that only starts like /sandbox; the sandbox itself is exempt", async () => {
+    const foreign = { origin: "https://evil.example", cookie: "next-auth.session-token=t", "content-type": "application/x-www-form-urlencoded" };
+    const post = (path: string) => new NextRequest(new URL(path, "http://portal.test"), { method: "POST", body: "a=1", headers: foreign });
+    for (const path of ["/sandboxx", "/sandbox-x", "/sandbox-x/api/v1/oauth2/token", "/sandbox.json"]) expect((await proxy(post(path))).status, path).toBe(403);
+    expect((await proxy(post("/sandbox/api/v1/oauth2/token"))).status).toBe(200);
+    expect((await proxy(post("/sandbox"))).status).toBe(200);
+  });
+
   it("ignores other cookies and an empty session cookie", async () => {
     expect((await proxy(request("/views", { cookie: "next-auth.csrf-token=abc; theme=dark" }))).status).toBe(307);
     expect((await proxy(request("/views", { cookie: "next-auth.session-token=" }))).status).toBe(307);

@@ -45,6 +45,26 @@ describe("parseListBody", () => {
   });
 });
 
+// Issue 24, finding 8: EMS text with a bidi override reached pages as sent (`updated_by` on the
+// changes feed and a group's page), so who made a change could be spoofed on screen.
+describe("EMS text arrives without bidi controls or invisible characters", () => {
+  const webhook = { id: 11, name: "Hook\u200B", url: "https://x.example/h", updated_by: "\u202Eevil", updated_at: "2026-01-01 10:00:00", headers: [{ key: "X-\u2066Key", value: "v" }] };
+
+  it("in a listing answer, canonical or mended, and in a single record", () => {
+    const canonical = parseListBody({ items: [{ id: 7, name: "\u202Emoc.elgoog", webhooks: [webhook] }], _meta: { totalCount: 1, pageCount: 1, currentPage: 1, perPage: 20 } }, webhookGroupSchema, noHeaders, {});
+    expect(canonical.items[0].name).toBe("moc.elgoog");
+    expect(canonical.items[0].webhooks?.[0]).toMatchObject({ name: "Hook", updated_by: "evil", headers: [{ key: "X-Key", value: "v" }] });
+    const { id: _id, ...keyedById } = webhook;
+    void _id;
+    const mended = parseListBody({ items: [{ id: "7", name: "a\u2067b", webhooks: { "11": { ...keyedById, enabled: "1" } } }] }, webhookGroupSchema, noHeaders, {});
+    expect(mended.items[0].name).toBe("ab");
+    expect(mended.items[0].webhooks?.[0].updated_by).toBe("evil");
+    expect(parseRecordBody(webhook, webhookSchema).updated_by).toBe("evil");
+    expect(parseRecordBody({ ...webhook, enabled: "1" }, webhookSchema).updated_by).toBe("evil");
+    expect(parseRecordBody({ id: 3, name: "Gala\u202E", status: "live" }, emsEventSchema).name).toBe("Gala");
+  });
+});
+
 describe("apiErrorMessage", () => {
   it("reads the framework's error body and a 422 list", () => {
     expect(apiErrorMessage(JSON.stringify({ name: "Bad Request", message: "Unknown field", code: 0, status: 400 }))).toBe("Unknown field");

@@ -142,3 +142,38 @@ describe("syncTracker", () => {
     expect(await prisma.setupSync.findFirstOrThrow({ where: { trackerId } })).toMatchObject({ status: "paced", calls: 0 });
   });
 });
+
+// Issue 24, finding 8: who made a change (`updated_by`) and names were shown as the EMS sent them,
+// so `\u202Enimda` read as "admin" on the Changes feed and a group's page.
+describe("change history shows no bidi controls or invisible characters", () => {
+  const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
+
+  it("from the EMS (cleaned where answers are parsed), and from rows stored before that", async () => {
+    const { owner, trackerId } = await trackedTeam();
+    await syncTracker(trackerId, { trigger: "manual", force: true });
+    // The account is shared by this file's tests: a webhook no other test edits, switched either way.
+    const hook = await prisma.trackedRecord.findFirstOrThrow({ where: { trackerId, kind: "webhook" }, orderBy: { recordId: "desc" } });
+    const enabled = (hook.state as { enabled?: boolean }).enabled === true;
+    portal.sandbox.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+      { kind: "set-enabled", webhookId: hook.recordId, enabled: !enabled, by: "\u202Enimda" },
+      { kind: "rename-group", groupId: hook.groupId!, name: "Pay\u202Eroll\u200B", by: "\u2066jane\u2069" },
+    ]);
+    expect(await syncTracker(trackerId, { trigger: "manual", force: true })).toMatchObject({ status: "ok" });
+    const fresh = await listChanges(owner, parseFeedParams({ group: String(hook.groupId) }));
+    expect(fresh.entries.find((entry) => entry.field === "enabled")?.changedBy).toBe("nimda");
+    expect(fresh.entries.find((entry) => entry.field === "name")?.after).toBe("Payroll");
+    expect(JSON.stringify(await prisma.setupChange.findMany({ where: { trackerId } }))).not.toMatch(INVISIBLE);
+
+    // Rows written before the cleaning existed hold the text as it came: shown cleaned.
+    await prisma.setupChange.updateMany({ where: { trackerId }, data: { changedBy: "\u202Enimda", recordName: "Hook\u200B", groupName: "Pay\u202Eroll", before: "\u2067old", after: "\u202Enew" } });
+    const stored = await listChanges(owner, parseFeedParams({ group: String(hook.groupId) }));
+    expect(stored.entries.length).toBeGreaterThanOrEqual(2);
+    for (const entry of stored.entries) {
+      expect(entry).toMatchObject({ changedBy: "nimda", recordName: "Hook", groupName: "Payroll", before: "old", after: "new" });
+      expect(`${entry.subject} ${entry.what} ${entry.sentence}`).not.toMatch(INVISIBLE);
+    }
+    const asOf = await groupAsOf(trackerId, hook.groupId!, new Date());
+    expect(asOf.kind).toBe("ok");
+    expect(JSON.stringify(asOf)).not.toMatch(INVISIBLE);
+  });
+});

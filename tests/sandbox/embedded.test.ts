@@ -45,6 +45,22 @@ describe("app/sandbox/[...path]/route.ts", () => {
     expect(again.status).toBe(200);
   });
 
+  // Issue 24, finding 4: the route read any body whole (request.text()), however large.
+  it("refuses a body past the sandbox's 64 KiB as it reads it, chunked or not, without reading the rest", async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 2 * 1024 * 1024) return controller.close();
+        pulled += 16 * 1024;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x61));
+      },
+    });
+    const response = await route.POST(new Request(`${base}/api/v1/oauth2/token`, { method: "POST", body, duplex: "half" } as RequestInit & { duplex: "half" }));
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { message: string }).message).toContain("limited to 65536 bytes");
+    expect(pulled).toBeLessThan(256 * 1024);
+  });
+
   it("answers 405 and 404 like the standalone server", async () => {
     expect((await route.GET(new Request(`${base}/api/v1/oauth2/token`))).status).toBe(405);
     expect((await route.GET(new Request(`${base}/api/v1/unknown`))).status).toBe(404);

@@ -3,7 +3,8 @@
 // e2e/security-headers.spec.ts sends the same requests to a production build.
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { ACTION_BODY_LIMIT_BYTES, foreignOriginRefusal } from "@/lib/security/action-request";
+import { foreignOriginRefusal } from "@/lib/security/action-request";
+import { BODY_LIMIT_BYTES } from "@/lib/security/request-body";
 import { proxy } from "@/proxy";
 
 const ACTION_ID = "7f".repeat(21);
@@ -76,7 +77,7 @@ describe("server action bodies Next.js cannot decode", () => {
   });
 
   it("answers 413 for a body over Next.js's 1 MB limit", async () => {
-    const response = await proxy(post("/settings", "[]", { "next-action": ACTION_ID, "content-type": "text/plain;charset=UTF-8", "content-length": String(ACTION_BODY_LIMIT_BYTES + 1) }));
+    const response = await proxy(post("/settings", "[]", { "next-action": ACTION_ID, "content-type": "text/plain;charset=UTF-8", "content-length": String(BODY_LIMIT_BYTES + 1) }));
     expect(response.status).toBe(413);
   });
 

@@ -1,11 +1,8 @@
 import { z } from "zod";
+import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 
-/**
- * Control characters, and the invisible ones that reorder or hide text (bidi controls, zero-width
- * space, byte-order mark): nothing a person means to type. Joiners stay (emoji sequences use them).
- */
-const INVISIBLE = /[\p{Cc}\u200B\u202A-\u202E\u2066-\u2069\uFEFF]/u;
-const invisibleOutsideLines = (text: string) => INVISIBLE.test(text.replace(/[\n\t]/g, ""));
+/** A finding's key is made of ids, URLs and trigger names: no control or invisible character at all. */
+const unfitKey = (key: string) => hasInvisibleCharacters(key) || /\p{Cc}/u.test(key);
 
 /** A rule id (lib/health/rules.ts), the finding's key ("" or absent: the whole rule) and why. */
 export const muteFindingSchema = z.object({
@@ -13,7 +10,7 @@ export const muteFindingSchema = z.object({
   findingKey: z
     .string()
     .max(50_000, "That finding cannot be muted; mute the whole check instead.")
-    .refine((key) => !INVISIBLE.test(key), "That finding cannot be muted; mute the whole check instead.")
+    .refine((key) => !unfitKey(key), "That finding cannot be muted; mute the whole check instead.")
     .default(""),
   reason: z
     .string()
@@ -24,6 +21,7 @@ export const muteFindingSchema = z.object({
         .string()
         .min(1, "Say why it is muted, so the team knows later.")
         .max(500, "Keep the reason under 500 characters.")
-        .refine((reason) => !invisibleOutsideLines(reason), "The reason has invisible control characters; type it again."),
+        // Line breaks and tabs are the reason's own; bidi overrides and zero-width characters are not.
+        .refine((reason) => !hasInvisibleCharacters(reason), `The reason ${INVISIBLE_CHARACTERS_MESSAGE}`),
     ),
 });

@@ -7,7 +7,7 @@ import { stderrLogger, type SandboxLogger } from "../core/log";
 export type SandboxHandler = { handle(request: SandboxRequest): SandboxResponse | Promise<SandboxResponse>; logger?: SandboxLogger };
 
 /** Token requests and admin calls are tiny; anything bigger is a client bug or abuse. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * node:http adapter, the fast path: no Web Request/Response objects, and a GET is answered without

@@ -1,5 +1,26 @@
 import type { SandboxRequest } from "../core/http-types";
-import type { SandboxHandler } from "./node-http";
+import { errorResponse } from "../core/errors";
+import { MAX_BODY_BYTES, type SandboxHandler } from "./node-http";
+
+/** The body as text, or null past MAX_BODY_BYTES (counted as read: a chunked body declares no length). */
+async function boundedText(request: Request): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? "") > MAX_BODY_BYTES) return null;
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 /**
  * Web Fetch adapter for the Next.js route handler. `mountPath` is the path the sandbox is served
@@ -14,12 +35,17 @@ export async function handleFetchRequest(sandbox: SandboxHandler, request: Reque
     headers[name.toLowerCase()] = value;
   });
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  const body = hasBody ? await boundedText(request) : "";
+  if (body === null) {
+    const tooLarge = errorResponse(413, `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+    return new Response(tooLarge.body, { status: tooLarge.status, headers: tooLarge.headers });
+  }
   const normalized: SandboxRequest = {
     method: request.method,
     path: url.pathname.slice(prefix.length) || "/",
     query: url.search.startsWith("?") ? url.search.slice(1) : url.search,
     headers,
-    body: hasBody ? await request.text() : "",
+    body,
     baseUrl: `${url.origin}${prefix}`,
     remoteAddress: headers["x-forwarded-for"]?.split(",")[0]?.trim(),
   };
