@@ -2,7 +2,8 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { historyAccess, requireHistoryReader, type HistoryRefusalReason, type TrackedAccount } from "./access";
+import { NotFoundError } from "@/lib/teams/access";
+import { HistoryAccessError, historyAccess, requireHistoryReader, type HistoryRefusalReason, type TrackedAccount } from "./access";
 import { describeChange, subjectOf, whatChanged, type DescribedChange } from "./describe";
 import { FEED_PAGE_SIZE, type FeedFilters } from "./feed-params";
 import type { RecordKind } from "./records";
@@ -138,7 +139,13 @@ export async function groupTimeline(actor: Pick<Actor, "teamId" | "userId">, tra
  */
 export async function changedSince(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, kind: RecordKind, ids: readonly number[], since: Date): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const readable = await requireHistoryReader(actor, trackerId).then(() => true, () => false);
+  const readable = await requireHistoryReader(actor, trackerId).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof HistoryAccessError || error instanceof NotFoundError) return false;
+      throw error;
+    },
+  );
   if (!readable) return new Set();
   const rows = await prisma.setupChange.findMany({
     where: kind === "group"
