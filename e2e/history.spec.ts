@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { newTestUser, signUp } from "./helpers/auth";
 import { shoot } from "./helpers/screenshots";
-import { apiList, signUpWithSandbox } from "./listing-helpers";
+import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 
 // Change history as a team uses it: turn tracking on, someone edits the account in the EMS (the
 // sandbox's edit control plays that person), "Sync now", and the change shows in the Changes feed,
@@ -72,4 +73,50 @@ test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the fee
   const past = page.getByTestId("group-as-of");
   await expect(past).toContainText(hook.url);
   await expect(past).not.toContainText(newUrl);
+});
+
+test("a member reads an account's history only with their own credentials for it; before, /changes says why and where to add them", async ({ page, browser }) => {
+  // The owner tracks the second demo account.
+  await signUpWithSandbox(page, "history-owner", "other");
+  await page.goto("/settings");
+  const section = page.getByTestId("history-section");
+  await section.getByRole("button", { name: "Turn on tracking" }).click();
+  await expect(section.getByTestId("tracker-last-run")).toContainText("First snapshot", { timeout: 30_000 });
+  await page.goto("/team");
+  await page.getByLabel("Role", { exact: true }).selectOption({ label: "Member" });
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(page.getByTestId("invitation-link")).toHaveValue(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  const token = (await page.getByTestId("invitation-link").inputValue()).split("/invite/")[1]!;
+
+  const memberContext = await browser.newContext();
+  try {
+    const member = await memberContext.newPage();
+    await signUp(member, newTestUser("history-member"), { invite: token });
+
+    // No credentials: the rule and the way in, not an error page and not the feed.
+    await member.goto("/changes");
+    const refused = member.getByTestId("changes-refused");
+    await expect(refused).toContainText(/Change history of .+ is visible to members who have saved credentials for that account, and to owners and admins\./);
+    await expect(member.getByTestId("changes-filters")).toHaveCount(0);
+    await refused.getByRole("link", { name: "Settings" }).click();
+    await expect(member).toHaveURL(/\/settings/);
+
+    // Credentials of another account (the first demo account): still refused.
+    await chooseSandbox(member, "demo");
+    await member.goto("/changes");
+    await expect(member.getByTestId("changes-refused")).toBeVisible();
+    await expect(member.getByTestId("changes-filters")).toHaveCount(0);
+
+    // Their own credentials of the tracked account: the feed.
+    await member.goto("/settings");
+    await member.getByRole("button", { name: "Switch to the built-in sandbox" }).click();
+    await member.getByLabel("Second demo account").check();
+    await member.getByRole("button", { name: "Use the sandbox" }).click();
+    await expect(member.getByTestId("sandbox-quick-start-success")).toBeVisible({ timeout: 30_000 });
+    await member.goto("/changes");
+    await expect(member.getByTestId("changes-filters")).toBeVisible();
+    await expect(member.getByTestId("changes-refused")).toHaveCount(0);
+  } finally {
+    await memberContext.close();
+  }
 });

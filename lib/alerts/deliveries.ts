@@ -7,6 +7,7 @@ import { mailEnv } from "@/lib/env";
 import { SafeError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { memberMayReadHistory } from "@/lib/history/access";
 import { NotFoundError, requireManager } from "@/lib/teams/access";
 import { alertBody, alertSubject } from "./compose";
 import { sendEmail, type SendOutcome } from "@/lib/mail/send";
@@ -71,16 +72,20 @@ const PREFERENCE_OF: Record<AlertKind, Prisma.AlertPreferenceWhereInput[]> = {
 };
 
 /**
- * The team's members who want this kind of alert by email. A preference counts for the team it was
- * set in only: someone who moved teams chooses again.
+ * The team's members who want this kind of alert by email and may read the tracked account's
+ * history (lib/history/access.ts: owners, admins, and members whose own credential reads that
+ * account; an alert is that history, health findings included). A preference counts for the team
+ * it was set in only: someone who moved teams chooses again.
  */
-async function emailRecipients(teamId: string, kind: AlertKind): Promise<string[]> {
+async function emailRecipients(tracker: { teamId: string; accountKey: string }, kind: AlertKind): Promise<string[]> {
+  const { teamId } = tracker;
   const members = await prisma.membership.findMany({
     where: { teamId, user: { alertPreference: { teamId, OR: PREFERENCE_OF[kind] } } },
-    select: { user: { select: { email: true } } },
+    select: { userId: true, role: true, user: { select: { email: true } } },
     orderBy: { createdAt: "asc" },
   });
-  return members.map((member) => member.user.email);
+  const allowed = await Promise.all(members.map((member) => memberMayReadHistory(member, tracker.accountKey)));
+  return members.filter((_, index) => allowed[index]).map((member) => member.user.email);
 }
 
 function assertAbsoluteLink(link: string): void {
@@ -101,12 +106,12 @@ function assertAbsoluteLink(link: string): void {
  */
 export async function queueAlerts(input: QueueAlertsInput): Promise<number> {
   assertAbsoluteLink(input.link);
-  const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { id: true, teamId: true, slackUrlCiphertext: true } });
+  const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { id: true, teamId: true, accountKey: true, slackUrlCiphertext: true } });
   if (!tracker || tracker.teamId !== input.teamId) throw new Error(`queueAlerts: no tracker ${input.trackerId} in team ${input.teamId}`);
 
   const destinations: { channel: AlertChannel; recipient: string }[] = [];
   if (mailEnv().SMTP_URL) {
-    for (const email of await emailRecipients(tracker.teamId, input.kind)) destinations.push({ channel: "email", recipient: email });
+    for (const email of await emailRecipients(tracker, input.kind)) destinations.push({ channel: "email", recipient: email });
   }
   if (tracker.slackUrlCiphertext) destinations.push({ channel: "slack", recipient: SLACK_RECIPIENT });
   if (destinations.length === 0) return 0;
@@ -233,8 +238,15 @@ async function send(row: ClaimedDelivery, signal: AbortSignal): Promise<SendOutc
   }
   if (row.channel === "email") {
     // Only to someone still in the team: a person who left meanwhile gets none of its alerts.
-    const member = await prisma.membership.findFirst({ where: { teamId: row.teamId, user: { email: row.recipient } }, select: { id: true } });
+    const member = await prisma.membership.findFirst({ where: { teamId: row.teamId, user: { email: row.recipient } }, select: { userId: true, role: true } });
     if (!member) return { ok: false, reason: "the recipient is no longer a member of the team", permanent: true };
+    // And only to someone who may still read the account's history (retries go on for hours: the
+    // credential may have been removed or replaced, the role lowered, since it was queued).
+    const tracker = await prisma.changeTracker.findUnique({ where: { id: row.trackerId }, select: { accountKey: true } });
+    if (!tracker) return { ok: false, reason: "the change tracker no longer exists", permanent: true };
+    if (!(await memberMayReadHistory(member, tracker.accountKey))) {
+      return { ok: false, reason: "the recipient may no longer read this account's change history", permanent: true };
+    }
     return sendEmail({ to: row.recipient, subject: row.subject, text: row.body }, mailEnv(), signal);
   }
   return { ok: false, reason: `unknown channel "${row.channel.slice(0, 20)}"`, permanent: true };

@@ -303,12 +303,49 @@ export interface SecondFactorResult {
   method: "totp" | "recovery-code";
 }
 
+/** Thrown inside the claiming transaction to undo the claim when the code is wrong. */
+class WrongCodeRollback extends Error {}
+
+/**
+ * Claims the challenge and spends the code in ONE transaction (issue 24, finding 7), so exactly one
+ * of any number of concurrent completions opens a session and exactly one code is spent:
+ * - the claim comes first, by a conditional UPDATE whose row lock is held until the transaction
+ *   ends; a concurrent completion of the same challenge waits for it, then finds the challenge used
+ *   ("gone") and spends nothing. (Spending the code before claiming, as before, let four different
+ *   recovery codes sent at once burn four codes for one session.)
+ * - a wrong code throws inside the transaction, which undoes the claim: a wrong guess racing a
+ *   right one does not take the challenge away from it.
+ * - a TOTP code moves `lastUsedStep` in the same transaction (acceptTotpCode's conditional UPDATE),
+ *   so the replay guard still holds across two challenges of the same person.
+ */
+async function claimChallengeWithCode(challengeId: string, userId: string, code: string): Promise<SecondFactorResult["method"] | "wrong" | "gone"> {
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const claimed = await tx.signInChallenge.updateMany({
+        where: { id: challengeId, usedAt: null, expiresAt: { gt: new Date() }, failures: { lt: CHALLENGE_MAX_FAILURES } },
+        data: { usedAt: new Date() },
+      });
+      if (claimed.count !== 1) return "gone";
+      if (normalizeTotpCode(code)) {
+        if (await acceptTotpCode(userId, code, { enabled: true, db: tx })) return "totp";
+      } else if (await consumeRecoveryCode(userId, code, tx)) {
+        return "recovery-code";
+      }
+      throw new WrongCodeRollback();
+    });
+  } catch (error) {
+    if (error instanceof WrongCodeRollback) return "wrong";
+    throw error;
+  }
+}
+
 /**
  * The second step of a two-factor sign-in: the challenge from the browser's cookie and a code
  * (TOTP, or a recovery code). Throttled per account and address like passwords; a challenge takes
- * CHALLENGE_MAX_FAILURES wrong codes, then the password is asked again. On success the challenge
- * is used up by one conditional UPDATE (a second completion of the same challenge fails) and the
- * caller opens the session. Throws SafeError with the words the form shows.
+ * CHALLENGE_MAX_FAILURES wrong codes, then the password is asked again. The challenge is claimed
+ * and the code spent in one transaction (`claimChallengeWithCode`): of concurrent completions,
+ * one opens the session (the caller opens it) and the others spend nothing. Throws SafeError with
+ * the words the form shows.
  */
 export async function completeSignInChallenge(token: string | null | undefined, code: string, meta: { ip: string }): Promise<SecondFactorResult> {
   const challenge = await openChallenge(token);
@@ -319,11 +356,10 @@ export async function completeSignInChallenge(token: string | null | undefined, 
   const attempt = await beginTwoFactorAttempt(user.email, meta.ip);
   if (!attempt.allowed) throw new SafeError(codeThrottleMessage(attempt.retryAfterSeconds), "throttled");
 
-  let method: SecondFactorResult["method"] | null = null;
-  if (normalizeTotpCode(code)) method = (await acceptTotpCode(user.id, code, { enabled: true })) ? "totp" : null;
-  else if (await consumeRecoveryCode(user.id, code)) method = "recovery-code";
-
-  if (!method) {
+  const outcome = await claimChallengeWithCode(challenge.id, user.id, code);
+  // Completed by another request meanwhile (or expired): this one's code was not even checked.
+  if (outcome === "gone") throw new SafeError(CHALLENGE_EXPIRED_MESSAGE, "challenge_expired");
+  if (outcome === "wrong") {
     const [counted] = await prisma.$queryRaw<Array<{ failures: number }>>`
       UPDATE "SignInChallenge" SET "failures" = "failures" + 1 WHERE "id" = ${challenge.id} RETURNING "failures"`;
     await audit({ action: "auth.sign_in_failed", teamId, actorId: user.id, actorEmail: user.email, ip: meta.ip, metadata: { step: "two-factor" } });
@@ -333,15 +369,9 @@ export async function completeSignInChallenge(token: string | null | undefined, 
     throw new SafeError(WRONG_CODE_MESSAGE, "wrong_code");
   }
   await passwordAttemptSucceeded(attempt.attemptId);
-
-  const claimed = await prisma.signInChallenge.updateMany({
-    where: { id: challenge.id, usedAt: null, expiresAt: { gt: new Date() } },
-    data: { usedAt: new Date() },
-  });
-  if (claimed.count !== 1) throw new SafeError(CHALLENGE_EXPIRED_MESSAGE, "challenge_expired");
-  if (method === "recovery-code") {
+  if (outcome === "recovery-code") {
     const left = await prisma.recoveryCode.count({ where: { userId: user.id, usedAt: null } });
     await audit({ action: "auth.recovery_code_used", teamId, actorId: user.id, actorEmail: user.email, ip: meta.ip, metadata: { left } });
   }
-  return { userId: user.id, teamId, email: user.email, name: user.name, sessionVersion: user.sessionVersion, method };
+  return { userId: user.id, teamId, email: user.email, name: user.name, sessionVersion: user.sessionVersion, method: outcome };
 }

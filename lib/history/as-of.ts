@@ -1,29 +1,18 @@
 import "server-only";
 import { cache } from "react";
 import type { Actor } from "@/lib/auth/session";
-import { loadOwnCredential } from "@/lib/credentials/store";
-import { prisma } from "@/lib/db/prisma";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
 import { visibleTextIn } from "@/lib/text/invisible-characters";
-import { accountKey } from "./account";
+import { ownAccountTracker, requireHistoryReader, type TrackedAccount } from "./access";
 import type { MaskedHeader, RecordState } from "./records";
 import { stateAsOf } from "./store";
 
 /**
  * The team's tracker of the account the actor's own credential reads, or null: a group id means
- * something only within one account, so a group's timeline and its past come from that tracker.
- * Once per request.
+ * something only within one account, so a group's timeline and its past come from that tracker
+ * (readable by the rule's own terms: lib/history/access.ts). Once per request.
  */
-export const trackerForActor = cache(async (actor: Pick<Actor, "teamId" | "userId">): Promise<{ id: string; accountLabel: string } | null> => {
-  // Most teams track nothing: one indexed read, and the credential is neither read nor decrypted.
-  const trackers = await prisma.changeTracker.findMany({ where: { teamId: actor.teamId }, select: { id: true, accountLabel: true, accountKey: true } });
-  if (trackers.length === 0) return null;
-  const credential = await loadOwnCredential(actor).catch(() => null);
-  if (!credential) return null;
-  const key = accountKey(credential.baseUrl, credential.consumerKey);
-  const tracker = trackers.find((candidate) => candidate.accountKey === key);
-  return tracker ? { id: tracker.id, accountLabel: tracker.accountLabel } : null;
-});
+export const trackerForActor = cache(async (actor: Pick<Actor, "teamId" | "userId">): Promise<TrackedAccount | null> => ownAccountTracker(actor));
 
 /** Past header values are not shown: the list keeps the names, and a value the page shows as hidden. */
 function pastHeaders(headers: unknown): { key: string; value?: string }[] | undefined {
@@ -42,8 +31,13 @@ export type GroupAsOf =
   | { kind: "missing"; rebuiltFrom: Date }
   | { kind: "before-history"; firstSync: Date | null };
 
-/** The group and its webhooks as they were at `at`, rebuilt from the tracker's checkpoint and changes. */
-export async function groupAsOf(trackerId: string, groupId: number, at: Date): Promise<GroupAsOf> {
+/**
+ * The group and its webhooks as they were at `at`, rebuilt from the tracker's checkpoint and
+ * changes. Throws HistoryAccessError when the actor may not read this tracker (NotFoundError: not
+ * their team's).
+ */
+export async function groupAsOf(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, groupId: number, at: Date): Promise<GroupAsOf> {
+  await requireHistoryReader(actor, trackerId);
   const past = await stateAsOf(trackerId, at);
   if (past.kind !== "ok") return past;
   const group = past.records.get(`group:${groupId}`);

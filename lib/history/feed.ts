@@ -2,14 +2,18 @@ import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { NotFoundError } from "@/lib/teams/access";
 import { visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
+import { HistoryAccessError, historyAccess, requireHistoryReader, type HistoryRefusalReason, type TrackedAccount } from "./access";
 import { describeChange, subjectOf, whatChanged, type DescribedChange } from "./describe";
 import { FEED_PAGE_SIZE, type FeedFilters } from "./feed-params";
 import type { RecordKind } from "./records";
 
 /**
  * Reading change history: the team's Changes feed, a record's timeline, and the marks on listing
- * rows. Every read is bounded to the actor's team (a crafted id from another team finds nothing).
+ * rows. Every read is bounded to the actor's team (a crafted id from another team finds nothing)
+ * and to the trackers the actor may read (lib/history/access.ts: owners and admins, and members
+ * whose own credential reads the tracked account).
  */
 
 export interface FeedEntry extends DescribedChange {
@@ -28,14 +32,20 @@ export interface FeedPage {
   total: number;
   page: number;
   pageCount: number;
-  /** The team tracks nothing yet. */
+  /** The team tracks something (false: nothing is tracked yet). */
   tracking: boolean;
+  /** Tracked accounts of the team whose history the actor may read (what `entries` come from). */
+  readable: TrackedAccount[];
+  /** Tracked accounts of the team whose history the actor may not read (not in `entries`). */
+  refused: TrackedAccount[];
+  /** Why they are refused; null when nothing is. */
+  refusedReason: HistoryRefusalReason | null;
 }
 
 const DAY_MS = 86_400_000;
 
-function whereOf(teamId: string, filters: FeedFilters): Prisma.SetupChangeWhereInput {
-  const and: Prisma.SetupChangeWhereInput[] = [{ teamId }];
+function whereOf(teamId: string, trackerIds: readonly string[], filters: FeedFilters): Prisma.SetupChangeWhereInput {
+  const and: Prisma.SetupChangeWhereInput[] = [{ teamId, trackerId: { in: [...trackerIds] } }];
   // A group's changes: its own, its webhooks', and a webhook moved out of it.
   if (filters.group !== null) {
     and.push({ OR: [{ groupId: filters.group, kind: { in: ["group", "webhook"] } }, { field: "group_id", before: { equals: filters.group } }] });
@@ -80,9 +90,18 @@ function entryOf(row: Row): FeedEntry {
   };
 }
 
-export async function listChanges(actor: Pick<Actor, "teamId">, filters: FeedFilters): Promise<FeedPage> {
-  const where = whereOf(actor.teamId, filters);
-  const [total, trackers] = await Promise.all([prisma.setupChange.count({ where }), prisma.changeTracker.count({ where: { teamId: actor.teamId } })]);
+/**
+ * The Changes feed: the changes of every tracker of the team the actor may read, filtered. The
+ * trackers they may not read are named in `refused`, with the reason, and none of their changes
+ * is counted or listed.
+ */
+export async function listChanges(actor: Pick<Actor, "teamId" | "userId">, filters: FeedFilters): Promise<FeedPage> {
+  const access = await historyAccess(actor);
+  const refusal = { readable: access.readable, refused: access.refused, refusedReason: access.reason };
+  const tracking = access.readable.length + access.refused.length > 0;
+  if (access.readable.length === 0) return { entries: [], total: 0, page: 1, pageCount: 1, tracking, ...refusal };
+  const where = whereOf(actor.teamId, access.readable.map((tracker) => tracker.id), filters);
+  const total = await prisma.setupChange.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / FEED_PAGE_SIZE));
   const page = Math.min(filters.page, pageCount);
   const rows = await prisma.setupChange.findMany({
@@ -92,11 +111,15 @@ export async function listChanges(actor: Pick<Actor, "teamId">, filters: FeedFil
     take: FEED_PAGE_SIZE,
     include: { tracker: { select: { accountLabel: true } } },
   });
-  return { entries: rows.map(entryOf), total, page, pageCount, tracking: trackers > 0 };
+  return { entries: rows.map(entryOf), total, page, pageCount, tracking, ...refusal };
 }
 
-/** A group's timeline: its own changes and its webhooks' over the last `days`, newest first. */
-export async function groupTimeline(actor: Pick<Actor, "teamId">, trackerId: string, groupId: number, options: { days?: number; limit?: number } = {}): Promise<FeedEntry[]> {
+/**
+ * A group's timeline: its own changes and its webhooks' over the last `days`, newest first. Throws
+ * HistoryAccessError when the actor may not read this tracker (NotFoundError: not their team's).
+ */
+export async function groupTimeline(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, groupId: number, options: { days?: number; limit?: number } = {}): Promise<FeedEntry[]> {
+  await requireHistoryReader(actor, trackerId);
   const since = new Date(Date.now() - (options.days ?? 30) * DAY_MS);
   const rows = await prisma.setupChange.findMany({
     where: {
@@ -114,10 +137,19 @@ export async function groupTimeline(actor: Pick<Actor, "teamId">, trackerId: str
 
 /**
  * Which of these records changed after `since` (the rows of a listing page, marked "changed since
- * you last looked"). One indexed query over at most a page of ids.
+ * you last looked"). One indexed query over at most a page of ids. Nothing is marked for a tracker
+ * the actor may not read: a mark says the record changed, which is history too.
  */
-export async function changedSince(actor: Pick<Actor, "teamId">, trackerId: string, kind: RecordKind, ids: readonly number[], since: Date): Promise<Set<number>> {
+export async function changedSince(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, kind: RecordKind, ids: readonly number[], since: Date): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
+  const readable = await requireHistoryReader(actor, trackerId).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof HistoryAccessError || error instanceof NotFoundError) return false;
+      throw error;
+    },
+  );
+  if (!readable) return new Set();
   const rows = await prisma.setupChange.findMany({
     where: kind === "group"
       ? { teamId: actor.teamId, trackerId, seenAt: { gt: since }, groupId: { in: [...ids] }, kind: { in: ["group", "webhook"] } }

@@ -34,7 +34,7 @@ export async function lockTeam(tx: TransactionClient, teamId: string): Promise<v
  * The actor's membership as the database has it now: the session may be a few seconds old, and a
  * role checked for authorisation must be the current one.
  */
-export async function currentRole(tx: TransactionClient, actor: Actor): Promise<TeamRole> {
+export async function currentRole(tx: TransactionClient, actor: Pick<Actor, "userId" | "teamId">): Promise<TeamRole> {
   const membership = await tx.membership.findUnique({ where: { userId: actor.userId }, select: { teamId: true, role: true } });
   if (!membership || membership.teamId !== actor.teamId) {
     throw new ForbiddenError("You are no longer a member of this team. Sign in again.");

@@ -18,6 +18,8 @@ import { allowPrivateOrigin, withEnv, withLogLevel } from "@/tests/ems/support/e
 import { captureOutput } from "@/tests/ems/support/capture-logs";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
 import { warmPool, withOwnDatabase } from "../setup/db";
+import { accountKey } from "@/lib/history/account";
+import { giveCredential, newAccount, type Account } from "../history/access-fixtures";
 
 withOwnDatabase();
 
@@ -124,13 +126,15 @@ async function startReceiver(statusFor: (index: number) => number, { delayMs = 0
 }
 
 // ---- fixtures -----------------------------------------------------------------------------------
-async function trackerOf(owner: Actor, slackUrl?: string): Promise<{ id: string }> {
+/** A tracker of an account of its own; members read its history with credentials of `account`. */
+async function trackerOf(owner: Actor, slackUrl?: string): Promise<{ id: string; account: Account }> {
+  const account = newAccount();
   const tracker = await prisma.changeTracker.create({
-    data: { teamId: owner.teamId, accountKey: `account-${unique()}`, accountLabel: "api.example.test · key …1234", createdById: owner.userId },
+    data: { teamId: owner.teamId, accountKey: accountKey(account.baseUrl, account.consumerKey), accountLabel: "api.example.test · key …1234", createdById: owner.userId },
     select: { id: true },
   });
   if (slackUrl) await setSlackUrl(owner, { trackerId: tracker.id, url: slackUrl });
-  return tracker;
+  return { ...tracker, account };
 }
 
 async function syncOf(trackerId: string): Promise<string> {
@@ -182,6 +186,8 @@ describe("queueAlerts", () => {
       prefer(stranger, true, true),
     ]);
     const tracker = await trackerOf(owner);
+    // Members read the account's history with credentials of it (the admin needs none).
+    await Promise.all([changesOnly, both, none, movedIn].map((member) => giveCredential(member, tracker.account)));
     const recipientsOf = async (syncId: string) => (await deliveriesOf(syncId)).map((row) => row.recipient).sort();
 
     const changesSync = await syncOf(tracker.id);
@@ -206,6 +212,41 @@ describe("queueAlerts", () => {
     expect(await queueAlerts(alertFor(tracker, owner, bothSync, "both"))).toBe(0);
     expect(mails.length).toBe(before);
     expect(await deliveriesOf(bothSync)).toHaveLength(3);
+  });
+
+  it("emails only those who may read the account's history: owners, admins, members with its credentials; checked again when sent (issue 24, finding 10)", async () => {
+    const owner = await createTeam();
+    const [admin, sameAccount, withoutCredential, otherAccount, leavesAccount] = await Promise.all([
+      addMember(owner, "ADMIN", "Admin"),
+      addMember(owner, "MEMBER", "Same"),
+      addMember(owner, "MEMBER", "Without"),
+      addMember(owner, "MEMBER", "Other"),
+      addMember(owner, "MEMBER", "Leaves"),
+    ]);
+    const everyone = [owner, admin, sameAccount, withoutCredential, otherAccount, leavesAccount];
+    await Promise.all(everyone.map((person) => prefer(person, true, true)));
+    const tracker = await trackerOf(owner);
+    await Promise.all([giveCredential(sameAccount, tracker.account), giveCredential(otherAccount, newAccount()), giveCredential(leavesAccount, tracker.account)]);
+
+    for (const kind of ["changes", "health", "both"] as const) {
+      const syncId = await syncOf(tracker.id);
+      await queueAlerts(alertFor(tracker, owner, syncId, kind));
+      expect((await deliveriesOf(syncId)).map((row) => row.recipient).sort()).toEqual([owner.email, admin.email, sameAccount.email, leavesAccount.email].sort());
+    }
+    const mailed = (person: Actor) => mails.filter((mail) => mail.to.includes(person.email)).length;
+    expect(mailed(withoutCredential)).toBe(0);
+    expect(mailed(otherAccount)).toBe(0);
+
+    // Queued while they could read it, then their credential went: the retry is not sent to them.
+    const syncId = await syncOf(tracker.id);
+    await prisma.alertDelivery.create({
+      data: { trackerId: tracker.id, teamId: owner.teamId, syncId, channel: "email", recipient: leavesAccount.email, subject: "s", body: "b", attempts: 1, nextAttemptAt: new Date(Date.now() - seconds(60)) },
+    });
+    await prisma.apiCredential.delete({ where: { userId: leavesAccount.userId } });
+    const before = mailed(leavesAccount);
+    await deliverDue({ signal: new AbortController().signal });
+    expect(mailed(leavesAccount)).toBe(before);
+    expect(await deliveriesOf(syncId)).toMatchObject([{ status: "failed", lastError: "the recipient may no longer read this account's change history" }]);
   });
 
   it("without SMTP_URL queues no email, only the Slack message", async () => {
@@ -271,6 +312,7 @@ describe("queueAlerts", () => {
     const refused = await addMember(owner, "MEMBER", "Refused");
     await prefer(refused, true, true);
     const tracker = await trackerOf(owner);
+    await giveCredential(refused, tracker.account);
     // Left pending, they would be due in the other tests' deliverDue calls (which count what they do).
     cleanups.push(async () => void (await prisma.alertDelivery.deleteMany({ where: { trackerId: tracker.id } })));
     const syncId = await syncOf(tracker.id);

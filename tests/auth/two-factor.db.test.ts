@@ -158,6 +158,52 @@ describe("recovery codes", () => {
   });
 });
 
+describe("concurrent completions of one challenge (issue 24, finding 7)", () => {
+  // The challenge is claimed in the transaction that uses the code: a completion that finds it
+  // claimed spends nothing. Before, each request spent its code and only then tried the claim.
+  it("4 different recovery codes at once: one session, one code used", async () => {
+    const { actor, recoveryCodes } = await enrolled();
+    const token = await passwordStep(actor.email);
+    await warmPool(6);
+    const outcomes = await Promise.all(recoveryCodes.slice(0, 4).map((code) => messageOf(signInWithSecondFactor(token, code, meta()))));
+    expect(outcomes.filter((outcome) => outcome === "signed in")).toHaveLength(1);
+    expect(await prisma.userSession.count({ where: { userId: actor.userId } })).toBe(1);
+    expect(await prisma.recoveryCode.count({ where: { userId: actor.userId, usedAt: { not: null } } })).toBe(1);
+    expect(await prisma.auditLog.count({ where: { actorId: actor.userId, action: "auth.recovery_code_used" } })).toBe(1);
+  });
+
+  it("the same recovery code 4 times at once: one session, one code used", async () => {
+    const { actor, recoveryCodes } = await enrolled();
+    const token = await passwordStep(actor.email);
+    await warmPool(6);
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => messageOf(signInWithSecondFactor(token, recoveryCodes[0]!, meta()))));
+    expect(outcomes.filter((outcome) => outcome === "signed in")).toHaveLength(1);
+    expect(await prisma.userSession.count({ where: { userId: actor.userId } })).toBe(1);
+    expect(await prisma.recoveryCode.count({ where: { userId: actor.userId, usedAt: null } })).toBe(9);
+    // The others lost the claim: their right code was not called wrong, nor counted against the challenge.
+    expect(outcomes.filter((outcome) => outcome !== "signed in").every((outcome) => /timed out/.test(outcome))).toBe(true);
+    expect(await prisma.auditLog.count({ where: { actorId: actor.userId, action: "auth.sign_in_failed" } })).toBe(0);
+  });
+
+  it("the app's code and a recovery code at once: one session, and the recovery code is kept when the app's code won", async () => {
+    const { actor, secret, recoveryCodes } = await enrolled();
+    const token = await passwordStep(actor.email);
+    const step = totpStep();
+    await warmPool(6);
+    const outcomes = await Promise.all([
+      messageOf(signInWithSecondFactor(token, totpCodeAt(secret, step), meta())),
+      messageOf(signInWithSecondFactor(token, recoveryCodes[0]!, meta())),
+    ]);
+    expect(outcomes.filter((outcome) => outcome === "signed in")).toHaveLength(1);
+    expect(await prisma.userSession.count({ where: { userId: actor.userId } })).toBe(1);
+    const usedRecoveryCodes = await prisma.recoveryCode.count({ where: { userId: actor.userId, usedAt: { not: null } } });
+    const stepMoved = (await prisma.twoFactor.findUniqueOrThrow({ where: { userId: actor.userId } })).lastUsedStep === step;
+    // Exactly one of the two codes was spent: the one that opened the session.
+    expect(usedRecoveryCodes + (stepMoved ? 1 : 0)).toBe(1);
+    expect(outcomes[0] === "signed in" ? stepMoved : usedRecoveryCodes === 1).toBe(true);
+  });
+});
+
 describe("sign-in with two factors", () => {
   it("never opens a session with the password alone; the code completes the challenge once", async () => {
     const { actor, secret } = await enrolled();

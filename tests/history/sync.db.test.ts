@@ -99,12 +99,12 @@ describe("syncTracker", () => {
     expect(headerChange.secretCiphertext).not.toContain(secret);
 
     // As of before the edit, the group shows the old URL; as of now, the new one.
-    const past = await groupAsOf(trackerId, group.groupId!, before);
-    const now = await groupAsOf(trackerId, group.groupId!, new Date());
+    const past = await groupAsOf(owner, trackerId, group.groupId!, before);
+    const now = await groupAsOf(owner, trackerId, group.groupId!, new Date());
     const urlOf = (result: typeof past) => (result.kind === "ok" ? result.group.webhooks!.find((hook) => hook.id === hookId)?.url : null);
     expect(urlOf(past)).not.toBe("https://hooks.example.com/changed");
     expect(urlOf(now)).toBe("https://hooks.example.com/changed");
-    expect(await groupAsOf(trackerId, group.groupId!, new Date(Date.now() - 86_400_000))).toMatchObject({ kind: "before-history" });
+    expect(await groupAsOf(owner, trackerId, group.groupId!, new Date(Date.now() - 86_400_000))).toMatchObject({ kind: "before-history" });
   });
 
   it("pauses, and says why, when the runner's credentials are gone", async () => {
@@ -172,7 +172,7 @@ describe("change history shows no bidi controls or invisible characters", () => 
       expect(entry).toMatchObject({ changedBy: "nimda", recordName: "Hook", groupName: "Payroll", before: "old", after: "new" });
       expect(`${entry.subject} ${entry.what} ${entry.sentence}`).not.toMatch(INVISIBLE);
     }
-    const asOf = await groupAsOf(trackerId, hook.groupId!, new Date());
+    const asOf = await groupAsOf(owner, trackerId, hook.groupId!, new Date());
     expect(asOf.kind).toBe("ok");
     expect(JSON.stringify(asOf)).not.toMatch(INVISIBLE);
   });

@@ -6,6 +6,7 @@ import { FIELD_LABELS } from "@/lib/history/describe";
 import { listChanges } from "@/lib/history/feed";
 import { canManageTeam } from "@/lib/teams/roles";
 import { ChangeList } from "@/components/history/change-list";
+import { HistoryRefusal } from "@/components/history/history-refusal";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 
@@ -128,8 +129,12 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
             <>An owner or admin can turn on change history in Settings; every change after its first snapshot shows here.</>
           )}
         </Notice>
+      ) : feed.readable.length === 0 ? (
+        // Tracked, but nothing this person may read (lib/history/access.ts): the rule and the way in.
+        <HistoryRefusal accounts={feed.refused} testId="changes-refused" />
       ) : (
         <>
+          <HistoryRefusal accounts={feed.refused} testId="changes-refused" />
           <Filters filters={filters} />
           <p className="text-sm text-slate-600" data-testid="changes-count" aria-live="polite">
             {feed.total === 0 ? "No changes match." : `${feed.total.toLocaleString("en")} change${feed.total === 1 ? "" : "s"}`}

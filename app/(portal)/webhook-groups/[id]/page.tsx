@@ -9,7 +9,9 @@ import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
 import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
 import { Notice } from "@/components/ui/notice";
 import type { Actor } from "@/lib/auth/session";
+import { historyAccess } from "@/lib/history/access";
 import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
+import { HistoryRefusal } from "@/components/history/history-refusal";
 import { requireActor } from "@/lib/auth/session";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
 import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-values";
@@ -97,13 +99,16 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
     </Link>
   );
   if (!tracker) {
+    // No credential of their own, in a team that tracks accounts they may not read: say why.
+    const access = await historyAccess(actor);
+    if (access.reason === "no-credential") return <HistoryRefusal accounts={access.refused} testId="as-of-refused" />;
     return (
       <Notice tone="info" title="This account is not tracked" testId="as-of-untracked">
         The past of a group comes from change history, which is off for your account. {back}
       </Notice>
     );
   }
-  const past = await groupAsOf(tracker.id, id, at);
+  const past = await groupAsOf(actor, tracker.id, id, at);
   if (past.kind === "before-history") {
     return (
       <Notice tone="info" title="Before history began" testId="as-of-before">
