@@ -5,6 +5,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_DATABASE_URL_FILE } from "./helpers/config";
+import { expectNoSeriousViolations } from "./helpers/axe";
 import { shoot } from "./helpers/screenshots";
 import { signUpWithSandbox } from "./listing-helpers";
 import type { TestUser } from "./helpers/auth";
@@ -94,6 +95,7 @@ test("the tabs show favourites and the most used; “More” lists the rest, by 
   await expect(list).toBeVisible();
   await expect(page.getByTestId("more-views-search")).toBeFocused();
   await expect(page.getByTestId("more-views-count")).toHaveText(`20 of ${TEAM_VIEWS * 0.75 - 8}`);
+  await expectNoSeriousViolations(page, { label: "webhook groups with “More” open" });
   await shoot(page, "views-more-open", false);
   await page.keyboard.type("view 77");
   await expect(page.getByTestId("more-views-count")).toHaveText(/^\d+ of \d+$/);
@@ -115,6 +117,7 @@ test("the tabs show favourites and the most used; “More” lists the rest, by 
   await page.goto("/views");
   await expect(page.getByTestId("views-range").first()).toHaveText(`1–25 of ${TEAM_VIEWS}`);
   await expect(page.getByTestId("view-row")).toHaveCount(25);
+  await expectNoSeriousViolations(page, { label: "/views, paged" });
   await shoot(page, "views-paged", false);
   await page.getByTestId("views-next").first().click();
   await expect(page).toHaveURL(/\/views\?page=2$/);
@@ -128,4 +131,33 @@ test("the tabs show favourites and the most used; “More” lists the rest, by 
     await page.setViewportSize({ width, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
   }
+});
+
+test("at 100 views, “Save view” says why it is refused and keeps the name typed", async ({ page }) => {
+  test.skip(!fs.existsSync(E2E_DATABASE_URL_FILE), "needs the e2e server's own database (scripts/e2e-server.ts)");
+  const user = await signUpWithSandbox(page, "capped");
+  const db = new pg.Client({ connectionString: fs.readFileSync(E2E_DATABASE_URL_FILE, "utf8").trim() });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO "SavedView" ("id", "teamId", "ownerId", "page", "name", "query", "scope", "updatedAt")
+       SELECT 'capped' || substr(md5(random()::text), 1, 12) || n, m."teamId", m."userId", 'events', 'Mine ' || n, '', 'PERSONAL', now()
+       FROM "Membership" AS m JOIN "User" AS u ON u."id" = m."userId", generate_series(1, 100) AS n
+       WHERE u."email" = $1`,
+      [user.email],
+    );
+  } finally {
+    await db.end();
+  }
+
+  await page.goto("/webhook-groups?sort=-id");
+  await expect(page.getByTestId("listing-table")).toBeVisible();
+  await page.getByTestId("save-view-toggle").click();
+  const form = page.getByTestId("save-view-form");
+  await form.getByLabel("Name").fill("One too many");
+  await form.getByRole("button", { name: "Save view" }).click();
+  await expect(form.getByRole("alert")).toHaveText("You have 100 saved views, the most one person can keep. Delete one to save another.");
+  await expect(form.getByLabel("Name")).toHaveValue("One too many");
+  await expect(page).toHaveURL(/sort=-id$/);
+  await shoot(page, "views-cap-refused", false);
 });
