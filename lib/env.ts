@@ -220,6 +220,10 @@ const serverEnvSchema = z.object({
   EXPORT_MAX_ROWS: numberFrom(10_000, 1, 1_000_000),
   EXPORT_MAX_SECONDS: numberFrom(300, 10, 3_600),
   EXPORT_MAX_CONCURRENT: numberFrom(2, 1, 100),
+  // Saved views (lib/views/caps.ts): how many one person may own (personal and shared together), and
+  // how many a team may share
+  VIEWS_MAX_PER_PERSON: numberFrom(100, 1, 10_000),
+  VIEWS_MAX_PER_TEAM: numberFrom(500, 1, 100_000),
   // Invitation mail (lib/mail)
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587" }).optional(),
   SMTP_FROM: z.string().default("EMS Portal <no-reply@localhost>"),
@@ -329,6 +333,8 @@ export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: 
 export const listingEnv = section(serverEnvSchema.pick({ EMS_PAGE_BUDGET_MS: true }));
 export const historyEnv = section(serverEnvSchema.pick({ HISTORY_SYNC_BUDGET_PERCENT: true, NEXTAUTH_URL: true }));
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true, EXPORT_MAX_SECONDS: true, EXPORT_MAX_CONCURRENT: true }));
+/** lib/views/caps.ts: the most views one person owns, and the most one team shares. */
+export const viewsEnv = section(serverEnvSchema.pick({ VIEWS_MAX_PER_PERSON: true, VIEWS_MAX_PER_TEAM: true }));
 /** proxy.ts: development (a looser policy for React's dev tools) and HTTPS (HSTS). */
 export const securityHeadersEnv = section(serverEnvSchema.pick({ NODE_ENV: true, NEXTAUTH_URL: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));

@@ -41,6 +41,7 @@ export async function ListingPage({ actor, resolved }: { actor: Actor; resolved:
           <ViewBar
             state={state}
             views={resolved.views}
+            moreViews={resolved.moreViews}
             activeView={resolved.activeView}
             modified={resolved.modified}
           />

@@ -7,16 +7,20 @@ import { ViewTabs, type ViewTab } from "@/components/views/view-tabs";
 
 /**
  * The saved views of a listing page as tabs above its table (components/views/view-tabs.tsx), each
- * described in words here on the server: favourites first, then personal views, then the team's.
+ * described in words here on the server: favourites first, then personal views, then the team's. Only
+ * the tabs (favourites and most used) are described here; "More" loads the rest when it opens.
  */
 export function ViewBar({
   state,
   views,
+  moreViews,
   activeView,
   modified,
 }: {
   state: ListingState;
+  /** The tabs (lib/views/tabs.ts), not every view: the rest are counted in `moreViews`. */
   views: ViewSummary[];
+  moreViews: number;
   activeView: ViewSummary | null;
   modified: boolean;
 }) {
@@ -40,6 +44,7 @@ export function ViewBar({
       allHref={`${config.path}?view=none`}
       allDescription={`All ${config.title.toLowerCase()}, no saved view`}
       tabs={tabs}
+      moreViews={moreViews}
       activeId={activeView?.id ?? null}
       modified={activeView !== null && modified}
       query={query}

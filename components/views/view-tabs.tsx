@@ -9,6 +9,7 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { updateViewAction } from "@/lib/actions/views/update-view";
 import { Popover } from "@/components/ui/popover";
+import { MoreViews } from "./more-views";
 import { SaveViewForm } from "./save-view-form";
 import type { ViewMenu, ViewMenuProps } from "./view-menu";
 import { viewMenuTrigger } from "./styles";
@@ -30,8 +31,10 @@ export interface ViewTabsProps {
   page: string;
   allHref: string;
   allDescription: string;
-  /** Favourites first, then the rest (ViewBar orders them). */
+  /** Favourites first, then the rest (ViewBar orders them): the most used, not every view. */
   tabs: ViewTab[];
+  /** The person's other views on this page, listed by "More" (loaded when it opens). */
+  moreViews: number;
   activeId: string | null;
   /** The options on screen differ from the active view's. */
   modified: boolean;
@@ -56,8 +59,10 @@ export function ViewTabs(props: ViewTabsProps) {
   const active = tabs.find((tab) => tab.id === activeId) ?? null;
   return (
     <div className="flex w-full min-w-0 flex-wrap items-center gap-2" data-testid="view-bar">
-      <nav aria-label="Saved views" className="min-w-0 basis-full sm:basis-auto sm:flex-1">
-        <ul className="flex items-center gap-1.5 overflow-x-auto py-1" data-testid="view-tabs">
+      <nav aria-label="Saved views" className="flex min-w-0 basis-full items-center gap-1.5 sm:basis-auto sm:flex-1">
+        {/* `relative`: a tab's screen-reader text (absolutely positioned) is then clipped by this box
+            too; with the page as its containing block it stuck out past the screen's edge. */}
+        <ul className="relative flex min-w-0 flex-1 items-center gap-1.5 overflow-x-auto py-1" data-testid="view-tabs">
           <li className={tabClass}>
             <Link
               href={props.allHref}
@@ -74,6 +79,8 @@ export function ViewTabs(props: ViewTabsProps) {
             <Tab key={tab.id} {...props} tab={tab} active={tab.id === activeId} modified={tab.id === activeId && modified} />
           ))}
         </ul>
+        {/* Beside the row, not in it: the row scrolls sideways, and "More" stays in sight. */}
+        {props.moreViews > 0 ? <MoreViews page={props.page} count={props.moreViews} /> : null}
       </nav>
       <div className="flex min-w-0 flex-wrap items-center gap-2">
         {active && modified ? (
@@ -130,7 +137,7 @@ function Tab({ tab, active, modified, page, currentHref }: { tab: ViewTab; activ
 /** "Save": the active view takes the options on screen (only offered to who may manage it). */
 function SaveChanges({ view, query }: { view: ViewTab; query: string }) {
   const router = useRouter();
-  const { state, pending, formProps } = useActionForm(updateViewAction, {
+  const { state, pending, fieldErrors, formProps } = useActionForm(updateViewAction, {
     onSuccess: (result) => {
       if (result.message) toast.success(result.message);
       router.refresh();
@@ -145,7 +152,7 @@ function SaveChanges({ view, query }: { view: ViewTab; query: string }) {
       </button>
       {state.status === "error" ? (
         <p role="alert" className="text-sm text-red-700">
-          {state.message ?? "Not saved."}
+          {state.message ?? fieldErrors.query ?? "Not saved."}
         </p>
       ) : null}
     </form>

@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import type { Actor } from "@/lib/auth/session";
 import { getEmsClientForActor } from "@/lib/credentials/store";
 import type { EmsClient } from "@/lib/ems";
-import { listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import { listViewTabs } from "@/lib/views/tabs";
+import { viewHref, type ViewSummary } from "@/lib/views/views";
 import { canonicalListingQuery } from "./canonical";
 import { viewQueryOf } from "./href";
 import type { ListingResource } from "./resources";
@@ -21,7 +22,10 @@ export interface ResolvedListing {
   canManageActiveView: boolean;
   /** The options on screen differ from the active view's. */
   modified: boolean;
+  /** The tabs (lib/views/tabs.ts): favourites and most used, with the default and the requested view. */
   views: ViewSummary[];
+  /** The person's views on this page past the tabs, listed by "More" when it opens. */
+  moreViews: number;
   /**
    * The person's EMS client (null: no credentials saved), loaded beside the views: hand it to
    * loadListing. A rejection (unreadable credentials) is the listing's to show, not this function's.
@@ -44,22 +48,28 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
   // navigation to one is sent on to the canonical address the same way.
   const canonical = canonicalListingQuery(resource, searchParams, state);
   if (canonical !== null) redirect(`${listingConfig(resource).path}?${canonical}`);
-  // Two queries at once: the credential the table will need, and every view this person may see on
-  // this page (a requested or default view is one of them or it is not theirs to see).
+  // Two queries at once: the credential the table will need, and this person's tabs on this page
+  // (a requested or default view is among them if it is theirs to see at all). The same statement
+  // counts the opening of the requested (or default) view for "most used".
   const emsClient = getEmsClientForActor(actor);
   void emsClient.catch(() => undefined); // awaited (and shown) by loadListing; never an unhandled rejection
-  const views = await listViews(actor, resource);
+  const tabs = await listViewTabs(actor, resource, {
+    requestedId: state.view && state.view !== "none" ? state.view : null,
+    opensDefault: !hasOptions && state.view === null,
+  });
+  const views = tabs.views;
+  const moreViews = tabs.more;
   const requested = state.view && state.view !== "none" ? (views.find((v) => v.id === state.view) ?? null) : null;
 
   if (!hasOptions) {
     const target = state.view === "none" ? null : state.view ? requested : (views.find((v) => v.isDefault) ?? null);
     if (target && target.page === resource && target.query !== "") redirect(viewHref(target));
     if (target && target.page === resource) {
-      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views, emsClient };
+      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views, moreViews, emsClient };
     }
   }
 
-  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views, emsClient };
+  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient };
 
   if (state.view && (!requested || requested.page !== resource)) {
     return {
@@ -77,6 +87,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       canManageActiveView: false,
       modified: false,
       views,
+      moreViews,
       emsClient,
     };
   }
@@ -88,8 +99,9 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       canManageActiveView: requested.canManage,
       modified: viewQueryOf(state) !== requested.query,
       views,
+      moreViews,
       emsClient,
     };
   }
-  return { state, activeView: null, canManageActiveView: false, modified: false, views, emsClient };
+  return { state, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient };
 }

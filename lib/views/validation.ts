@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
+import { MAX_VIEW_QUERY_LENGTH, MORE_VIEWS_SEARCH_MAX, VIEW_QUERY_TOO_LONG } from "./limits";
 
 export const LISTING_PAGES = ["webhook-groups", "events"] as const;
 export type ListingPage = (typeof LISTING_PAGES)[number];
@@ -18,5 +19,19 @@ export const viewNameSchema = z
       .refine((name) => !hasInvisibleCharacters(name), { error: `The name ${INVISIBLE_CHARACTERS_MESSAGE}` }),
   );
 export const viewScopeSchema = z.enum(["PERSONAL", "TEAM"], { error: "Choose personal or team." });
-/** The listing options a view names: a URL search string, re-read by the page's own schema. */
-export const viewQuerySchema = z.string().max(4000, { error: "These options are too long to save." });
+/**
+ * The listing options a view names: a URL search string, re-read by the page's own schema. The
+ * toolbar sends it canonical already; the data functions check the canonical form's length again.
+ */
+export const viewQuerySchema = z.string().max(MAX_VIEW_QUERY_LENGTH, { error: VIEW_QUERY_TOO_LONG });
+
+/** `GET /api/views/more?page=…&q=…&offset=…`: the "More" list of a listing page's views. */
+export const moreViewsRequestSchema = z.object({
+  page: viewPageSchema,
+  q: z
+    .string()
+    .default("")
+    .transform((text) => text.replace(/\s+/g, " ").trim())
+    .pipe(z.string().max(MORE_VIEWS_SEARCH_MAX, { error: `Search with at most ${MORE_VIEWS_SEARCH_MAX} characters.` })),
+  offset: z.coerce.number({ error: "That is not a position in the list." }).int().min(0).max(100_000).default(0),
+});

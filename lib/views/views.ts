@@ -1,12 +1,14 @@
 import "server-only";
 import type { Actor } from "@/lib/auth/session";
 import { auditByActor } from "@/lib/audit/log";
-import { prisma } from "@/lib/db/prisma";
+import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { Prisma, type SavedView } from "@/lib/generated/prisma/client";
 import { viewQueryOf } from "@/lib/listing/href";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { canManageView, canSeeView } from "./access";
+import { assertRoomForView, lockTeamViews } from "./caps";
+import { MAX_VIEW_QUERY_LENGTH, VIEW_QUERY_TOO_LONG } from "./limits";
 import {
   viewIdSchema,
   viewNameSchema,
@@ -47,7 +49,16 @@ export function canonicalViewQuery(page: ListingPage, query: string): string {
   return viewQueryOf({ ...state, page: 1, view: null });
 }
 
-type ViewRow = {
+/** The options a view will store: canonical, and no longer than MAX_VIEW_QUERY_LENGTH once canonical. */
+function storableViewQuery(page: ListingPage, query: string): string {
+  if (!viewQuerySchema.safeParse(query).success) throw new SafeError(VIEW_QUERY_TOO_LONG, "view_query_too_long");
+  const canonical = canonicalViewQuery(page, query);
+  if (canonical.length > MAX_VIEW_QUERY_LENGTH) throw new SafeError(VIEW_QUERY_TOO_LONG, "view_query_too_long");
+  return canonical;
+}
+
+/** A view as the one-statement readers select it (lib/views/tabs.ts, directory.ts and listViews). */
+export type ViewRow = {
   id: string;
   teamId: string;
   page: string;
@@ -62,24 +73,26 @@ type ViewRow = {
 };
 
 /**
- * The views the actor can see on a page (or on every page), team ones and their own, in ONE
- * statement: the views, their owner's name, and whether each is this person's default and favourite. (Prisma
- * runs an `include` as one query per relation; a listing page view pays for every round trip.)
+ * The columns of a ViewRow for `v` (SavedView) joined with `o` (its owner, User), the actor's
+ * marks looked up by id. Every reader puts the same WHERE beside it: `visibleViewsWhere`.
  */
-export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
-  const pageFilter = page ? Prisma.sql`AND v."page" = ${viewPageSchema.parse(page)}` : Prisma.empty;
-  const rows = await prisma.$queryRaw<ViewRow[]>`
-    SELECT v."id", v."teamId", v."page", v."name", v."query", v."scope"::text AS "scope", v."ownerId", v."updatedAt",
+export function viewRowColumns(actor: Actor): Prisma.Sql {
+  return Prisma.sql`v."id", v."teamId", v."page", v."name", v."query", v."scope"::text AS "scope", v."ownerId", v."updatedAt",
            o."name" AS "ownerName",
            EXISTS (SELECT 1 FROM "UserDefaultView" AS d WHERE d."viewId" = v."id" AND d."userId" = ${actor.userId}) AS "isDefault",
-           EXISTS (SELECT 1 FROM "SavedViewFavourite" AS f WHERE f."viewId" = v."id" AND f."userId" = ${actor.userId}) AS "isFavourite"
-    FROM "SavedView" AS v
-    LEFT JOIN "User" AS o ON o."id" = v."ownerId"
-    WHERE v."teamId" = ${actor.teamId}
+           EXISTS (SELECT 1 FROM "SavedViewFavourite" AS f WHERE f."viewId" = v."id" AND f."userId" = ${actor.userId}) AS "isFavourite"`;
+}
+
+/** The views of `v` the actor may see (lib/views/access.ts canSeeView, as SQL): their team's, and their own personal ones. */
+export function visibleViewsWhere(actor: Actor, page?: ListingPage): Prisma.Sql {
+  const pageFilter = page ? Prisma.sql`AND v."page" = ${viewPageSchema.parse(page)}` : Prisma.empty;
+  return Prisma.sql`v."teamId" = ${actor.teamId}
       AND (v."scope" = 'TEAM' OR (v."scope" = 'PERSONAL' AND v."ownerId" = ${actor.userId}))
-      ${pageFilter}
-    ORDER BY v."page" ASC, v."scope" ASC, v."name" ASC`;
-  return rows.map((view) => ({
+      ${pageFilter}`;
+}
+
+export function toViewSummary(actor: Actor, view: ViewRow): ViewSummary {
+  return {
     id: view.id,
     page: view.page as ListingPage,
     name: view.name,
@@ -92,7 +105,23 @@ export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewS
     isDefault: view.isDefault,
     isFavourite: view.isFavourite,
     updatedAt: view.updatedAt,
-  }));
+  };
+}
+
+/**
+ * Every view the actor can see on a page (or on every page), team ones and their own, in ONE
+ * statement: the views, their owner's name, and whether each is this person's default and favourite.
+ * (Prisma runs an `include` as one query per relation.) Unpaged: for the command palette and tests;
+ * pages read lib/views/tabs.ts (the listing's tabs) and lib/views/directory.ts (/views), which page.
+ */
+export async function listViews(actor: Actor, page?: ListingPage): Promise<ViewSummary[]> {
+  const rows = await prisma.$queryRaw<ViewRow[]>`
+    SELECT ${viewRowColumns(actor)}
+    FROM "SavedView" AS v
+    LEFT JOIN "User" AS o ON o."id" = v."ownerId"
+    WHERE ${visibleViewsWhere(actor, page)}
+    ORDER BY v."page" ASC, v."scope" ASC, v."name" ASC`;
+  return rows.map((view) => toViewSummary(actor, view));
 }
 
 /**
@@ -121,8 +150,8 @@ async function requireManageableView(actor: Actor, viewId: string): Promise<Save
   return view;
 }
 
-async function assertNameFree(actor: Actor, page: string, scope: "PERSONAL" | "TEAM", name: string, exceptId?: string) {
-  const clash = await prisma.savedView.findFirst({
+async function assertNameFree(tx: TransactionClient, actor: Actor, page: string, scope: "PERSONAL" | "TEAM", name: string, exceptId?: string) {
+  const clash = await tx.savedView.findFirst({
     where: {
       teamId: actor.teamId,
       page,
@@ -152,9 +181,12 @@ export async function createView(actor: Actor, input: CreateViewInput): Promise<
   const page = viewPageSchema.parse(input.page);
   const name = viewNameSchema.parse(input.name);
   const scope = viewScopeSchema.parse(input.scope);
-  const query = canonicalViewQuery(page, viewQuerySchema.parse(input.query));
-  await assertNameFree(actor, page, scope, name);
+  const query = storableViewQuery(page, input.query);
   return prisma.$transaction(async (tx) => {
+    // Under the team's views lock: the caps' counts and the name check see every save before this one.
+    await lockTeamViews(tx, actor.teamId);
+    await assertNameFree(tx, actor, page, scope, name);
+    await assertRoomForView(tx, actor, { owned: true, shared: scope === "TEAM" });
     const view = await tx.savedView.create({
       data: { teamId: actor.teamId, ownerId: actor.userId, page, name, query, scope },
     });
@@ -180,19 +212,24 @@ export async function updateView(actor: Actor, viewId: string, input: UpdateView
   const view = await requireManageableView(actor, viewId);
   const name = input.name === undefined ? view.name : viewNameSchema.parse(input.name);
   const scope = input.scope === undefined ? view.scope : viewScopeSchema.parse(input.scope);
-  const query =
-    input.query === undefined ? view.query : canonicalViewQuery(view.page as ListingPage, viewQuerySchema.parse(input.query));
+  const query = input.query === undefined ? view.query : storableViewQuery(view.page as ListingPage, input.query);
   if (scope === "PERSONAL" && view.scope === "TEAM" && view.ownerId !== actor.userId) {
     throw new SafeError("Only the person who shared a team view can make it personal again; you can delete it or copy it.", "forbidden");
   }
-  if (name !== view.name || scope !== view.scope) await assertNameFree(actor, view.page, scope, name, view.id);
+  const sharing = scope === "TEAM" && view.scope === "PERSONAL";
   return prisma.$transaction(async (tx) => {
+    if (name !== view.name || scope !== view.scope) {
+      await lockTeamViews(tx, actor.teamId);
+      await assertNameFree(tx, actor, view.page, scope, name, view.id);
+      // Sharing adds one to the team's count; the view stays its maker's, so the person's count does not move.
+      if (sharing) await assertRoomForView(tx, actor, { owned: false, shared: true });
+    }
     const updated = await tx.savedView.update({ where: { id: view.id }, data: { name, scope, query } });
     if (scope === "PERSONAL" && view.scope === "TEAM") {
       // No longer shared: teammates who had it as their default fall back to no default.
       await tx.userDefaultView.deleteMany({ where: { viewId: view.id, NOT: { userId: actor.userId } } });
     }
-    if (scope === "TEAM" && view.scope === "PERSONAL") {
+    if (sharing) {
       await auditByActor(
         actor,
         { action: "view.shared", target: view.id, metadata: { name, page: view.page } },

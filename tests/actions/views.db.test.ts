@@ -352,3 +352,54 @@ describe("a view's name with invisible characters (every action that takes a nam
     expect((await viewsOf(owner.userId)).map((saved) => saved.name)).toEqual([view.name]);
   });
 });
+
+describe("the caps on views and on their options (issue 24, finding 3)", () => {
+  const PERSON_REFUSAL = "You have 100 saved views, the most one person can keep. Delete one to save another.";
+  const TEAM_REFUSAL =
+    "Your team shares 500 views, the most a team can share. Delete a team view (or make one personal) to share another; you can still save this one for yourself.";
+  const TOO_LONG = "These options are too long to save as a view (at most 2,000 characters): remove some filters or ids first.";
+  const seed = (actor: Actor, count: number, scope: "PERSONAL" | "TEAM", ownerId: string | null = actor.userId) =>
+    prisma.savedView.createMany({
+      data: Array.from({ length: count }, (_, i) => ({ teamId: actor.teamId, ownerId, page: "events", name: `Seeded ${unique()} ${i}`, query: "", scope })),
+    });
+  const longQuery = Array.from({ length: 12 }, (_, i) => `filter=${encodeURIComponent(`name=*contains*${i}${"a".repeat(190)}`)}`).join("&");
+
+  it("refuses a save, a copy and a restore past the person's 100 views with a form message, and saves nothing", async () => {
+    const owner = await createTeam();
+    await seed(owner, 99, "PERSONAL");
+    const hundredth = await teamView(owner);
+    await signInAs(owner);
+    expect(await call(saveViewAction, { page: "events", name: "One more", query: "sort=-id", then: "answer" })).toEqual({ status: "error", message: PERSON_REFUSAL });
+    expect(await call(copyViewAction, { viewId: hundredth.id })).toEqual({ status: "error", message: PERSON_REFUSAL });
+    expect(await call(restoreViewAction, { page: "events", name: "Back", query: "", scope: "PERSONAL", makeDefault: "on" })).toEqual({ status: "error", message: PERSON_REFUSAL });
+    expect(await prisma.savedView.count({ where: { ownerId: owner.userId } })).toBe(100);
+    expect(await prisma.userDefaultView.count({ where: { userId: owner.userId } })).toBe(0);
+  });
+
+  it("refuses sharing a 501st team view, by a save, a restore or a change of scope", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    await seed(owner, 500, "TEAM", null);
+    const mine = await personalView(member);
+    await signInAs(member);
+    expect(await call(saveViewAction, { page: "events", name: "Ours", query: "", scope: "TEAM", then: "answer" })).toEqual({ status: "error", message: TEAM_REFUSAL });
+    expect(await call(restoreViewAction, { page: "events", name: "Ours", query: "", scope: "TEAM" })).toEqual({ status: "error", message: TEAM_REFUSAL });
+    expect(await call(updateViewAction, { viewId: mine.id, scope: "TEAM" })).toEqual({ status: "error", message: TEAM_REFUSAL });
+    expect(await prisma.savedView.count({ where: { teamId: owner.teamId, scope: "TEAM" } })).toBe(500);
+    expect(await call(saveViewAction, { page: "events", name: "Only mine", query: "", scope: "PERSONAL", then: "answer" })).toMatchObject({ status: "success" });
+  });
+
+  it("refuses options longer than 2,000 characters as a field error, on a save, a change and a restore", async () => {
+    const owner = await createTeam();
+    const view = await personalView(owner);
+    await signInAs(owner);
+    expect(longQuery.length).toBeGreaterThan(2000);
+    expect(await call(saveViewAction, { page: "webhook-groups", name: "Long", query: longQuery, then: "answer" })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
+    expect(await call(updateViewAction, { viewId: view.id, query: longQuery })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
+    expect(await call(restoreViewAction, { page: "webhook-groups", name: "Long", query: longQuery, scope: "PERSONAL" })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
+    // Short as sent, long as stored (every "é" is six characters once encoded): a form message.
+    const accented = Array.from({ length: 7 }, (_, i) => `filter=name=*contains*${i}${"é".repeat(199)}`).join("&");
+    expect(await call(saveViewAction, { page: "webhook-groups", name: "Accents", query: accented, then: "answer" })).toEqual({ status: "error", message: TOO_LONG });
+    expect(await prisma.savedView.count({ where: { ownerId: owner.userId } })).toBe(1);
+  });
+});

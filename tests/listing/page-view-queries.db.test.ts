@@ -46,10 +46,10 @@ async function signedInMember(): Promise<SessionClaims> {
   return { uid: member.userId, sid: session.id, sv: 0 };
 }
 
-async function webhookGroupsPageView(claims: SessionClaims) {
+async function webhookGroupsPageView(claims: SessionClaims, searchParams: Record<string, string> = {}) {
   const actor = await actorForSession(claims);
   if (!actor) throw new Error("the session was refused");
-  const resolved = await resolveListing(actor, "webhook-groups", {});
+  const resolved = await resolveListing(actor, "webhook-groups", searchParams);
   const outcome = await loadListing(actor, resolved.state, resolved.emsClient);
   return { actor, resolved, outcome };
 }
@@ -64,9 +64,9 @@ const isRateLimitWrite = (sql: string) =>
   // The credits spent per kind (lib/ems/budget.ts): the same once-a-second timer.
   /^\s*INSERT INTO "EmsBudgetUsage"/i.test(sql);
 
-async function countPageView(claims: SessionClaims) {
+async function countPageView(claims: SessionClaims, searchParams: Record<string, string> = {}) {
   await flushEmsState();
-  const { result, statements } = await counter.record(() => webhookGroupsPageView(claims));
+  const { result, statements } = await counter.record(() => webhookGroupsPageView(claims, searchParams));
   const pagePath = statements.filter((sql) => !isRateLimitWrite(sql));
   return { ...result, pagePath, report: `${pagePath.length} statements:\n${pagePath.map((sql, i) => `${i + 1}. ${sql}`).join("\n")}` };
 }
@@ -106,6 +106,21 @@ describe("one listing page view", () => {
     expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
     const { lastSeenAt } = await prisma.userSession.findUniqueOrThrow({ where: { id: claims.sid } });
     expect(lastSeenAt.getTime()).toBeGreaterThan(tenMinutesAgo.getTime() + 5 * 60_000);
+  });
+
+  it("opening a saved view counts its use (for the tabs' “most used”) inside the saved-views statement: still four", async () => {
+    const claims = await signedInMember();
+    const view = await prisma.savedView.findFirstOrThrow({ where: { ownerId: claims.uid, name: "My groups" } });
+    const searchParams = Object.fromEntries(new URLSearchParams(`${view.query}&view=${view.id}`));
+    await webhookGroupsPageView(claims, searchParams);
+    await prisma.savedViewUsage.deleteMany({ where: { userId: claims.uid } });
+
+    const { outcome, resolved, pagePath, report } = await countPageView(claims, searchParams);
+    expect(outcome.kind).toBe("ok");
+    expect(resolved.activeView?.id).toBe(view.id);
+    expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
+    expect(pagePath.filter((sql) => /"SavedView"/.test(sql)), report).toHaveLength(1);
+    expect(await prisma.savedViewUsage.findMany({ where: { userId: claims.uid }, select: { viewId: true, useCount: true } })).toEqual([{ viewId: view.id, useCount: 1 }]);
   });
 
   it("without saved credentials: still the same four, and the page says so", async () => {

@@ -12,7 +12,8 @@ import { updateViewAction } from "@/lib/actions/views/update-view";
 import { exactUtc, relativeTo } from "@/lib/auth/session-times";
 import { requireActor } from "@/lib/auth/session";
 import { describeViewQuery } from "@/lib/views/describe";
-import { inShowingOrder, listViews, viewHref, type ViewSummary } from "@/lib/views/views";
+import { directoryPageNumber, listViewDirectory, type ViewDirectoryPage } from "@/lib/views/directory";
+import { viewHref, type ViewSummary } from "@/lib/views/views";
 import { LISTING_TITLES } from "@/lib/listing/titles";
 import { LISTING_PAGES } from "@/lib/views/validation";
 
@@ -131,9 +132,42 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
   );
 }
 
-export default async function ViewsPage() {
+/** "Previous" / "Next" of /views: links (each page of the list is an address of its own). */
+function DirectoryPaging({ directory }: { directory: ViewDirectoryPage }) {
+  if (directory.total === 0) return null;
+  const link = (pageNumber: number) => (pageNumber === 1 ? "/views" : `/views?page=${pageNumber}`);
+  const previous = directory.pageNumber > 1 ? link(directory.pageNumber - 1) : null;
+  const next = directory.pageNumber < directory.pageCount ? link(directory.pageNumber + 1) : null;
+  return (
+    <nav aria-label="Pages of saved views" className="flex flex-wrap items-center gap-2 text-sm" data-testid="views-paging">
+      <p className="mr-auto text-slate-700" data-testid="views-range">
+        {directory.from.toLocaleString("en-US")}–{directory.to.toLocaleString("en-US")} of {directory.total.toLocaleString("en-US")}
+      </p>
+      {previous ? (
+        <Link href={previous} prefetch={false} className={button} rel="prev" data-testid="views-previous">
+          Previous
+        </Link>
+      ) : (
+        <span className={`${button} opacity-50`} aria-disabled="true">
+          Previous
+        </span>
+      )}
+      {next ? (
+        <Link href={next} prefetch={false} className={button} rel="next" data-testid="views-next">
+          Next
+        </Link>
+      ) : (
+        <span className={`${button} opacity-50`} aria-disabled="true">
+          Next
+        </span>
+      )}
+    </nav>
+  );
+}
+
+export default async function ViewsPage(props: PageProps<"/views">) {
   const actor = await requireActor();
-  const views = await listViews(actor);
+  const directory = await listViewDirectory(actor, directoryPageNumber((await props.searchParams).page));
   const now = new Date();
   return (
     <div className="space-y-6">
@@ -145,14 +179,17 @@ export default async function ViewsPage() {
           favourites come first. Times are in UTC.
         </p>
       </div>
+      <DirectoryPaging directory={directory} />
       {LISTING_PAGES.map((page) => {
-        const ordered = inShowingOrder(views.filter((view) => view.page === page));
+        const shown = directory.views.filter((view) => view.page === page);
+        // A section with views on other pages of the list is left out here; one with none says how to make one (on the first page).
+        if (shown.length === 0 && (directory.totalByPage[page] > 0 || directory.pageNumber > 1)) return null;
         return (
           <section key={page} aria-labelledby={`views-${page}`} className="space-y-3">
             <h2 id={`views-${page}`} className="text-lg font-semibold text-slate-900">
-              {LISTING_TITLES[page]}
+              {LISTING_TITLES[page]} <span className="text-sm font-normal text-slate-600">({directory.totalByPage[page].toLocaleString("en-US")})</span>
             </h2>
-            {ordered.length === 0 ? (
+            {shown.length === 0 ? (
               <p className="text-sm text-slate-600">
                 No saved views yet.{" "}
                 <Link href={`/${page}`} prefetch={false} className="text-brand-700 underline">
@@ -162,7 +199,7 @@ export default async function ViewsPage() {
               </p>
             ) : (
               <ul className="space-y-2">
-                {ordered.map((v) => (
+                {shown.map((v) => (
                   <ViewRow key={v.id} view={v} now={now} />
                 ))}
               </ul>
@@ -170,6 +207,7 @@ export default async function ViewsPage() {
           </section>
         );
       })}
+      {directory.pageCount > 1 ? <DirectoryPaging directory={directory} /> : null}
     </div>
   );
 }

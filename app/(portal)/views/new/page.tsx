@@ -3,6 +3,7 @@ import Link from "next/link";
 import { SaveViewForm } from "@/components/views/save-view-form";
 import { requireActor } from "@/lib/auth/session";
 import { describeViewQuery } from "@/lib/views/describe";
+import { MAX_VIEW_QUERY_LENGTH, VIEW_QUERY_TOO_LONG } from "@/lib/views/limits";
 import { viewPageSchema } from "@/lib/views/validation";
 import { canonicalViewQuery } from "@/lib/views/views";
 
@@ -35,7 +36,19 @@ export default async function NewViewPage(props: PageProps<"/views/new">) {
       </div>
     );
   }
-  const query = canonicalViewQuery(page.data, rawQuery.slice(0, 4000));
+  // Read no further than a view may store: longer options are refused whole, never cut.
+  const tooLong = rawQuery.length > MAX_VIEW_QUERY_LENGTH;
+  const query = tooLong ? "" : canonicalViewQuery(page.data, rawQuery);
+  if (tooLong || query.length > MAX_VIEW_QUERY_LENGTH) {
+    return (
+      <div className="max-w-md space-y-2">
+        <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
+        <p className="text-sm text-red-700" data-testid="view-query-too-long">
+          {VIEW_QUERY_TOO_LONG}
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="max-w-md space-y-4">
       <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
