@@ -45,7 +45,8 @@ describe("security notices", () => {
     await prisma.userSession.create({ data: { userId: owner.userId } });
     await startEnrolment(owner, meta);
     const { secret } = (await pendingEnrolment(owner))!;
-    await confirmEnrolment(owner, totpCodeAt(secret, totpStep() - 1), meta);
+    await confirmEnrolment(owner, totpCodeAt(secret, totpStep()), meta);
+    await prisma.twoFactor.update({ where: { userId: owner.userId }, data: { lastUsedStep: totpStep() - 5 } });
     await regenerateRecoveryCodes({ ...owner, twoFactorEnabled: true }, totpCodeAt(secret, totpStep()), meta);
     await prisma.userSession.create({ data: { userId: owner.userId } });
     await endOtherSessions(owner, meta);
@@ -67,7 +68,7 @@ describe("security notices", () => {
     const owner = await createTeam();
     await startEnrolment(owner, meta);
     const { secret } = (await pendingEnrolment(owner))!;
-    const { recoveryCodes } = await confirmEnrolment(owner, totpCodeAt(secret, totpStep() - 1), meta);
+    const { recoveryCodes } = await confirmEnrolment(owner, totpCodeAt(secret, totpStep()), meta);
     expect(recoveryCodes).toHaveLength(10);
     expect(mailsTo(owner.email)).toEqual([]);
   });
@@ -77,7 +78,7 @@ describe("security notices", () => {
     const owner = await createTeam();
     await startEnrolment(owner, meta);
     const { secret } = (await pendingEnrolment(owner))!;
-    await expect(confirmEnrolment(owner, totpCodeAt(secret, totpStep() - 1), meta)).resolves.toMatchObject({ otherSessionsEnded: 0 });
+    await expect(confirmEnrolment(owner, totpCodeAt(secret, totpStep()), meta)).resolves.toMatchObject({ otherSessionsEnded: 0 });
     expect((await prisma.twoFactor.findUniqueOrThrow({ where: { userId: owner.userId } })).enabledAt).not.toBeNull();
   });
 });
