@@ -43,7 +43,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { LoadResult } from "./budget-views";
 import { openBenchDatabase } from "./database";
 
@@ -130,7 +130,8 @@ async function main(): Promise<void> {
 
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
   const { prisma } = await import("@/lib/db/prisma");
-  const { saveCredential, getEmsClientForActor } = await import("@/lib/credentials/store");
+  const { saveCredential } = await import("@/lib/credentials/store");
+  const { getEmsClientForActor } = await import("@/lib/ems-access/credential");
   const { createView } = await import("@/lib/views/views");
   const { flushEmsState, forgetCredential, reloadEmsConfig } = await import("@/lib/ems");
   const { listViews } = await import("@/lib/views/views");

@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import type { Webhook } from "@/lib/ems";
 import { computeCoverage, coverageForEvent } from "@/lib/coverage/compute";
 import { runHealthChecks } from "@/lib/health/rules";
-import type { SetupData, TriggerKey } from "@/lib/health/setup-data";
+import type { SetupData, TriggerKey } from "@/lib/setup/setup-data";
 import { DEFAULT_ACCOUNTS } from "@/lib/sandbox/core/config";
 import { datasetFor } from "@/lib/sandbox/data/datasets";
 

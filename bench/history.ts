@@ -21,7 +21,7 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { openBenchDatabase } from "./database";
 
 const { values: flags } = parseArgs({
@@ -55,7 +55,8 @@ async function main(): Promise<void> {
 
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
   const { prisma } = await import("@/lib/db/prisma");
-  const { getEmsClientForActor, saveCredential } = await import("@/lib/credentials/store");
+  const { saveCredential } = await import("@/lib/credentials/store");
+  const { getEmsClientForActor } = await import("@/lib/ems-access/credential");
   const { dropSharedAnswers, flushBudgetUsage, reloadEmsConfig } = await import("@/lib/ems");
   const { startTracking } = await import("@/lib/history/trackers");
   const { syncTracker } = await import("@/lib/history/sync");

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { parseCsv } from "../lib/listing/csv";
+import { parseCsv } from "@/lib/csv";
 import { newTestUser, signUp } from "./helpers/auth";
 import { shoot } from "./helpers/screenshots";
 import { expectNoSeriousViolations } from "./helpers/axe";

@@ -277,7 +277,7 @@ test.describe("webhook groups listing", () => {
     const csvDownload = page.waitForEvent("download");
     await page.getByTestId("export-csv").click();
     const csv = await (await (await csvDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8"));
-    const { parseCsv } = await import("../lib/listing/csv");
+    const { parseCsv } = await import("@/lib/csv");
     const rows = parseCsv(csv);
     expect(rows[0]).toEqual(["id", "name", "headers", "notification_emails", "webhooks"]);
     expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(expected.map((item) => item.id));

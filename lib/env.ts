@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { parseKeyRing, type KeyRing } from "@/lib/crypto/key-ring";
+import { parseKeyRing, type KeyRing } from "@/lib/config/key-ring";
 import { DEFAULT_ACCOUNTS, DEV_SIGNING_SECRET, parseAccountsJson, type SandboxAccount, type SandboxOptions } from "@/lib/sandbox/core/config";
 import { numberFrom, parseWith, section, TOOLING_VARIABLES, type EnvSource } from "@/lib/config/env-schema";
 

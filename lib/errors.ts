@@ -42,3 +42,17 @@ export class FieldError extends SafeError {
 export function isFieldError(error: unknown): error is FieldError {
   return isSafeError(error) && typeof (error as { field?: unknown }).field === "string";
 }
+
+/** The person may not do this (their role, or the rule of the thing they asked for). */
+export class ForbiddenError extends SafeError {
+  constructor(message = "You do not have permission to do that.") {
+    super(message, "forbidden");
+  }
+}
+
+/** What was asked for does not exist, or is not the person's team's: the same answer for both. */
+export class NotFoundError extends SafeError {
+  constructor(message = "That no longer exists, or it is not in your team.") {
+    super(message, "not_found");
+  }
+}

@@ -37,7 +37,7 @@ async function main(): Promise<number> {
   // Imported after the environment is loaded: the key ring and the client read it.
   const { getKeyRing, KeyConfigurationError } = await import("../lib/crypto/secret-box");
   const { prisma } = await import("../lib/db/prisma");
-  const { rotateStoredSecrets } = await import("../lib/credentials/rotation");
+  const { rotateStoredSecrets } = await import("@/lib/rotation/credentials");
 
   try {
     const ring = getKeyRing();

@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { requireActor, type HealthCounts } from "@/lib/auth/session";
-import { ROLE_LABELS, canManageTeam } from "@/lib/teams/roles";
+import { requireActor } from "@/lib/auth/session";
+import { type HealthCounts } from "@/lib/access/actor";
+import { ROLE_LABELS, canManageTeam } from "@/lib/access/roles";
 import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { ReauthProvider } from "@/components/auth/reauth-provider";

@@ -2,7 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { changePasswordAction } from "@/lib/actions/auth/change-password";
-import { TWO_FACTOR_REQUIRED } from "@/lib/auth/reauth-shared";
+import { TWO_FACTOR_REQUIRED } from "@/lib/access/reauth-shared";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Field } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";

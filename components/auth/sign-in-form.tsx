@@ -3,7 +3,7 @@
 import { useState, useTransition } from "react";
 import { signIn } from "next-auth/react";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
-import { TWO_FACTOR_REQUIRED } from "@/lib/auth/reauth-shared";
+import { TWO_FACTOR_REQUIRED } from "@/lib/access/reauth-shared";
 import { Field } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";

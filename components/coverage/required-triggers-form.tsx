@@ -1,8 +1,8 @@
 import { setRequiredTriggersAction } from "@/lib/actions/coverage/set-required-triggers";
 import { REQUIRE_FIELD_PREFIX, REQUIRED_TRIGGERS_FORM } from "@/lib/actions/coverage/set-required-triggers.validation";
 import { TRIGGER_OBJECTS } from "@/lib/ems/contract";
-import { TRIGGER_ACTIONS, type TriggerKey } from "@/lib/health/setup-data";
-import { triggerLabel, triggerObjectLabel } from "@/lib/coverage/triggers";
+import { TRIGGER_ACTIONS, type TriggerKey } from "@/lib/setup/setup-data";
+import { triggerLabel, triggerObjectLabel } from "@/lib/setup/triggers";
 import { ActionForm } from "@/components/forms/action-form";
 import { buttonClasses } from "@/components/ui/button";
 

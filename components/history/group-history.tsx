@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { trackerForActor } from "@/lib/history/as-of";
 import { groupTimeline } from "@/lib/history/feed";
 import { buttonClasses } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 import { formatSeconds } from "@/lib/duration";
 import { LISTING_COST, SINGLE_CALL_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
-import type { Freshness, RateBudget } from "@/lib/listing/load";
+import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import { RefreshButton } from "./refresh-button";
 
 /** "just now", "12 s ago", "3 min ago". */

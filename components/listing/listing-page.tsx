@@ -1,6 +1,6 @@
 import { Suspense } from "react";
-import type { Actor } from "@/lib/auth/session";
-import type { ResolvedListing } from "@/lib/listing/resolve";
+import type { Actor } from "@/lib/access/actor";
+import type { ResolvedListing } from "@/lib/listing-page/resolve";
 import { listingConfig } from "@/lib/listing/resources";
 import { Notice } from "@/components/ui/notice";
 import { ListingControls } from "./listing-controls";

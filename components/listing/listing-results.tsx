@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { EmsClient } from "@/lib/ems";
 import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";

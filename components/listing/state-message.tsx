@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ListingFailure, RateBudget } from "@/lib/listing/load";
+import type { ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
 

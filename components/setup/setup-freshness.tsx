@@ -1,6 +1,6 @@
 import { LISTING_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
-import type { Freshness, RateBudget } from "@/lib/listing/load";
+import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import type { SetupSnapshot } from "@/lib/setup/load";
 import { formatAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { RefreshSetupButton } from "./refresh-setup-button";

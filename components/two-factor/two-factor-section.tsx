@@ -1,5 +1,5 @@
-import { hasRecentPassword } from "@/lib/auth/recent-auth";
-import type { Actor } from "@/lib/auth/session";
+import { hasRecentPassword } from "@/lib/access/recent-auth";
+import type { Actor } from "@/lib/access/actor";
 import { pendingEnrolment, twoFactorStatus } from "@/lib/auth/two-factor";
 import { Notice } from "@/components/ui/notice";
 import { DisableTwoFactorForm, RegenerateRecoveryCodesForm } from "./code-action-form";

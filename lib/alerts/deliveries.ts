@@ -1,14 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { DecryptionError, decryptSecret } from "@/lib/crypto";
 import { prisma } from "@/lib/db/prisma";
 import { mailEnv } from "@/lib/env";
-import { SafeError } from "@/lib/errors";
+import { SafeError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
-import { memberMayReadHistory } from "@/lib/history/access";
-import { NotFoundError, requireManager } from "@/lib/teams/access";
+import { memberMayReadHistory } from "@/lib/ems-access/account-readers";
+import { requireManager } from "@/lib/access/guards";
 import { alertBody, alertSubject } from "./compose";
 import { sendEmail, type SendOutcome } from "@/lib/mail/send";
 import { sendToSlack, SEND_TIMEOUT_MS } from "./senders";

@@ -1,12 +1,12 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { encryptSecret } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { mailEnv } from "@/lib/env";
-import { FieldError } from "@/lib/errors";
+import { FieldError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import { ForbiddenError, NotFoundError, currentRole, type RequestContext } from "@/lib/teams/access";
+import { currentRole, type RequestContext } from "@/lib/access/guards";
 import { checkSlackUrl, slackUrlAad, slackUrlRefusalAfterDns } from "./slack-url";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 
 export type AuditAction =
   | "auth.sign_up"

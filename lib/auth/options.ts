@@ -9,7 +9,7 @@ import { sameOriginPath } from "./callback-url";
 import { clientIpFrom } from "./request-meta";
 import { sessionPolicy } from "./session-policy";
 import { cookies } from "next/headers";
-import { TWO_FACTOR_REQUIRED } from "./reauth-shared";
+import { TWO_FACTOR_REQUIRED } from "@/lib/access/reauth-shared";
 import { SecondFactorRequired, signInWithPassword, signInWithSecondFactor } from "./sign-in";
 import { CHALLENGE_TTL_SECONDS } from "./two-factor";
 

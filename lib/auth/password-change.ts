@@ -5,7 +5,7 @@ import { FieldError } from "@/lib/errors";
 import { formatSeconds } from "@/lib/duration";
 import { hashPassword, verifyPassword } from "./password";
 import { newPasswordSchema } from "./password-policy";
-import type { Actor } from "./session";
+import type { Actor } from "@/lib/access/actor";
 import { endAllSessions } from "./sessions";
 import { beginPasswordAttempt, passwordAttemptSucceeded } from "./throttle";
 

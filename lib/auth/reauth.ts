@@ -4,8 +4,8 @@ import { auditByActor } from "@/lib/audit/log";
 import { FieldError } from "@/lib/errors";
 import { formatSeconds } from "@/lib/duration";
 import { verifyPassword } from "./password";
-import { ReauthRequired } from "./recent-auth";
-import type { Actor } from "./session";
+import { ReauthRequired } from "@/lib/access/recent-auth";
+import type { Actor } from "@/lib/access/actor";
 import { beginPasswordAttempt, passwordAttemptSucceeded } from "./throttle";
 import { verifySignedInCode } from "./two-factor";
 

@@ -2,7 +2,7 @@ import "server-only";
 import { mailEnv, type MailEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { sendEmail } from "@/lib/mail/send";
-import type { Actor } from "./session";
+import type { Actor } from "@/lib/access/actor";
 
 /**
  * The mail a person gets when someone changed who controls their account (when mail is configured):

@@ -2,10 +2,10 @@ import "server-only";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { auditByActor } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
-import { assertRecentPassword } from "./recent-auth";
+import { assertRecentPassword } from "@/lib/access/recent-auth";
 import { sendSecurityNotice } from "./security-notice";
 import { sessionEnd, sessionPolicy, type SessionPolicy } from "./session-policy";
-import type { Actor } from "./session";
+import type { Actor } from "@/lib/access/actor";
 
 /**
  * The signed-in person's own sessions. Every function here takes the acting person first and only

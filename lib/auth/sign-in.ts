@@ -5,7 +5,7 @@ import { audit } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
 import { dummyPasswordHash, verifyPassword, MAX_PASSWORD_LENGTH } from "./password";
 import { beginPasswordAttempt, passwordAttemptSucceeded, throttleMessage } from "./throttle";
-import { ensureTeamFor } from "./personal-team";
+import { ensureTeamFor } from "@/lib/teams/personal-team";
 import { completeSignInChallenge, createSignInChallenge, hasTwoFactor } from "./two-factor";
 
 export const WRONG_CREDENTIALS_MESSAGE = "Wrong email or password.";

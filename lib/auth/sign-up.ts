@@ -5,10 +5,10 @@ import { formatSeconds } from "@/lib/duration";
 import { signUpEnv } from "@/lib/env";
 import { FieldError, SafeError } from "@/lib/errors";
 import { redeemInvitation } from "@/lib/teams/invitations";
-import { lockTeam } from "@/lib/teams/access";
+import { lockTeam } from "@/lib/access/guards";
 import { hashPassword } from "./password";
 import { newPasswordSchema } from "./password-policy";
-import { ensureTeamFor } from "./personal-team";
+import { ensureTeamFor } from "@/lib/teams/personal-team";
 import { decideWithoutInvitation, dependsOnFirstTeam, lockAndFindOldestTeam, oldestTeamId, signUpMode, type Placement } from "./sign-up-policy";
 import { beginSignUp } from "./throttle";
 

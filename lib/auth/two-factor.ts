@@ -6,9 +6,9 @@ import { audit, auditByActor } from "@/lib/audit/log";
 import { decryptSecret, encryptSecret } from "@/lib/crypto";
 import { FieldError, SafeError } from "@/lib/errors";
 import { formatSeconds } from "@/lib/duration";
-import { assertRecentPassword } from "./recent-auth";
+import { assertRecentPassword } from "@/lib/access/recent-auth";
 import { sendSecurityNotice } from "./security-notice";
-import type { Actor } from "./session";
+import type { Actor } from "@/lib/access/actor";
 import { twoFactorAad } from "./two-factor-aad";
 import { beginTwoFactorAttempt, passwordAttemptSucceeded } from "./throttle";
 import {

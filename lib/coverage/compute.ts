@@ -13,7 +13,7 @@ import {
   type EventScope,
   type SetupData,
   type TriggerKey,
-} from "@/lib/health/setup-data";
+} from "@/lib/setup/setup-data";
 
 /**
  * The coverage grid: for each event, which webhooks fire on each trigger (object + action), and

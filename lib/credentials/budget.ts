@@ -1,8 +1,8 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { emsConfig, flushBudgetUsage, getCredentialState, usageByKind, type KindUsage } from "@/lib/ems";
-import { budgetOf, type RateBudget } from "@/lib/listing/load";
+import { budgetOf, type RateBudget } from "@/lib/ems-access/shared-read";
 
 /** What the settings page shows about the rate-limit budget of the actor's own credential. */
 export interface BudgetOverview {

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
-import { DecryptionError, ciphertextKeyId, decryptSecret, encryptSecret, keyIds } from "@/lib/crypto";
+import { ciphertextKeyId, encryptSecret, keyIds } from "@/lib/crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import {
   CredentialsRejectedError,
@@ -15,16 +15,16 @@ import {
   getCredentialState,
   getEmsClient,
   isEmsError,
-  type EmsClient,
   type EmsCredential,
 } from "@/lib/ems";
-import { FieldError, SafeError } from "@/lib/errors";
+import { FieldError, SafeError, NotFoundError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import type { RequestContext } from "@/lib/teams/access";
-import { NotFoundError, currentRole } from "@/lib/teams/access";
+import type { RequestContext } from "@/lib/access/guards";
+import { currentRole } from "@/lib/access/guards";
 import { checkEmsBaseUrl } from "@/lib/ems/destination";
 import { refusalForBaseUrl } from "@/lib/ems/outbound";
-import { credentialAad } from "./aad";
+import { credentialAad } from "@/lib/ems-access/credential-aad";
+import { NoCredentialError, loadOwnCredential } from "@/lib/ems-access/credential";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
 export interface CredentialSummary {
@@ -45,21 +45,6 @@ export interface CredentialInput {
   baseUrl: string;
   consumerKey: string;
   consumerSecret: string;
-}
-
-export class CredentialUnreadableError extends SafeError {
-  constructor() {
-    super(
-      "Your saved API credentials can no longer be read: the server's encryption key has changed. Enter your consumer key and secret again in Settings.",
-      "credential_unreadable",
-    );
-  }
-}
-
-export class NoCredentialError extends SafeError {
-  constructor() {
-    super("You have not saved any API credentials yet. Add them in Settings.", "no_credential");
-  }
 }
 
 function lastFour(key: string): string {
@@ -264,46 +249,6 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
     return unused;
   });
   await forgetOrphanedCredential(orphaned);
-}
-
-/**
- * A person's own credential, decrypted, for the EMS client only (and, for change history, to tell
- * which account it reads: lib/history/account.ts). Null when none is saved; a ciphertext that no
- * longer decrypts is a clear SafeError for this credential, never garbage.
- */
-export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(EmsCredential & { id: string }) | null> {
-  const row = await prisma.apiCredential.findUnique({
-    where: { userId: actor.userId },
-    select: { id: true, baseUrl: true, keyCiphertext: true, secretCiphertext: true, fingerprint: true },
-  });
-  if (!row) return null;
-  try {
-    return {
-      id: row.id,
-      fingerprint: row.fingerprint,
-      baseUrl: row.baseUrl,
-      consumerKey: decryptSecret(row.keyCiphertext, credentialAad(actor.userId, "key")),
-      consumerSecret: decryptSecret(row.secretCiphertext, credentialAad(actor.userId, "secret")),
-    };
-  } catch (error) {
-    if (error instanceof DecryptionError) {
-      log.error({ event: "credential.undecryptable", credentialId: row.id, reason: error.message }, "stored credential does not decrypt");
-      throw new CredentialUnreadableError();
-    }
-    throw error;
-  }
-}
-
-/**
- * An EMS client for the actor's own credentials (the listing pages use it), or null when they have
- * saved none. Throws CredentialUnreadableError (a SafeError) when the stored ciphertext cannot be read.
- */
-export async function getEmsClientForActor(actor: Pick<Actor, "userId">): Promise<EmsClient | null> {
-  const credential = await loadOwnCredential(actor);
-  if (!credential) return null;
-  const { id: _id, ...emsCredential } = credential;
-  void _id;
-  return getEmsClient(emsCredential);
 }
 
 export type ConnectionTestResult =

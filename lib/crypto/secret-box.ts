@@ -1,9 +1,9 @@
 import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { credentialKeyRing } from "@/lib/env";
-import { KEYS_ENV_VAR, KID_PATTERN, type KeyRing } from "./key-ring";
+import { KEYS_ENV_VAR, KID_PATTERN, type KeyRing } from "@/lib/config/key-ring";
 
-export { GENERATE_KEY_COMMAND, KEYS_ENV_VAR, KeyConfigurationError, parseKeyRing, type KeyRing } from "./key-ring";
+export { GENERATE_KEY_COMMAND, KEYS_ENV_VAR, KeyConfigurationError, parseKeyRing, type KeyRing } from "@/lib/config/key-ring";
 
 /**
  * Secrets at rest: AES-256-GCM with a random 96-bit IV, a key id in every ciphertext and a key

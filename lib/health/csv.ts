@@ -1,4 +1,4 @@
-import { csvLine } from "@/lib/listing/csv";
+import { csvLine } from "@/lib/csv";
 import { ruleById } from "./rules";
 import type { SplitFindings } from "./mutes";
 

@@ -1,10 +1,10 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { NotFoundError, requireManager, type RequestContext } from "@/lib/teams/access";
+import { SafeError, NotFoundError } from "@/lib/errors";
+import { requireManager, type RequestContext } from "@/lib/access/guards";
 import { ruleById, type Finding } from "./rules";
 
 /**

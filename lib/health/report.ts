@@ -1,12 +1,12 @@
 import "server-only";
-import type { Actor, HealthCounts } from "@/lib/auth/session";
-import { getRequiredTriggers } from "@/lib/coverage/requirements";
+import type { Actor, HealthCounts } from "@/lib/access/actor";
+import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { prisma } from "@/lib/db/prisma";
 import { loadSetup, type SetupOutcome, type SetupSnapshot } from "@/lib/setup/load";
-import type { Freshness, ListingFailure, RateBudget } from "@/lib/listing/load";
+import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { applyMutes, listMutes, type HealthMuteRecord, type SplitFindings } from "./mutes";
 import { runHealthChecks } from "./rules";
-import type { TriggerKey } from "./setup-data";
+import type { TriggerKey } from "@/lib/setup/setup-data";
 
 export interface HealthReport extends SplitFindings {
   snapshot: SetupSnapshot;

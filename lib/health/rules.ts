@@ -16,7 +16,7 @@ import {
   type SetupData,
   type TriggerAction,
   type TriggerKey,
-} from "./setup-data";
+} from "@/lib/setup/setup-data";
 import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, type RuleContext } from "./types";
 
 /**

@@ -1,4 +1,4 @@
-import type { SetupData, TriggerKey } from "./setup-data";
+import type { SetupData, TriggerKey } from "@/lib/setup/setup-data";
 
 export type Severity = "error" | "warning" | "notice";
 

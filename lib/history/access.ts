@@ -1,12 +1,11 @@
 import "server-only";
 import { cache } from "react";
-import type { Actor } from "@/lib/auth/session";
-import { loadOwnCredential } from "@/lib/credentials/store";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { NotFoundError, currentRole } from "@/lib/teams/access";
-import { canManageTeam, type TeamRole } from "@/lib/teams/roles";
-import { accountKey } from "./account";
+import { SafeError, NotFoundError } from "@/lib/errors";
+import { currentRole } from "@/lib/access/guards";
+import { canManageTeam } from "@/lib/access/roles";
+import { ownAccountKey } from "@/lib/ems-access/account-readers";
 
 /**
  * Who may read a tracked account's change history (issue 24, finding 10).
@@ -63,24 +62,6 @@ export class HistoryAccessError extends SafeError {
 const teamTrackers = cache(async (teamId: string) =>
   prisma.changeTracker.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, accountLabel: true, accountKey: true } }),
 );
-
-/**
- * The account key of the credential `userId` has saved now, or null (none, or one that no longer
- * decrypts: it reads no account). Once per request.
- */
-export const ownAccountKey = cache(async (userId: string): Promise<string | null> => {
-  const credential = await loadOwnCredential({ userId }).catch(() => null);
-  return credential ? accountKey(credential.baseUrl, credential.consumerKey) : null;
-});
-
-/**
- * May this member read the history of the account `trackerAccountKey` names? For one person of the
- * tracker's team whose role is known (the alert recipients: lib/alerts/deliveries.ts).
- */
-export async function memberMayReadHistory(member: { userId: string; role: TeamRole }, trackerAccountKey: string): Promise<boolean> {
-  if (canManageTeam(member.role)) return true;
-  return (await ownAccountKey(member.userId)) === trackerAccountKey;
-}
 
 /**
  * The team's tracker of the account the actor's own credential reads, or null (none saved, or that

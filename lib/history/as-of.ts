@@ -1,6 +1,6 @@
 import "server-only";
 import { cache } from "react";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
 import { visibleTextIn } from "@/lib/text/invisible-characters";
 import { ownAccountTracker, requireHistoryReader, type TrackedAccount } from "./access";

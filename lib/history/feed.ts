@@ -1,8 +1,8 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { NotFoundError } from "@/lib/teams/access";
+import { NotFoundError } from "@/lib/errors";
 import { visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
 import { HistoryAccessError, historyAccess, requireHistoryReader, type HistoryRefusalReason, type TrackedAccount } from "./access";
 import { describeChange, subjectOf, whatChanged, type DescribedChange } from "./describe";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { trackerForActor } from "./as-of";
 import { changedSince } from "./feed";

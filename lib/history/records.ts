@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import type { EmsEvent, EmsHeader, Webhook, WebhookGroup } from "@/lib/ems";
 import { WEBHOOK_FIELDS } from "@/lib/ems/contract";
-import type { SetupData } from "@/lib/health/setup-data";
+import type { SetupData } from "@/lib/setup/setup-data";
 
 /**
  * An account's setup as change history keeps it: one flat record per webhook group, webhook and

@@ -1,11 +1,11 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
-import { loadOwnCredential } from "@/lib/credentials/store";
+import { loadOwnCredential } from "@/lib/ems-access/credential";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { NotFoundError, requireManager, type RequestContext } from "@/lib/teams/access";
-import { accountKey, accountLabel } from "./account";
+import { SafeError, NotFoundError } from "@/lib/errors";
+import { requireManager, type RequestContext } from "@/lib/access/guards";
+import { accountKey, accountLabel } from "@/lib/ems-access/account-key";
 
 /**
  * Trackers: one per EMS account per team (lib/history/sync.ts syncs them). Owners and admins turn

@@ -1,7 +1,7 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { EVENT_FIELDS, type EmsEvent, type RecordQueryFor } from "@/lib/ems";
-import { loadRecord, type RecordOutcome } from "./load";
+import { loadRecord, type RecordOutcome } from "@/lib/ems-access/shared-read";
 
 /** What an event's page reads: the event itself with every field (one credit, shared like a listing). */
 export const EVENT_PAGE_QUERY: RecordQueryFor<"events"> = { fields: [...EVENT_FIELDS] };

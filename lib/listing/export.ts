@@ -2,10 +2,10 @@ import "server-only";
 import { formatSeconds } from "@/lib/duration";
 import type { EmsClient } from "@/lib/ems";
 import { log } from "@/lib/log";
-import { csvLine } from "./csv";
+import { csvLine } from "@/lib/csv";
 import type { ExportEvent, ExportFormat } from "./export-events";
 import { withHeaderValuesHidden } from "./header-values";
-import { failureOf } from "./load";
+import { failureOf } from "@/lib/ems-access/shared-read";
 import { requestedFields, toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
 

@@ -1,8 +1,9 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { answerCache, canonicalQuery, emsConfig, WEBHOOK_GROUP_FIELDS, type EmsEvent, type RecordQueryFor, type WebhookGroup } from "@/lib/ems";
 import { SETUP_EVENTS_QUERY } from "@/lib/setup/load";
-import { loadListing, loadRecord, loadShared, type ListingOutcome, type RecordOutcome } from "./load";
+import { loadListing, type ListingOutcome } from "./load";
+import { loadRecord, loadShared, type RecordOutcome } from "@/lib/ems-access/shared-read";
 import { parseListingSearchParams, type ListingState } from "./search-params";
 
 /** What a group's page reads: the group itself, every field, with its webhooks (one credit). */

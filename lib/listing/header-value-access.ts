@@ -1,6 +1,6 @@
 import "server-only";
-import { isRecentlyAuthenticated, ReauthRequired } from "@/lib/auth/recent-auth";
-import { mustEnrolTwoFactor, type Actor } from "@/lib/auth/session";
+import { isRecentlyAuthenticated, ReauthRequired } from "@/lib/access/recent-auth";
+import { mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
 import { SafeError } from "@/lib/errors";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import { auditByActor } from "@/lib/audit/log";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { EmsHeader, WebhookGroup } from "@/lib/ems";
 import { SafeError } from "@/lib/errors";
 import { loadGroupPage } from "./group";

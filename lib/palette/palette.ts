@@ -1,6 +1,7 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
-import { FAILURE_STATUS, loadListing } from "@/lib/listing/load";
+import type { Actor } from "@/lib/access/actor";
+import { FAILURE_STATUS } from "@/lib/ems-access/shared-read";
+import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { inShowingOrder, listViews, viewHref } from "@/lib/views/views";
 

@@ -1,5 +1,6 @@
 import "server-only";
-import { getActor, mustEnrolTwoFactor, type Actor } from "@/lib/auth/session";
+import { getActor } from "@/lib/auth/session";
+import { mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
 
 /** A JSON answer the browser never caches (the palette's answers are per person). */
 export function paletteJson(body: unknown, status = 200): Response {

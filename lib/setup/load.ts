@@ -1,8 +1,8 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { answerCache, emsConfig, MAX_PER_PAGE, type EmsClient, type EmsEvent, type EventQuery, type RateLimit, type SharedListOptions, type WebhookGroup, type WebhookGroupQuery } from "@/lib/ems";
-import type { SetupData } from "@/lib/health/setup-data";
-import { loadShared, type Freshness, type ListingFailure, type RateBudget } from "@/lib/listing/load";
+import type { SetupData } from "@/lib/setup/setup-data";
+import { loadShared, type Freshness, type ListingFailure, type RateBudget } from "@/lib/ems-access/shared-read";
 
 /**
  * The account's whole webhook setup, for coverage and health checks: every webhook group with its

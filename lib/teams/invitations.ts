@@ -1,12 +1,12 @@
 import "server-only";
-import { assertRecentlyAuthenticated } from "@/lib/auth/recent-auth";
-import type { Actor } from "@/lib/auth/session";
+import { assertRecentlyAuthenticated } from "@/lib/access/recent-auth";
+import type { Actor } from "@/lib/access/actor";
 import { audit, auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { ForbiddenError, NotFoundError, currentRole, lockTeam, requireManager, type RequestContext } from "./access";
+import { SafeError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { currentRole, lockTeam, requireManager, type RequestContext } from "@/lib/access/guards";
 import { INVITATION_LIFETIME_MS, hashInvitationToken, isWellFormedInvitationToken, newInvitationToken } from "./invitation-token";
-import { ROLE_LABELS, assignableRoles, canManageMember, type TeamRole } from "./roles";
+import { ROLE_LABELS, assignableRoles, canManageMember, type TeamRole } from "@/lib/access/roles";
 
 export interface PendingInvitation {
   id: string;

@@ -1,12 +1,12 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
-import { ensureTeamFor } from "@/lib/auth/personal-team";
+import { ensureTeamFor } from "@/lib/teams/personal-team";
 import { dropOrphanedTokenCache, forgetOrphanedCredential } from "@/lib/credentials/store";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { ForbiddenError, NotFoundError, currentRole, lockTeam, requireManager, type RequestContext } from "./access";
-import { ROLE_LABELS, assignableRoles, canManageMember, type TeamRole } from "./roles";
+import { SafeError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { currentRole, lockTeam, requireManager, type RequestContext } from "@/lib/access/guards";
+import { ROLE_LABELS, assignableRoles, canManageMember, type TeamRole } from "@/lib/access/roles";
 
 export interface TeamMember {
   membershipId: string;

@@ -1,9 +1,9 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
-import { ForbiddenError, currentRole, lockTeam, type RequestContext } from "./access";
+import { SafeError, ForbiddenError } from "@/lib/errors";
+import { currentRole, lockTeam, type RequestContext } from "@/lib/access/guards";
 
 /** Whether the actor's team requires two-factor, and how many of its people have not turned it on. */
 export async function teamTwoFactorOverview(actor: Actor): Promise<{ required: boolean; membersWithout: number }> {

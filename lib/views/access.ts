@@ -4,8 +4,8 @@
  * - a team view is seen by everyone in its team; owners and admins manage it (rename, delete,
  *   unshare), and so does the person who made it; other members copy it.
  */
-import type { Actor } from "@/lib/auth/session";
-import { canManageTeam } from "@/lib/teams/roles";
+import type { Actor } from "@/lib/access/actor";
+import { canManageTeam } from "@/lib/access/roles";
 
 export interface ViewAccessFacts {
   teamId: string;

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { TransactionClient } from "@/lib/db/prisma";
 import { viewsEnv } from "@/lib/env";
 import { SafeError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { MORE_VIEWS_PER_REQUEST, VIEW_TABS_SHOWN } from "./limits";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";

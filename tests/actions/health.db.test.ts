@@ -14,7 +14,7 @@ import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { loadHealthReport } from "@/lib/health/report";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
-import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
+import { REAUTH_REQUIRED_MESSAGE } from "@/lib/access/reauth-shared";
 import { pauseTrackerAction } from "@/lib/actions/history/pause-tracker";
 import { setTrackerIntervalAction } from "@/lib/actions/history/set-tracker-interval";
 import { startTrackingAction } from "@/lib/actions/history/start-tracking";
@@ -15,7 +15,7 @@ import { takeOverTrackerAction } from "@/lib/actions/history/take-over-tracker";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
 import { signInAs, signedOut } from "./support/request";

@@ -13,7 +13,7 @@ import { updateViewAction } from "@/lib/actions/views/update-view";
 import { favouriteViewAction } from "@/lib/actions/views/favourite-view";
 import { restoreViewAction } from "@/lib/actions/views/restore-view";
 import { createView } from "@/lib/views/views";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
 import { signInAs, signedOut } from "./support/request";

@@ -6,11 +6,12 @@ vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
 import { revealHeaderValueAction } from "@/lib/actions/webhooks/reveal-header-value";
-import { ReauthRequired } from "@/lib/auth/recent-auth";
-import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
-import { TWO_FACTOR_SETUP_PATH, type Actor } from "@/lib/auth/session";
-import { describeAuditRecord, sentenceText } from "@/lib/audit/describe";
-import { getEmsClientForActor, saveCredential } from "@/lib/credentials/store";
+import { ReauthRequired } from "@/lib/access/recent-auth";
+import { REAUTH_REQUIRED_MESSAGE } from "@/lib/access/reauth-shared";
+import { TWO_FACTOR_SETUP_PATH, type Actor } from "@/lib/access/actor";
+import { describeAuditRecord, sentenceText } from "@/lib/audit-log/describe";
+import { getEmsClientForActor } from "@/lib/ems-access/credential";
+import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import type { WebhookGroup } from "@/lib/ems";
 import { revealHeaderValue } from "@/lib/listing/reveal-header";

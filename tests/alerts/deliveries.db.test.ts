@@ -10,7 +10,7 @@ import { GET as alertsCron } from "@/app/api/cron/alerts/route";
 import { deliverDue, MAX_ATTEMPTS, queueAlerts, recentDeliveries } from "@/lib/alerts/deliveries";
 import { setSlackUrl } from "@/lib/alerts/settings";
 import { slackUrlAad } from "@/lib/alerts/slack-url";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { encryptSecret, secretAad } from "@/lib/crypto";
 import { prisma } from "@/lib/db/prisma";
 import { setHostResolver } from "@/lib/ems/outbound";
@@ -18,7 +18,7 @@ import { allowPrivateOrigin, withEnv, withLogLevel } from "@/tests/ems/support/e
 import { captureOutput } from "@/tests/ems/support/capture-logs";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
 import { warmPool, withOwnDatabase } from "../setup/db";
-import { accountKey } from "@/lib/history/account";
+import { accountKey } from "@/lib/ems-access/account-key";
 import { giveCredential, newAccount, type Account } from "../history/access-fixtures";
 
 withOwnDatabase();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIT_ACTIONS, AUDIT_ACTION_GROUPS, actionLabel, actionsOfFilter, describeAuditRecord, sentenceText } from "@/lib/audit/describe";
+import { AUDIT_ACTIONS, AUDIT_ACTION_GROUPS, actionLabel, actionsOfFilter, describeAuditRecord, sentenceText } from "@/lib/audit-log/describe";
 
 const say = (action: string, metadata: unknown = null, names: { actor?: string | null; subject?: string | null; email?: string | null } = {}) =>
   sentenceText(describeAuditRecord({ action, metadata, actorName: names.actor === undefined ? "Ada" : names.actor, actorEmail: names.email ?? null, subjectName: names.subject ?? null }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditFilterQuery, dayRange, parseAuditFilters } from "@/lib/audit/filters";
+import { auditFilterQuery, dayRange, parseAuditFilters } from "@/lib/audit-log/filters";
 
 describe("audit log filters in the address", () => {
   it("reads good values and writes them back", () => {

@@ -7,7 +7,7 @@ vi.mock("next/headers", () => import("../actions/support/next-headers"));
 import type { CredentialsConfig } from "next-auth/providers/credentials";
 import { prisma } from "@/lib/db/prisma";
 import { authOptions, challengeCookie } from "@/lib/auth/options";
-import { TWO_FACTOR_REQUIRED } from "@/lib/auth/reauth-shared";
+import { TWO_FACTOR_REQUIRED } from "@/lib/access/reauth-shared";
 import { currentRequestHeaders } from "../actions/support/current-request";
 import { signedOut } from "../actions/support/request";
 import { ciphertextKeyId, decryptSecret, encryptSecret } from "@/lib/crypto";
@@ -24,8 +24,8 @@ import {
   startEnrolment,
   twoFactorAad,
 } from "@/lib/auth/two-factor";
-import { rotateStoredSecrets } from "@/lib/credentials/rotation";
-import type { Actor } from "@/lib/auth/session";
+import { rotateStoredSecrets } from "@/lib/rotation/credentials";
+import type { Actor } from "@/lib/access/actor";
 import { warmPool, withOwnDatabase } from "@/tests/setup/db";
 import { addMember, createTeam } from "../teams/fixtures";
 

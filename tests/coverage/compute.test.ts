@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { computeCoverage, coverageForEvent, coverageTriggers, type CoverageCell, type EventCoverage } from "@/lib/coverage/compute";
 import type { Webhook } from "@/lib/ems";
-import { compareTriggerKeys, type TriggerKey } from "@/lib/health/setup-data";
+import { compareTriggerKeys, type TriggerKey } from "@/lib/setup/setup-data";
 import { event, group, NOW, setup, standardEvents, webhook } from "../health/builders";
 
 const only = (overrides: Partial<Webhook>) => ({ trigger_on_insert: false, trigger_on_update: false, trigger_on_delete: false, ...overrides });

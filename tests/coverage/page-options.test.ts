@@ -3,7 +3,7 @@ import type { EventCoverage } from "@/lib/coverage/compute";
 import { coverageHref, parseCoverageParams } from "@/lib/coverage/search-params";
 import { selectCoverageRows } from "@/lib/coverage/view";
 import { findingsCsv } from "@/lib/health/csv";
-import { parseCsv } from "@/lib/listing/csv";
+import { parseCsv } from "@/lib/csv";
 
 describe("the Coverage page's URL options", () => {
   it("reads every option, and writes back a URL that reproduces them (defaults left out)", () => {

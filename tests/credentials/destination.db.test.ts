@@ -3,7 +3,8 @@
 // policy (lib/ems/destination.ts) now refuses such a URL when it is saved and, for a row saved
 // before the rule or under a laxer configuration, at every call; nothing reaches the address.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { getEmsClientForActor, saveCredential, testCredential } from "@/lib/credentials/store";
+import { getEmsClientForActor } from "@/lib/ems-access/credential";
+import { saveCredential, testCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { BlockedDestinationError } from "@/lib/ems";
 import { setHostResolver } from "@/lib/ems/outbound";

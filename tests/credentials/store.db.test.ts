@@ -5,7 +5,8 @@ import { isSafeError } from "@/lib/errors";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { allowPrivateOrigin } from "@/tests/ems/support/env";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
-import { deleteCredential, getCredentialSummary, getEmsClientForActor, saveCredential, testCredential } from "@/lib/credentials/store";
+import { deleteCredential, getCredentialSummary, saveCredential, testCredential } from "@/lib/credentials/store";
+import { getEmsClientForActor } from "@/lib/ems-access/credential";
 import { getTeamOverview } from "@/lib/teams/members";
 import { addMember, createTeam } from "../teams/fixtures";
 

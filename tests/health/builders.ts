@@ -1,5 +1,5 @@
 import type { EmsEvent, Webhook, WebhookGroup } from "@/lib/ems";
-import type { SetupData } from "@/lib/health/setup-data";
+import type { SetupData } from "@/lib/setup/setup-data";
 
 /**
  * Small, fully specified records for the health and coverage tests: each test overrides only what

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runHealthChecks, type Finding } from "@/lib/health/rules";
-import type { SetupData } from "@/lib/health/setup-data";
+import type { SetupData } from "@/lib/setup/setup-data";
 import { DEFAULT_ACCOUNTS } from "@/lib/sandbox/core/config";
 import { datasetFor } from "@/lib/sandbox/data/datasets";
 import { PLANTED_FAULTS, type PlantedFault } from "@/lib/sandbox/data/faults";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
 import { HEALTH_RULES, ruleById, runHealthChecks } from "@/lib/health/rules";
-import { urlParts, type SetupData, type TriggerKey } from "@/lib/health/setup-data";
+import { urlParts, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
 import { event, group, NOW, setup, standardEvents, webhook } from "./builders";
 
 function check(ruleId: string, data: SetupData, requiredTriggers: readonly TriggerKey[] = []) {

@@ -2,11 +2,11 @@
 // written as saveCredential writes it but without its DNS check (the tests' hosts do not resolve),
 // and a tracker of an account with a change in it.
 import { encryptSecret } from "@/lib/crypto";
-import { credentialAad } from "@/lib/credentials/aad";
+import { credentialAad } from "@/lib/ems-access/credential-aad";
 import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint } from "@/lib/ems";
-import { accountKey, accountLabel } from "@/lib/history/account";
-import type { Actor } from "@/lib/auth/session";
+import { accountKey, accountLabel } from "@/lib/ems-access/account-key";
+import type { Actor } from "@/lib/access/actor";
 import { unique } from "@/tests/teams/fixtures";
 
 export interface Account {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { describeChange } from "@/lib/history/describe";
 import { diffSetup, stateDigest, type KnownRecord } from "@/lib/history/diff";
 import { headerHasher, recordKey, snapshotRecords } from "@/lib/history/records";
-import type { SetupData } from "@/lib/health/setup-data";
+import type { SetupData } from "@/lib/setup/setup-data";
 
 const hash = headerHasher("a-test-secret-of-at-least-32-characters!", "tracker-1");
 const SECRET = "sk_live_51HXYZsecretvalue";

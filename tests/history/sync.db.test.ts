@@ -11,7 +11,7 @@ import { groupAsOf } from "@/lib/history/as-of";
 import { syncTracker } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { createTeam } from "@/tests/teams/fixtures";
 import { startPortalSandbox, type PortalSandbox } from "@/tests/actions/support/sandbox";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell, csvLine, parseCsv } from "@/lib/listing/csv";
+import { csvCell, csvLine, parseCsv } from "@/lib/csv";
 import { formatEventLocal, formatUtcInZone } from "@/lib/listing/format";
 
 describe("CSV", () => {

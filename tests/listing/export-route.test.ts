@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Actor } from "@/lib/auth/session";
-import { CredentialUnreadableError } from "@/lib/credentials/store";
+import type { Actor } from "@/lib/access/actor";
+import { CredentialUnreadableError } from "@/lib/ems-access/credential";
 import { CredentialsRejectedError, EmsBadRequestError, InvalidResponseError, RateLimitedError, UpstreamUnavailableError } from "@/lib/ems/errors";
 import { GENERIC_ERROR_MESSAGE } from "@/lib/errors";
 import { withLogLevel } from "../ems/support/env";

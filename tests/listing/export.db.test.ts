@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, type EmsClient } from "@/lib/ems";
-import { parseCsv } from "@/lib/listing/csv";
+import { parseCsv } from "@/lib/csv";
 import { startExport, type ExportOptions } from "@/lib/listing/export";
 import { collectExport, type ExportEvent } from "@/lib/listing/export-events";
 import { HIDDEN_VALUE } from "@/lib/listing/header-values";
-import { failureOf, loadListing } from "@/lib/listing/load";
+import { failureOf } from "@/lib/ems-access/shared-read";
+import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { WebhookGroup } from "@/lib/ems";
 import { groupEventIds, loadGroupEventNames } from "@/lib/listing/group";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 
 const group = (webhooks: Partial<NonNullable<WebhookGroup["webhooks"]>[number]>[]) => ({ id: 1, name: "g", webhooks }) as unknown as WebhookGroup;
 

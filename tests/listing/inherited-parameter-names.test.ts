@@ -5,7 +5,7 @@
 // (the one its server calls for a page's query), and feed it to every parser of a page's URL.
 import { searchParamsToUrlQuery } from "next/dist/shared/lib/router/utils/querystring";
 import { describe, expect, it } from "vitest";
-import { parseAuditFilters } from "@/lib/audit/filters";
+import { parseAuditFilters } from "@/lib/audit-log/filters";
 import { parseCoverageParams } from "@/lib/coverage/search-params";
 import { parseFeedParams } from "@/lib/history/feed-params";
 import { canonicalListingQuery } from "@/lib/listing/canonical";

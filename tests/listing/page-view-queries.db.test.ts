@@ -12,7 +12,7 @@ import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { flushEmsState } from "@/lib/ems";
 import { loadListing } from "@/lib/listing/load";
-import { resolveListing } from "@/lib/listing/resolve";
+import { resolveListing } from "@/lib/listing-page/resolve";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createView, setDefaultView } from "@/lib/views/views";

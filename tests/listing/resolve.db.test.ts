@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Actor } from "@/lib/auth/session";
-import { resolveListing, type ResolvedListing } from "@/lib/listing/resolve";
+import type { Actor } from "@/lib/access/actor";
+import { resolveListing, type ResolvedListing } from "@/lib/listing-page/resolve";
 import { createView, setDefaultView, updateView, viewHref } from "@/lib/views/views";
 import { addMember, createTeam } from "../teams/fixtures";
 

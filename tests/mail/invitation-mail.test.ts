@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { mailEnv } from "@/lib/env";
-import { mailInvitation } from "@/lib/mail/invitation-mail";
+import { mailInvitation } from "@/lib/teams/invitation-mail";
 
 // A real SMTP server on loopback that keeps what it receives.
 const received: { to: string[]; body: string }[] = [];

@@ -7,7 +7,8 @@ vi.mock("next/cache", () => import("../actions/support/next-cache"));
 
 import { revalidatePath } from "next/cache";
 import { dismissChecklistAction } from "@/lib/actions/onboarding/dismiss-checklist";
-import { getActor, type Actor } from "@/lib/auth/session";
+import { getActor } from "@/lib/auth/session";
+import { type Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { checklistOf, dismissChecklist, getChecklist, type Checklist } from "@/lib/onboarding/checklist";

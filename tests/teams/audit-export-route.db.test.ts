@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { parseCsv } from "@/lib/listing/csv";
+import { parseCsv } from "@/lib/csv";
 import { changeMemberRole } from "@/lib/teams/members";
 import { actorFor, addMember, createTeam, membershipIdOf } from "./fixtures";
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import type { TeamRole } from "@/lib/teams/roles";
+import type { TeamRole } from "@/lib/access/roles";
 
 // The data functions encrypt and fingerprint: give the process a key ring and a server secret
 // when the test environment did not (both are read lazily). Fixed test-only values, so that every

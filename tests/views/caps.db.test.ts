@@ -4,7 +4,7 @@
 // VIEWS_MAX_PER_TEAM, and a view's stored options are at most MAX_VIEW_QUERY_LENGTH characters. The
 // caps hold under concurrent saves (the race tests run against the real PostgreSQL server too).
 import { afterEach, describe, expect, it } from "vitest";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
 import { MAX_VIEW_QUERY_LENGTH } from "@/lib/views/limits";

@@ -6,7 +6,7 @@ vi.mock("next/headers", () => import("../actions/support/next-headers"));
 import { GET } from "@/app/api/views/more/route";
 import { prisma } from "@/lib/db/prisma";
 import { MORE_VIEWS_PER_REQUEST, VIEW_TABS_SHOWN } from "@/lib/views/limits";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { signInAs, signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
 

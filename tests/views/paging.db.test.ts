@@ -2,9 +2,9 @@
 // listing's tabs are the person's favourites and most used views (lib/views/tabs.ts), the rest come
 // from "More" a few at a time, and /views is paged (lib/views/directory.ts).
 import { describe, expect, it } from "vitest";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { resolveListing } from "@/lib/listing/resolve";
+import { resolveListing } from "@/lib/listing-page/resolve";
 import { listViewDirectory } from "@/lib/views/directory";
 import { MORE_VIEWS_PER_REQUEST, VIEW_TABS_SHOWN, VIEWS_PER_PAGE } from "@/lib/views/limits";
 import { listMoreViews, listViewTabs } from "@/lib/views/tabs";

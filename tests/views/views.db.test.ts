@@ -13,7 +13,7 @@ import {
   updateView,
   viewHref,
 } from "@/lib/views/views";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam } from "../teams/fixtures";
 
 async function refusal(promise: Promise<unknown>): Promise<string> {

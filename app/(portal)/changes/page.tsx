@@ -4,7 +4,7 @@ import { requireActor } from "@/lib/auth/session";
 import { CHANGE_KINDS, feedHref, parseFeedParams, RECORD_KIND_FILTERS, type FeedFilters } from "@/lib/history/feed-params";
 import { FIELD_LABELS } from "@/lib/history/describe";
 import { listChanges } from "@/lib/history/feed";
-import { canManageTeam } from "@/lib/teams/roles";
+import { canManageTeam } from "@/lib/access/roles";
 import { ChangeList } from "@/components/history/change-list";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { buttonClasses } from "@/components/ui/button";

@@ -4,7 +4,7 @@ import { loadHealthReport, type HealthReport } from "@/lib/health/report";
 import { ruleById } from "@/lib/health/rules";
 import { SEVERITY_ORDER, type Finding, type HealthRule, type Severity } from "@/lib/health/types";
 import { WHOLE_RULE } from "@/lib/health/mutes";
-import { canManageTeam } from "@/lib/teams/roles";
+import { canManageTeam } from "@/lib/access/roles";
 import { StateMessage } from "@/components/listing/state-message";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
 import { SeverityBadge } from "@/components/health/severity-badge";

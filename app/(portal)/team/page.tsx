@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { requireActor } from "@/lib/auth/session";
 import { listPendingInvitations, type PendingInvitation } from "@/lib/teams/invitations";
 import { getTeamOverview } from "@/lib/teams/members";
-import { ROLE_DESCRIPTIONS, ROLE_LABELS, assignableRoles, canManageMember, canManageTeam } from "@/lib/teams/roles";
+import { ROLE_DESCRIPTIONS, ROLE_LABELS, assignableRoles, canManageMember, canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { InviteForm } from "./_components/invite-form";
 import { LeaveTeamForm } from "./_components/leave-team-form";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { getActor } from "@/lib/auth/session";
 import { findingsCsv } from "@/lib/health/csv";
 import { loadHealthReport } from "@/lib/health/report";
-import { FAILURE_STATUS } from "@/lib/listing/load";
+import { FAILURE_STATUS } from "@/lib/ems-access/shared-read";
 import { log } from "@/lib/log";
 
 export const dynamic = "force-dynamic";

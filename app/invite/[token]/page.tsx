@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getActor } from "@/lib/auth/session";
 import { getInvitationPreview, getJoinSituation } from "@/lib/teams/invitations";
-import { ROLE_LABELS } from "@/lib/teams/roles";
+import { ROLE_LABELS } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
 import { CenteredCard } from "@/components/shell/centered-card";

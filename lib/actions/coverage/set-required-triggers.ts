@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { authedAction } from "@/lib/actions/pipeline";
-import { setRequiredTriggers } from "@/lib/coverage/requirements";
+import { setRequiredTriggers } from "@/lib/setup/requirements";
 import { forgetTeamHealthCounts } from "@/lib/health/report";
 import { setRequiredTriggersSchema } from "./set-required-triggers.validation";
 

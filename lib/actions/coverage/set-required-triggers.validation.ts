@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isTriggerKey } from "@/lib/coverage/triggers";
-import type { TriggerKey } from "@/lib/health/setup-data";
+import { isTriggerKey } from "@/lib/setup/triggers";
+import type { TriggerKey } from "@/lib/setup/setup-data";
 
 /** The prefix of each trigger's checkbox: `require.registrant:insert` = "on". */
 export const REQUIRE_FIELD_PREFIX = "require.";

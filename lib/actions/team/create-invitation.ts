@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { authedAction } from "@/lib/actions/pipeline";
 import { createInvitation } from "@/lib/teams/invitations";
-import { mailInvitation } from "@/lib/mail/invitation-mail";
+import { mailInvitation } from "@/lib/teams/invitation-mail";
 import { portalOrigin } from "@/lib/portal-origin";
 import { createInvitationSchema } from "./create-invitation.validation";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ListingPage } from "@/components/listing/listing-page";
 import { requireActor } from "@/lib/auth/session";
-import { resolveListing } from "@/lib/listing/resolve";
+import { resolveListing } from "@/lib/listing-page/resolve";
 
 export const metadata: Metadata = { title: "Events" };
 

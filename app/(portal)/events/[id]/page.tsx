@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireActor } from "@/lib/auth/session";
 import { coverageForEvent, type SingleEventCoverage } from "@/lib/coverage/compute";
-import { triggerLabel } from "@/lib/coverage/triggers";
+import { triggerLabel } from "@/lib/setup/triggers";
 import type { EmsEvent } from "@/lib/ems";
 import { loadHealthReport } from "@/lib/health/report";
 import { loadEventPage } from "@/lib/listing/event";

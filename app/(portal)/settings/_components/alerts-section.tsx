@@ -1,7 +1,7 @@
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { MAX_ATTEMPTS, recentDeliveries, type DeliveryRecord } from "@/lib/alerts/deliveries";
 import { emailAlertsAvailable, getAlertPreferences } from "@/lib/alerts/settings";
-import { canManageTeam } from "@/lib/teams/roles";
+import { canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { AlertPreferencesForm } from "./alert-preferences-form";
 import { SendTestAlertForm } from "./send-test-alert-form";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { startTrackingAction } from "@/lib/actions/history/start-tracking";
 import { setTrackerIntervalAction } from "@/lib/actions/history/set-tracker-interval";
 import { syncNowAction } from "@/lib/actions/history/sync-now";
@@ -7,7 +7,7 @@ import { pauseTrackerAction } from "@/lib/actions/history/pause-tracker";
 import { takeOverTrackerAction } from "@/lib/actions/history/take-over-tracker";
 import { DEFAULT_SYNC_INTERVAL, intervalLabel, SYNC_INTERVALS } from "@/lib/history/sync-intervals";
 import type { TrackerOverview } from "@/lib/history/trackers";
-import { canManageTeam } from "@/lib/teams/roles";
+import { canManageTeam } from "@/lib/access/roles";
 import { ActionForm } from "@/components/forms/action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";

@@ -1,7 +1,7 @@
 "use client";
 
 import { createInvitationAction } from "@/lib/actions/team/create-invitation";
-import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
+import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";

@@ -2,7 +2,7 @@
 
 import { changeMemberRoleAction } from "@/lib/actions/team/change-member-role";
 import { removeMemberAction } from "@/lib/actions/team/remove-member";
-import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
+import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
 import { Button } from "@/components/ui/button";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";

@@ -8,14 +8,14 @@ import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/fres
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
 import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
 import { Notice } from "@/components/ui/notice";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { historyAccess } from "@/lib/history/access";
 import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { requireActor } from "@/lib/auth/session";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
 import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-values";
-import type { Freshness, RateBudget } from "@/lib/listing/load";
+import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 
 export const metadata: Metadata = { title: "Webhook group" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { hasRecentPassword } from "@/lib/auth/recent-auth";
+import { hasRecentPassword } from "@/lib/access/recent-auth";
 import { clientIp } from "@/lib/auth/request-meta";
 import { requireActor } from "@/lib/auth/session";
 import { pendingEnrolment, startEnrolment } from "@/lib/auth/two-factor";

@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
-import { parseAuditFilters } from "@/lib/audit/filters";
+import { parseAuditFilters } from "@/lib/audit-log/filters";
 import { isSafeError } from "@/lib/errors";
-import { csvLine } from "@/lib/listing/csv";
-import { exportAuditLog } from "@/lib/teams/audit-log";
+import { csvLine } from "@/lib/csv";
+import { exportAuditLog } from "@/lib/audit-log/entries";
 
 export const dynamic = "force-dynamic";
 

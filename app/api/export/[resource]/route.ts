@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { auditByActor } from "@/lib/audit/log";
 import { clientIp } from "@/lib/auth/request-meta";
 import { getActor } from "@/lib/auth/session";
-import { REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
-import { getEmsClientForActor } from "@/lib/credentials/store";
+import { REAUTH_REQUIRED_MESSAGE } from "@/lib/access/reauth-shared";
+import { getEmsClientForActor } from "@/lib/ems-access/credential";
 import { exportEnv } from "@/lib/env";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
 import { mayReadHeaderValues } from "@/lib/listing/header-value-access";
-import { FAILURE_STATUS, failureOf } from "@/lib/listing/load";
+import { FAILURE_STATUS, failureOf } from "@/lib/ems-access/shared-read";
 import { toSearchParams } from "@/lib/listing/href";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 

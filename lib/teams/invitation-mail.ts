@@ -2,7 +2,7 @@ import "server-only";
 import nodemailer from "nodemailer";
 import { mailEnv, type MailEnv } from "@/lib/env";
 import { log } from "@/lib/log";
-import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
+import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
 
 export interface InvitationMail {
   to: string;

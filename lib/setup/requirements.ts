@@ -1,9 +1,9 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
-import type { TriggerKey } from "@/lib/health/setup-data";
-import { requireManager, type RequestContext } from "@/lib/teams/access";
+import type { TriggerKey } from "@/lib/setup/setup-data";
+import { requireManager, type RequestContext } from "@/lib/access/guards";
 import { sortTriggerKeys } from "./triggers";
 
 /**

@@ -1,20 +1,20 @@
 import "server-only";
 import { redirect } from "next/navigation";
-import type { Actor } from "@/lib/auth/session";
-import { getEmsClientForActor } from "@/lib/credentials/store";
+import type { Actor } from "@/lib/access/actor";
+import { getEmsClientForActor } from "@/lib/ems-access/credential";
 import type { EmsClient } from "@/lib/ems";
 import { listViewTabs } from "@/lib/views/tabs";
 import { viewHref, type ViewSummary } from "@/lib/views/views";
-import { canonicalListingQuery } from "./canonical";
-import { viewQueryOf } from "./href";
-import type { ListingResource } from "./resources";
-import { listingConfig } from "./resources";
+import { canonicalListingQuery } from "@/lib/listing/canonical";
+import { viewQueryOf } from "@/lib/listing/href";
+import type { ListingResource } from "@/lib/listing/resources";
+import { listingConfig } from "@/lib/listing/resources";
 import {
   hasListingOptions,
   parseListingSearchParams,
   type ListingState,
   type SearchParamsInput,
-} from "./search-params";
+} from "@/lib/listing/search-params";
 
 export interface ResolvedListing {
   state: ListingState;

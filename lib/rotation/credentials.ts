@@ -3,8 +3,8 @@ import { DecryptionError, activeKeyId, needsReencryption, reencryptSecret } from
 import type { PrismaClient } from "@/lib/db/prisma";
 import { dropAnswersUnderOldKeys, reencryptCachedTokens, type TokenReencryptionCounts } from "@/lib/ems";
 import { twoFactorAad } from "@/lib/auth/two-factor-aad";
-import { reencryptHistorySecrets, type HistoryRotationCounts } from "@/lib/history/rotation";
-import { credentialAad } from "./aad";
+import { reencryptHistorySecrets, type HistoryRotationCounts } from "@/lib/rotation/history";
+import { credentialAad } from "@/lib/ems-access/credential-aad";
 
 export interface RotationCounts {
   scanned: number;

@@ -2,8 +2,8 @@ import "server-only";
 import { DecryptionError, needsReencryption, reencryptSecret } from "@/lib/crypto";
 import type { PrismaClient } from "@/lib/db/prisma";
 import { slackUrlAad } from "@/lib/alerts/slack-url";
-import type { RecordKind } from "./records";
-import { changeAad, checkpointAad, recordAad } from "./store";
+import type { RecordKind } from "@/lib/history/records";
+import { changeAad, checkpointAad, recordAad } from "@/lib/history/store";
 
 export interface HistoryRotationCounts {
   scanned: number;

@@ -1,5 +1,5 @@
 import { TRIGGER_OBJECTS } from "@/lib/ems/contract";
-import { compareTriggerKeys, parseTriggerKey, TRIGGER_ACTIONS, type TriggerKey } from "@/lib/health/setup-data";
+import { compareTriggerKeys, parseTriggerKey, TRIGGER_ACTIONS, type TriggerKey } from "@/lib/setup/setup-data";
 
 /**
  * Triggers in words: a trigger is an object and an action (`registrant:insert`), the pair a

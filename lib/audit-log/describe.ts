@@ -6,11 +6,11 @@
  * Metadata is whatever the writer stored at the time, read defensively: an older record may lack a
  * field, and the sentence then says less rather than showing a key or an id.
  */
-import type { AuditAction } from "./log";
+import type { AuditAction } from "@/lib/audit/log";
 import { ruleById } from "@/lib/health/rules";
-import { isTriggerKey, triggerLabel } from "@/lib/coverage/triggers";
+import { isTriggerKey, triggerLabel } from "@/lib/setup/triggers";
 import { listingTitle } from "@/lib/listing/titles";
-import { ROLE_LABELS, type TeamRole } from "@/lib/teams/roles";
+import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
 
 export interface AuditActionGroup {
   /** The filter's value for the whole group (no dot, so never mistaken for an action). */

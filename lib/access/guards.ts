@@ -1,24 +1,12 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import type { TransactionClient } from "@/lib/db/prisma";
-import { SafeError } from "@/lib/errors";
+import { ForbiddenError } from "@/lib/errors";
 import { canManageTeam, type TeamRole } from "./roles";
 
 /** Where a change came from, for the audit log. */
 export interface RequestContext {
   ip?: string | null;
-}
-
-export class ForbiddenError extends SafeError {
-  constructor(message = "You do not have permission to do that.") {
-    super(message, "forbidden");
-  }
-}
-
-export class NotFoundError extends SafeError {
-  constructor(message = "That no longer exists, or it is not in your team.") {
-    super(message, "not_found");
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { SafeError } from "@/lib/errors";
 import { reauthEnv } from "@/lib/env";
 import type { ReauthProof } from "@/lib/forms/action-state";
 import { REAUTH_PASSWORD_MESSAGE, REAUTH_REQUIRED_MESSAGE } from "./reauth-shared";
-import type { Actor } from "./session";
+import type { Actor } from "./actor";
 
 /**
  * Recent re-authentication: sensitive actions (saving, replacing or deleting credentials, role

@@ -1,10 +1,10 @@
 import "server-only";
-import type { Actor } from "@/lib/auth/session";
+import type { Actor } from "@/lib/access/actor";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { actionLabel, actionsOfFilter, describeAuditRecord, sentenceText, type SentencePart } from "@/lib/audit/describe";
-import { dayRange, type AuditFilters, type ParsedAuditFilters } from "@/lib/audit/filters";
-import { requireManager } from "./access";
+import { actionLabel, actionsOfFilter, describeAuditRecord, sentenceText, type SentencePart } from "@/lib/audit-log/describe";
+import { dayRange, type AuditFilters, type ParsedAuditFilters } from "@/lib/audit-log/filters";
+import { requireManager } from "@/lib/access/guards";
 
 export const AUDIT_PAGE_SIZE = 50;
 /** Beyond this many matching entries the CSV is refused with a request to narrow the dates. */
