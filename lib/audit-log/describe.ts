@@ -1,7 +1,7 @@
 /**
  * The audit log in words: every action a writer records (lib/audit/log.ts), grouped for the
  * filter, and each record as a sentence with people's names ("Ada Lovelace changed Bob Builder
- * from Member to Admin"). Pure: the caller resolves names (lib/teams/audit-log.ts) and hands them in.
+ * from Member to Admin"). Pure: the caller resolves names (lib/audit-log/entries.ts) and hands them in.
  *
  * Metadata is whatever the writer stored at the time, read defensively: an older record may lack a
  * field, and the sentence then says less rather than showing a key or an id.

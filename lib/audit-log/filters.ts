@@ -4,7 +4,7 @@
  * ignored and a notice says so. Dates are whole UTC days, both ends included.
  *
  * Whether the person belongs to the team is not known here: the data function checks it against
- * the team's own people (lib/teams/audit-log.ts) and ignores, with a notice, one that does not.
+ * the team's own people (lib/audit-log/entries.ts) and ignores, with a notice, one that does not.
  */
 import { z } from "zod";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";

@@ -11,7 +11,7 @@ import type { Actor } from "@/lib/access/actor";
  * The signed-in person's own sessions. Every function here takes the acting person first and only
  * ever reads or ends that person's sessions: a session id from a form is matched together with
  * the actor's user id, so a crafted id of someone else's session matches nothing. Ending another
- * session needs a recent password (lib/auth/recent-auth.ts): a stale cookie must not be able to sign
+ * session needs a recent password (lib/access/recent-auth.ts): a stale cookie must not be able to sign
  * the owner out and keep the account to itself. Signing out everywhere needs none: it ends the
  * caller's own session too.
  */

@@ -32,7 +32,7 @@ import {
  *   conditional UPDATE each: a code works once.
  * - Every guess of a code is throttled like a password (kind "two-factor", lib/auth/throttle.ts).
  * - Enrolling (start, the secret's display, confirm), new recovery codes and turning it off need a
- *   recent password in this session (lib/auth/recent-auth.ts), checked here as well as by the
+ *   recent password in this session (lib/access/recent-auth.ts), checked here as well as by the
  *   actions: a stale cookie cannot put its holder's own app on the account.
  */
 

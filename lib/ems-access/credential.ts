@@ -30,7 +30,7 @@ export class NoCredentialError extends SafeError {
 
 /**
  * A person's own credential, decrypted, for the EMS client only (and, for change history, to tell
- * which account it reads: lib/history/account.ts). Null when none is saved; a ciphertext that no
+ * which account it reads: lib/ems-access/account-key.ts). Null when none is saved; a ciphertext that no
  * longer decrypts is a clear SafeError for this credential, never garbage.
  */
 export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(EmsCredential & { id: string }) | null> {

@@ -3,7 +3,7 @@ import { DecryptionError, needsReencryption, reencryptSecret } from "@/lib/crypt
 import type { TransactionClient } from "@/lib/db/prisma";
 import { tokenCacheAad } from "./token-cache";
 
-/** Key rotation's part in EmsTokenCache (the rest of a rotation run is lib/credentials/rotation.ts). */
+/** Key rotation's part in EmsTokenCache (the rest of a rotation run is lib/rotation/credentials.ts). */
 
 export interface TokenReencryptionCounts {
   scanned: number;

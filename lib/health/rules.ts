@@ -21,7 +21,7 @@ import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, typ
 
 /**
  * The health checks of an account's webhook setup, one rule each. Pure: the caller passes the data
- * and the clock. Every rule follows the contract's reading of missing fields (lib/health/setup-data.ts):
+ * and the clock. Every rule follows the contract's reading of missing fields (lib/setup/setup-data.ts):
  * an unknown is never reported as a fault, and a finding never claims what the data does not say.
  *
  * Header values are secrets. They are compared in memory and never copied into a finding: not

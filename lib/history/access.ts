@@ -14,7 +14,7 @@ import { ownAccountKey } from "@/lib/ems-access/account-readers";
  * webhooks, URLs, notification emails, who edited what), and the portal's rule everywhere else is
  * that a person sees an account's data only through their own credential. So history is readable by:
  * - members whose OWN saved credential reads that account: the same account key, i.e. the same
- *   API base URL and consumer key (lib/history/account.ts; a rotated secret is the same account);
+ *   API base URL and consumer key (lib/ems-access/account-key.ts; a rotated secret is the same account);
  * - owners and admins of the team (they turn tracking on, run it, and answer for it), with or
  *   without credentials.
  * Everyone else in the team (no credential, or a credential of another account) reads nothing of it:

@@ -3,7 +3,7 @@
  * JavaScript) sends every field (`fields=id&fields=name&per-page=20&ids=9%0A3`); the page is
  * answered at its short, stable address instead, so that what is shared and saved is the same
  * link whichever way it was made. Pure: proxy.ts answers a document request with a plain redirect
- * before rendering starts, and resolveListing (lib/listing/resolve.ts) does the same for a client
+ * before rendering starts, and resolveListing (lib/listing-page/resolve.ts) does the same for a client
  * navigation.
  */
 import { EVENT_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";

@@ -14,7 +14,7 @@ export interface HistoryRotationCounts {
 
 /**
  * Re-encrypts change history's secrets under the active key (npm run keys:rotate, through
- * lib/credentials/rotation.ts): tracked records' and changes' header values, checkpoints, and the
+ * lib/rotation/credentials.ts): tracked records' and changes' header values, checkpoints, and the
  * trackers' Slack URLs. Batch by batch, each row written with a compare-and-set on its old
  * ciphertext, so a sync writing meanwhile is never overwritten and a stopped run is started again.
  */

@@ -14,7 +14,7 @@ const acquireExportSlot = vi.hoisted(() => vi.fn());
 const auditByActor = vi.hoisted(() => vi.fn());
 const release = vi.hoisted(() => vi.fn());
 vi.mock("@/lib/auth/session", async (importOriginal) => ({ ...(await importOriginal<object>()), getActor }));
-vi.mock("@/lib/credentials/store", async (importOriginal) => ({ ...(await importOriginal<object>()), getEmsClientForActor }));
+vi.mock("@/lib/ems-access/credential", async (importOriginal) => ({ ...(await importOriginal<object>()), getEmsClientForActor }));
 vi.mock("@/lib/listing/export", async (importOriginal) => ({ ...(await importOriginal<object>()), startExport }));
 vi.mock("@/lib/listing/export-slots", () => ({ acquireExportSlot }));
 vi.mock("@/lib/audit/log", () => ({ auditByActor }));

@@ -26,7 +26,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
   throw new Error("expected a refusal");
 }
 
-/** The person's default view for a page, as the listing pages find it (lib/listing/resolve.ts). */
+/** The person's default view for a page, as the listing pages find it (lib/listing-page/resolve.ts). */
 async function defaultViewId(actor: Actor, page: "events" | "webhook-groups"): Promise<string | null> {
   return (await listViews(actor, page)).find((view) => view.isDefault)?.id ?? null;
 }
