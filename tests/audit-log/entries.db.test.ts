@@ -7,7 +7,7 @@ import { AUDIT_PAGE_SIZE, exportAuditLog, listAuditLog } from "@/lib/audit-log/e
 import { createInvitation, revokeInvitation } from "@/lib/teams/invitations";
 import { changeMemberRole, leaveTeam, removeMember } from "@/lib/teams/members";
 import { createView } from "@/lib/views/views";
-import { actorFor, addMember, createTeam, membershipIdOf } from "./fixtures";
+import { actorFor, addMember, createTeam, membershipIdOf } from "@/tests/teams/fixtures";
 
 const isForbidden = (error: unknown) => isSafeError(error) && (error as { code: string }).code === "forbidden";
 

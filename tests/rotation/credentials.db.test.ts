@@ -9,8 +9,8 @@ import { getEmsClientForActor } from "@/lib/ems-access/credential";
 import { saveCredential, testCredential } from "@/lib/credentials/store";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
-import { addMember, createTeam } from "../teams/fixtures";
-import { withOwnDatabase } from "../setup/db";
+import { addMember, createTeam } from "@/tests/teams/fixtures";
+import { withOwnDatabase } from "@/tests/setup/db";
 
 // Rotation rewrites every stored secret of the database: on the shared one it would re-encrypt the
 // rows of files running beside this one under a key their processes do not hold.

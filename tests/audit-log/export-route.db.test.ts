@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { parseCsv } from "@/lib/csv";
 import { changeMemberRole } from "@/lib/teams/members";
-import { actorFor, addMember, createTeam, membershipIdOf } from "./fixtures";
+import { actorFor, addMember, createTeam, membershipIdOf } from "@/tests/teams/fixtures";
 
 // Only who is signed in is replaced; the route reads the real database under the real role check.
 const getActor = vi.hoisted(() => vi.fn<() => Promise<Actor | null>>());
