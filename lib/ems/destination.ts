@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { EnvSource } from "@/lib/config/env-schema";
 import { destinationEnv, sandboxSettings } from "@/lib/env";
+import { configuredPortalOrigin } from "@/lib/portal-origin";
 import { checkBaseUrl, type BaseUrlCheck } from "./contract";
 
 /**
@@ -54,7 +55,7 @@ export function destinationPolicy(source?: EnvSource): DestinationPolicy {
   return {
     allowedHosts: env.EMS_ALLOWED_HOSTS,
     privateOrigins: env.EMS_ALLOW_PRIVATE_ORIGINS,
-    sandboxOrigins: sandboxSettings(source).enabled ? portalOrigins(env.PORT, env.NEXTAUTH_URL) : [],
+    sandboxOrigins: sandboxSettings(source).enabled ? portalOrigins(env.PORT, configuredPortalOrigin(source)) : [],
   };
 }
 
@@ -70,11 +71,12 @@ export function alertDestinationPolicy(source?: EnvSource): DestinationPolicy {
 
 /**
  * Where this portal answers: its port on the loopback names (the embedded sandbox's base URL is
- * built from the request's Host, `http://localhost:3000/sandbox` in development) and NEXTAUTH_URL.
+ * built from the request's Host, `http://localhost:3000/sandbox` in development) and its public
+ * origin (lib/portal-origin.ts: NEXTAUTH_URL, or Vercel's address).
  */
-function portalOrigins(port: number, publicUrl: string | undefined): string[] {
+function portalOrigins(port: number, publicOrigin: string | null): string[] {
   const origins = ["localhost", "127.0.0.1", "[::1]"].map((host) => new URL(`http://${host}:${port}`).origin);
-  if (publicUrl) origins.push(new URL(publicUrl).origin);
+  if (publicOrigin) origins.push(publicOrigin);
   return [...new Set(origins)];
 }
 

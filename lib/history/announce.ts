@@ -1,8 +1,8 @@
 import "server-only";
 import { queueAlerts } from "@/lib/alerts/deliveries";
 import { prisma } from "@/lib/db/prisma";
-import { historyEnv } from "@/lib/env";
 import type { Finding } from "@/lib/health/rules";
+import { portalOriginFor } from "@/lib/portal-origin";
 import { describeChange } from "./describe";
 import type { RecordChange } from "./diff";
 
@@ -33,7 +33,8 @@ export async function announceSync(input: {
     input.changes.length > 0 ? `${input.changes.length} change${input.changes.length === 1 ? "" : "s"}` : null,
     input.newlyFailing.length > 0 ? `${input.newlyFailing.length} new health finding${input.newlyFailing.length === 1 ? "" : "s"}` : null,
   ].filter(Boolean);
-  const base = historyEnv().NEXTAUTH_URL ?? "http://localhost:3000";
+  // No request here (a sync runs in a job): the configured address, on Vercel its own.
+  const base = portalOriginFor(null);
   await queueAlerts({
     trackerId: input.trackerId,
     teamId: input.teamId,
