@@ -6,7 +6,7 @@ import { LISTING_COST } from "@/lib/ems/config";
 import { fingerprintSecret, historyEnv } from "@/lib/env";
 import { getRequiredTriggers } from "@/lib/coverage/requirements";
 import { userMessageOf } from "@/lib/errors";
-import { loadOwnCredential, getEmsClientForActor } from "@/lib/credentials/store";
+import { CredentialUnreadableError, loadOwnCredential, getEmsClientForActor } from "@/lib/credentials/store";
 import { listMutes, applyMutes } from "@/lib/health/mutes";
 import { runHealthChecks, type Finding } from "@/lib/health/rules";
 import { log } from "@/lib/log";
@@ -84,7 +84,16 @@ async function runnerProblem(tracker: ClaimedTracker): Promise<string | null> {
   if (!runner || runner.membership?.teamId !== tracker.teamId) {
     return "The member who ran it is no longer in the team. Another owner or admin can take it over with their own credentials.";
   }
-  const credential = await loadOwnCredential({ userId: tracker.runnerId }).catch(() => null);
+  let credential: Awaited<ReturnType<typeof loadOwnCredential>>;
+  try {
+    credential = await loadOwnCredential({ userId: tracker.runnerId });
+  } catch (error) {
+    // Saved, but under a key the ring no longer has (a key rotation that dropped it): they did not
+    // remove anything, and saving them again is the fix. Anything else (the database) is not a
+    // reason to pause: it fails this run like the runner's lookup above would.
+    if (!(error instanceof CredentialUnreadableError)) throw error;
+    return `${runner.email}'s saved API credentials can no longer be read: the server's encryption key changed since they were saved. They can save them again, or another owner or admin can take it over.`;
+  }
   if (!credential) return `${runner.email} removed their API credentials. They can save them again, or another owner or admin can take it over.`;
   if (accountKey(credential.baseUrl, credential.consumerKey) !== tracker.accountKey) {
     return `${runner.email}'s API credentials now read another EMS account. Another owner or admin can take it over with credentials of this account.`;
