@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import type { Actor } from "@/lib/auth/session";
-import { loadOwnCredential } from "@/lib/credentials/store";
+import { CredentialUnreadableError, loadOwnCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { NotFoundError, currentRole } from "@/lib/teams/access";
@@ -69,7 +69,10 @@ const teamTrackers = cache(async (teamId: string) =>
  * decrypts: it reads no account). Once per request.
  */
 export const ownAccountKey = cache(async (userId: string): Promise<string | null> => {
-  const credential = await loadOwnCredential({ userId }).catch(() => null);
+  const credential = await loadOwnCredential({ userId }).catch((error: unknown) => {
+    if (error instanceof CredentialUnreadableError) return null;
+    throw error;
+  });
   return credential ? accountKey(credential.baseUrl, credential.consumerKey) : null;
 });
 

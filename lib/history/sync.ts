@@ -176,7 +176,10 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     }
     if (!isEmsError(error)) log.error({ event: "history.sync_failed", trackerId, syncId: sync.id, err: error }, "history sync failed");
     const message = userMessageOf(error);
-    await finish({ status: "failed", message }).catch(() => undefined);
+    // The sync's own row stays "running" then; the tracker is still released below, and the next run goes on.
+    await finish({ status: "failed", message }).catch((finishError: unknown) =>
+      log.error({ event: "history.finish_failed", trackerId, syncId: sync.id, err: finishError }, "a failed sync could not be recorded as failed"),
+    );
     await release(trackerId, leaseId, { nextRunAt: nextRunAt(), lastRunAt: startedAt });
     return { status: "failed", syncId: sync.id, message };
   }
