@@ -21,6 +21,8 @@ export async function announceSync(input: {
   groupNames: ReadonlyMap<number, string | null>;
   newlyFailing: readonly Finding[];
   baseline: boolean;
+  /** Stops the alert's first send (the job stopping, or its deadline); the delivery job retries it. */
+  signal: AbortSignal;
 }): Promise<void> {
   if (input.baseline || (input.changes.length === 0 && input.newlyFailing.length === 0)) return;
   const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { accountLabel: true } });
@@ -43,5 +45,5 @@ export async function announceSync(input: {
     subject: `${parts.join(" and ")} in the webhook setup of ${tracker.accountLabel}`,
     lines,
     link: new URL(input.changes.length > 0 ? "/changes" : "/health", base).toString(),
-  });
+  }, { signal: input.signal });
 }

@@ -9,6 +9,7 @@ import { userMessageOf } from "@/lib/errors";
 import { CredentialUnreadableError, loadOwnCredential, getEmsClientForActor } from "@/lib/credentials/store";
 import { listMutes, applyMutes } from "@/lib/health/mutes";
 import { runHealthChecks, type Finding } from "@/lib/health/rules";
+import { stopSignal } from "@/lib/jobs/deadline";
 import { log } from "@/lib/log";
 import type { SetupData } from "@/lib/health/setup-data";
 import { readSetup } from "@/lib/setup/load";
@@ -44,6 +45,11 @@ export interface SyncOptions {
   /** Run even if not due (Sync now). */
   force?: boolean;
   signal?: AbortSignal;
+  /**
+   * Epoch ms: the job's deadline (a serverless function's time limit). The alert's first send, made
+   * inside the sync, stops there and leaves the alert to the alert-delivery job.
+   */
+  deadline?: number;
   /** Tests and the bench: the rate-limit window the share is counted over. */
   paceWindowMs?: number;
 }
@@ -147,7 +153,16 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     const stored = await storeSnapshot(tracker, sync.id, startedAt, read.snapshot.data);
     await finish({ status: "ok", message: stored.summary, calls: read.snapshot.calls, changeCount: stored.changes, bytesStored: stored.bytes });
     await release(trackerId, leaseId, { nextRunAt: nextRunAt(), lastRunAt: startedAt, failingFindings: stored.failing });
-    await announceSync({ trackerId, teamId: tracker.teamId, syncId: sync.id, changes: stored.changeRecords, groupNames: stored.groupNames, newlyFailing: stored.newlyFailing, baseline: stored.baseline }).catch((error: unknown) =>
+    await announceSync({
+      trackerId,
+      teamId: tracker.teamId,
+      syncId: sync.id,
+      changes: stored.changeRecords,
+      groupNames: stored.groupNames,
+      newlyFailing: stored.newlyFailing,
+      baseline: stored.baseline,
+      signal: stopSignal(options),
+    }).catch((error: unknown) =>
       log.error({ event: "history.announce_failed", trackerId, syncId: sync.id, err: error }, "alerts for a sync could not be queued"),
     );
     return {

@@ -85,6 +85,7 @@ describe("the places that use it", () => {
       groupNames: new Map([[7, "Orders 2"]]),
       newlyFailing: [],
       baseline: false,
+      signal: new AbortController().signal,
     });
     expect(queued.map((alert) => alert.link)).toEqual(["https://ems.example.org/changes"]);
   });
