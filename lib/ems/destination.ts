@@ -181,3 +181,38 @@ export function checkEmsBaseUrl(input: string, policy: DestinationPolicy = desti
   const destination = checkDestination(new URL(checked.baseUrl), policy);
   return destination.ok ? checked : { ok: false, message: destination.refusal.message };
 }
+
+/**
+ * Where the portal may send mail (lib/mail/send.ts, the SMTP side of the door): the mail servers the
+ * operator named, as `smtp://host:port` / `smtps://host:port`. SMTP_URL is set by the operator only
+ * (never by a person in the portal), so its server is listed, like an origin in
+ * EMS_ALLOW_PRIVATE_ORIGINS: a relay on a private network (localhost, a cluster's service) is
+ * common and fine. Any other mail server would be judged as a public destination.
+ */
+export interface MailDestinationPolicy {
+  listedServers: readonly string[];
+}
+
+const SMTP_DEFAULT_PORTS: Record<string, number> = { "smtp:": 587, "smtps:": 465 };
+
+/** The policy for the mail server SMTP_URL names (none when it is unset). */
+export function mailDestinationPolicy(smtpUrl: string | undefined): MailDestinationPolicy {
+  return { listedServers: smtpUrl ? [mailServerKey(new URL(smtpUrl))] : [] };
+}
+
+/** `smtp://host:port` with nodemailer's default port (587, or 465 for smtps) written out. */
+export function mailServerKey(url: URL): string {
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || SMTP_DEFAULT_PORTS[url.protocol] || ""}`;
+}
+
+/**
+ * A mail server's URL by the same classifier as every other destination: listed (the operator's
+ * SMTP_URL), or public (a public name or address, its addresses checked after DNS), or refused.
+ */
+export function checkMailDestination(url: URL, policy: MailDestinationPolicy): DestinationCheck {
+  if (!(url.protocol in SMTP_DEFAULT_PORTS)) return refuse("host-not-allowed", "Mail goes only to an smtp:// or smtps:// server.");
+  if (policy.listedServers.includes(mailServerKey(url))) return { ok: true, kind: "listed" };
+  const host = bareHost(url);
+  if (isIP(host) ? addressRange(host) !== "public" : isPrivateName(host)) return refuse("private-address", MESSAGES.privateAddress);
+  return { ok: true, kind: "public" };
+}
