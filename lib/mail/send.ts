@@ -1,5 +1,5 @@
 import "server-only";
-import { isIP } from "node:net";
+import { isIP, isIPv4 } from "node:net";
 import nodemailer from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared";
 import SMTPTransport from "nodemailer/lib/smtp-transport";
@@ -51,7 +51,9 @@ async function checkedServer(smtpUrl: string, signal: AbortSignal): Promise<SMTP
   const query = new URLSearchParams(url.search);
   const elsewhere = ELSEWHERE_OPTIONS.find((option) => query.has(option));
   if (elsewhere) throw new MailServerRefusedError(`SMTP_URL's "${elsewhere}" option would send mail past its own server, which the portal does not do`);
-  const [address] = await admitMailServer(url, mailDestinationPolicy(smtpUrl), signal);
+  const addresses = await admitMailServer(url, mailDestinationPolicy(smtpUrl), signal);
+  // IPv4 first, as nodemailer's own resolution does: many hosts have no IPv6 route out.
+  const address = addresses.find((candidate) => isIPv4(candidate)) ?? addresses[0]!;
   const options = parseConnectionUrl(smtpUrl) as SMTPTransport.Options;
   const name = url.hostname.replace(/^\[(.*)\]$/, "$1");
   return { ...options, host: address, ...(isIP(name) ? {} : { servername: name }) };
