@@ -1,5 +1,4 @@
 import "server-only";
-import { headers } from "next/headers";
 import type { EnvSource } from "@/lib/config/env-schema";
 import { portalOriginEnv } from "@/lib/env";
 
@@ -42,6 +41,9 @@ export function portalOriginFor(requestHost: string | null, source?: EnvSource):
 export async function portalOrigin(): Promise<string> {
   const configured = configuredPortalOrigin();
   if (configured) return configured;
+  // Loaded here, not at the top: the outbound door's policy (lib/ems/destination.ts) imports this
+  // module, and so do scripts and test set-ups that run outside Next, where next/headers has no request.
+  const { headers } = await import("next/headers");
   return portalOriginFor((await headers()).get("host"));
 }
 
