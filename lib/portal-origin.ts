@@ -9,7 +9,8 @@ import { portalOriginEnv } from "@/lib/env";
  * 1. NEXTAUTH_URL, the operator's word;
  * 2. on Vercel (which sets no NEXTAUTH_URL and needs none), Vercel's own variables with https://:
  *    VERCEL_URL on a preview deployment (each preview has its own address),
- *    VERCEL_PROJECT_PRODUCTION_URL otherwise, VERCEL_URL when that is all there is;
+ *    VERCEL_PROJECT_PRODUCTION_URL otherwise, VERCEL_URL when that is all there is; not under
+ *    `vercel dev` (VERCEL_ENV=development), which serves plain http on the developer's machine;
  * 3. the Host the current request came to, where there is a request;
  * 4. http://localhost:PORT, the development server.
  * Never X-Forwarded-Host or X-Forwarded-Proto: any client can send those, and the portal would then
@@ -20,7 +21,8 @@ import { portalOriginEnv } from "@/lib/env";
 export function configuredPortalOrigin(source?: EnvSource): string | null {
   const env = portalOriginEnv(source);
   if (env.NEXTAUTH_URL) return new URL(env.NEXTAUTH_URL).origin;
-  const vercelHost = env.VERCEL_ENV === "preview" || env.VERCEL_ENV === "development" ? (env.VERCEL_URL ?? env.VERCEL_PROJECT_PRODUCTION_URL) : (env.VERCEL_PROJECT_PRODUCTION_URL ?? env.VERCEL_URL);
+  if (env.VERCEL_ENV === "development") return null;
+  const vercelHost = env.VERCEL_ENV === "preview" ? (env.VERCEL_URL ?? env.VERCEL_PROJECT_PRODUCTION_URL) : (env.VERCEL_PROJECT_PRODUCTION_URL ?? env.VERCEL_URL);
   return vercelHost ? `https://${vercelHost}` : null;
 }
 

@@ -53,6 +53,13 @@ describe("portalOriginFor", () => {
     expect(configuredPortalOrigin()).toBe("https://ems-abc123.vercel.app");
   });
 
+  it("not under `vercel dev` (plain http on the developer's machine): the request's Host", () => {
+    vi.stubEnv("VERCEL_ENV", "development");
+    vi.stubEnv("VERCEL_URL", "localhost:3000");
+    expect(configuredPortalOrigin()).toBeNull();
+    expect(portalOriginFor("localhost:3000")).toBe("http://localhost:3000");
+  });
+
   it("nothing configured: the request's Host (http in development, https in production), never a header a client forges", () => {
     expect(portalOriginFor("localhost:3000")).toBe("http://localhost:3000");
     expect(sandboxBaseUrl(new Headers({ host: "localhost:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }))).toBe("http://localhost:3000/sandbox");
