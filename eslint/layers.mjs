@@ -9,10 +9,15 @@ export const LAYERS = [
   {
     name: "kernel",
     why: "configuration, logging, errors, database, crypto and the other ideas every part shares",
-    folders: ["config", "db", "crypto", "security", "forms", "text", "mail", "sandbox", "generated"],
-    files: ["env", "log", "errors", "duration", "csv", "page-search-params", "portal-origin", "startup"],
+    folders: ["config", "db", "crypto", "security", "forms", "text", "http", "sandbox", "generated"],
+    files: ["env", "log", "errors", "duration", "deadline", "csv", "promises", "page-search-params", "portal-origin", "startup"],
   },
-  { name: "ems", why: "the EMS API client: the only code that talks to the EMS", folders: ["ems"], files: [] },
+  {
+    name: "outbound",
+    why: "what connects out, all through the one door (lib/ems/outbound.ts): the EMS API client and the mail sender",
+    folders: ["ems", "mail"],
+    files: [],
+  },
   { name: "access", why: "the acting person, roles and guards; audit's write side", folders: ["access", "audit"], files: [] },
   { name: "ems-access", why: "reading the EMS as the signed-in person", folders: ["ems-access"], files: [] },
   { name: "setup", why: "an account's webhook setup as data: its model, triggers and required triggers", folders: ["setup"], files: [] },

@@ -104,6 +104,26 @@ function hostOf(text: string): string | null {
   }
 }
 
+/** A host name with an optional port and no scheme, as Vercel sets VERCEL_URL (`my-app-git-x.vercel.app`). */
+const vercelHost = z
+  .string()
+  .optional()
+  .refine((value) => value === undefined || hostWithPortOf(value) !== null, {
+    error: (issue) => `must be a host name without a scheme, as Vercel sets it (e.g. my-app.vercel.app); it is "${String(issue.input)}"`,
+  })
+  .transform((value) => (value === undefined ? undefined : (hostWithPortOf(value) ?? undefined)));
+
+/** `host` or `host:port` as a URL writes it (lower case, punycode), or null. */
+function hostWithPortOf(text: string): string | null {
+  if (!text || /[/@?#\\\s*]/.test(text)) return null;
+  try {
+    const url = new URL(`https://${text}`);
+    return url.hostname ? url.host : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * EMS_ALLOW_PRIVATE_ORIGINS: origins (`http://127.0.0.1:4010`, `https://ems.internal:8443`) that the
  * EMS client may reach although they are on a private network or use plain HTTP; scheme, host and
@@ -193,6 +213,11 @@ const serverEnvSchema = z.object({
   // to X-Forwarded-For; on Vercel (which sets VERCEL=1) its own headers are read instead.
   TRUSTED_PROXY_COUNT: numberFrom(0, 0, 20),
   VERCEL: booleanString,
+  // The portal's public address on Vercel when NEXTAUTH_URL is unset (lib/portal-origin.ts): Vercel
+  // sets these itself, host names without a scheme.
+  VERCEL_ENV: z.enum(["production", "preview", "development"], { error: "must be production, preview or development (Vercel sets it)" }).optional(),
+  VERCEL_URL: vercelHost,
+  VERCEL_PROJECT_PRODUCTION_URL: vercelHost,
   // Secrets at rest (lib/crypto, lib/ems/credentials.ts)
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
   EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
@@ -328,10 +353,14 @@ export const emsEnv = section(
     EMS_LOW_BUDGET_PERCENT: true,
   }),
 );
-/** The destination policy's variables (lib/ems/destination.ts): with PORT and NEXTAUTH_URL, the portal's own origins. */
-export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true, NEXTAUTH_URL: true }));
+/** The destination policy's variables (lib/ems/destination.ts): with PORT, the portal's loopback origins (its public one: portalOriginEnv). */
+export const destinationEnv = section(serverEnvSchema.pick({ EMS_ALLOWED_HOSTS: true, EMS_ALLOW_PRIVATE_ORIGINS: true, PORT: true }));
 export const listingEnv = section(serverEnvSchema.pick({ EMS_PAGE_BUDGET_MS: true }));
-export const historyEnv = section(serverEnvSchema.pick({ HISTORY_SYNC_BUDGET_PERCENT: true, NEXTAUTH_URL: true }));
+export const historyEnv = section(serverEnvSchema.pick({ HISTORY_SYNC_BUDGET_PERCENT: true }));
+/** lib/portal-origin.ts: where the portal answers, for links sent out of it and its own sandbox. */
+export const portalOriginEnv = section(
+  serverEnvSchema.pick({ NODE_ENV: true, PORT: true, NEXTAUTH_URL: true, VERCEL_ENV: true, VERCEL_URL: true, VERCEL_PROJECT_PRODUCTION_URL: true }),
+);
 export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true, EXPORT_MAX_SECONDS: true, EXPORT_MAX_CONCURRENT: true }));
 /** lib/views/caps.ts: the most views one person owns, and the most one team shares. */
 export const viewsEnv = section(serverEnvSchema.pick({ VIEWS_MAX_PER_PERSON: true, VIEWS_MAX_PER_TEAM: true }));

@@ -3,6 +3,7 @@ import { useId, useRef, useState } from "react";
 import { readExportEvents, type ExportEvent, type ExportFormat } from "@/lib/listing/export-events";
 import { formatSeconds } from "@/lib/duration";
 import { useReauth } from "@/components/auth/reauth-context";
+import { jsonBodyOrNull } from "@/lib/http/json-body";
 
 type StartEvent = Extract<ExportEvent, { type: "start" }>;
 
@@ -37,7 +38,7 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       if (hasHeaders && includeHeaderValues) params.set("headerValues", "include");
       const response = await fetch(`/api/export/${resource}?${params.toString()}`, { signal: abort.signal });
       if (!response.ok || !response.body) {
-        const body = (await response.json().catch(() => null)) as { error?: string; reauthRequired?: boolean } | null;
+        const body = await jsonBodyOrNull<{ error?: string; reauthRequired?: boolean }>(response);
         // Header values need a recent sign-in: confirm, then the same export starts again.
         if (response.status === 403 && body?.reauthRequired && !retried && requestReauth) {
           setStatus({ phase: "idle" });

@@ -5,6 +5,7 @@ import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";
 import { listingMarks } from "@/lib/history/marks";
 import { loadListing } from "@/lib/listing/load";
+import { log } from "@/lib/log";
 import { listingConfig } from "@/lib/listing/resources";
 import { hrefOf, toSearchParams } from "@/lib/listing/href";
 import type { ListingState } from "@/lib/listing/search-params";
@@ -21,7 +22,11 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
   if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
 
   const { items, meta, budget, freshness } = outcome;
-  const changed = await listingMarks(actor, state.resource, items.map((item) => Number(item.id))).catch(() => new Set<number>());
+  // The "changed" marks add to the rows; failing to work them out costs the marks, not the page.
+  const changed = await listingMarks(actor, state.resource, items.map((item) => Number(item.id))).catch((error: unknown) => {
+    log.error({ event: "listing.marks_failed", resource: state.resource, err: error }, "changed-since marks could not be worked out");
+    return new Set<number>();
+  });
   const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">

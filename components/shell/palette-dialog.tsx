@@ -9,6 +9,7 @@ import type { PaletteGroup, PaletteView } from "@/lib/palette/palette";
 import { listingTitle } from "@/lib/listing/titles";
 import { GROUP_SEARCH_MIN } from "@/lib/palette/limits";
 import type { PalettePage } from "./command-palette";
+import { jsonBodyOrNull } from "@/lib/http/json-body";
 
 type Remote<T> = { status: "idle" } | { status: "loading" } | { status: "ok"; data: T } | { status: "error"; message: string };
 
@@ -27,7 +28,7 @@ function matches(text: string, query: string): boolean {
 }
 
 async function readJson<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => null)) as (T & { error?: string }) | null;
+  const body = await jsonBodyOrNull<T & { error?: string }>(response);
   if (!response.ok || !body) throw new Error(body?.error ?? `The server answered ${response.status}.`);
   return body;
 }

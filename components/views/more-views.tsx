@@ -6,6 +6,7 @@ import { ChevronDown, Loader2, Star, User, Users } from "lucide-react";
 import { Popover } from "@/components/ui/popover";
 import { MORE_VIEWS_SEARCH_MAX } from "@/lib/views/limits";
 import type { MoreView, MoreViewsPage } from "@/lib/views/tabs";
+import { jsonBodyOrNull } from "@/lib/http/json-body";
 
 /** Typing pauses this long before the list is searched again on the server. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -15,7 +16,7 @@ type Loaded = { status: "loading" } | { status: "ok"; views: MoreView[]; total: 
 async function fetchMoreViews(page: string, search: string, offset: number, signal: AbortSignal): Promise<MoreViewsPage> {
   const params = new URLSearchParams({ page, q: search, offset: String(offset) });
   const response = await fetch(`/api/views/more?${params.toString()}`, { signal, headers: { Accept: "application/json" } });
-  const body = (await response.json().catch(() => null)) as (MoreViewsPage & { error?: string }) | null;
+  const body = await jsonBodyOrNull<MoreViewsPage & { error?: string }>(response);
   if (!response.ok || !body) throw new Error(body?.error ?? `The server answered ${response.status}.`);
   return body;
 }

@@ -103,8 +103,9 @@ function assertAbsoluteLink(link: string): void {
  * SMTP_URL is set) and one Slack message when the tracker has a Slack URL, then tries them at once.
  * Returns how many deliveries it created; calling it again for the same sync creates none (and sends
  * nothing). A failure to send is recorded on the delivery and retried by the job, never thrown.
+ * `signal` stops that first send (a job's deadline): what it stops is left pending, uncounted, for the job.
  */
-export async function queueAlerts(input: QueueAlertsInput): Promise<number> {
+export async function queueAlerts(input: QueueAlertsInput, { signal }: { signal?: AbortSignal } = {}): Promise<number> {
   assertAbsoluteLink(input.link);
   const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { id: true, teamId: true, accountKey: true, slackUrlCiphertext: true } });
   if (!tracker || tracker.teamId !== input.teamId) throw new Error(`queueAlerts: no tracker ${input.trackerId} in team ${input.teamId}`);
@@ -133,15 +134,18 @@ export async function queueAlerts(input: QueueAlertsInput): Promise<number> {
     skipDuplicates: true,
     select: { id: true },
   });
-  if (created.length > 0) await attemptNow(created.map((row) => row.id));
+  if (created.length > 0) await attemptNow(created.map((row) => row.id), signal);
   return created.length;
 }
 
-/** Tries freshly queued deliveries once, now; whatever fails is left to the job. */
-async function attemptNow(ids: string[]): Promise<void> {
+/**
+ * Tries freshly queued deliveries once, now; whatever fails is left to the job, and so is whatever
+ * `signal` stops (released: the attempt does not count). Without a signal, each send's own timeout bounds it.
+ */
+async function attemptNow(ids: string[], signal: AbortSignal = new AbortController().signal): Promise<void> {
   try {
     const claimed = await claim({ ids, limit: ids.length });
-    await Promise.all(claimed.map((row) => deliverClaimed(row, new AbortController().signal)));
+    await Promise.all(claimed.map((row) => deliverClaimed(row, signal)));
   } catch (error) {
     log.error({ event: "alerts.attempt_failed", deliveries: ids.length, err: error instanceof Error ? error.message : String(error) }, "alerts: first attempt failed; the job retries");
   }

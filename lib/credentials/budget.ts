@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { emsConfig, flushBudgetUsage, getCredentialState, usageByKind, type KindUsage } from "@/lib/ems";
+import { credentialStateIfReadable, emsConfig, flushBudgetUsage, usageByKind, type KindUsage } from "@/lib/ems";
 import { budgetOf, type RateBudget } from "@/lib/ems-access/shared-read";
 
 /** What the settings page shows about the rate-limit budget of the actor's own credential. */
@@ -21,7 +21,7 @@ export async function getBudgetOverview(actor: Actor): Promise<BudgetOverview | 
   if (!row) return null;
   // This instance's last second of usage, so a page view made just before shows here.
   await flushBudgetUsage();
-  const [state, usage] = await Promise.all([getCredentialState(row.fingerprint).catch(() => null), usageByKind(actor.teamId, row.fingerprint)]);
+  const [state, usage] = await Promise.all([credentialStateIfReadable(row.fingerprint, "credentials.budget"), usageByKind(actor.teamId, row.fingerprint)]);
   const config = emsConfig();
   return {
     budget: budgetOf(state?.rateLimit),

@@ -1,15 +1,11 @@
 import "server-only";
-import { authEnv, runtimeEnv } from "@/lib/env";
+import { portalOriginFor } from "@/lib/portal-origin";
 
 /**
- * The embedded sandbox's base URL: `${NEXTAUTH_URL's origin}/sandbox` when the portal's public
- * address is configured, else the Host this request came to (http://localhost:3000/sandbox in
- * development). Never X-Forwarded-Host or X-Forwarded-Proto: any client can send those, and the
- * portal would then save (and call) an address of the client's choosing.
+ * The embedded sandbox's base URL: the portal's public origin (lib/portal-origin.ts: NEXTAUTH_URL,
+ * Vercel's address, else the Host this request came to; http://localhost:3000/sandbox in
+ * development) and `/sandbox`.
  */
 export function sandboxBaseUrl(requestHeaders: Headers): string {
-  const configured = authEnv().NEXTAUTH_URL;
-  if (configured) return `${new URL(configured).origin}/sandbox`;
-  const host = requestHeaders.get("host") || `localhost:${runtimeEnv().PORT}`;
-  return `http://${host}/sandbox`;
+  return `${portalOriginFor(requestHeaders.get("host"))}/sandbox`;
 }

@@ -12,7 +12,7 @@ import {
   dropCredentialState,
   dropSharedAnswers,
   forgetCredential,
-  getCredentialState,
+  credentialStateIfReadable,
   getEmsClient,
   isEmsError,
   type EmsCredential,
@@ -74,7 +74,7 @@ export async function getCredentialSummary(actor: Actor): Promise<CredentialSumm
   const readable = [row.keyCiphertext, row.secretCiphertext].every((ciphertext) => ring.includes(ciphertextKeyId(ciphertext) ?? ""));
   let { lastErrorAt, lastError, lastErrorCode } = row;
   // The EMS client marks a credential failing when a page's call is refused; show that too.
-  const state = await getCredentialState(row.fingerprint).catch(() => null);
+  const state = await credentialStateIfReadable(row.fingerprint, "credentials.summary");
   if (state?.failedAt && (!lastErrorAt || state.failedAt > lastErrorAt) && (!row.lastVerifiedAt || state.failedAt > row.lastVerifiedAt)) {
     lastErrorAt = state.failedAt;
     lastError = state.failureReason ?? "The EMS API rejected these credentials.";

@@ -12,7 +12,7 @@ import {
   type SharedListOptions,
   type BudgetKind,
   type EmsClient,
-  getCredentialState,
+  credentialStateIfReadable,
   isBudgetLow,
   CredentialsRejectedError,
   EmsBadRequestError,
@@ -149,7 +149,14 @@ export async function loadShared<A extends { rateLimit: RateLimit | null; ageSec
   const requestId = randomUUID();
   const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
   // The stored answer, looked up beside the credential's load (by user id): no extra wait.
-  const peek = windowMs > 0 && !options.refresh && queryHash ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch(() => null) : Promise.resolve(null);
+  const peek =
+    windowMs > 0 && !options.refresh && queryHash
+      ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch((error: unknown) => {
+          // Only a shortcut: without it the answer cache looks the row up itself (or asks the EMS).
+          log.warn({ event: "listing.peek_failed", requestId, resource, err: error }, "the shared answer could not be looked up beside the credential");
+          return null;
+        })
+      : Promise.resolve(null);
   let client;
   try {
     [client] = await Promise.all([emsClient ?? getEmsClientForActor(actor), peek]);
@@ -184,7 +191,7 @@ export async function loadShared<A extends { rateLimit: RateLimit | null; ageSec
     }
     const failure = failureOf(error, requestId);
     if (failure.kind === "rate-limited" && !failure.budget) {
-      const known = budgetOf((await getCredentialState(client.fingerprint).catch(() => null))?.rateLimit);
+      const known = budgetOf((await credentialStateIfReadable(client.fingerprint, "listing.rate_limited"))?.rateLimit);
       // The figures of the last answer; none known means the 429 itself: nothing left until the wait ends.
       failure.budget = known ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000), resetInSeconds: failure.retryAfterSeconds, low: true };
     }

@@ -194,7 +194,11 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
     await db.$executeRaw`
       UPDATE "EmsSharedAnswer" SET "leaseId" = NULL, "leaseUntil" = NULL
-      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`.catch(() => 0);
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`.catch((error: unknown) => {
+      // The lease then runs out by itself; until it does, others wait for an answer that will not come.
+      emsLog("warn", "ems.shared_answer_release_failed", { fingerprint: shortId(fingerprint), errorName: error instanceof Error ? error.name : "Error" });
+      return 0;
+    });
   }
 
   function purgeNowAndThen(): void {
@@ -203,7 +207,11 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     void db.$executeRaw`
       DELETE FROM "EmsSharedAnswer"
       WHERE COALESCE("fetchedAt", "leaseUntil") < (now() AT TIME ZONE 'UTC') - ${STALE_LIMIT_MS}::integer * interval '1 millisecond'
-        AND ("leaseUntil" IS NULL OR "leaseUntil" <= (now() AT TIME ZONE 'UTC'))`.catch(() => 0);
+        AND ("leaseUntil" IS NULL OR "leaseUntil" <= (now() AT TIME ZONE 'UTC'))`.catch((error: unknown) => {
+      // Housekeeping: the next purge (in PURGE_INTERVAL_MS) deletes the same rows.
+      emsLog("warn", "ems.shared_answer_purge_failed", { errorName: error instanceof Error ? error.name : "Error" });
+      return 0;
+    });
   }
 
   function open<T>(row: AnswerRow | null, scope: string, aad: string): ListResult<T> | null {

@@ -51,6 +51,20 @@ export async function getCredentialState(fingerprint: string): Promise<Credentia
 }
 
 /**
+ * The state for a figure that only adds to a page or a plan (the rate-limit line, the failing mark,
+ * a sync's share): null when it cannot be read now, logged, so that a database hiccup costs the
+ * figure and not the page or the sync. `purpose` names the reader in the log line.
+ */
+export async function credentialStateIfReadable(fingerprint: string, purpose: string): Promise<CredentialState | null> {
+  try {
+    return await getCredentialState(fingerprint);
+  } catch (error) {
+    emsLog("warn", "ems.credential_state_unreadable", { fingerprint: shortId(fingerprint), purpose, err: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+}
+
+/**
  * Deletes the credential's stored token and state with the caller's client, so that it can happen
  * inside the transaction that deletes or replaces the credential. Follow it, once committed, with
  * `forgetCredential` for this process's memory.

@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import type { EnvSource } from "@/lib/config/env-schema";
 import { destinationEnv, sandboxSettings } from "@/lib/env";
+import { configuredPortalOrigin } from "@/lib/portal-origin";
 import { checkBaseUrl, type BaseUrlCheck } from "./contract";
 
 /**
@@ -54,7 +55,7 @@ export function destinationPolicy(source?: EnvSource): DestinationPolicy {
   return {
     allowedHosts: env.EMS_ALLOWED_HOSTS,
     privateOrigins: env.EMS_ALLOW_PRIVATE_ORIGINS,
-    sandboxOrigins: sandboxSettings(source).enabled ? portalOrigins(env.PORT, env.NEXTAUTH_URL) : [],
+    sandboxOrigins: sandboxSettings(source).enabled ? portalOrigins(env.PORT, configuredPortalOrigin(source)) : [],
   };
 }
 
@@ -70,11 +71,12 @@ export function alertDestinationPolicy(source?: EnvSource): DestinationPolicy {
 
 /**
  * Where this portal answers: its port on the loopback names (the embedded sandbox's base URL is
- * built from the request's Host, `http://localhost:3000/sandbox` in development) and NEXTAUTH_URL.
+ * built from the request's Host, `http://localhost:3000/sandbox` in development) and its public
+ * origin (lib/portal-origin.ts: NEXTAUTH_URL, or Vercel's address).
  */
-function portalOrigins(port: number, publicUrl: string | undefined): string[] {
+function portalOrigins(port: number, publicOrigin: string | null): string[] {
   const origins = ["localhost", "127.0.0.1", "[::1]"].map((host) => new URL(`http://${host}:${port}`).origin);
-  if (publicUrl) origins.push(new URL(publicUrl).origin);
+  if (publicOrigin) origins.push(publicOrigin);
   return [...new Set(origins)];
 }
 
@@ -178,4 +180,39 @@ export function checkEmsBaseUrl(input: string, policy: DestinationPolicy = desti
   if (!checked.ok) return checked;
   const destination = checkDestination(new URL(checked.baseUrl), policy);
   return destination.ok ? checked : { ok: false, message: destination.refusal.message };
+}
+
+/**
+ * Where the portal may send mail (lib/mail/send.ts, the SMTP side of the door): the mail servers the
+ * operator named, as `smtp://host:port` / `smtps://host:port`. SMTP_URL is set by the operator only
+ * (never by a person in the portal), so its server is listed, like an origin in
+ * EMS_ALLOW_PRIVATE_ORIGINS: a relay on a private network (localhost, a cluster's service) is
+ * common and fine. Any other mail server would be judged as a public destination.
+ */
+export interface MailDestinationPolicy {
+  listedServers: readonly string[];
+}
+
+const SMTP_DEFAULT_PORTS: Record<string, number> = { "smtp:": 587, "smtps:": 465 };
+
+/** The policy for the mail server SMTP_URL names (none when it is unset). */
+export function mailDestinationPolicy(smtpUrl: string | undefined): MailDestinationPolicy {
+  return { listedServers: smtpUrl ? [mailServerKey(new URL(smtpUrl))] : [] };
+}
+
+/** `smtp://host:port` with nodemailer's default port (587, or 465 for smtps) written out. */
+export function mailServerKey(url: URL): string {
+  return `${url.protocol}//${url.hostname.toLowerCase()}:${url.port || SMTP_DEFAULT_PORTS[url.protocol] || ""}`;
+}
+
+/**
+ * A mail server's URL by the same classifier as every other destination: listed (the operator's
+ * SMTP_URL), or public (a public name or address, its addresses checked after DNS), or refused.
+ */
+export function checkMailDestination(url: URL, policy: MailDestinationPolicy): DestinationCheck {
+  if (!(url.protocol in SMTP_DEFAULT_PORTS)) return refuse("host-not-allowed", "Mail goes only to an smtp:// or smtps:// server.");
+  if (policy.listedServers.includes(mailServerKey(url))) return { ok: true, kind: "listed" };
+  const host = bareHost(url);
+  if (isIP(host) ? addressRange(host) !== "public" : isPrivateName(host)) return refuse("private-address", MESSAGES.privateAddress);
+  return { ok: true, kind: "public" };
 }

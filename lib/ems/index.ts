@@ -18,7 +18,7 @@ export {
   RedirectRefusedError,
   UpstreamUnavailableError,
 } from "./errors";
-export { dropCredentialState, forgetCredential, getCredentialState } from "./credential-state";
+export { credentialStateIfReadable, dropCredentialState, forgetCredential, getCredentialState } from "./credential-state";
 export type { CredentialState } from "./credential-state";
 export { tokenCacheAad } from "./token-cache";
 export { reencryptCachedTokens } from "./token-reencryption";

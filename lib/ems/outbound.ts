@@ -5,7 +5,18 @@ import https from "node:https";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { addressRange, bareHost, checkDestination, destinationPolicy, refusalForAddresses, type DestinationPolicy, type Refusal } from "./destination";
+import {
+  addressRange,
+  bareHost,
+  checkDestination,
+  checkMailDestination,
+  destinationPolicy,
+  refusalForAddresses,
+  type DestinationCheck,
+  type DestinationPolicy,
+  type MailDestinationPolicy,
+  type Refusal,
+} from "./destination";
 import { BlockedDestinationError, InvalidResponseError, RedirectRefusedError } from "./errors";
 
 /**
@@ -19,6 +30,9 @@ import { BlockedDestinationError, InvalidResponseError, RedirectRefusedError } f
  *    differently between the check and the connection (rebinding),
  * 4. follows no redirect: a 3xx is RedirectRefusedError.
  * A refusal is BlockedDestinationError, thrown before anything is sent.
+ *
+ * Mail is the one other kind of connection: lib/mail/send.ts opens it (nodemailer speaks SMTP), after
+ * `admitMailServer` here has checked the server by the same rules and resolved it the same way.
  */
 
 export type ResolvedAddress = { address: string; family: number };
@@ -74,7 +88,10 @@ type Admission = { ok: true; addresses: string[] } | { ok: false; refusal: Refus
 
 /** The policy's verdict on a URL, with its host resolved (once) when it is a name. Throws on DNS failure. */
 async function admit(url: URL, signal: AbortSignal | undefined, policy: DestinationPolicy = destinationPolicy()): Promise<Admission> {
-  const checked = checkDestination(url, policy);
+  return admitChecked(url, checkDestination(url, policy), signal);
+}
+
+async function admitChecked(url: URL, checked: DestinationCheck, signal: AbortSignal | undefined): Promise<Admission> {
   if (!checked.ok) return { ok: false, refusal: checked.refusal, addresses: [] };
   const host = bareHost(url);
   const addresses = isIP(host) ? [host] : (await abortable(resolveHost(host), signal)).map((entry) => entry.address);
@@ -96,6 +113,25 @@ export async function refusalForBaseUrl(baseUrl: string, policy?: DestinationPol
   } catch {
     return null;
   }
+}
+
+/**
+ * The SMTP side of the door: the mail server's URL checked by the mail policy (lib/ems/destination.ts
+ * `checkMailDestination`), its host resolved once through this door's resolver and every address
+ * checked. Returns the addresses to connect to: the caller connects to one of them, never to the name
+ * again (which then travels only in TLS's SNI and certificate check), so DNS cannot answer differently
+ * between the check and the connection. Throws BlockedDestinationError, or the resolver's error.
+ */
+export async function admitMailServer(url: URL, policy: MailDestinationPolicy, signal: AbortSignal): Promise<string[]> {
+  const admission = await admitChecked(url, checkMailDestination(url, policy), signal);
+  if (!admission.ok) {
+    const addresses = admission.addresses.map((address) => `${address} (${addressRange(address)})`).join(", ");
+    throw new BlockedDestinationError(admission.refusal.message, {
+      reason: admission.refusal.reason,
+      detail: `mail server ${url.hostname} refused: ${admission.refusal.reason}${addresses ? `; resolves to ${addresses}` : ""}`,
+    });
+  }
+  return admission.addresses;
 }
 
 /**

@@ -1,8 +1,8 @@
 import "server-only";
 import { queueAlerts } from "@/lib/alerts/deliveries";
 import { prisma } from "@/lib/db/prisma";
-import { historyEnv } from "@/lib/env";
 import type { Finding } from "@/lib/health/rules";
+import { portalOriginFor } from "@/lib/portal-origin";
 import { describeChange } from "./describe";
 import type { RecordChange } from "./diff";
 
@@ -21,6 +21,8 @@ export async function announceSync(input: {
   groupNames: ReadonlyMap<number, string | null>;
   newlyFailing: readonly Finding[];
   baseline: boolean;
+  /** Stops the alert's first send (the job stopping, or its deadline); the delivery job retries it. */
+  signal: AbortSignal;
 }): Promise<void> {
   if (input.baseline || (input.changes.length === 0 && input.newlyFailing.length === 0)) return;
   const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { accountLabel: true } });
@@ -33,7 +35,8 @@ export async function announceSync(input: {
     input.changes.length > 0 ? `${input.changes.length} change${input.changes.length === 1 ? "" : "s"}` : null,
     input.newlyFailing.length > 0 ? `${input.newlyFailing.length} new health finding${input.newlyFailing.length === 1 ? "" : "s"}` : null,
   ].filter(Boolean);
-  const base = historyEnv().NEXTAUTH_URL ?? "http://localhost:3000";
+  // No request here (a sync runs in a job): the configured address, on Vercel its own.
+  const base = portalOriginFor(null);
   await queueAlerts({
     trackerId: input.trackerId,
     teamId: input.teamId,
@@ -42,5 +45,5 @@ export async function announceSync(input: {
     subject: `${parts.join(" and ")} in the webhook setup of ${tracker.accountLabel}`,
     lines,
     link: new URL(input.changes.length > 0 ? "/changes" : "/health", base).toString(),
-  });
+  }, { signal: input.signal });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
-import { flushBudgetUsage, getCredentialState } from "@/lib/ems";
+import { credentialStateIfReadable, flushBudgetUsage } from "@/lib/ems";
 import { LISTING_COST } from "@/lib/ems/config";
 
 /**
@@ -67,7 +67,7 @@ export interface Pacer {
 export async function createPacer(options: PacerOptions): Promise<Pacer> {
   const windowMs = options.windowMs ?? RATE_WINDOW_MS;
   const now = options.now ?? Date.now;
-  const limit = (await getCredentialState(options.fingerprint).catch(() => null))?.rateLimit?.limit ?? DEFAULT_RATE_LIMIT;
+  const limit = (await credentialStateIfReadable(options.fingerprint, "history.pacing"))?.rateLimit?.limit ?? DEFAULT_RATE_LIMIT;
   const share = Math.floor(limit * options.share);
   return {
     share,

@@ -27,7 +27,7 @@ export async function syncDueTrackers(options: { signal?: AbortSignal; deadline?
   let synced = 0;
   for (const { id } of due) {
     if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
-    const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal });
+    const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal, deadline: options.deadline });
     byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
     if (outcome.status !== "busy") synced += 1;
   }

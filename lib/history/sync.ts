@@ -6,9 +6,10 @@ import { LISTING_COST } from "@/lib/ems/config";
 import { fingerprintSecret, historyEnv } from "@/lib/env";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { userMessageOf } from "@/lib/errors";
-import { loadOwnCredential, getEmsClientForActor } from "@/lib/ems-access/credential";
+import { CredentialUnreadableError, loadOwnCredential, getEmsClientForActor } from "@/lib/ems-access/credential";
 import { listMutes, applyMutes } from "@/lib/health/mutes";
 import { runHealthChecks, type Finding } from "@/lib/health/rules";
+import { stopSignal } from "@/lib/deadline";
 import { log } from "@/lib/log";
 import type { SetupData } from "@/lib/setup/setup-data";
 import { readSetup } from "@/lib/setup/load";
@@ -44,6 +45,11 @@ export interface SyncOptions {
   /** Run even if not due (Sync now). */
   force?: boolean;
   signal?: AbortSignal;
+  /**
+   * Epoch ms: the job's deadline (a serverless function's time limit). The alert's first send, made
+   * inside the sync, stops there and leaves the alert to the alert-delivery job.
+   */
+  deadline?: number;
   /** Tests and the bench: the rate-limit window the share is counted over. */
   paceWindowMs?: number;
 }
@@ -84,7 +90,16 @@ async function runnerProblem(tracker: ClaimedTracker): Promise<string | null> {
   if (!runner || runner.membership?.teamId !== tracker.teamId) {
     return "The member who ran it is no longer in the team. Another owner or admin can take it over with their own credentials.";
   }
-  const credential = await loadOwnCredential({ userId: tracker.runnerId }).catch(() => null);
+  let credential: Awaited<ReturnType<typeof loadOwnCredential>>;
+  try {
+    credential = await loadOwnCredential({ userId: tracker.runnerId });
+  } catch (error) {
+    // Saved, but under a key the ring no longer has (a key rotation that dropped it): they did not
+    // remove anything, and saving them again is the fix. Anything else (the database) is not a
+    // reason to pause: it fails this run like the runner's lookup above would.
+    if (!(error instanceof CredentialUnreadableError)) throw error;
+    return `${runner.email}'s saved API credentials can no longer be read: the server's encryption key changed since they were saved. They can save them again, or another owner or admin can take it over.`;
+  }
   if (!credential) return `${runner.email} removed their API credentials. They can save them again, or another owner or admin can take it over.`;
   if (accountKey(credential.baseUrl, credential.consumerKey) !== tracker.accountKey) {
     return `${runner.email}'s API credentials now read another EMS account. Another owner or admin can take it over with credentials of this account.`;
@@ -138,7 +153,16 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     const stored = await storeSnapshot(tracker, sync.id, startedAt, read.snapshot.data);
     await finish({ status: "ok", message: stored.summary, calls: read.snapshot.calls, changeCount: stored.changes, bytesStored: stored.bytes });
     await release(trackerId, leaseId, { nextRunAt: nextRunAt(), lastRunAt: startedAt, failingFindings: stored.failing });
-    await announceSync({ trackerId, teamId: tracker.teamId, syncId: sync.id, changes: stored.changeRecords, groupNames: stored.groupNames, newlyFailing: stored.newlyFailing, baseline: stored.baseline }).catch((error: unknown) =>
+    await announceSync({
+      trackerId,
+      teamId: tracker.teamId,
+      syncId: sync.id,
+      changes: stored.changeRecords,
+      groupNames: stored.groupNames,
+      newlyFailing: stored.newlyFailing,
+      baseline: stored.baseline,
+      signal: stopSignal(options),
+    }).catch((error: unknown) =>
       log.error({ event: "history.announce_failed", trackerId, syncId: sync.id, err: error }, "alerts for a sync could not be queued"),
     );
     return {
@@ -167,7 +191,10 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     }
     if (!isEmsError(error)) log.error({ event: "history.sync_failed", trackerId, syncId: sync.id, err: error }, "history sync failed");
     const message = userMessageOf(error);
-    await finish({ status: "failed", message }).catch(() => undefined);
+    // The sync's own row stays "running" then; the tracker is still released below, and the next run goes on.
+    await finish({ status: "failed", message }).catch((finishError: unknown) =>
+      log.error({ event: "history.finish_failed", trackerId, syncId: sync.id, err: finishError }, "a failed sync could not be recorded as failed"),
+    );
     await release(trackerId, leaseId, { nextRunAt: nextRunAt(), lastRunAt: startedAt });
     return { status: "failed", syncId: sync.id, message };
   }

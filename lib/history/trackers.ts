@@ -1,7 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
-import { loadOwnCredential } from "@/lib/ems-access/credential";
+import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError, NotFoundError } from "@/lib/errors";
 import { requireManager, type RequestContext } from "@/lib/access/guards";
@@ -53,7 +53,11 @@ export async function listTrackers(actor: Actor): Promise<TrackerOverview[]> {
       orderBy: { createdAt: "asc" },
       include: { runner: { select: { email: true } }, syncs: { orderBy: { startedAt: "desc" }, take: 1 } },
     }),
-    ownAccount(actor).catch(() => null),
+    // No credential, or one that no longer decrypts: the actor's own account is none of these.
+    ownAccount(actor).catch((error: unknown) => {
+      if (error instanceof NoCredentialForTrackingError || error instanceof CredentialUnreadableError) return null;
+      throw error;
+    }),
   ]);
   const now = Date.now();
   return trackers.map((tracker) => {

@@ -2,6 +2,7 @@ import "server-only";
 import { redirect } from "next/navigation";
 import type { Actor } from "@/lib/access/actor";
 import { getEmsClientForActor } from "@/lib/ems-access/credential";
+import { awaitedLater } from "@/lib/promises";
 import type { EmsClient } from "@/lib/ems";
 import { listViewTabs } from "@/lib/views/tabs";
 import { viewHref, type ViewSummary } from "@/lib/views/views";
@@ -51,8 +52,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
   // Two queries at once: the credential the table will need, and this person's tabs on this page
   // (a requested or default view is among them if it is theirs to see at all). The same statement
   // counts the opening of the requested (or default) view for "most used".
-  const emsClient = getEmsClientForActor(actor);
-  void emsClient.catch(() => undefined); // awaited (and shown) by loadListing; never an unhandled rejection
+  const emsClient = awaitedLater(getEmsClientForActor(actor)); // its failure is shown by loadListing
   const tabs = await listViewTabs(actor, resource, {
     requestedId: state.view && state.view !== "none" ? state.view : null,
     opensDefault: !hasOptions && state.view === null,

@@ -108,7 +108,8 @@ export async function startExport(
     clearTimeout(deadline);
     options.signal?.removeEventListener("abort", onRequestAbort);
     controller.abort();
-    await iterator.return?.().catch(() => undefined);
+    // The walk is over either way (aborted above); a failure while it winds down is only worth a line.
+    await iterator.return?.().catch((error: unknown) => log.warn({ event: "export.close_failed", requestId: options.requestId, err: error }, "the export's page walk failed while closing"));
     await options.onFinish?.();
   };
   /** Sends the last event and closes, unless the stream is already over. */

@@ -1,8 +1,8 @@
 import "server-only";
-import nodemailer from "nodemailer";
 import { mailEnv, type MailEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
+import { sendEmail } from "@/lib/mail/send";
 
 export interface InvitationMail {
   to: string;
@@ -20,16 +20,15 @@ function roleWithArticle(role: TeamRole): string {
 }
 
 /**
- * Sends an invitation link when SMTP is configured (SMTP_URL; mail is optional). Returns whether it
- * was sent; a mail failure is logged (without the link, which is a credential) and never fails the
- * invitation: the page still shows the link to copy.
+ * Sends an invitation link when SMTP is configured (SMTP_URL; mail is optional), through the one
+ * mailer (lib/mail/send.ts: timeouts, the outbound door's rules). Returns whether it was sent; a
+ * failure is logged with its reason only (never the link, which is a credential, nor the address)
+ * and never fails the invitation: the page still shows the link to copy.
  */
 export async function mailInvitation(mail: InvitationMail, settings: MailEnv = mailEnv()): Promise<boolean> {
   if (!settings.SMTP_URL) return false;
-  try {
-    const transport = nodemailer.createTransport(settings.SMTP_URL);
-    await transport.sendMail({
-      from: settings.SMTP_FROM,
+  const outcome = await sendEmail(
+    {
       to: mail.to,
       subject: `${mail.inviterName} invited you to ${mail.teamName} on EMS Portal`,
       text: [
@@ -39,11 +38,11 @@ export async function mailInvitation(mail: InvitationMail, settings: MailEnv = m
         "",
         `The link works once and expires on ${mail.expiresAt.toUTCString()}.`,
       ].join("\n"),
-    });
-    transport.close();
-    return true;
-  } catch (error) {
-    log.error({ event: "mail.invitation_failed", to: mail.to, err: error instanceof Error ? error.message : String(error) }, "invitation mail failed");
-    return false;
-  }
+    },
+    settings,
+    // Inside a server action: each step of the send has its own timeout (MAIL_TIMEOUT_MS).
+    new AbortController().signal,
+  );
+  if (!outcome.ok) log.error({ event: "mail.invitation_failed", reason: outcome.reason }, "invitation mail not sent");
+  return outcome.ok;
 }

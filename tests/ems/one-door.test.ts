@@ -1,5 +1,7 @@
 // Every outbound connection of the portal's server code goes through one door (lib/ems/outbound.ts),
-// where the destination policy is enforced: no other module may open one. lib/sandbox is the
+// where the destination policy is enforced: no other module may open one. Mail is the one other
+// kind: SMTP connections (nodemailer) are opened by lib/mail/send.ts alone, after the door has
+// checked and resolved the server (`admitMailServer`). lib/sandbox is the
 // sandbox itself (a server, and a test client for its admin endpoint); a browser's same-origin
 // fetch("/…") reaches only the portal.
 import { readdirSync, readFileSync } from "node:fs";
@@ -8,6 +10,7 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
 const DOOR = "lib/ems/outbound.ts";
+const MAIL_DOOR = "lib/mail/send.ts";
 const SKIP = ["lib/sandbox/", "lib/generated/"];
 /**
  * Modules that import node:http for the portal's own server, never to connect anywhere:
@@ -33,6 +36,9 @@ const OPENS_A_CONNECTION = [
   /\b(net|tls)\.(connect|createConnection)\(/,
 ];
 
+/** What opens an SMTP connection: nodemailer (or its SMTP modules), or a raw SMTP client. */
+const OPENS_AN_SMTP_CONNECTION = /from ["'](nodemailer|smtp-connection|emailjs)(\/[^"']*)?["']|require\(["'](nodemailer|smtp-connection)(\/[^"']*)?["']\)/;
+
 describe("one outbound door", () => {
   it(`only ${DOOR} opens connections from lib/, app/ and components/`, () => {
     const files = ["lib", "app", "components"].flatMap(sourceFiles);
@@ -43,5 +49,12 @@ describe("one outbound door", () => {
     expect(offenders).toEqual([]);
     // What those modules may not do with node:http: open a connection.
     expect(SERVER_ONLY_HTTP.filter((file) => CLIENT_CALL.test(readFileSync(path.join(ROOT, file), "utf8")))).toEqual([]);
+  });
+
+  it(`only ${MAIL_DOOR} opens SMTP connections, and only after the door has admitted the server`, () => {
+    const files = ["lib", "app", "components"].flatMap(sourceFiles);
+    const openers = files.filter((file) => OPENS_AN_SMTP_CONNECTION.test(readFileSync(path.join(ROOT, file), "utf8")));
+    expect(openers).toEqual([MAIL_DOOR]);
+    expect(readFileSync(path.join(ROOT, MAIL_DOOR), "utf8")).toMatch(/\badmitMailServer\(/);
   });
 });

@@ -116,6 +116,18 @@ describe("syncTracker", () => {
     expect(await syncTracker(trackerId, { trigger: "manual", force: true })).toEqual({ status: "busy" });
   });
 
+  it("pauses, and says why, when the runner's credentials no longer decrypt (a key rotation dropped their key): not as if they were removed", async () => {
+    const { owner, trackerId } = await trackedTeam();
+    // What a rotation that took the key out of CREDENTIAL_ENCRYPTION_KEYS leaves: ciphertexts naming a key the ring no longer has.
+    const row = await prisma.apiCredential.findUniqueOrThrow({ where: { userId: owner.userId } });
+    const underRetiredKey = (ciphertext: string) => ciphertext.replace(/^v1:[^:]+:/, "v1:retired:");
+    await prisma.apiCredential.update({ where: { id: row.id }, data: { keyCiphertext: underRetiredKey(row.keyCiphertext), secretCiphertext: underRetiredKey(row.secretCiphertext) } });
+    const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
+    expect(outcome).toMatchObject({ status: "paused", message: expect.stringContaining("can no longer be read") });
+    expect(outcome).not.toMatchObject({ message: expect.stringContaining("removed") });
+    expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({ status: "paused", pausedReason: expect.stringContaining(owner.email) });
+  });
+
   it("pauses, and says why, when the EMS rejects the runner's credentials", async () => {
     const { trackerId } = await trackedTeam();
     // Every call refused with 401, the token's renewal included: the credentials are rejected.

@@ -3,6 +3,8 @@ import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
 import { mailEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/teams/invitation-mail";
+import { captureOutput } from "@/tests/ems/support/capture-logs";
+import { withLogLevel } from "@/tests/ems/support/env";
 
 // A real SMTP server on loopback that keeps what it receives.
 const received: { to: string[]; body: string }[] = [];
@@ -51,7 +53,17 @@ describe("invitation mail", () => {
     expect(mail.body).toContain("as an admin");
   });
 
-  it("reports a server that cannot be reached as not sent, without throwing", async () => {
-    expect(await mailInvitation(invitation, mailEnv({ SMTP_URL: "smtp://127.0.0.1:1" }))).toBe(false);
+  it("reports a server that cannot be reached as not sent, without throwing; the log line says why, never to whom nor the link", async () => {
+    const restore = withLogLevel("info");
+    try {
+      const { result, output } = await captureOutput(() => mailInvitation(invitation, mailEnv({ SMTP_URL: "smtp://127.0.0.1:1" })));
+      expect(result).toBe(false);
+      expect(output).toContain("mail.invitation_failed");
+      expect(output).toContain("could not reach the mail server");
+      expect(output).not.toContain("new.member");
+      expect(output).not.toContain("abc123");
+    } finally {
+      restore();
+    }
   });
 });

@@ -2,6 +2,12 @@ import type { SandboxRequest } from "../core/http-types";
 import { errorResponse } from "../core/errors";
 import { MAX_BODY_BYTES, type SandboxHandler } from "./node-http";
 
+/**
+ * `cancel()` rejects only when the body's stream has already ended in an error (the client broke
+ * off the upload): nothing is left to release, and the answer is 413 either way.
+ */
+function streamAlreadyEnded(): void {}
+
 /** The body as text, or null past MAX_BODY_BYTES (counted as read: a chunked body declares no length). */
 async function boundedText(request: Request): Promise<string | null> {
   if (Number(request.headers.get("content-length") ?? "") > MAX_BODY_BYTES) return null;
@@ -14,7 +20,7 @@ async function boundedText(request: Request): Promise<string | null> {
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
+      await reader.cancel().catch(streamAlreadyEnded);
       return null;
     }
     chunks.push(value);
