@@ -42,3 +42,15 @@ export class FieldError extends SafeError {
 export function isFieldError(error: unknown): error is FieldError {
   return isSafeError(error) && typeof (error as { field?: unknown }).field === "string";
 }
+
+/**
+ * A SafeError about what a request asked for (a query a route cannot serve): a route handler answers
+ * it 400 with its message (lib/actions/route.ts), where any other SafeError is a conflict with the
+ * state of things (409).
+ */
+export class BadRequestError extends SafeError {
+  constructor(message: string, code = "bad_request") {
+    super(message, code);
+    this.name = "BadRequestError";
+  }
+}
