@@ -12,6 +12,7 @@ import { saveCredential } from "@/lib/credentials/store";
 import { flushEmsState } from "@/lib/ems";
 import { hrefOf } from "@/lib/listing/href";
 import { loadListing } from "@/lib/listing/load";
+import { refreshShownRows } from "@/lib/listing/refresh";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
@@ -93,5 +94,19 @@ describe("refreshListingAction", () => {
     const state = parseListingSearchParams("events", new URLSearchParams("sort=-id"));
     expect(await redirectOf(call(refreshListingAction, { resource: "events", search: "sort=-id" }))).toBe(hrefOf(state));
     expect((await sandbox.admin.stats()).apiRequests).toBe(before);
+  });
+});
+
+describe("refreshShownRows (the data function behind it)", () => {
+  it("answers the canonical address of what it refreshed: the listing's options read by its own schema, or the group's page", async () => {
+    const owner = await connected(DEMO_CREDENTIALS);
+    const before = await apiCallsOf(DEMO_CREDENTIALS.consumerKey);
+    // Options in any order, and one the schema drops, come back as the page's own address.
+    const search = "per-page=50&sort=-id&colour=blue";
+    expect(await refreshShownRows(owner, { resource: "events", search })).toBe(hrefOf(parseListingSearchParams("events", new URLSearchParams(search))));
+    expect(await refreshShownRows(owner, { resource: "webhook-groups", search: "sort=-id", groupId: 3 })).toBe("/webhook-groups/3");
+    // A group id means nothing to the events listing: its rows are refreshed.
+    expect(await refreshShownRows(owner, { resource: "events", search: "", groupId: 3 })).toBe(hrefOf(parseListingSearchParams("events", new URLSearchParams(""))));
+    expect(await apiCallsOf(DEMO_CREDENTIALS.consumerKey)).toBe(before + 3);
   });
 });
