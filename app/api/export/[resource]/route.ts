@@ -7,6 +7,7 @@ import { exportEnv } from "@/lib/env";
 import { BadRequestError } from "@/lib/errors";
 import { EXPORT_CONTENT_TYPE, startExport, type ExportFormat } from "@/lib/listing/export";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
+import { assertMayReadHeaderValues } from "@/lib/listing/header-value-access";
 import { toSearchParams } from "@/lib/listing/href";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 
@@ -47,6 +48,8 @@ export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
     if (resource !== "webhook-groups" && resource !== "events") return problem(404, "There is no such listing to export.");
     const { format } = query;
     const includeHeaderValues = includesHeaderValues(query, resource);
+    // The pipeline asked for the re-authentication already; this is the one rule "Reveal" follows too.
+    if (includeHeaderValues) assertMayReadHeaderValues(actor);
     const state = parseListingSearchParams(resource, query.listing);
     if (state.notices.length > 0 || state.idsErrors.length > 0) throw new BadRequestError([...state.notices, ...state.idsErrors].join(" "));
 
