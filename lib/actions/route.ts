@@ -32,7 +32,7 @@ import { errorResponse, problem } from "./route-errors";
  *   );
  */
 
-export interface RouteContext<TParams> {
+export interface AuthedRouteContext<TParams> {
   actor: Actor;
   /** Unique per request: in `X-Request-Id`, in the log line of an unexpected error, for the calls the handler makes. */
   requestId: string;
@@ -44,7 +44,7 @@ export interface RouteContext<TParams> {
 }
 
 /** The path's params, as Next hands them to a route handler (absent for a route without dynamic segments). */
-type NextRouteContext<TParams> = { params: Promise<TParams> };
+type NextRouteArgs<TParams> = { params: Promise<TParams> };
 
 type NoQuery = z.ZodType<undefined, URLSearchParams>;
 
@@ -62,12 +62,12 @@ export interface RouteConfig<TQuery extends z.ZodType<unknown, URLSearchParams>,
   allowTwoFactorSetup?: boolean;
 }
 
-export type RouteHandler<TQuery extends z.ZodType, TParams> = (query: z.output<TQuery>, context: RouteContext<TParams>) => Promise<Response>;
+export type RouteHandler<TQuery extends z.ZodType, TParams> = (query: z.output<TQuery>, context: AuthedRouteContext<TParams>) => Promise<Response>;
 
 export function authedRoute<TParams = Record<string, never>, TQuery extends z.ZodType<unknown, URLSearchParams> = NoQuery>(
   config: RouteConfig<TQuery, TParams>,
   handler: RouteHandler<TQuery, TParams>,
-): (request: Request, context?: NextRouteContext<TParams>) => Promise<Response> {
+): (request: Request, context?: NextRouteArgs<TParams>) => Promise<Response> {
   return async function handleRoute(request, context) {
     const requestId = randomUUID();
     const response = await answer(config, handler, request, context, requestId).catch((error: unknown) => errorResponse(error, { route: config.name, requestId }));
@@ -79,7 +79,7 @@ async function answer<TQuery extends z.ZodType<unknown, URLSearchParams>, TParam
   config: RouteConfig<TQuery, TParams>,
   handler: RouteHandler<TQuery, TParams>,
   request: Request,
-  context: NextRouteContext<TParams> | undefined,
+  context: NextRouteArgs<TParams> | undefined,
   requestId: string,
 ): Promise<Response> {
   const actor = await getActor();

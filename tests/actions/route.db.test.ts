@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 
 import { z } from "zod";
-import { authedRoute, queryObject, type RouteContext } from "@/lib/actions/route";
+import { authedRoute, queryObject, type AuthedRouteContext } from "@/lib/actions/route";
 import { jsonResponse } from "@/lib/actions/route-errors";
 import { REAUTH_PASSWORD_MESSAGE, REAUTH_REQUIRED_MESSAGE } from "@/lib/auth/reauth-shared";
 import { prisma } from "@/lib/db/prisma";
@@ -70,9 +70,10 @@ describe("authedRoute: who gets through", () => {
   it("hands the handler the actor of the session, the parsed query, the path's params, the client's address and the request id it answers with", async () => {
     const owner = await createTeam();
     await signInAs(owner);
-    let seen: { query: unknown; context: RouteContext<{ id: string }> } | undefined;
-    const route = authedRoute<{ id: string }, ReturnType<typeof queryObject<{ n: z.ZodCoercedNumber }>>>(
-      { name: "test.context", query: queryObject({ n: z.coerce.number() }) },
+    let seen: { query: unknown; context: AuthedRouteContext<{ id: string }> } | undefined;
+    const query = queryObject({ n: z.coerce.number() });
+    const route = authedRoute<{ id: string }, typeof query>(
+      { name: "test.context", query },
       async (query, context) => {
         seen = { query, context };
         return jsonResponse({});
@@ -120,8 +121,9 @@ describe("authedRoute: recent re-authentication", () => {
   it("asks only for the queries and params a function names sensitive", async () => {
     const owner = await createTeam();
     await signedInSince(owner, ELEVEN_MINUTES);
-    const route = authedRoute<{ resource: string }, ReturnType<typeof queryObject<{ secrets: z.ZodOptional<z.ZodString> }>>>(
-      { name: "test.some", query: queryObject({ secrets: z.string().optional() }), recentAuth: (query, params) => params.resource === "groups" && query.secrets === "include" },
+    const query = queryObject({ secrets: z.string().optional() });
+    const route = authedRoute<{ resource: string }, typeof query>(
+      { name: "test.some", query, recentAuth: (parsed, params) => params.resource === "groups" && parsed.secrets === "include" },
       ok,
     );
     const params = (resource: string) => ({ params: Promise.resolve({ resource }) });
