@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { unstable_rethrow } from "next/navigation";
 import { z } from "zod";
 import { getActor, mustEnrolTwoFactor, type Actor } from "@/lib/auth/session";
 import { clientIpFrom } from "@/lib/auth/request-meta";
@@ -70,7 +71,11 @@ export function authedRoute<TParams = Record<string, never>, TQuery extends z.Zo
 ): (request: Request, context?: NextRouteArgs<TParams>) => Promise<Response> {
   return async function handleRoute(request, context) {
     const requestId = randomUUID();
-    const response = await answer(config, handler, request, context, requestId).catch((error: unknown) => errorResponse(error, { route: config.name, requestId }));
+    const response = await answer(config, handler, request, context, requestId).catch((error: unknown) => {
+      // redirect(), notFound() and Next's other control-flow errors are Next's to answer.
+      unstable_rethrow(error);
+      return errorResponse(error, { route: config.name, requestId });
+    });
     return withRequestId(response, requestId);
   };
 }

@@ -4,6 +4,8 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 
+import { notFound } from "next/navigation";
+import { isHTTPAccessFallbackError } from "next/dist/client/components/http-access-fallback/http-access-fallback";
 import { z } from "zod";
 import { authedRoute, queryObject, type AuthedRouteContext } from "@/lib/actions/route";
 import { jsonResponse } from "@/lib/actions/route-errors";
@@ -210,5 +212,16 @@ describe("authedRoute: one mapping from errors to answers", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("http://localhost:3000/elsewhere");
     expect(response.headers.get("x-request-id")).toMatch(REQUEST_ID);
+  });
+
+  it("lets notFound() and redirect() through to Next, as the action pipeline does", async () => {
+    const owner = await createTeam();
+    await signInAs(owner);
+    const missing = authedRoute({ name: "test.not-found" }, async () => notFound());
+    const error = await missing(routeRequest("/api/test")).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(isHTTPAccessFallbackError(error)).toBe(true);
   });
 });
