@@ -56,3 +56,15 @@ export class NotFoundError extends SafeError {
     super(message, "not_found");
   }
 }
+
+/**
+ * A SafeError about what a request asked for (a query a route cannot serve): a route handler answers
+ * it 400 with its message (lib/actions/route.ts), where any other SafeError is a conflict with the
+ * state of things (409).
+ */
+export class BadRequestError extends SafeError {
+  constructor(message: string, code = "bad_request") {
+    super(message, code);
+    this.name = "BadRequestError";
+  }
+}

@@ -4,6 +4,7 @@ import { readExportEvents, type ExportEvent, type ExportFormat } from "@/lib/lis
 import { formatSeconds } from "@/lib/duration";
 import { useReauth } from "@/components/auth/reauth-context";
 import { jsonBodyOrNull } from "@/lib/http/json-body";
+import type { ReauthProof } from "@/lib/forms/action-state";
 
 type StartEvent = Extract<ExportEvent, { type: "start" }>;
 
@@ -38,11 +39,11 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       if (hasHeaders && includeHeaderValues) params.set("headerValues", "include");
       const response = await fetch(`/api/export/${resource}?${params.toString()}`, { signal: abort.signal });
       if (!response.ok || !response.body) {
-        const body = await jsonBodyOrNull<{ error?: string; reauthRequired?: boolean }>(response);
+        const body = await jsonBodyOrNull<{ error?: string; reauthRequired?: ReauthProof }>(response);
         // Header values need a recent sign-in: confirm, then the same export starts again.
         if (response.status === 403 && body?.reauthRequired && !retried && requestReauth) {
           setStatus({ phase: "idle" });
-          if (await requestReauth()) return run(format, true);
+          if (await requestReauth(body.reauthRequired)) return run(format, true);
         }
         setStatus({ phase: "failed", message: body?.error ?? `The export failed (${response.status}).` });
         return;

@@ -7,7 +7,7 @@ import { actorFor, addMember, createTeam, membershipIdOf } from "@/tests/teams/f
 
 // Only who is signed in is replaced; the route reads the real database under the real role check.
 const getActor = vi.hoisted(() => vi.fn<() => Promise<Actor | null>>());
-vi.mock("@/lib/auth/session", () => ({ getActor }));
+vi.mock("@/lib/auth/session", async (importOriginal) => ({ ...(await importOriginal<object>()), getActor }));
 const { GET } = await import("@/app/api/audit/export/route");
 
 const download = (query = "") => GET(new Request(`http://localhost:3000/api/audit/export${query}`));

@@ -27,12 +27,13 @@ afterAll(async () => {
 });
 beforeEach(() => signedOut({ path: "/api/palette" }));
 
+const listViews = () => viewsGET(new Request("http://localhost:3000/api/palette/views"));
 const search = (q?: string) => groupsGET(new Request(`http://localhost:3000/api/palette/webhook-groups${q === undefined ? "" : `?q=${encodeURIComponent(q)}`}`));
 const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
 
 describe("GET /api/palette/views", () => {
   it("answers 401 to a signed-out caller", async () => {
-    const response = await viewsGET();
+    const response = await listViews();
     expect(response.status).toBe(401);
     expect(response.headers.get("cache-control")).toContain("no-store");
   });
@@ -47,7 +48,7 @@ describe("GET /api/palette/views", () => {
     await createView(outsider, { page: "events", name: "Elsewhere", query: "per-page=50", scope: "TEAM" });
 
     await signInAs(member);
-    const response = await viewsGET();
+    const response = await listViews();
     expect(response.status).toBe(200);
     const { views } = (await response.json()) as { views: { id: string; name: string; href: string; scope: string; page: string }[] };
     expect(views.map((view) => view.name).sort()).toEqual(["Mine", "Team groups"]);
@@ -64,7 +65,7 @@ describe("GET /api/palette/views", () => {
     await setViewFavourite(member, liked.id, true);
 
     await signInAs(member);
-    const { views } = (await (await viewsGET()).json()) as { views: { name: string; isFavourite: boolean }[] };
+    const { views } = (await (await listViews()).json()) as { views: { name: string; isFavourite: boolean }[] };
     expect(views.map((view) => [view.name, view.isFavourite])).toEqual([
       ["Z team view", true],
       ["M personal", false],

@@ -1,40 +1,39 @@
-import { getActor } from "@/lib/auth/session";
+import { z } from "zod";
+import { authedRoute } from "@/lib/actions/route";
+import { problem } from "@/lib/actions/route-errors";
 import { parseAuditFilters } from "@/lib/audit-log/filters";
-import { isSafeError } from "@/lib/errors";
 import { csvLine } from "@/lib/csv";
 import { exportAuditLog } from "@/lib/audit-log/entries";
+import { ForbiddenError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
 const AUDIT_CSV_COLUMNS = ["time_utc", "actor_name", "actor_email", "action", "sentence"] as const;
 
-function problem(status: number, message: string) {
-  return Response.json({ error: message }, { status, headers: { "Cache-Control": "no-store" } });
-}
+/**
+ * The audit page's filters, read as the page reads them, except that a filter the page would ignore
+ * (with a notice) is refused here with the page's reason: a file never holds something other than
+ * what was asked for. The page number means nothing to a file.
+ */
+const auditExportQuery = z.instanceof(URLSearchParams).transform((params, ctx) => {
+  const filters = new URLSearchParams(params);
+  filters.delete("page");
+  const parsed = parseAuditFilters(filters);
+  if (parsed.notices.length > 0) ctx.addIssue({ code: "custom", message: parsed.notices.join(" ") });
+  return parsed;
+});
 
 /**
  * GET /api/audit/export?<the audit page's filters>: every matching entry as CSV (newest first),
  * with the same authorisation as the page, checked by the data function against the role the
- * database has now. A filter the page would ignore is refused here with the page's reason, so a
- * file never holds something other than what was asked for. Cells go through csvLine, which
- * defuses text a spreadsheet would run as a formula (a name may start with "=").
+ * database has now. Cells go through csvLine, which defuses text a spreadsheet would run as a
+ * formula (a name may start with "=").
  */
-export async function GET(request: Request) {
-  const actor = await getActor();
-  if (!actor) return problem(401, "Sign in to export the audit log.");
-  if (actor.teamRequiresTwoFactor && !actor.twoFactorEnabled) return problem(403, "Your team requires two-factor sign-in: set it up first.");
-  const url = new URL(request.url);
-  url.searchParams.delete("page");
-  const parsed = parseAuditFilters(url.searchParams);
-  if (parsed.notices.length > 0) return problem(400, parsed.notices.join(" "));
-
-  let result: Awaited<ReturnType<typeof exportAuditLog>>;
-  try {
-    result = await exportAuditLog(actor, parsed);
-  } catch (error) {
-    if (isSafeError(error) && error.code === "forbidden") return problem(403, "Only owners and admins can read the audit log.");
-    throw error;
-  }
+export const GET = authedRoute({ name: "audit.export", query: auditExportQuery }, async (filters, { actor }) => {
+  const result = await exportAuditLog(actor, filters).catch((error: unknown) => {
+    // The data function's refusal speaks of managing the team; here, what was refused is reading the log.
+    throw error instanceof ForbiddenError ? new ForbiddenError("Only owners and admins can read the audit log.") : error;
+  });
   if (!result.ok) return problem(413, result.message);
   if (result.notices.length > 0) return problem(400, result.notices.join(" "));
 
@@ -50,4 +49,4 @@ export async function GET(request: Request) {
       "Cache-Control": "no-store",
     },
   });
-}
+});

@@ -1,5 +1,6 @@
+import { authedRoute, queryObject } from "@/lib/actions/route";
+import { jsonResponse, problem } from "@/lib/actions/route-errors";
 import { searchWebhookGroups } from "@/lib/palette/palette";
-import { paletteActor, paletteJson } from "@/lib/palette/route-auth";
 import { groupSearchSchema } from "@/lib/palette/validation";
 
 export const dynamic = "force-dynamic";
@@ -9,13 +10,8 @@ export const dynamic = "force-dynamic";
  * whose name contains it, read with their own credential. 400 for a missing or unusable `q`; the
  * EMS's failures keep the statuses of the file routes (409 not connected, 403 rejected, 429, 503...).
  */
-export async function GET(request: Request) {
-  const checked = await paletteActor();
-  if ("response" in checked) return checked.response;
-  const url = new URL(request.url);
-  const parsed = groupSearchSchema.safeParse({ q: url.searchParams.get("q") ?? undefined });
-  if (!parsed.success) return paletteJson({ error: parsed.error.issues[0]?.message ?? "That search cannot be used." }, 400);
-  const outcome = await searchWebhookGroups(checked.actor, parsed.data.q);
-  if (outcome.kind === "failed") return paletteJson({ error: outcome.message }, outcome.status);
-  return paletteJson({ groups: outcome.groups, total: outcome.total });
-}
+export const GET = authedRoute({ name: "palette.webhook-groups", query: queryObject(groupSearchSchema.shape) }, async ({ q }, { actor }) => {
+  const outcome = await searchWebhookGroups(actor, q);
+  if (outcome.kind === "failed") return problem(outcome.status, outcome.message);
+  return jsonResponse({ groups: outcome.groups, total: outcome.total });
+});
