@@ -9,14 +9,14 @@ import { sandboxSettings } from "@/lib/env";
 import { listTrackers } from "@/lib/history/trackers";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { Notice } from "@/components/ui/notice";
-import { AlertsSection } from "./_components/alerts-section";
-import { BudgetUsage } from "./_components/budget-usage";
-import { Collapsible } from "./_components/collapsible";
-import { CredentialForm } from "./_components/credential-form";
-import { DeleteCredentialForm } from "./_components/delete-credential-form";
-import { HistorySection } from "./_components/history-section";
-import { SandboxQuickStart } from "./_components/sandbox-quick-start";
-import { TestConnectionForm } from "./_components/test-connection-form";
+import { AlertsSection } from "@/components/settings/alerts-section";
+import { BudgetUsage } from "@/components/settings/budget-usage";
+import { Collapsible } from "@/components/settings/collapsible";
+import { CredentialForm } from "@/components/settings/credential-form";
+import { DeleteCredentialForm } from "@/components/settings/delete-credential-form";
+import { HistorySection } from "@/components/settings/history-section";
+import { SandboxQuickStart } from "@/components/settings/sandbox-quick-start";
+import { TestConnectionForm } from "@/components/settings/test-connection-form";
 
 export const metadata: Metadata = { title: "Settings" };
 
