@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { alertsOverview } from "@/lib/alerts/overview";
 import { requireActor } from "@/lib/auth/session";
 import { getBudgetOverview } from "@/lib/credentials/budget";
 import { credentialStatus, type CredentialStatus, type CredentialStatusKind } from "@/lib/credentials/status";
@@ -58,6 +59,7 @@ export default async function SettingsPage() {
   const [summary, budget, trackers] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor), listTrackers(actor)]);
   // Alerts belong to a tracker: the one of this person's own account, else the team's first.
   const alertTracker = trackers.find((tracker) => tracker.isOwnAccount) ?? trackers[0] ?? null;
+  const alerts = await alertsOverview(actor, alertTracker?.id ?? null);
   const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
@@ -127,7 +129,7 @@ export default async function SettingsPage() {
       </section>
 
       <HistorySection actor={actor} trackers={trackers} hasCredential={summary?.readable ?? false} />
-      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} />
+      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} overview={alerts} />
 
       {budget ? (
         <section aria-labelledby="budget-heading" className="rounded-xl border border-slate-200 bg-white p-6">
