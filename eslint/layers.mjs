@@ -33,7 +33,7 @@ export const LAYERS = [
 /** The other features a feature may import (a DAG: a cycle here would be a folder cycle). */
 export const FEATURE_USES = {
   views: ["listing"],
-  "listing-page": ["listing", "views"],
+  "listing-page": ["listing", "views", "history"],
   palette: ["auth", "listing", "views"],
   history: ["alerts", "health"],
   "audit-log": ["health", "listing"],

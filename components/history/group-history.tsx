@@ -1,7 +1,6 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/access/actor";
-import { trackerForActor } from "@/lib/history/as-of";
-import { groupTimeline } from "@/lib/history/feed";
+import type { FeedEntry } from "@/lib/history/feed";
+import { GROUP_HISTORY_DAYS, type GroupHistoryData } from "@/lib/history/group-history";
 import { buttonClasses } from "@/components/ui/button";
 import { ChangeList } from "./change-list";
 
@@ -26,17 +25,18 @@ export function AsOfForm({ groupId, value }: { groupId: number; value?: string }
 }
 
 /**
- * A group's history on its page: the last 30 days of changes to it and its webhooks, from the
- * team's tracker of the account this person's credential reads, and the "as of" form.
+ * A group's history on its page: the last GROUP_HISTORY_DAYS of changes to it and its webhooks, from the
+ * team's tracker of the account this person's credential reads, and the "as of" form. The page's
+ * data function (lib/history/group-history.ts) loads it; this streams in when it comes.
  */
-export async function GroupHistory({ actor, groupId }: { actor: Actor; groupId: number }) {
-  const tracker = await trackerForActor(actor);
+export async function GroupHistory({ groupId, history }: { groupId: number; history: Promise<GroupHistoryData> }) {
+  const data = await history;
   return (
     <section aria-labelledby="history-heading" className="space-y-3" data-testid="group-history">
       <h2 id="history-heading" className="text-lg font-semibold text-slate-900">
         History
       </h2>
-      {!tracker ? (
+      {!data.tracked ? (
         <p className="text-sm text-slate-600">
           Changes to this group are not tracked. Owners and admins can turn on change history in{" "}
           <Link href="/settings#history-heading" className="text-brand-700 underline">
@@ -45,19 +45,18 @@ export async function GroupHistory({ actor, groupId }: { actor: Actor; groupId: 
           .
         </p>
       ) : (
-        <Timeline actor={actor} trackerId={tracker.id} groupId={groupId} />
+        <Timeline entries={data.entries} groupId={groupId} />
       )}
     </section>
   );
 }
 
-async function Timeline({ actor, trackerId, groupId }: { actor: Actor; trackerId: string; groupId: number }) {
-  const entries = await groupTimeline(actor, trackerId, groupId, { days: 30 });
+function Timeline({ entries, groupId }: { entries: FeedEntry[]; groupId: number }) {
   return (
     <>
       {entries.length === 0 ? (
         <p className="text-sm text-slate-600" data-testid="group-history-empty">
-          No changes to this group or its webhooks in the last 30 days.
+          No changes to this group or its webhooks in the last {GROUP_HISTORY_DAYS} days.
         </p>
       ) : (
         <ChangeList entries={entries} compact />

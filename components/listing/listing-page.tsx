@@ -1,6 +1,5 @@
 import { Suspense } from "react";
-import type { Actor } from "@/lib/access/actor";
-import type { ResolvedListing } from "@/lib/listing-page/resolve";
+import type { ListingPageData, ListingResultsData } from "@/lib/listing-page/page-data";
 import { listingConfig } from "@/lib/listing/resources";
 import { Notice } from "@/components/ui/notice";
 import { ListingControls } from "./listing-controls";
@@ -25,14 +24,14 @@ const delay = (ms: number) => new Promise<null>((resolve) => setTimeout(resolve,
  * client navigation in one transition (ListingNavigationProvider): the rows on screen stay, dimmed,
  * until the new ones come.
  */
-export async function ListingPage({ actor, resolved }: { actor: Actor; resolved: ResolvedListing }) {
-  const { state } = resolved;
+export async function ListingPage({ data }: { data: ListingPageData }) {
+  const { state } = data;
   const config = listingConfig(state.resource);
-  // The rows, started now. A shared answer is read in a few milliseconds: given a moment, it goes out
-  // with the rest of the page in the first flush. A boundary that streams in later is revealed only
-  // ~300 ms after the first paint (React batches reveals), which would be most of a cold load.
-  const results = ListingResults({ actor, state, emsClient: resolved.emsClient });
-  const ready = await Promise.race([results, delay(FIRST_FLUSH_WAIT_MS)]);
+  // The rows were started by the page's data function. A shared answer is read in a few milliseconds:
+  // given a moment, it goes out with the rest of the page in the first flush. A boundary that streams
+  // in later is revealed only ~300 ms after the first paint (React batches reveals), which would be
+  // most of a cold load.
+  const ready = await Promise.race([data.results, delay(FIRST_FLUSH_WAIT_MS)]);
   return (
     <ListingNavigationProvider>
       <div className="space-y-3">
@@ -40,10 +39,10 @@ export async function ListingPage({ actor, resolved }: { actor: Actor; resolved:
           <h1 className="text-2xl font-semibold text-slate-900">{config.title}</h1>
           <ViewBar
             state={state}
-            views={resolved.views}
-            moreViews={resolved.moreViews}
-            activeView={resolved.activeView}
-            modified={resolved.modified}
+            views={data.views}
+            moreViews={data.moreViews}
+            activeView={data.activeView}
+            modified={data.modified}
           />
         </div>
         <Notices notices={state.notices} />
@@ -61,9 +60,20 @@ export async function ListingPage({ actor, resolved }: { actor: Actor; resolved:
           </Notice>
         ) : null}
         <ListingBusy>
-          {ready ?? <Suspense fallback={<TableSkeleton rows={Math.min(state.perPage, 10)} />}>{results}</Suspense>}
+          {ready ? (
+            <ListingResults state={state} results={ready} />
+          ) : (
+            <Suspense fallback={<TableSkeleton rows={Math.min(state.perPage, 10)} />}>
+              <StreamedResults state={state} results={data.results} />
+            </Suspense>
+          )}
         </ListingBusy>
       </div>
     </ListingNavigationProvider>
   );
+}
+
+/** The table once its rows come, when they came too late for the first flush. */
+async function StreamedResults({ state, results }: { state: ListingPageData["state"]; results: Promise<ListingResultsData> }) {
+  return <ListingResults state={state} results={await results} />;
 }

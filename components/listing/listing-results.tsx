@@ -1,11 +1,6 @@
 import Link from "next/link";
-import type { Actor } from "@/lib/access/actor";
-import type { EmsClient } from "@/lib/ems";
-import { exportEnv } from "@/lib/env";
 import { formatCount } from "@/lib/listing/format";
-import { listingMarks } from "@/lib/history/marks";
-import { loadListing } from "@/lib/listing/load";
-import { log } from "@/lib/log";
+import type { ListingResultsData } from "@/lib/listing-page/page-data";
 import { listingConfig } from "@/lib/listing/resources";
 import { hrefOf, toSearchParams } from "@/lib/listing/href";
 import type { ListingState } from "@/lib/listing/search-params";
@@ -15,18 +10,15 @@ import { ListingTable } from "./listing-table";
 import { Pagination } from "./pagination";
 import { BudgetLine, StateMessage } from "./state-message";
 
-/** The part of a listing page that waits for the EMS API: streamed in behind a skeleton. */
-export async function ListingResults({ actor, state, emsClient }: { actor: Actor; state: ListingState; emsClient?: Promise<EmsClient | null> }) {
+/**
+ * The part of a listing page that waits for the EMS API (sent in the first flush or streamed in behind
+ * a skeleton: listing-page.tsx); the page's data function (lib/listing/page-data.ts) loaded it.
+ */
+export function ListingResults({ state, results }: { state: ListingState; results: ListingResultsData }) {
   const config = listingConfig(state.resource);
-  const outcome = await loadListing(actor, state, emsClient);
-  if (outcome.kind !== "ok") return <StateMessage failure={outcome} retryHref={hrefOf(state)} />;
+  if (results.kind !== "ok") return <StateMessage failure={results.failure} retryHref={hrefOf(state)} />;
 
-  const { items, meta, budget, freshness } = outcome;
-  // The "changed" marks add to the rows; failing to work them out costs the marks, not the page.
-  const changed = await listingMarks(actor, state.resource, items.map((item) => Number(item.id))).catch((error: unknown) => {
-    log.error({ event: "listing.marks_failed", resource: state.resource, err: error }, "changed-since marks could not be worked out");
-    return new Set<number>();
-  });
+  const { items, meta, budget, freshness, changed } = results;
   const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">
@@ -56,7 +48,7 @@ export async function ListingResults({ actor, state, emsClient }: { actor: Actor
         </>
       )}
       <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-200 pt-3">
-        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={exportEnv().EXPORT_MAX_ROWS} /> : <span />}
+        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : <span />}
         {budget ? <BudgetLine budget={budget} /> : null}
       </div>
     </section>

@@ -1,18 +1,16 @@
-import { hasRecentPassword } from "@/lib/access/recent-auth";
 import type { Actor } from "@/lib/access/actor";
-import { pendingEnrolment, twoFactorStatus } from "@/lib/auth/two-factor";
+import type { TwoFactorOverview } from "@/lib/auth/two-factor-overview";
 import { Notice } from "@/components/ui/notice";
 import { DisableTwoFactorForm, RegenerateRecoveryCodesForm } from "./code-action-form";
 import { EnrolmentSteps, StartEnrolmentButton } from "./enrolment";
 
 const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
-/** The account page's two-factor section: off (set it up), being set up, or on (recovery codes, turn off). */
-export async function TwoFactorSection({ actor }: { actor: Actor }) {
-  const status = await twoFactorStatus(actor.userId);
-  // The pending secret is shown only to a session with a recent password; another continues the
-  // set-up by confirming its password, which starts it again with a new secret.
-  const enrolment = status.pending && hasRecentPassword(actor) ? await pendingEnrolment(actor) : null;
+/**
+ * The account page's two-factor section: off (set it up), being set up, or on (recovery codes, turn
+ * off). The page loads what it shows (lib/auth/two-factor-overview.ts).
+ */
+export function TwoFactorSection({ actor, overview: { status, enrolment } }: { actor: Pick<Actor, "teamRequiresTwoFactor">; overview: TwoFactorOverview }) {
   return (
     <section aria-labelledby="two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="two-factor-section">
       <div className="flex flex-wrap items-center gap-3">

@@ -20,7 +20,7 @@ const SIZES: Record<Size, string> = {
 /**
  * A button's classes. Size and colour come only from here: Tailwind orders its utilities by
  * property and value, not by their order in `class`, so a `px-2` added after our `px-4` does not
- * win (tests/ui/button-classes.test.ts keeps such overrides out). `className` is for layout
+ * win (a lint rule in eslint.config.mjs keeps such overrides out). `className` is for layout
  * (width, margins, flex).
  */
 export function buttonClasses(variant: Variant = "primary", { size = "md", className = "" }: { size?: Size; className?: string } = {}): string {

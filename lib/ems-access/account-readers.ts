@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { canManageTeam, type TeamRole } from "@/lib/access/roles";
 import { accountKey } from "./account-key";
-import { loadOwnCredential } from "./credential";
+import { CredentialUnreadableError, loadOwnCredential } from "./credential";
 
 /**
  * Who reads an EMS account through the portal: the account a person's own saved credential reads,
@@ -15,7 +15,11 @@ import { loadOwnCredential } from "./credential";
  * decrypts: it reads no account). Once per request.
  */
 export const ownAccountKey = cache(async (userId: string): Promise<string | null> => {
-  const credential = await loadOwnCredential({ userId }).catch(() => null);
+  const credential = await loadOwnCredential({ userId }).catch((error: unknown) => {
+    // A credential under a retired key reads no account; any other failure is not an answer.
+    if (error instanceof CredentialUnreadableError) return null;
+    throw error;
+  });
   return credential ? accountKey(credential.baseUrl, credential.consumerKey) : null;
 });
 

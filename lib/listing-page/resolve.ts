@@ -29,7 +29,8 @@ export interface ResolvedListing {
   moreViews: number;
   /**
    * The person's EMS client (null: no credentials saved), loaded beside the views: hand it to
-   * loadListing. A rejection (unreadable credentials) is the listing's to show, not this function's.
+   * loadListing (loadListingPage, ./page-data.ts, does; it never reaches a component). A rejection
+   * (unreadable credentials) is the listing's to show, not this function's.
    */
   emsClient: Promise<EmsClient | null>;
 }

@@ -9,7 +9,7 @@ import { ChangePasswordForm } from "@/components/auth/change-password-form";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { SignUpForm } from "@/components/auth/sign-up-form";
 import { ActionForm } from "@/components/forms/action-form";
-import { CredentialForm } from "@/app/(portal)/settings/_components/credential-form";
+import { CredentialForm } from "@/components/settings/credential-form";
 import { IDLE } from "@/lib/forms/action-state";
 
 function formTags(element: ReactElement): string[] {

@@ -1,8 +1,9 @@
 // What one listing page view costs the database. The page's data path is: the session check
 // (getActor → actorForSession, shared by the layout and the page through React's per-request
-// cache), resolveListing (saved views, with the credential load started beside it) and loadListing
-// (the shared answer's lookup, sent beside the credential load, then the EMS call only when no
-// answer of the last EMS_SHARED_ANSWER_SECONDS is stored). Budget: four statements — session, saved
+// cache) and the page's data function loadListingPage: resolveListing (saved views, with the
+// credential load started beside it), then loadListing (the shared answer's lookup, sent beside the
+// credential load, then the EMS call only when no answer of the last EMS_SHARED_ANSWER_SECONDS is
+// stored) and the rows' change marks (none asked for a team that tracks no history). Budget: four statements — session, saved
 // views, credential and shared answer — in three sequential steps (the last two go together). An
 // answer that must be asked of the API adds its lease claim and its store (two more, around an API
 // call that costs far more). A query added to this path fails here; the statements are in the message.
@@ -11,8 +12,7 @@ import { actorForSession, type SessionClaims } from "@/lib/auth/session";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { flushEmsState } from "@/lib/ems";
-import { loadListing } from "@/lib/listing/load";
-import { resolveListing } from "@/lib/listing-page/resolve";
+import { loadListingPage } from "@/lib/listing-page/page-data";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createView, setDefaultView } from "@/lib/views/views";
@@ -49,8 +49,10 @@ async function signedInMember(): Promise<SessionClaims> {
 async function webhookGroupsPageView(claims: SessionClaims, searchParams: Record<string, string> = {}) {
   const actor = await actorForSession(claims);
   if (!actor) throw new Error("the session was refused");
-  const resolved = await resolveListing(actor, "webhook-groups", searchParams);
-  const outcome = await loadListing(actor, resolved.state, resolved.emsClient);
+  // What the page hands its components: resolved options now, rows (a promise of plain data) after.
+  const resolved = await loadListingPage(actor, "webhook-groups", searchParams);
+  const results = await resolved.results;
+  const outcome = results.kind === "ok" ? results : results.failure;
   return { actor, resolved, outcome };
 }
 

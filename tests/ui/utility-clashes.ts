@@ -2,7 +2,7 @@
  * Tailwind utilities that set the same thing. Tailwind orders its utilities in the stylesheet by
  * property and value, not by their order in `class`, so of two in one group the stylesheet picks,
  * whatever the code meant (an added `px-2` never beats a `px-4`). Used on the buttons' classes
- * (tests/ui/button-classes.test.ts) and on every element of every page (e2e/page-widths.spec.ts).
+ * (tests/ui/button-classes.test.ts; the lint rule in eslint.config.mjs uses the same groups) and on every element of every page (e2e/page-widths.spec.ts).
  * Only unprefixed utilities: `sm:px-2` beside `px-4` is how responsive styles are written.
  */
 const COLOUR = "(white|black|transparent|current|[a-z]+-\\d{2,3})(/\\d+)?";

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
 import { listOpenSessions } from "@/lib/auth/sessions";
+import { twoFactorOverview } from "@/lib/auth/two-factor-overview";
 import { ChangePasswordForm } from "@/components/auth/change-password-form";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere-button";
 import { TwoFactorSection } from "@/components/two-factor/two-factor-section";
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: "Account" };
 
 export default async function AccountPage() {
   const actor = await requireActor();
-  const sessions = await listOpenSessions(actor);
+  const [sessions, twoFactor] = await Promise.all([listOpenSessions(actor), twoFactorOverview(actor)]);
   return (
     <div className="space-y-8">
       <div>
@@ -27,7 +28,7 @@ export default async function AccountPage() {
         <ChangePasswordForm email={actor.email} />
       </section>
 
-      <TwoFactorSection actor={actor} />
+      <TwoFactorSection actor={actor} overview={twoFactor} />
 
       <section aria-labelledby="sessions-heading" className="rounded-xl border border-slate-200 bg-white p-6">
         <h2 id="sessions-heading" className="text-lg font-semibold">

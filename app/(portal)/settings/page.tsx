@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { alertsOverview } from "@/lib/alerts/overview";
 import { requireActor } from "@/lib/auth/session";
 import { getBudgetOverview } from "@/lib/credentials/budget";
 import { credentialStatus, type CredentialStatus, type CredentialStatusKind } from "@/lib/credentials/status";
@@ -9,14 +10,14 @@ import { sandboxSettings } from "@/lib/env";
 import { listTrackers } from "@/lib/history/trackers";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { Notice } from "@/components/ui/notice";
-import { AlertsSection } from "./_components/alerts-section";
-import { BudgetUsage } from "./_components/budget-usage";
-import { Collapsible } from "./_components/collapsible";
-import { CredentialForm } from "./_components/credential-form";
-import { DeleteCredentialForm } from "./_components/delete-credential-form";
-import { HistorySection } from "./_components/history-section";
-import { SandboxQuickStart } from "./_components/sandbox-quick-start";
-import { TestConnectionForm } from "./_components/test-connection-form";
+import { AlertsSection } from "@/components/settings/alerts-section";
+import { BudgetUsage } from "@/components/settings/budget-usage";
+import { Collapsible } from "@/components/settings/collapsible";
+import { CredentialForm } from "@/components/settings/credential-form";
+import { DeleteCredentialForm } from "@/components/settings/delete-credential-form";
+import { HistorySection } from "@/components/settings/history-section";
+import { SandboxQuickStart } from "@/components/settings/sandbox-quick-start";
+import { TestConnectionForm } from "@/components/settings/test-connection-form";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -58,6 +59,7 @@ export default async function SettingsPage() {
   const [summary, budget, trackers] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor), listTrackers(actor)]);
   // Alerts belong to a tracker: the one of this person's own account, else the team's first.
   const alertTracker = trackers.find((tracker) => tracker.isOwnAccount) ?? trackers[0] ?? null;
+  const alerts = await alertsOverview(actor, alertTracker?.id ?? null);
   const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
@@ -127,7 +129,7 @@ export default async function SettingsPage() {
       </section>
 
       <HistorySection actor={actor} trackers={trackers} hasCredential={summary?.readable ?? false} />
-      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} />
+      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} overview={alerts} />
 
       {budget ? (
         <section aria-labelledby="budget-heading" className="rounded-xl border border-slate-200 bg-white p-6">

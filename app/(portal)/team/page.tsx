@@ -4,11 +4,11 @@ import { listPendingInvitations, type PendingInvitation } from "@/lib/teams/invi
 import { getTeamOverview } from "@/lib/teams/members";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, assignableRoles, canManageMember, canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
-import { InviteForm } from "./_components/invite-form";
-import { LeaveTeamForm } from "./_components/leave-team-form";
-import { ChangeRoleForm, RemoveMemberForm } from "./_components/member-actions";
-import { RevokeInvitationForm } from "./_components/revoke-invitation-form";
-import { TwoFactorRequirementForm } from "./_components/two-factor-requirement-form";
+import { InviteForm } from "@/components/team/invite-form";
+import { LeaveTeamForm } from "@/components/team/leave-team-form";
+import { ChangeRoleForm, RemoveMemberForm } from "@/components/team/member-actions";
+import { RevokeInvitationForm } from "@/components/team/revoke-invitation-form";
+import { TwoFactorRequirementForm } from "@/components/team/two-factor-requirement-form";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 import { ScrollX } from "@/components/ui/scroll-x";
 

@@ -6,7 +6,7 @@ import { ROLE_LABELS } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
 import { CenteredCard } from "@/components/shell/centered-card";
-import { AcceptInvitationForm } from "./accept-invitation-form";
+import { AcceptInvitationForm } from "@/components/invite/accept-invitation-form";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
 

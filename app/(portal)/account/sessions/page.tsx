@@ -5,8 +5,8 @@ import { sessionPolicy } from "@/lib/auth/session-policy";
 import { listOpenSessions, type OpenSession } from "@/lib/auth/sessions";
 import { durationWords, exactUtc, relativeTo } from "@/lib/auth/session-times";
 import { describeUserAgent } from "@/lib/auth/user-agent";
-import { EndSessionForm } from "./_components/end-session-form";
-import { SignOutOtherSessionsForm } from "./_components/sign-out-other-sessions-form";
+import { EndSessionForm } from "@/components/sessions/end-session-form";
+import { SignOutOtherSessionsForm } from "@/components/sessions/sign-out-other-sessions-form";
 
 export const metadata: Metadata = { title: "Sessions" };
 

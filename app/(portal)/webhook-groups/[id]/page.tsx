@@ -11,6 +11,7 @@ import { Notice } from "@/components/ui/notice";
 import type { Actor } from "@/lib/access/actor";
 import { historyAccess } from "@/lib/history/access";
 import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
+import { loadGroupHistory } from "@/lib/history/group-history";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { requireActor } from "@/lib/auth/session";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
@@ -186,7 +187,10 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   }
   const outcome = await loadGroupPage(actor, id);
   if (outcome.kind === "ok" && !outcome.item) notFound();
+  // Started now, shown when they come (streamed into the page): the names of the events its webhooks
+  // fire for, and the group's history.
   const eventNames = outcome.kind === "ok" ? loadGroupEventNames(actor, outcome.item!) : null;
+  const history = outcome.kind === "ok" ? loadGroupHistory(actor, id) : null;
   return (
     <div className="space-y-4">
       {breadcrumb}
@@ -205,7 +209,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
           eventNames={eventNames}
           history={
             <Suspense fallback={<div className="h-24 animate-pulse rounded-lg bg-slate-100" aria-label="Loading the history" />}>
-              <GroupHistory actor={actor} groupId={id} />
+              <GroupHistory groupId={id} history={history!} />
             </Suspense>
           }
         />

@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/access/actor";
-import { MAX_ATTEMPTS, recentDeliveries, type DeliveryRecord } from "@/lib/alerts/deliveries";
-import { emailAlertsAvailable, getAlertPreferences } from "@/lib/alerts/settings";
+import { MAX_ATTEMPTS, type DeliveryRecord } from "@/lib/alerts/deliveries";
+import type { AlertsOverview } from "@/lib/alerts/overview";
 import { canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { AlertPreferencesForm } from "./alert-preferences-form";
@@ -17,11 +17,18 @@ function When({ date }: { date: Date }) {
 /**
  * Alerts (lib/alerts): the person's own alert emails, the team's Slack URL (owners), a test
  * (owners and admins) and the last deliveries. `tracker`: the team's change tracker, whose syncs
- * raise the alerts; none yet, and only the email choices show.
+ * raise the alerts; none yet, and only the email choices show. The page loads the rest
+ * (lib/alerts/overview.ts).
  */
-export async function AlertsSection({ actor, tracker }: { actor: Actor; tracker: { id: string; slackUrlLabel: string | null } | null }) {
-  const emailAvailable = emailAlertsAvailable();
-  const [preferences, deliveries] = await Promise.all([getAlertPreferences(actor), tracker ? recentDeliveries(actor, tracker.id, 10) : Promise.resolve([])]);
+export function AlertsSection({
+  actor,
+  tracker,
+  overview: { emailAvailable, preferences, deliveries },
+}: {
+  actor: Actor;
+  tracker: { id: string; slackUrlLabel: string | null } | null;
+  overview: AlertsOverview;
+}) {
 
   return (
     <section aria-labelledby="alerts-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="alerts-section">
