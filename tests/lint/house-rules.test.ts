@@ -56,7 +56,7 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
   it("no catch drops its error without a look", async () => {
     const file = "lib/alerts/probe.ts";
     expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch(() => null);\n")).toEqual(["no-restricted-syntax"]);
-    expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((_error) => null);\n")).toEqual(["no-restricted-syntax"]);
+    expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((_error) => null);\n")).toContain("no-restricted-syntax");
     expect(await brokenRules("components/ui/probe.ts", "export const x = (p: Promise<number>) => p.catch(() => null);\n")).toEqual(["no-restricted-syntax"]);
     expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((error: unknown) => { if (error instanceof RangeError) return null; throw error; });\n")).toEqual([]);
   });
@@ -65,7 +65,8 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
     // The kernel may not reach up to a feature; a feature may use only the features it names.
     expect(await brokenRules("lib/errors.ts", 'import { hrefWith } from "@/lib/listing/href";\nexport const x = hrefWith;\n')).toContain("import/no-restricted-paths");
     expect(await brokenRules("lib/listing/words.ts", 'import { listViewTabs } from "@/lib/views/tabs";\nexport const x = listViewTabs;\n')).toContain("import/no-restricted-paths");
-    expect(await brokenRules("lib/views/probe.ts", 'import { hrefWith } from "@/lib/listing/href";\nexport const x = hrefWith;\n')).toEqual([]);
+    // (A file that exists: import/no-cycle walks the real graph from it.)
+    expect(await brokenRules("lib/views/describe.ts", 'import { hrefWith } from "@/lib/listing/href";\nexport const x = hrefWith;\n')).toEqual([]);
   });
 
   it("a button's size and colour are not overridden by className", async () => {
