@@ -1,46 +1,28 @@
 // The mail a person gets when someone changed who controls their account (issue 24, finding 1):
 // a real SMTP server on loopback, the real data functions, the real database.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SMTPServer } from "smtp-server";
-import type { AddressInfo } from "node:net";
 import { prisma } from "@/lib/db/prisma";
 import { endOtherSessions } from "@/lib/auth/sessions";
 import { totpCodeAt, totpStep } from "@/lib/auth/totp";
 import { confirmEnrolment, pendingEnrolment, regenerateRecoveryCodes, startEnrolment } from "@/lib/auth/two-factor";
+import { startSmtpReceiver, type SmtpReceiver } from "@/tests/support/smtp-receiver";
 import { createTeam } from "@/tests/teams/fixtures";
 
-const received: { to: string[]; body: string }[] = [];
-let server: SMTPServer;
-let smtpUrl: string;
-
+let smtp: SmtpReceiver;
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpReceiver();
 });
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => smtp.close());
 afterEach(() => {
   delete process.env.SMTP_URL;
 });
 
 const meta = { ip: "203.0.113.9" };
-const mailsTo = (email: string) => received.filter((mail) => mail.to.includes(email));
+const mailsTo = (email: string) => smtp.received.filter((mail) => mail.to.includes(email));
 
 describe("security notices", () => {
   it("mails the person, and only them, when two-factor goes on, recovery codes are made and other sessions end", async () => {
-    process.env.SMTP_URL = smtpUrl;
+    process.env.SMTP_URL = smtp.url;
     const owner = await createTeam();
     await prisma.userSession.create({ data: { userId: owner.userId } });
     await startEnrolment(owner, meta);

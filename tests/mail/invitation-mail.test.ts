@@ -1,34 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SMTPServer } from "smtp-server";
-import type { AddressInfo } from "node:net";
 import { mailEnv } from "@/lib/env";
 import { mailInvitation } from "@/lib/teams/invitation-mail";
 import { captureOutput } from "@/tests/ems/support/capture-logs";
 import { withLogLevel } from "@/tests/ems/support/env";
+import { startSmtpReceiver, type SmtpReceiver } from "@/tests/support/smtp-receiver";
 
-// A real SMTP server on loopback that keeps what it receives.
-const received: { to: string[]; body: string }[] = [];
-let server: SMTPServer;
-let smtpUrl: string;
-
+let smtp: SmtpReceiver;
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpReceiver();
 });
-
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => smtp.close());
 
 const invitation = {
   to: "new.member@example.test",
@@ -45,8 +26,8 @@ describe("invitation mail", () => {
   });
 
   it("sends the link to the invited address when SMTP is configured", async () => {
-    expect(await mailInvitation(invitation, mailEnv({ SMTP_URL: smtpUrl, SMTP_FROM: "Portal <portal@example.test>" }))).toBe(true);
-    const mail = received.at(-1)!;
+    expect(await mailInvitation(invitation, mailEnv({ SMTP_URL: smtp.url, SMTP_FROM: "Portal <portal@example.test>" }))).toBe(true);
+    const mail = smtp.received.at(-1)!;
     expect(mail.to).toEqual(["new.member@example.test"]);
     expect(mail.body).toContain("Subject: Ada invited you to Events Ops on EMS Portal");
     expect(mail.body).toContain("https://portal.example.test/invite/abc123");

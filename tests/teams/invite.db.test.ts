@@ -4,32 +4,18 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { prisma } from "@/lib/db/prisma";
 import { inviteToTeam } from "@/lib/teams/invite";
 import { getInvitationPreview } from "@/lib/teams/invitations";
 import { signedOut } from "../actions/support/request";
+import { startSmtpReceiver, type SmtpReceiver } from "../support/smtp-receiver";
 import { addMember, createTeam } from "./fixtures";
 
-const received: { to: string[]; body: string }[] = [];
-let server: SMTPServer;
+let smtp: SmtpReceiver;
 beforeAll(async () => {
-  server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData(stream, session, callback) {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  smtp = await startSmtpReceiver();
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => smtp.close());
 
 const saved = { SMTP_URL: process.env.SMTP_URL, NEXTAUTH_URL: process.env.NEXTAUTH_URL };
 beforeEach(() => {
@@ -54,22 +40,22 @@ describe("inviteToTeam", () => {
   });
 
   it("mails the link, on the origin of the request, to the address the invitation names", async () => {
-    process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = smtp.url;
     const owner = await createTeam();
     const issued = await inviteToTeam(owner, { role: "MEMBER", email: "new.person@example.test" });
     expect(issued).toMatchObject({ email: "new.person@example.test", mailed: true });
-    const mail = received.at(-1)!;
+    const mail = smtp.received.at(-1)!;
     expect(mail.to).toEqual(["new.person@example.test"]);
     expect(mail.body.replace(/=\r\n/g, "")).toContain(`http://localhost:3000${issued.path}`);
   });
 
   it("lets only owners and admins invite, and mails nothing for a refused one", async () => {
-    process.env.SMTP_URL = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    process.env.SMTP_URL = smtp.url;
     const owner = await createTeam();
     const member = await addMember(owner, "MEMBER");
-    const mailsBefore = received.length;
+    const mailsBefore = smtp.received.length;
     await expect(inviteToTeam(member, { role: "MEMBER", email: "friend@example.test" })).rejects.toMatchObject({ code: "forbidden" });
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId } })).toBe(0);
-    expect(received.length).toBe(mailsBefore);
+    expect(smtp.received.length).toBe(mailsBefore);
   });
 });
