@@ -112,7 +112,11 @@ const ROUTE_FILE =
 const house = {
   rules: {
     "route-files-only": {
-      meta: { type: "problem", schema: [], messages: { notRoute: "{{name}} is not a Next.js route file: app/ holds routes only; put components in components/<page>/ and data functions in lib/." } },
+      meta: {
+        type: "problem",
+        schema: [],
+        messages: { notRoute: "{{name}} is not a Next.js route file: app/ holds routes only; put components in components/<page>/ and data functions in lib/." },
+      },
       create: (context) => ({
         Program(node) {
           const name = path.basename(context.filename);

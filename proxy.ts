@@ -46,7 +46,9 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req, body) : null;
   if (malformed) return security.apply(refusal(malformed));
   // A visitor who is sent to sign in comes back to the address asked for, canonicalised then.
-  return security.apply(sessionGate(req, security.requestHeaders) ?? canonicalListingRedirect(req) ?? NextResponse.next({ request: { headers: security.requestHeaders } }));
+  return security.apply(
+    sessionGate(req, security.requestHeaders) ?? canonicalListingRedirect(req) ?? NextResponse.next({ request: { headers: security.requestHeaders } }),
+  );
 }
 
 /**

@@ -178,7 +178,8 @@ async function main(): Promise<void> {
         role: i === 0 ? "OWNER" : "MEMBER",
         twoFactorEnabled: false,
         teamRequiresTwoFactor: false,
-        reauthenticatedAt: new Date(), passwordVerifiedAt: new Date(),
+        reauthenticatedAt: new Date(),
+        passwordVerifiedAt: new Date(),
       };
       await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
       actors.push(actor);
@@ -190,7 +191,18 @@ async function main(): Promise<void> {
     // Each member has looked at the landing list before (the first page's rows pick the group pages).
     const firstPageIds: number[] = [];
 
-    const row: Row = { name, pageViews: 0, apiCalls: 0, credits: 0, rateLimited: 0, stale: 0, otherFailures: 0, exportRows: 0, exportSeconds: null, exportOutcome: "not started" };
+    const row: Row = {
+      name,
+      pageViews: 0,
+      apiCalls: 0,
+      credits: 0,
+      rateLimited: 0,
+      stale: 0,
+      otherFailures: 0,
+      exportRows: 0,
+      exportSeconds: null,
+      exportOutcome: "not started",
+    };
     const started = Date.now();
     const endsAt = started + toReal(SIMULATED_SECONDS);
 
@@ -272,15 +284,34 @@ async function main(): Promise<void> {
 
   const rows: Row[] = [];
   try {
-    rows.push(await runConfiguration("today: no sharing, 10 % reserve, group by listing", { EMS_SHARED_ANSWER_SECONDS: "0", EMS_BACKGROUND_RESERVE_PERCENT: "10" }, "old"));
-    rows.push(await runConfiguration("shared answers 30 s, 30 % reserve", { EMS_SHARED_ANSWER_SECONDS: String(30 / SCALE), EMS_COVERAGE_CACHE_SECONDS: String(60 / SCALE), EMS_BACKGROUND_RESERVE_PERCENT: "30" }, "today"));
+    rows.push(
+      await runConfiguration("today: no sharing, 10 % reserve, group by listing", { EMS_SHARED_ANSWER_SECONDS: "0", EMS_BACKGROUND_RESERVE_PERCENT: "10" }, "old"),
+    );
+    rows.push(
+      await runConfiguration(
+        "shared answers 30 s, 30 % reserve",
+        { EMS_SHARED_ANSWER_SECONDS: String(30 / SCALE), EMS_COVERAGE_CACHE_SECONDS: String(60 / SCALE), EMS_BACKGROUND_RESERVE_PERCENT: "30" },
+        "today",
+      ),
+    );
   } finally {
     await sandbox.close();
     await prisma.$disconnect();
     await stopDatabase();
   }
 
-  const header = ["configuration", "page views", "API calls", "calls/view", "credits", "429 seen by a view", "stale after a 429", "other failures", "export rows", "export (sim. s)"];
+  const header = [
+    "configuration",
+    "page views",
+    "API calls",
+    "calls/view",
+    "credits",
+    "429 seen by a view",
+    "stale after a 429",
+    "other failures",
+    "export rows",
+    "export (sim. s)",
+  ];
   const lines = rows.map((row) => [
     row.name,
     String(row.pageViews),
@@ -303,7 +334,10 @@ async function main(): Promise<void> {
   console.log("");
   console.log(`Targets (shared answers row): ${targetsLine(shared)}`);
   fs.mkdirSync(path.join(import.meta.dirname, "results"), { recursive: true });
-  fs.writeFileSync(path.join(import.meta.dirname, "results", "budget.json"), `${JSON.stringify({ scale: SCALE, members: MEMBERS, groups: GROUPS, thinkSeconds: THINK_SECONDS, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(import.meta.dirname, "results", "budget.json"),
+    `${JSON.stringify({ scale: SCALE, members: MEMBERS, groups: GROUPS, thinkSeconds: THINK_SECONDS, rows }, null, 2)}\n`,
+  );
 }
 
 main().catch((error) => {

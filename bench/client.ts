@@ -37,7 +37,9 @@ const SERVER_FLAG = "--sandbox-server";
 
 function hasReactServerCondition(): boolean {
   const args = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
-  return args.some((arg, index) => arg === "--conditions=react-server" || arg === "-C=react-server" || ((arg === "--conditions" || arg === "-C") && args[index + 1] === "react-server"));
+  return args.some(
+    (arg, index) => arg === "--conditions=react-server" || arg === "-C=react-server" || ((arg === "--conditions" || arg === "-C") && args[index + 1] === "react-server"),
+  );
 }
 
 async function runSandboxServer(): Promise<void> {
@@ -116,7 +118,9 @@ async function main(): Promise<void> {
   const client = getEmsClient(credential);
   const query = { perPage: 20 } as const;
 
-  console.log(`EMS client benchmark: sandbox ${sandbox.baseUrl} (${SANDBOX_MODE === "process" ? "own process" : "this process"}), database ${databaseHost} (pool ${process.env.DATABASE_POOL_MAX || 10}), Node ${process.version}`);
+  console.log(
+    `EMS client benchmark: sandbox ${sandbox.baseUrl} (${SANDBOX_MODE === "process" ? "own process" : "this process"}), database ${databaseHost} (pool ${process.env.DATABASE_POOL_MAX || 10}), Node ${process.version}`,
+  );
 
   // 1. Token requests per 1,000 listing calls.
   const tokenRows: { concurrency: number; calls: number; tokenRequests: number; apiRequests: number; failures: number; seconds: number }[] = [];
@@ -198,7 +202,9 @@ async function main(): Promise<void> {
   console.log("| concurrency | calls | token requests | API requests | failures | seconds | calls/s |");
   console.log("|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of tokenRows) {
-    console.log(`| ${row.concurrency} | ${row.calls} | ${row.tokenRequests} | ${row.apiRequests} | ${row.failures} | ${row.seconds.toFixed(2)} | ${Math.round(row.calls / row.seconds)} |`);
+    console.log(
+      `| ${row.concurrency} | ${row.calls} | ${row.tokenRequests} | ${row.apiRequests} | ${row.failures} | ${row.seconds.toFixed(2)} | ${Math.round(row.calls / row.seconds)} |`,
+    );
   }
   console.log("");
   console.log(`Latency of one listing (per-page=20), ${LATENCY_SAMPLES} interleaved samples each (target: client <= 1.2x bare fetch)`);
@@ -212,7 +218,12 @@ async function main(): Promise<void> {
     `CPU time of this process per call: bare ${cpuPerCall.bare.toFixed(0)} µs, client ${cpuPerCall.client.toFixed(0)} µs (${(cpuPerCall.client / cpuPerCall.bare).toFixed(2)}x${SANDBOX_MODE === "inline" ? ", server work included" : ", client side only"})`,
   );
   console.log(`client overhead at p50: ${((clientStats.p50 - bareStats.p50) * 1000).toFixed(0)} µs per call; log lines made: ${(logBytes / 1024).toFixed(0)} KiB`);
-  console.log(`median of paired ratios (client / bare sample next to it): ${pairedMedian.toFixed(2)}x; load average ${os.loadavg().map((load) => load.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+  console.log(
+    `median of paired ratios (client / bare sample next to it): ${pairedMedian.toFixed(2)}x; load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")} on ${os.cpus().length} cores`,
+  );
 
   const tokensOk = tokenRows.every((row) => row.tokenRequests === 1 && row.failures === 0);
   const latencyOk = ratio.p50 <= 1.2;
@@ -223,7 +234,18 @@ async function main(): Promise<void> {
   fs.mkdirSync(resultsDir, { recursive: true });
   fs.writeFileSync(
     path.join(resultsDir, `client-${SANDBOX_MODE}.json`),
-    JSON.stringify({ at: new Date().toISOString(), node: process.version, sandbox: SANDBOX_MODE, loadAverage: os.loadavg(), tokenRows, latency: { bare: bareStats, client: clientStats, ratio, pairedMedian, cpuPerCall } }, null, 2),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        sandbox: SANDBOX_MODE,
+        loadAverage: os.loadavg(),
+        tokenRows,
+        latency: { bare: bareStats, client: clientStats, ratio, pairedMedian, cpuPerCall },
+      },
+      null,
+      2,
+    ),
   );
   process.exitCode = tokensOk && latencyOk ? 0 : 2;
   await prisma.$disconnect();

@@ -147,7 +147,9 @@ function main(): void {
   console.log(`\n${coverage.events.length} events × ${coverage.triggers.length} trigger columns; ${findings.length.toLocaleString("en")} findings.\n`);
 
   const demo = setupOf(DEMO_ACCOUNT);
-  console.log(`One refresh: listing calls at per-page=${PER_PAGE}, ${CREDITS_PER_LISTING} credits each (share of the ${CREDITS_PER_WINDOW.toLocaleString("en")}-credit, 10-minute window)\n`);
+  console.log(
+    `One refresh: listing calls at per-page=${PER_PAGE}, ${CREDITS_PER_LISTING} credits each (share of the ${CREDITS_PER_WINDOW.toLocaleString("en")}-credit, 10-minute window)\n`,
+  );
   printTable(
     ["account", "groups / webhooks / events", "calls: groups?expand=webhooks + events", "credits", "calls: groups + /webhooks + events", "credits"],
     [

@@ -63,7 +63,10 @@ async function main(): Promise<void> {
   const { groupTimeline } = await import("@/lib/history/feed");
 
   const adminSecret = randomBytes(18).toString("base64url");
-  const sandbox = await startSandboxServer({ adminSecret, accounts: [{ key: DEMO_CREDENTIALS.consumerKey, secret: DEMO_CREDENTIALS.consumerSecret, groups: GROUPS, events: EVENTS, seed: 5150 }] });
+  const sandbox = await startSandboxServer({
+    adminSecret,
+    accounts: [{ key: DEMO_CREDENTIALS.consumerKey, secret: DEMO_CREDENTIALS.consumerSecret, groups: GROUPS, events: EVENTS, seed: 5150 }],
+  });
   process.env.EMS_ALLOW_PRIVATE_ORIGINS = new URL(sandbox.baseUrl).origin;
   await sandbox.admin.setRateLimit({ credits: 1_000_000_000 });
   // Unpaced first: the share is what part 3 measures.
@@ -73,7 +76,19 @@ async function main(): Promise<void> {
   const team = await prisma.team.create({ data: { name: `Bench history ${randomUUID().slice(0, 6)}` } });
   const user = await prisma.user.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", passwordHash: "bench" } });
   await prisma.membership.create({ data: { teamId: team.id, userId: user.id, role: "OWNER" } });
-  const actor: Actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench", teamId: team.id, teamName: team.name, role: "OWNER", twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date(), passwordVerifiedAt: new Date() };
+  const actor: Actor = {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    sessionId: "bench",
+    teamId: team.id,
+    teamName: team.name,
+    role: "OWNER",
+    twoFactorEnabled: false,
+    teamRequiresTwoFactor: false,
+    reauthenticatedAt: new Date(),
+    passwordVerifiedAt: new Date(),
+  };
   await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
   const { id: trackerId } = await startTracking(actor, { intervalMinutes: 15 });
   const fingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: user.id } })).fingerprint;
@@ -101,11 +116,13 @@ async function main(): Promise<void> {
   const target = Math.round(records / 100);
   let applied = 0;
   for (let seed = 1; applied < target; seed++) {
-    const answer = (await (await fetch(`${sandbox.baseUrl}/__admin/edits`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-sandbox-admin-secret": adminSecret },
-      body: JSON.stringify({ account: DEMO_CREDENTIALS.consumerKey, random: { count: Math.min(50, target - applied), seed } }),
-    })).json()) as { applied?: unknown[] };
+    const answer = (await (
+      await fetch(`${sandbox.baseUrl}/__admin/edits`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-sandbox-admin-secret": adminSecret },
+        body: JSON.stringify({ account: DEMO_CREDENTIALS.consumerKey, random: { count: Math.min(50, target - applied), seed } }),
+      })
+    ).json()) as { applied?: unknown[] };
     if (!answer.applied) throw new Error(`the sandbox did not apply edits: ${JSON.stringify(answer)}`);
     applied += answer.applied.length;
   }
@@ -167,13 +184,20 @@ async function main(): Promise<void> {
   await prisma.$executeRawUnsafe('ANALYZE "SetupChange"');
   const timeline = async () => (await groupTimeline(actor, trackerId, groupId, { days: 30, limit: 1_000 })).length;
   const floor = async () =>
-    (await prisma.$queryRaw<{ id: string }[]>`SELECT "id", "before", "after" FROM "SetupChange" WHERE "trackerId" = ${trackerId} AND "groupId" = ${groupId} AND "seenAt" >= ${new Date(Date.now() - 30 * day)} ORDER BY "seenAt" DESC LIMIT 1000`).length;
+    (
+      await prisma.$queryRaw<
+        { id: string }[]
+      >`SELECT "id", "before", "after" FROM "SetupChange" WHERE "trackerId" = ${trackerId} AND "groupId" = ${groupId} AND "seenAt" >= ${new Date(Date.now() - 30 * day)} ORDER BY "seenAt" DESC LIMIT 1000`
+    ).length;
   const times = { timeline: [] as number[], floor: [] as number[] };
   let entries = 0;
   await timeline();
   await floor();
   for (let round = 0; round < RUNS; round++) {
-    for (const [name, run] of [["timeline", timeline], ["floor", floor]] as const) {
+    for (const [name, run] of [
+      ["timeline", timeline],
+      ["floor", floor],
+    ] as const) {
       const started = performance.now();
       const count = await run();
       times[name].push(performance.now() - started);
@@ -182,12 +206,24 @@ async function main(): Promise<void> {
   }
   for (const list of Object.values(times)) list.sort((a, b) => a - b);
 
-  console.log(`\nChange history: ${GROUPS.toLocaleString("en")} groups, ${EVENTS.toLocaleString("en")} events, ${records.toLocaleString("en")} records; database ${new URL(process.env.DATABASE_URL!).host}\n`);
+  console.log(
+    `\nChange history: ${GROUPS.toLocaleString("en")} groups, ${EVENTS.toLocaleString("en")} events, ${records.toLocaleString("en")} records; database ${new URL(process.env.DATABASE_URL!).host}\n`,
+  );
   console.table(rows.map(([what, calls, credits, time, bytes, changes]) => ({ what, calls, credits, time, "bytes stored": bytes, changes })));
   console.log(`   paced run: ${runs} runs; the last made ${pacedCalls} calls (the pages the earlier runs read were served again from shared answers)\n`);
   console.table([
-    { case: `one group's month (${entries} changes) among 100,000`, median: `${percentile(times.timeline, 50).toFixed(1)} ms`, p95: `${percentile(times.timeline, 95).toFixed(1)} ms`, "× floor": (percentile(times.timeline, 50) / percentile(times.floor, 50)).toFixed(2) },
-    { case: "floor: the same rows, one plain SELECT", median: `${percentile(times.floor, 50).toFixed(1)} ms`, p95: `${percentile(times.floor, 95).toFixed(1)} ms`, "× floor": "1.00" },
+    {
+      case: `one group's month (${entries} changes) among 100,000`,
+      median: `${percentile(times.timeline, 50).toFixed(1)} ms`,
+      p95: `${percentile(times.timeline, 95).toFixed(1)} ms`,
+      "× floor": (percentile(times.timeline, 50) / percentile(times.floor, 50)).toFixed(2),
+    },
+    {
+      case: "floor: the same rows, one plain SELECT",
+      median: `${percentile(times.floor, 50).toFixed(1)} ms`,
+      p95: `${percentile(times.floor, 95).toFixed(1)} ms`,
+      "× floor": "1.00",
+    },
   ]);
 
   await prisma.$disconnect();

@@ -27,7 +27,19 @@ export async function seedBenchUser(sandboxBaseUrl: string): Promise<BenchUser> 
     const team = await prisma.team.create({
       data: { name: `${bench.name}'s team`, memberships: { create: { userId: user.id, role: "OWNER", checklistDismissedAt: new Date() } } },
     });
-    const actor = { userId: user.id, email: user.email, name: user.name, sessionId: "bench-seed", teamId: team.id, teamName: team.name, role: "OWNER" as const, twoFactorEnabled: false, teamRequiresTwoFactor: false, reauthenticatedAt: new Date(), passwordVerifiedAt: new Date() };
+    const actor = {
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      sessionId: "bench-seed",
+      teamId: team.id,
+      teamName: team.name,
+      role: "OWNER" as const,
+      twoFactorEnabled: false,
+      teamRequiresTwoFactor: false,
+      reauthenticatedAt: new Date(),
+      passwordVerifiedAt: new Date(),
+    };
     await saveCredential(actor, { baseUrl: sandboxBaseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret });
     await createView(actor, { page: "webhook-groups", name: "Team: 50 a page", query: "per-page=50", scope: "TEAM" });
     await createView(actor, { page: "webhook-groups", name: "Mine: 100 a page", query: "per-page=100", scope: "PERSONAL" });

@@ -92,7 +92,8 @@ async function fetchPage(url: string, cookie: string | undefined, marker: string
   const response = await fetch(url, { headers: cookie ? { cookie } : {}, redirect: "manual" });
   const body = await response.text();
   const elapsed = performance.now() - started;
-  if (response.status !== 200) throw new PageError(`${url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
+  if (response.status !== 200)
+    throw new PageError(`${url} answered ${response.status}${response.headers.get("location") ? ` → ${response.headers.get("location")}` : ""}`);
   if (!body.includes(marker)) throw new PageError(`${url} did not render ${marker}: the page is not what the bench expects`);
   return { ms: elapsed, bytes: Buffer.byteLength(body) };
 }
@@ -217,7 +218,11 @@ async function cleanUp(): Promise<void> {
 function build(label: string, args: string[]): void {
   console.log(`Building ${label} (next ${args.join(" ")})…`);
   const started = Date.now();
-  const result = spawnSync(process.execPath, [NEXT_BIN, ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const result = spawnSync(process.execPath, [NEXT_BIN, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error(`next ${args.join(" ")} failed`);
   console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
@@ -244,7 +249,8 @@ async function reachable(url: string): Promise<boolean> {
 
 async function startDatabase(): Promise<Database> {
   const server = new URL(flags.database!);
-  if (!LOOPBACK.has(server.hostname)) throw new Error(`--database must be a PostgreSQL on this machine, not ${server.hostname}: the bench creates and drops a database there.`);
+  if (!LOOPBACK.has(server.hostname))
+    throw new Error(`--database must be a PostgreSQL on this machine, not ${server.hostname}: the bench creates and drops a database there.`);
   const { migrateDeploy } = await import("../scripts/db/migrate");
   if (!flags.embedded && (await reachable(server.toString()))) {
     const name = `ems_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
@@ -270,7 +276,13 @@ async function startDatabase(): Promise<Database> {
 async function startSandbox(adminSecret: string): Promise<{ baseUrl: string; admin: SandboxAdminClient }> {
   const sandbox = startService("sandbox", process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/sandbox.ts"], {
     cwd: ROOT,
-    env: { ...process.env, SANDBOX_PORT: "0", SANDBOX_HOST: "127.0.0.1", SANDBOX_ADMIN_SECRET: adminSecret, SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url") },
+    env: {
+      ...process.env,
+      SANDBOX_PORT: "0",
+      SANDBOX_HOST: "127.0.0.1",
+      SANDBOX_ADMIN_SECRET: adminSecret,
+      SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+    },
   });
   cleanups.push(() => sandbox.stop());
   const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/, 60_000);
@@ -386,7 +398,13 @@ async function main(): Promise<void> {
     { name: "/views", url: `${portalUrl}/views`, cookie, marker: "<main", countsRoundTrips: true },
     { name: "/webhook-groups (20 rows)", url: `${portalUrl}/webhook-groups`, cookie, marker: 'data-testid="listing-table"', countsRoundTrips: true },
     // Every group of the demo account (140) with its webhooks: the heaviest page a person asks for.
-    { name: "/webhook-groups (140, webhooks)", url: `${portalUrl}/webhook-groups?expand=webhooks&per-page=200`, cookie, marker: 'data-testid="listing-table"', countsRoundTrips: true },
+    {
+      name: "/webhook-groups (140, webhooks)",
+      url: `${portalUrl}/webhook-groups?expand=webhooks&per-page=200`,
+      cookie,
+      marker: 'data-testid="listing-table"',
+      countsRoundTrips: true,
+    },
   ];
   const results: Measurement[] = [];
   for (const concurrency of [1, 10]) {
@@ -443,7 +461,11 @@ async function main(): Promise<void> {
   const ratio = (r: Measurement) => r.throughput / floorAt.get(r.concurrency)!;
   const heavy = at("/webhook-groups (140", 10);
   const targetRows = [
-    ...[1, 10].map((c) => ({ target: `/webhook-groups (20 rows) >= 0.8x the floor, concurrency ${c}`, measured: `${ratio(at("/webhook-groups (20", c)).toFixed(2)}x`, met: ratio(at("/webhook-groups (20", c)) >= 0.8 })),
+    ...[1, 10].map((c) => ({
+      target: `/webhook-groups (20 rows) >= 0.8x the floor, concurrency ${c}`,
+      measured: `${ratio(at("/webhook-groups (20", c)).toFixed(2)}x`,
+      met: ratio(at("/webhook-groups (20", c)) >= 0.8,
+    })),
     { target: "140 groups with webhooks: HTML < 300 kB", measured: `${heavy.kb.toFixed(0)} kB`, met: heavy.kb < 300 },
     { target: "140 groups with webhooks: >= 40 req/s (concurrency 10)", measured: `${heavy.throughput.toFixed(1)} req/s`, met: heavy.throughput >= 40 },
     {

@@ -249,14 +249,21 @@ async function main(): Promise<void> {
     { name: "default page (20 groups)", url: `${api}/webhook-groups`, headers: bearer(demoToken) },
     { name: "default page, every URL distinct (no answer cache)", url: uncachedDefaultPage, headers: bearer(demoToken) },
     { name: "per-page=200&expand=webhooks (100k)", url: `${api}/webhook-groups?per-page=200&expand=webhooks`, headers: bearer(largeToken) },
-    { name: "search=name=*contains*sync&sort=-name (100k, repeated)", url: `${api}/webhook-groups?search=${encodeURIComponent("name=*contains*sync")}&sort=-name`, headers: bearer(largeToken) },
+    {
+      name: "search=name=*contains*sync&sort=-name (100k, repeated)",
+      url: `${api}/webhook-groups?search=${encodeURIComponent("name=*contains*sync")}&sort=-name`,
+      headers: bearer(largeToken),
+    },
     { name: "search …*contains*<new needle>&sort=-name (100k, uncached)", url: rotatingSearch, headers: bearer(largeToken) },
     { name: "same, 1 connection (latency without queueing)", url: rotatingSearch, headers: bearer(largeToken), connections: 1 },
     {
       name: "token endpoint",
       url: `${api}/oauth2/token`,
       method: "POST",
-      headers: { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), "content-type": "application/x-www-form-urlencoded;charset=UTF-8" },
+      headers: {
+        authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+        "content-type": "application/x-www-form-urlencoded;charset=UTF-8",
+      },
       body: "grant_type=client_credentials",
     },
   ];
@@ -277,11 +284,15 @@ async function main(): Promise<void> {
   if (defaultPage) {
     const share = defaultPage.rps / defaultPage.floorRps;
     const cpuShare = defaultPage.floorCpuPerRequest / defaultPage.cpuPerRequest;
-    console.log(`target: default page >= 50% of the floor's throughput: ${(share * 100).toFixed(0)}% measured -> ${share >= 0.5 ? "met" : "NOT met"}; ` +
-      `by server CPU per request ${(cpuShare * 100).toFixed(0)}% -> ${cpuShare >= 0.5 ? "met" : "NOT met"}`);
+    console.log(
+      `target: default page >= 50% of the floor's throughput: ${(share * 100).toFixed(0)}% measured -> ${share >= 0.5 ? "met" : "NOT met"}; ` +
+        `by server CPU per request ${(cpuShare * 100).toFixed(0)}% -> ${cpuShare >= 0.5 ? "met" : "NOT met"}`,
+    );
   }
   if (uncachedDefault) {
-    console.log(`(without the answer cache: ${((uncachedDefault.rps / uncachedDefault.floorRps) * 100).toFixed(0)}% measured, ${((uncachedDefault.floorCpuPerRequest / uncachedDefault.cpuPerRequest) * 100).toFixed(0)}% by CPU)`);
+    console.log(
+      `(without the answer cache: ${((uncachedDefault.rps / uncachedDefault.floorRps) * 100).toFixed(0)}% measured, ${((uncachedDefault.floorCpuPerRequest / uncachedDefault.cpuPerRequest) * 100).toFixed(0)}% by CPU)`,
+    );
   }
   for (const search of searches) {
     console.log(`target: 100k-group search p50 < 25 ms [${search.name}]: ${search.p50.toFixed(2)} ms -> ${search.p50 < 25 ? "met" : "NOT met"}`);

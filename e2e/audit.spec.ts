@@ -24,7 +24,10 @@ function countDocuments(page: Page): () => number {
 
 const sentences = (page: Page) => page.getByTestId("audit-sentence");
 
-test("an owner reads the audit log in sentences with names, filters it by person, action and date, pages through it and downloads it as CSV", async ({ page, browser }) => {
+test("an owner reads the audit log in sentences with names, filters it by person, action and date, pages through it and downloads it as CSV", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(240_000);
   const ada = newTestUser("Ada");
   await signUp(page, ada);
@@ -85,7 +88,11 @@ test("an owner reads the audit log in sentences with names, filters it by person
   await expect(page).toHaveURL(/\/audit\?person=[\w-]+$/);
   await expect(range).not.toHaveText(`1–50 of ${total}`);
   for (const text of await sentences(page).allInnerTexts()) expect(text).toContain(bob.name);
-  await expect(sentences(page).filter({ hasText: `${bob.name} signed in` }).first()).toBeVisible();
+  await expect(
+    sentences(page)
+      .filter({ hasText: `${bob.name} signed in` })
+      .first(),
+  ).toBeVisible();
 
   // By date, both ends included (UTC): today has them all, tomorrow nothing.
   const today = new Date().toISOString().slice(0, 10);

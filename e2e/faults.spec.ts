@@ -29,7 +29,9 @@ async function signUpOnFaultSandbox(page: Page, prefix: string, credentials: { c
   await expect(page.getByText("Saved, encrypted (never shown)")).toBeVisible();
 }
 
-test("an API that does not answer the check before saving: 'Save anyway' saves unchecked; credentials the EMS rejects later say so on every listing", async ({ page }) => {
+test("an API that does not answer the check before saving: 'Save anyway' saves unchecked; credentials the EMS rejects later say so on every listing", async ({
+  page,
+}) => {
   await signUp(page, newTestUser("unchecked"));
   await page.goto("/settings");
   await page.getByLabel("Base URL").fill(E2E_FAULT_SANDBOX_URL);
@@ -143,7 +145,10 @@ test("a person runs two exports at once: a third answers 429 until one ends; a s
   for (const response of await Promise.all([first, second])) {
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toBe("application/x-ndjson; charset=utf-8");
-    const events = (await response.text()).trim().split("\n").map((line) => JSON.parse(line) as { type: string; rows?: number });
+    const events = (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; rows?: number });
     // The first page took 8 s: the stream said so while it waited, then sent the file.
     expect(events[0].type).toBe("heartbeat");
     expect(events.map((event) => event.type)).toContain("start");

@@ -11,7 +11,15 @@ test.describe("a base URL inside the network is refused when saved", () => {
   test("loopback admin paths, metadata addresses and odd IPv4 spellings get a clear message and are not saved", async ({ page }) => {
     await signUp(page, newTestUser("ssrf"));
     await page.goto("/settings");
-    for (const baseUrl of ["http://127.0.0.1:4999/internal-admin", "https://169.254.169.254", "https://2130706433", "https://0x7f000001", "https://[::ffff:127.0.0.1]", "https://100.64.0.1", "https://10.1.2.3"]) {
+    for (const baseUrl of [
+      "http://127.0.0.1:4999/internal-admin",
+      "https://169.254.169.254",
+      "https://2130706433",
+      "https://0x7f000001",
+      "https://[::ffff:127.0.0.1]",
+      "https://100.64.0.1",
+      "https://10.1.2.3",
+    ]) {
       await page.getByLabel("Base URL").fill(baseUrl);
       await page.getByLabel("Consumer key").fill("key");
       await page.getByLabel("Consumer secret").fill("secret");

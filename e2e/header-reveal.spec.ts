@@ -32,7 +32,10 @@ async function ageSessions(email: string): Promise<void> {
   const db = new pg.Client({ connectionString: fs.readFileSync(E2E_DATABASE_URL_FILE, "utf8").trim() });
   await db.connect();
   try {
-    await db.query(`UPDATE "UserSession" SET "reauthenticatedAt" = "reauthenticatedAt" - interval '1 hour' WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`, [email]);
+    await db.query(
+      `UPDATE "UserSession" SET "reauthenticatedAt" = "reauthenticatedAt" - interval '1 hour' WHERE "userId" = (SELECT "id" FROM "User" WHERE "email" = $1)`,
+      [email],
+    );
   } finally {
     await db.end();
   }
@@ -86,7 +89,10 @@ test("a group's page carries no header value; Reveal asks for a recent sign-in, 
   await shootHeaders(page, "group-headers-hidden");
 
   // A stale session: "Confirm it's you", then the same request goes through.
-  await groupHeaders.getByRole("button", { name: `Reveal the value of ${groupHeader.key}` }).first().click();
+  await groupHeaders
+    .getByRole("button", { name: `Reveal the value of ${groupHeader.key}` })
+    .first()
+    .click();
   const dialog = page.getByTestId("reauth-dialog");
   await expect(dialog.getByRole("heading", { name: "Confirm it's you" })).toBeVisible();
   await dialog.getByLabel("Your password").fill(user.password);
@@ -106,7 +112,10 @@ test("a group's page carries no header value; Reveal asks for a recent sign-in, 
 
   // A webhook's header from the keyboard, now with a recent sign-in: no dialog.
   const card = page.locator(`[data-testid="webhook-card"][data-webhook-id="${hook.id}"]`);
-  await card.getByRole("button", { name: `Reveal the value of ${hookHeader.key}` }).first().focus();
+  await card
+    .getByRole("button", { name: `Reveal the value of ${hookHeader.key}` })
+    .first()
+    .focus();
   await page.keyboard.press("Enter");
   await expect(card.getByTestId("header-value").first()).toHaveText(hookHeader.value);
   await expect(dialog).toBeHidden();

@@ -75,7 +75,9 @@ test.describe("read-only", () => {
   });
 });
 
-test("an owner mutes a finding with a reason: it leaves the list, is listed as muted, counted out of the navigation and audited; unmuting brings it back", async ({ page }) => {
+test("an owner mutes a finding with a reason: it leaves the list, is listed as muted, counted out of the navigation and audited; unmuting brings it back", async ({
+  page,
+}) => {
   await signUpWithSandbox(page, "health");
   await page.goto("/health");
   await expect(page.getByTestId("health-counts")).toBeVisible();
@@ -109,7 +111,9 @@ test("an owner mutes a finding with a reason: it leaves the list, is listed as m
   await expect(page.getByTestId("muted-item")).toHaveCount(0);
 });
 
-test("required triggers: an owner requires registrant insert, update and delete; coverage marks failing events and Health lists them; the CSV export has the findings", async ({ page }) => {
+test("required triggers: an owner requires registrant insert, update and delete; coverage marks failing events and Health lists them; the CSV export has the findings", async ({
+  page,
+}) => {
   await signUpWithSandbox(page, "required");
   await page.goto("/coverage");
   await page.getByTestId("required-triggers").locator("summary").click();

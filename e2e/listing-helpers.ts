@@ -32,7 +32,11 @@ function encodePart(value: string): string {
 }
 
 /** Straight to the API, as a second opinion on what the portal shows. */
-export async function apiList(resource: "webhook-groups" | "events", query: string, credentials = DEMO): Promise<{ items: Record<string, unknown>[]; _meta: { totalCount: number; pageCount: number; currentPage: number; perPage: number } }> {
+export async function apiList(
+  resource: "webhook-groups" | "events",
+  query: string,
+  credentials = DEMO,
+): Promise<{ items: Record<string, unknown>[]; _meta: { totalCount: number; pageCount: number; currentPage: number; perPage: number } }> {
   const basic = Buffer.from(`${encodePart(credentials.consumerKey)}:${encodePart(credentials.consumerSecret)}`).toString("base64");
   const tokenResponse = await fetch(`${SANDBOX_BASE_URL}/api/v1/oauth2/token`, {
     method: "POST",

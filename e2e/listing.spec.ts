@@ -222,7 +222,12 @@ test.describe("webhook groups listing", () => {
     await page.goto(`/webhook-groups/${withHeaders.id}`);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(String(withHeaders.name));
     // Names only: the value stays on the server until "Reveal" asks for it (e2e/header-reveal.spec.ts).
-    await expect(page.getByTestId("group-details").getByRole("button", { name: `Reveal the value of ${header.key}` }).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId("group-details")
+        .getByRole("button", { name: `Reveal the value of ${header.key}` })
+        .first(),
+    ).toBeVisible();
     await expect(page.getByTestId("group-details").getByTestId("header-value")).toHaveCount(0);
     expect(await page.content()).not.toContain(header.value);
   });
@@ -269,7 +274,9 @@ test.describe("webhook groups listing", () => {
     const json = JSON.parse(await (await (await jsonDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")));
     // Header values are hidden unless asked for (they hold API keys); their names stay.
     const hidden = (headers: unknown) => (headers as { key: string }[]).map((header) => ({ key: header.key, value: "[hidden]" }));
-    expect(json).toEqual(expected.map((item) => expect.objectContaining({ id: item.id, name: item.name, headers: hidden(item.headers), notification_emails: item.notification_emails })));
+    expect(json).toEqual(
+      expected.map((item) => expect.objectContaining({ id: item.id, name: item.name, headers: hidden(item.headers), notification_emails: item.notification_emails })),
+    );
     expect(json.map((item: { webhooks: unknown[] }) => item.webhooks.length)).toEqual(expected.map((item) => (item.webhooks as unknown[]).length));
     await expect(page.getByTestId("export-status")).toContainText(`Exported ${expected.length} rows. Header values are hidden.`);
 
@@ -288,7 +295,6 @@ test.describe("webhook groups listing", () => {
     await page.goto("/audit");
     await expect(page.getByTestId("audit-sentence").filter({ hasText: "exported with header values" }).first()).toBeVisible();
   });
-
 });
 
 test.describe("the table", () => {
@@ -471,7 +477,9 @@ test.describe("credentials states", () => {
     await page.getByLabel("Consumer key").fill("ems_demo_key");
     await page.getByLabel("Consumer secret").fill("not the secret");
     await page.getByRole("button", { name: "Save credentials" }).click();
-    await expect(page.getByTestId("credential-form-error")).toHaveText("The EMS API rejected this consumer key and secret, so they were not saved. Check both and try again.");
+    await expect(page.getByTestId("credential-form-error")).toHaveText(
+      "The EMS API rejected this consumer key and secret, so they were not saved. Check both and try again.",
+    );
     await expect(page.getByTestId("no-credentials")).toBeVisible();
     await expect(page.getByLabel("Consumer key")).toHaveValue("ems_demo_key");
     await expect(page.getByLabel("Base URL")).toHaveValue(SANDBOX_BASE_URL);

@@ -18,7 +18,10 @@ const WIDTHS = [390, 1440] as const;
 
 async function checkAtBothWidths(page: Page, url: string): Promise<void> {
   const classLists = await page.evaluate(() => [...new Set([...document.querySelectorAll("[class]")].map((element) => element.getAttribute("class") ?? ""))]);
-  expect(classLists.filter((classList) => utilityClashes(classList).length > 0).map((classList) => `${classList} (${utilityClashes(classList).join(", ")})`), `${url}: utilities that clash`).toEqual([]);
+  expect(
+    classLists.filter((classList) => utilityClashes(classList).length > 0).map((classList) => `${classList} (${utilityClashes(classList).join(", ")})`),
+    `${url}: utilities that clash`,
+  ).toEqual([]);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
     const pageWidth = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth))));

@@ -22,11 +22,14 @@ type Answer = { status: number; body: string; ms: number };
 function postChunked(path: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: base.hostname, port: base.port, path, method: "POST", headers: { ...headers, "transfer-encoding": "chunked" }, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
-    });
+    const request = http.request(
+      { host: base.hostname, port: base.port, path, method: "POST", headers: { ...headers, "transfer-encoding": "chunked" }, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
+      },
+    );
     // A server that answers before reading everything may close the connection under the upload.
     request.on("error", reject);
     request.setTimeout(30_000, () => request.destroy(new Error(`${path}: no answer within 30 s`)));
@@ -65,9 +68,24 @@ test.describe("finding 4: request bodies are limited by the bytes read, whatever
     const origin = base.origin;
     const form = multipartWith("name", TWO_MB);
     const cases: [string, string, Record<string, string>, Buffer][] = [
-      ["fetch action (text)", "/sign-up", { origin, "next-action": actionId!, "content-type": "text/plain;charset=UTF-8" }, Buffer.concat([Buffer.from('["'), Buffer.alloc(TWO_MB, 0x61), Buffer.from('"]')])],
-      ["form without JavaScript (multipart)", "/sign-up", { origin, "content-type": form.type }, Buffer.concat([Buffer.from(`--${form.type.split("boundary=")[1]}\r\nContent-Disposition: form-data; name="$ACTION_ID_${actionId}"\r\n\r\n\r\n`), form.body])],
-      ["next-auth's route", "/api/auth/callback/credentials", { origin, "content-type": "application/x-www-form-urlencoded" }, Buffer.concat([Buffer.from("email="), Buffer.alloc(TWO_MB, 0x61)])],
+      [
+        "fetch action (text)",
+        "/sign-up",
+        { origin, "next-action": actionId!, "content-type": "text/plain;charset=UTF-8" },
+        Buffer.concat([Buffer.from('["'), Buffer.alloc(TWO_MB, 0x61), Buffer.from('"]')]),
+      ],
+      [
+        "form without JavaScript (multipart)",
+        "/sign-up",
+        { origin, "content-type": form.type },
+        Buffer.concat([Buffer.from(`--${form.type.split("boundary=")[1]}\r\nContent-Disposition: form-data; name="$ACTION_ID_${actionId}"\r\n\r\n\r\n`), form.body]),
+      ],
+      [
+        "next-auth's route",
+        "/api/auth/callback/credentials",
+        { origin, "content-type": "application/x-www-form-urlencoded" },
+        Buffer.concat([Buffer.from("email="), Buffer.alloc(TWO_MB, 0x61)]),
+      ],
       ["the sandbox's route", "/sandbox/api/v1/oauth2/token", { "content-type": "application/x-www-form-urlencoded" }, Buffer.alloc(TWO_MB, 0x61)],
       ["a route with no body handler", "/api/health", { origin, "content-type": "application/json" }, Buffer.alloc(TWO_MB, 0x20)],
     ];

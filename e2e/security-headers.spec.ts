@@ -10,7 +10,10 @@ import { apiList } from "./listing-helpers";
 const SIGNED_OUT = { cookies: [], origins: [] };
 
 function headerValues(response: APIResponse, name: string): string[] {
-  return response.headersArray().filter((header) => header.name.toLowerCase() === name).map((header) => header.value);
+  return response
+    .headersArray()
+    .filter((header) => header.name.toLowerCase() === name)
+    .map((header) => header.value);
 }
 
 function nonceOf(policy: string): string | null {
@@ -82,7 +85,20 @@ test.describe("signed out", () => {
       await pageChecks(response, path);
     }
     // Portal pages (and unknown ones) send a visitor without a session to sign in.
-    for (const path of ["/", "/webhook-groups", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/account/sessions", "/no-such-page", "/api/export/webhook-groups"]) {
+    for (const path of [
+      "/",
+      "/webhook-groups",
+      "/webhook-groups/3",
+      "/events",
+      "/views",
+      "/settings",
+      "/team",
+      "/audit",
+      "/account",
+      "/account/sessions",
+      "/no-such-page",
+      "/api/export/webhook-groups",
+    ]) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(307);
       expect(response.headers().location, path).toContain("/sign-in?callbackUrl=");
@@ -134,7 +150,21 @@ test.describe("signed in", () => {
 
   test("every page, error and API answer carries the security headers, and each page's scripts its nonce", async ({ page }) => {
     const request = page.request;
-    const pages = ["/", "/webhook-groups", "/webhook-groups?sort=-id&per-page=50", "/webhook-groups/3", "/events", "/views", "/settings", "/team", "/audit", "/account", "/account/sessions", "/sign-in", "/sign-up"];
+    const pages = [
+      "/",
+      "/webhook-groups",
+      "/webhook-groups?sort=-id&per-page=50",
+      "/webhook-groups/3",
+      "/events",
+      "/views",
+      "/settings",
+      "/team",
+      "/audit",
+      "/account",
+      "/account/sessions",
+      "/sign-in",
+      "/sign-up",
+    ];
     for (const path of pages) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBeLessThan(500);
@@ -207,7 +237,10 @@ test.describe("signed in", () => {
   test("another site cannot frame a page of the portal", async ({ page }) => {
     const foreign = "http://foreign.example";
     await page.route(`${foreign}/**`, (route) =>
-      route.fulfill({ contentType: "text/html", body: `<!doctype html><title>foreign</title><iframe name="portal" src="${E2E_BASE_URL}/team" width="800" height="600"></iframe>` }),
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><title>foreign</title><iframe name="portal" src="${E2E_BASE_URL}/team" width="800" height="600"></iframe>`,
+      }),
     );
     await page.goto(`${foreign}/`);
     const frame = page.frame({ name: "portal" });
@@ -256,7 +289,10 @@ test.describe("signed in", () => {
     const crossSite = await request.post("/settings", { headers: { ...asText, Origin: "https://evil.example" }, data: '[{"status":"idle"},"$K1"]' });
     expect(crossSite.status()).toBe(403);
     expect(await crossSite.text()).toContain("sent from another site");
-    const crossSiteForm = await request.post("/settings", { headers: { Origin: "https://evil.example" }, multipart: { [`$ACTION_ID_${actionId}`]: "", baseUrl: "https://x.example" } });
+    const crossSiteForm = await request.post("/settings", {
+      headers: { Origin: "https://evil.example" },
+      multipart: { [`$ACTION_ID_${actionId}`]: "", baseUrl: "https://x.example" },
+    });
     expect(crossSiteForm.status()).toBe(403);
 
     // Undecodable bodies, from the portal's own origin: Next.js threw while decoding (500).
@@ -266,7 +302,10 @@ test.describe("signed in", () => {
     }
     const noBoundary = await request.post("/settings", { headers: { Origin: origin, "Content-Type": "multipart/form-data" }, data: "x" });
     expect(noBoundary.status()).toBe(400);
-    const brokenMultipart = await request.post("/settings", { headers: { Origin: origin, "Content-Type": "multipart/form-data; boundary=zzz" }, data: "not multipart at all" });
+    const brokenMultipart = await request.post("/settings", {
+      headers: { Origin: origin, "Content-Type": "multipart/form-data; boundary=zzz" },
+      data: "not multipart at all",
+    });
     expect(brokenMultipart.status()).toBe(400);
 
     // Unknown action ids: Next.js's own 4xx (400 for what is not an id, 409 for an id of no action in this build).

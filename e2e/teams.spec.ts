@@ -150,11 +150,15 @@ test.describe("teams and credentials", () => {
     const ownerMembershipId = await ownerRow.getAttribute("data-membership-id");
     const memberRow = adminPage.getByTestId("member-row").filter({ hasText: member.email });
     await memberRow.getByRole("button", { name: "Remove…" }).click();
-    await memberRow.locator('form[aria-label^="Remove"] input[name="membershipId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);
+    await memberRow
+      .locator('form[aria-label^="Remove"] input[name="membershipId"]')
+      .evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);
     await adminPage.getByTestId("confirm-dialog").getByRole("button", { name: "Yes, remove" }).click();
     await expect(memberRow.getByTestId(/^remove-.*-error$/)).toContainText("Admins cannot remove an owner.");
     // Same for a role change.
-    await memberRow.locator('form[aria-label^="Change"] input[name="membershipId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);
+    await memberRow
+      .locator('form[aria-label^="Change"] input[name="membershipId"]')
+      .evaluate((input, id) => ((input as HTMLInputElement).value = id!), ownerMembershipId);
     await memberRow.getByLabel(`Role for ${member.name}`).selectOption("MEMBER");
     await memberRow.getByRole("button", { name: "Save role" }).click();
     await expect(memberRow.getByTestId(/^role-.*-error$/)).toContainText("Admins cannot change an owner's role.");

@@ -65,7 +65,8 @@ test("with 800 team views: the pages stay small (measured)", async ({ page }) =>
   const empty = { groups: await weigh(page, "/webhook-groups"), views: await weigh(page, "/views") };
   await seedTeamViews(user);
   const full = { groups: await weigh(page, "/webhook-groups"), views: await weigh(page, "/views") };
-  const report = `no views: /webhook-groups ${empty.groups.kilobytes} kB ${empty.groups.milliseconds} ms, /views ${empty.views.kilobytes} kB ${empty.views.milliseconds} ms; ` +
+  const report =
+    `no views: /webhook-groups ${empty.groups.kilobytes} kB ${empty.groups.milliseconds} ms, /views ${empty.views.kilobytes} kB ${empty.views.milliseconds} ms; ` +
     `${TEAM_VIEWS} team views: /webhook-groups ${full.groups.kilobytes} kB ${full.groups.milliseconds} ms, /views ${full.views.kilobytes} kB ${full.views.milliseconds} ms`;
   console.log(`[views-paging] ${report}`);
   test.info().annotations.push({ type: "page weight", description: report });

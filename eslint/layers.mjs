@@ -24,7 +24,22 @@ export const LAYERS = [
   {
     name: "features",
     why: "one folder per capability",
-    folders: ["listing", "views", "listing-page", "coverage", "health", "alerts", "history", "teams", "auth", "onboarding", "palette", "credentials", "audit-log", "retention"],
+    folders: [
+      "listing",
+      "views",
+      "listing-page",
+      "coverage",
+      "health",
+      "alerts",
+      "history",
+      "teams",
+      "auth",
+      "onboarding",
+      "palette",
+      "credentials",
+      "audit-log",
+      "retention",
+    ],
     files: [],
   },
   { name: "top", why: "what runs the features: key rotation, jobs, server actions", folders: ["rotation", "jobs", "actions"], files: [] },
@@ -51,7 +66,13 @@ export function layerZones() {
     const above = LAYERS.slice(index + 1).flatMap(pathsOf);
     for (const target of pathsOf(layer)) {
       if (above.length > 0) {
-        zones.push({ target, from: above, message: `lib/ layers: the ${layer.name} layer may not import from a layer above it (${LAYERS.slice(index + 1).map((l) => l.name).join(", ")}). docs/ARCHITECTURE.md "Layers".` });
+        zones.push({
+          target,
+          from: above,
+          message: `lib/ layers: the ${layer.name} layer may not import from a layer above it (${LAYERS.slice(index + 1)
+            .map((l) => l.name)
+            .join(", ")}). docs/ARCHITECTURE.md "Layers".`,
+        });
       }
     }
     if (layer.name === "features") {
@@ -59,7 +80,11 @@ export function layerZones() {
         const allowed = new Set([feature, ...(FEATURE_USES[feature] ?? [])]);
         const others = layer.folders.filter((other) => !allowed.has(other)).map((other) => `./lib/${other}`);
         if (others.length > 0) {
-          zones.push({ target: `./lib/${feature}`, from: others, message: `lib/ layers: the ${feature} feature may use only ${[...allowed].filter((f) => f !== feature).join(", ") || "no other feature"} (FEATURE_USES in eslint/layers.mjs; a new use must not make a cycle).` });
+          zones.push({
+            target: `./lib/${feature}`,
+            from: others,
+            message: `lib/ layers: the ${feature} feature may use only ${[...allowed].filter((f) => f !== feature).join(", ") || "no other feature"} (FEATURE_USES in eslint/layers.mjs; a new use must not make a cycle).`,
+          });
         }
       }
     }

@@ -74,7 +74,10 @@ const allowedHosts = z
   .transform((raw, ctx): string[] | null => {
     if (raw === undefined) return null;
     const patterns: string[] = [];
-    for (const entry of raw.split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of raw
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const wildcard = entry.startsWith("*.");
       const host = hostOf(wildcard ? entry.slice(2) : entry);
       if (!host || (wildcard && !host.includes("."))) {
@@ -134,7 +137,10 @@ const privateOrigins = z
   .optional()
   .transform((raw, ctx): string[] => {
     const origins: string[] = [];
-    for (const entry of (raw ?? "").split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of (raw ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       let url: URL | null = null;
       try {
         url = new URL(entry);
@@ -143,7 +149,10 @@ const privateOrigins = z
       }
       // Textually scheme://host[:port][/]: no path, query or fragment, no user name.
       if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || !/^[a-z]+:\/\/[^/?#@]+\/?$/i.test(entry)) {
-        ctx.addIssue({ code: "custom", message: `must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${entry}" is not one` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${entry}" is not one`,
+        });
         return z.NEVER;
       }
       origins.push(url.origin);
@@ -165,7 +174,14 @@ const signUpMode = z
     const value = (raw ?? "invite-only").trim().toLowerCase();
     if (value === "open" || value === "invite-only") return { kind: value };
     if (value.startsWith("domain:")) {
-      const domains = [...new Set(value.slice("domain:".length).split(",").map((domain) => domain.trim().replace(/^@/, "")))].filter(Boolean);
+      const domains = [
+        ...new Set(
+          value
+            .slice("domain:".length)
+            .split(",")
+            .map((domain) => domain.trim().replace(/^@/, "")),
+        ),
+      ].filter(Boolean);
       if (domains.length > 0 && domains.every((domain) => DOMAIN_NAME.test(domain))) return { kind: "domain", domains };
     }
     ctx.addIssue({ code: "custom", message: `must be "open", "invite-only" or "domain:" and a list of domains, e.g. domain:example.com,example.org; it is "${raw}"` });
@@ -203,7 +219,10 @@ const serverEnvSchema = z.object({
   // Scheduled jobs (lib/jobs): the job engine runs inside each Node server unless turned off; on
   // Vercel it never does, and Vercel Cron calls /api/cron/* with CRON_SECRET instead.
   JOBS_ENABLED: optionalBoolean,
-  CRON_SECRET: z.string().min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
+  CRON_SECRET: z
+    .string()
+    .min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })
+    .optional(),
   // Sensitive actions need a password (or two-factor code) this recent (lib/auth/reauth.ts)
   AUTH_REAUTH_WINDOW_SECONDS: numberFrom(10 * 60, 1, 24 * 60 * 60),
   // Sign-up (lib/auth/sign-up.ts)
@@ -220,7 +239,10 @@ const serverEnvSchema = z.object({
   VERCEL_PROJECT_PRODUCTION_URL: vercelHost,
   // Secrets at rest (lib/crypto, lib/ems/credentials.ts)
   CREDENTIAL_ENCRYPTION_KEYS: keyRing,
-  EMS_FINGERPRINT_SECRET: z.string().min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` }).optional(),
+  EMS_FINGERPRINT_SECRET: z
+    .string()
+    .min(32, { error: `must be at least 32 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })
+    .optional(),
   // The EMS client (lib/ems/config.ts)
   EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
   EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
@@ -262,7 +284,10 @@ const serverEnvSchema = z.object({
   // Demo drift: random edits of the first sandbox account every this many seconds (0: off)
   SANDBOX_DRIFT_SECONDS: numberFrom(0, 0, 86_400),
   // Logging (lib/log.ts reads these through logSettings(), leniently; here they are checked)
-  LOG_LEVEL: z.preprocess((value) => (typeof value === "string" ? value.trim().toLowerCase() : value), z.enum(LOG_LEVELS, { error: "must be debug, info, warn, error or silent" }).optional()),
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
+    z.enum(LOG_LEVELS, { error: "must be debug, info, warn, error or silent" }).optional(),
+  ),
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional(),
 });
 
@@ -421,7 +446,12 @@ export function sandboxSettings(source: EnvSource = process.env): SandboxSetting
   const env = sandboxEnv(source);
   return {
     enabled: env.NODE_ENV !== "production" || env.SANDBOX_ENABLED,
-    options: { accounts: env.SANDBOX_ACCOUNTS, signingSecret: env.SANDBOX_SIGNING_SECRET, adminSecret: env.SANDBOX_ADMIN_SECRET, driftSeconds: env.SANDBOX_DRIFT_SECONDS },
+    options: {
+      accounts: env.SANDBOX_ACCOUNTS,
+      signingSecret: env.SANDBOX_SIGNING_SECRET,
+      adminSecret: env.SANDBOX_ADMIN_SECRET,
+      driftSeconds: env.SANDBOX_DRIFT_SECONDS,
+    },
     port: env.SANDBOX_PORT,
     host: env.SANDBOX_HOST,
   };

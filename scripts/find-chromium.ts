@@ -5,7 +5,14 @@ import { toolingEnv } from "../lib/config/env-schema";
 // The headless shell first: the suite runs headless, and Chromium's full browser in its "new"
 // headless mode costs about twice the CPU per test (measured: 103 s against 182 s for the auth and
 // teams specs on two cores), which on a two-core CI machine is most of the end-to-end time.
-const SYSTEM_CANDIDATES = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable", "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"];
+const SYSTEM_CANDIDATES = [
+  "/usr/bin/chromium-headless-shell",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+  "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+];
 
 export const HOW_TO_GET_CHROMIUM =
   "No Chromium found: set CHROMIUM_PATH, or install one (Debian/Ubuntu: `sudo apt-get install -y chromium-headless-shell`; elsewhere: `npx playwright install chromium`).";

@@ -27,7 +27,9 @@ async function main(): Promise<number> {
     const { dataDir } = embeddedDatabaseSettings();
     const running = runningServer(dataDir);
     if (!running) {
-      console.error(`DATABASE_URL is not set and the embedded database in ${dataDir} is not running: start \`npm run dev\` or \`npm run db:embedded\`, or set DATABASE_URL.`);
+      console.error(
+        `DATABASE_URL is not set and the embedded database in ${dataDir} is not running: start \`npm run dev\` or \`npm run db:embedded\`, or set DATABASE_URL.`,
+      );
       return 2;
     }
     process.env.DATABASE_URL = embeddedUrl(running.port);
@@ -69,7 +71,9 @@ async function main(): Promise<number> {
         `${tokens.skippedConcurrent} changed meanwhile.`,
     );
     console.log(`Shared listing answers under an older key: ${report.sharedAnswersDropped} dropped (re-fetched on the next page view).`);
-    console.log(`Change history: ${report.history.reencrypted} of ${report.history.scanned} secrets re-encrypted${report.history.unreadable ? `, ${report.history.unreadable} unreadable (left as they are)` : ""}.`);
+    console.log(
+      `Change history: ${report.history.reencrypted} of ${report.history.scanned} secrets re-encrypted${report.history.unreadable ? `, ${report.history.unreadable} unreadable (left as they are)` : ""}.`,
+    );
     if (credentials.unreadable.length > 0) {
       console.error(
         `These credentials decrypt with no key of the ring and were left as they are (their owners must enter them again, ` +

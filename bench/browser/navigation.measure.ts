@@ -15,7 +15,11 @@ const RUNS = 10;
 type Sample = { ms: number; documents: number; rsc: number };
 
 async function firstRowId(page: Page): Promise<number | null> {
-  const id = await page.getByTestId("listing-row").first().getAttribute("data-id").catch(() => null);
+  const id = await page
+    .getByTestId("listing-row")
+    .first()
+    .getAttribute("data-id")
+    .catch(() => null);
   return id === null ? null : Number(id);
 }
 
@@ -83,7 +87,14 @@ test("listing navigation: click to new rows", async ({ page }) => {
   }
   rows.push(summary("toolbar: add a filter", applying));
 
-  console.log(["", `${"action".padEnd(40)}${"median".padStart(8)}${"max".padStart(8)}${"documents".padStart(11)}${"RSC".padStart(6)}   (ms; requests per action)`, ...rows, ""].join("\n"));
+  console.log(
+    [
+      "",
+      `${"action".padEnd(40)}${"median".padStart(8)}${"max".padStart(8)}${"documents".padStart(11)}${"RSC".padStart(6)}   (ms; requests per action)`,
+      ...rows,
+      "",
+    ].join("\n"),
+  );
 });
 
 /**
@@ -119,7 +130,9 @@ test("listing cold load: LCP and first-load JavaScript", async ({ browser }) => 
       await context.close();
     }
     lcps.sort((a, b) => a - b);
-    rows.push(`${`cold load ${path}`.padEnd(40)}${lcps[Math.floor(lcps.length / 2)]!.toFixed(0).padStart(8)}${lcps.at(-1)!.toFixed(0).padStart(8)}${(jsBytes / 1000).toFixed(1).padStart(14)}`);
+    rows.push(
+      `${`cold load ${path}`.padEnd(40)}${lcps[Math.floor(lcps.length / 2)]!.toFixed(0).padStart(8)}${lcps.at(-1)!.toFixed(0).padStart(8)}${(jsBytes / 1000).toFixed(1).padStart(14)}`,
+    );
   }
   console.log(["", `${"page".padEnd(40)}${"LCP".padStart(8)}${"max".padStart(8)}${"JS kB (gzip)".padStart(14)}   (ms; median of ${RUNS})`, ...rows, ""].join("\n"));
 });

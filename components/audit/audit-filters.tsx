@@ -29,7 +29,6 @@ interface Props {
 const controlClasses =
   "mt-1 block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
 
-
 /** The form's filled fields as the page's query (page 1: a new filter starts from the top). */
 function queryOf(form: HTMLFormElement): string {
   const params = new URLSearchParams();
@@ -148,13 +147,31 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
         <label htmlFor="audit-from" className="block text-sm font-medium text-slate-700">
           From (UTC)
         </label>
-        <input id="audit-from" type="date" name="from" defaultValue={values.from} min="2000-01-01" max="9999-12-30" onChange={(e) => changeDate(e.currentTarget, "to")} className={controlClasses} />
+        <input
+          id="audit-from"
+          type="date"
+          name="from"
+          defaultValue={values.from}
+          min="2000-01-01"
+          max="9999-12-30"
+          onChange={(e) => changeDate(e.currentTarget, "to")}
+          className={controlClasses}
+        />
       </div>
       <div className="min-w-0">
         <label htmlFor="audit-to" className="block text-sm font-medium text-slate-700">
           To (UTC, included)
         </label>
-        <input id="audit-to" type="date" name="to" defaultValue={values.to} min="2000-01-01" max="9999-12-30" onChange={(e) => changeDate(e.currentTarget, "from")} className={controlClasses} />
+        <input
+          id="audit-to"
+          type="date"
+          name="to"
+          defaultValue={values.to}
+          min="2000-01-01"
+          max="9999-12-30"
+          onChange={(e) => changeDate(e.currentTarget, "from")}
+          className={controlClasses}
+        />
       </div>
       {!hydrated || filtered ? (
         <div className="col-span-2 flex flex-wrap items-center justify-end gap-2 lg:col-span-4">
@@ -166,7 +183,12 @@ export function AuditFilters({ members, formerMembers, actionGroups, values, fil
             </button>
           )}
           {filtered ? (
-            <Link href="/audit" prefetch={false} className="inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm text-brand-700 hover:bg-slate-100" data-testid="audit-clear-filters">
+            <Link
+              href="/audit"
+              prefetch={false}
+              className="inline-flex items-center gap-1 rounded-md px-2 py-1.5 text-sm text-brand-700 hover:bg-slate-100"
+              data-testid="audit-clear-filters"
+            >
               <X aria-hidden className="size-4" />
               Clear filters
             </Link>

@@ -74,7 +74,12 @@ function ReauthForm({ twoFactor, proof, onConfirmed, onCancel }: { twoFactor: bo
   // The server may ask for the password after all (a factor set up since this session's last password).
   const askPassword = !twoFactor || proof === "password" || (state.status === "error" && state.reauthRequired === "password");
   const askCode = twoFactor;
-  const what = askPassword && askCode ? "your password and the 6-digit code from your authenticator app" : askCode ? "the 6-digit code from your authenticator app" : "your password";
+  const what =
+    askPassword && askCode
+      ? "your password and the 6-digit code from your authenticator app"
+      : askCode
+        ? "the 6-digit code from your authenticator app"
+        : "your password";
   return (
     <form {...formProps} className="space-y-4 p-6" noValidate>
       <div>
@@ -82,14 +87,12 @@ function ReauthForm({ twoFactor, proof, onConfirmed, onCancel }: { twoFactor: bo
           Confirm it&apos;s you
         </h2>
         <p className="mt-1 text-sm text-slate-600" data-testid="reauth-explanation">
-          {proof === "password" ? "This change affects who controls your account" : "This change needs a recent sign-in"}: enter {what}. Then your change goes
-          through as you left it.
+          {proof === "password" ? "This change affects who controls your account" : "This change needs a recent sign-in"}: enter {what}. Then your change goes through as
+          you left it.
         </p>
       </div>
       {state.status === "error" && state.message ? <Notice tone="error">{state.message}</Notice> : null}
-      {askPassword ? (
-        <Field name="password" label="Your password" type="password" autoComplete="current-password" autoFocus error={fieldErrors.password} />
-      ) : null}
+      {askPassword ? <Field name="password" label="Your password" type="password" autoComplete="current-password" autoFocus error={fieldErrors.password} /> : null}
       {askCode ? (
         <Field
           name="code"

@@ -166,7 +166,16 @@ export function SignInForm({
         </Notice>
       ) : null}
       <Field name="email" label="Email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoFocus={!initialEmail} />
-      <Field name="password" label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} autoFocus={!!initialEmail} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoFocus={!!initialEmail}
+      />
       <Button type="submit" pending={pending} className="w-full">
         {pending ? "Signing in…" : "Sign in"}
       </Button>

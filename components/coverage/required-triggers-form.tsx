@@ -20,7 +20,9 @@ export function RequiredTriggers({ required, canEdit }: { required: readonly Tri
       {canEdit ? (
         <ActionForm action={setRequiredTriggersAction} label="Required triggers" className="mt-3 flex flex-col gap-3" testId="required-triggers-form">
           <input type="hidden" name={REQUIRED_TRIGGERS_FORM.name} value={REQUIRED_TRIGGERS_FORM.value} />
-          <p className="text-slate-600">Every live event must have an enabled webhook for each trigger ticked here. Events that miss one fail, here and on the Health page.</p>
+          <p className="text-slate-600">
+            Every live event must have an enabled webhook for each trigger ticked here. Events that miss one fail, here and on the Health page.
+          </p>
           <div className="grid gap-x-6 gap-y-2 sm:grid-cols-2 lg:grid-cols-4">
             {TRIGGER_OBJECTS.map((object) => (
               <fieldset key={object} className="min-w-0">

@@ -9,5 +9,9 @@ const STYLES: Record<Severity, string> = {
 export const SEVERITY_LABELS: Record<Severity, string> = { error: "Error", warning: "Warning", notice: "Notice" };
 
 export function SeverityBadge({ severity }: { severity: Severity }) {
-  return <span className={`inline-flex shrink-0 items-center rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLES[severity]}`}>{SEVERITY_LABELS[severity]}</span>;
+  return (
+    <span className={`inline-flex shrink-0 items-center rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLES[severity]}`}>
+      {SEVERITY_LABELS[severity]}
+    </span>
+  );
 }

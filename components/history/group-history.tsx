@@ -15,7 +15,14 @@ export function AsOfForm({ groupId, value }: { groupId: number; value?: string }
     <form method="get" action={`/webhook-groups/${groupId}`} className="flex flex-wrap items-end gap-2" aria-label="See the group as it was" data-testid="as-of-form">
       <label className="text-sm font-medium text-slate-700">
         As of (UTC)
-        <input type="datetime-local" name="asOf" step={1} defaultValue={value} required className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" />
+        <input
+          type="datetime-local"
+          name="asOf"
+          step={1}
+          defaultValue={value}
+          required
+          className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        />
       </label>
       <button type="submit" className={buttonClasses("secondary")}>
         Show

@@ -69,7 +69,8 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
             seen.outcome = { phase: "failed", message: event.message };
             break;
           case "end":
-            if (seen.start) seen.outcome = { phase: "done", rows: event.rows, truncated: seen.start.truncated, matching: seen.start.matching, headerValues: seen.start.headerValues };
+            if (seen.start)
+              seen.outcome = { phase: "done", rows: event.rows, truncated: seen.start.truncated, matching: seen.start.matching, headerValues: seen.start.headerValues };
             break;
         }
       });
@@ -102,10 +103,22 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="export">
       <span className="text-sm font-semibold text-slate-900">Export all matching rows:</span>
-      <button type="button" disabled={running} onClick={() => run("csv")} className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50" data-testid="export-csv">
+      <button
+        type="button"
+        disabled={running}
+        onClick={() => run("csv")}
+        className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
+        data-testid="export-csv"
+      >
         CSV
       </button>
-      <button type="button" disabled={running} onClick={() => run("json")} className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50" data-testid="export-json">
+      <button
+        type="button"
+        disabled={running}
+        onClick={() => run("json")}
+        className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
+        data-testid="export-json"
+      >
         JSON
       </button>
       {hasHeaders ? (
@@ -127,13 +140,13 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
       ) : null}
       {running ? (
         <>
-          <progress
-            max={status.total || 1}
-            value={status.total ? status.rows : undefined}
-            aria-label="Export progress"
-            className="h-2 w-40"
-          />
-          <button type="button" onClick={() => controller.current?.abort()} className="rounded border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50" data-testid="export-cancel">
+          <progress max={status.total || 1} value={status.total ? status.rows : undefined} aria-label="Export progress" className="h-2 w-40" />
+          <button
+            type="button"
+            onClick={() => controller.current?.abort()}
+            className="rounded border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50"
+            data-testid="export-cancel"
+          >
             Cancel export
           </button>
         </>

@@ -52,8 +52,8 @@ export function LowBudgetNotice({ budget }: { budget: RateBudget | null }) {
   return (
     <p role="status" className="rounded border border-amber-200 bg-amber-50/60 px-3 py-2 text-sm text-amber-900" data-testid="low-budget">
       <span className="font-medium">API budget low:</span> {formatCount(budget.remaining)} of {formatCount(budget.limit)} credits left for this key
-      {budget.resetInSeconds > 0 ? `, until it resets in ${formatSeconds(budget.resetInSeconds)}` : ""}. Until then pages show the team&apos;s last answers (their
-      age is shown; a refresh asks again), and exports wait for the reset.
+      {budget.resetInSeconds > 0 ? `, until it resets in ${formatSeconds(budget.resetInSeconds)}` : ""}. Until then pages show the team&apos;s last answers (their age is
+      shown; a refresh asks again), and exports wait for the reset.
     </p>
   );
 }

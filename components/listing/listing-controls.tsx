@@ -17,10 +17,18 @@ export function ListingControls({ state }: { state: ListingState }) {
   const config = listingConfig(state.resource);
   const base = `${state.resource}-nojs`;
   return (
-    <form method="get" action={config.path} className="space-y-3 rounded-md border border-slate-200 bg-white p-4 text-sm" aria-label={`${config.title} options`} data-testid="listing-controls">
+    <form
+      method="get"
+      action={config.path}
+      className="space-y-3 rounded-md border border-slate-200 bg-white p-4 text-sm"
+      aria-label={`${config.title} options`}
+      data-testid="listing-controls"
+    >
       <fieldset className="space-y-1">
         <legend className="font-semibold text-slate-900">Filters</legend>
-        <p className="text-xs text-slate-600">One condition per box, written as the EMS API writes it, e.g. name=*contains*sync or id&gt;=100. Leave a box empty to drop it.</p>
+        <p className="text-xs text-slate-600">
+          One condition per box, written as the EMS API writes it, e.g. name=*contains*sync or id&gt;=100. Leave a box empty to drop it.
+        </p>
         {[...state.filters.map(formatFilter), ""].map((value, i) => (
           <input key={i} name="filter" defaultValue={value} aria-label={`Filter ${i + 1}`} className={`${input} block w-full max-w-md font-mono`} />
         ))}
@@ -52,7 +60,14 @@ export function ListingControls({ state }: { state: ListingState }) {
       <div className="flex flex-wrap items-end gap-4">
         <label className="flex flex-col">
           <span className="font-semibold text-slate-900">Only these ids</span>
-          <textarea id={`${base}-ids`} name="ids" rows={2} defaultValue={state.idsText} placeholder={`Up to ${MAX_IDS}, e.g. 12, 15, 40`} className={`${input} font-mono`} />
+          <textarea
+            id={`${base}-ids`}
+            name="ids"
+            rows={2}
+            defaultValue={state.idsText}
+            placeholder={`Up to ${MAX_IDS}, e.g. 12, 15, 40`}
+            className={`${input} font-mono`}
+          />
         </label>
         <label className="flex items-center gap-2">
           <span className="font-semibold text-slate-900">Rows per page</span>

@@ -37,13 +37,7 @@ export async function ListingPage({ data }: { data: ListingPageData }) {
       <div className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold text-slate-900">{config.title}</h1>
-          <ViewBar
-            state={state}
-            views={data.views}
-            moreViews={data.moreViews}
-            activeView={data.activeView}
-            modified={data.modified}
-          />
+          <ViewBar state={state} views={data.views} moreViews={data.moreViews} activeView={data.activeView} modified={data.modified} />
         </div>
         <Notices notices={state.notices} />
         <ListingToolbar state={state} />

@@ -90,7 +90,12 @@ function Collapsed({ items, code }: { items: string[]; code: boolean }) {
 /** "Changed since you last looked" (lib/history/marks.ts), linked to the record's changes. */
 function ChangedMark({ resource, id }: { resource: EmsResource; id: string }) {
   return (
-    <a href={`/changes?${resource === "events" ? "event" : "group"}=${encodeURIComponent(id)}`} className="changed-mark" title="Changed since you last looked: see the changes" data-testid="changed-mark">
+    <a
+      href={`/changes?${resource === "events" ? "event" : "group"}=${encodeURIComponent(id)}`}
+      className="changed-mark"
+      title="Changed since you last looked: see the changes"
+      data-testid="changed-mark"
+    >
       changed
     </a>
   );

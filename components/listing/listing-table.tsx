@@ -85,11 +85,19 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
   const config = listingConfig(state.resource);
   const data = tableData(state, rows, changed);
   return (
-    <div tabIndex={0} role="region" aria-label={`${config.title}, scrollable`} className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white" data-testid="listing-scroll">
+    <div
+      tabIndex={0}
+      role="region"
+      aria-label={`${config.title}, scrollable`}
+      className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white"
+      data-testid="listing-scroll"
+    >
       <table className={TABLE_CLASSES} data-testid="listing-table">
         <caption className="sr-only">
           {config.title}
-          {state.sort.length > 0 ? `, sorted by ${state.sort.map((s) => `${fieldLabel(config, s.field)} ${s.direction === "asc" ? "ascending" : "descending"}`).join(", then ")}` : ""}
+          {state.sort.length > 0
+            ? `, sorted by ${state.sort.map((s) => `${fieldLabel(config, s.field)} ${s.direction === "asc" ? "ascending" : "descending"}`).join(", then ")}`
+            : ""}
         </caption>
         <thead>
           <tr className="text-xs uppercase tracking-wide text-slate-700">

@@ -75,17 +75,7 @@ export function BudgetLine({ budget }: { budget: RateBudget }) {
   );
 }
 
-function Panel({
-  title,
-  children,
-  tone = "info",
-  testId,
-}: {
-  title: string;
-  children: React.ReactNode;
-  tone?: "info" | "warning" | "error";
-  testId: string;
-}) {
+function Panel({ title, children, tone = "info", testId }: { title: string; children: React.ReactNode; tone?: "info" | "warning" | "error"; testId: string }) {
   const colours = {
     info: "border-blue-200 bg-blue-50",
     warning: "border-amber-300 bg-amber-50",

@@ -27,15 +27,15 @@ export function ViewBar({
   const config = listingConfig(state.resource);
   const query = viewQueryOf(state);
   const tabs: ViewTab[] = inShowingOrder(views).map((view) => ({
-      id: view.id,
-      name: view.name,
-      href: viewHref(view),
-      description: describeViewQuery(view.page, view.query),
-      scope: view.scope,
-      canManage: view.canManage,
-      isDefault: view.isDefault,
-      isFavourite: view.isFavourite,
-    }));
+    id: view.id,
+    name: view.name,
+    href: viewHref(view),
+    description: describeViewQuery(view.page, view.query),
+    scope: view.scope,
+    canManage: view.canManage,
+    isDefault: view.isDefault,
+    isFavourite: view.isFavourite,
+  }));
   const saveAsNew = new URLSearchParams({ page: state.resource });
   if (query) saveAsNew.set("query", query);
   return (

@@ -29,15 +29,14 @@ export function AlertsSection({
   tracker: { id: string; slackUrlLabel: string | null } | null;
   overview: AlertsOverview;
 }) {
-
   return (
     <section aria-labelledby="alerts-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="alerts-section">
       <h2 id="alerts-heading" className="text-lg font-semibold">
         Alerts
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        After each sync of {actor.teamName}&apos;s webhook setup, the portal can email you what changed and which health checks started failing, and post the same
-        to a Slack channel.
+        After each sync of {actor.teamName}&apos;s webhook setup, the portal can email you what changed and which health checks started failing, and post the same to a
+        Slack channel.
       </p>
       <div className="mt-4 space-y-6">
         <AlertPreferencesForm emailChanges={preferences.emailChanges} emailHealth={preferences.emailHealth} emailAvailable={emailAvailable} />
@@ -71,11 +70,7 @@ export function AlertsSection({
 
 function StatusText({ delivery }: { delivery: DeliveryRecord }) {
   if (delivery.status === "sent") {
-    return (
-      <span className="text-emerald-800">
-        Sent{delivery.attempts > 1 ? ` (attempt ${delivery.attempts})` : ""}
-      </span>
-    );
+    return <span className="text-emerald-800">Sent{delivery.attempts > 1 ? ` (attempt ${delivery.attempts})` : ""}</span>;
   }
   if (delivery.status === "failed") {
     return (
@@ -100,10 +95,18 @@ function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
         <caption className="sr-only">The last {deliveries.length} alert deliveries, newest first</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-2 font-medium">When</th>
-            <th scope="col" className="px-4 py-2 font-medium">To</th>
-            <th scope="col" className="px-4 py-2 font-medium">Status</th>
-            <th scope="col" className="px-4 py-2 font-medium">Reason</th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              When
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              To
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium">
+              Reason
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

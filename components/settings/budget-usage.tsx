@@ -68,10 +68,9 @@ export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
         </table>
       </ScrollX>
       <p className="max-w-2xl text-xs text-slate-500">
-        Everyone using this key spends from one budget (the EMS allows 2,000 credits per 10 minutes; a listing costs 10). Page views come first and
-        identical ones within {overview.sharedAnswerSeconds} seconds share one answer; exports and other background work leave{" "}
-        {overview.reservePercent}% of each window to page views and wait for the reset. Other teams or tools using the same key are not counted here,
-        but spend from the same budget.
+        Everyone using this key spends from one budget (the EMS allows 2,000 credits per 10 minutes; a listing costs 10). Page views come first and identical ones within{" "}
+        {overview.sharedAnswerSeconds} seconds share one answer; exports and other background work leave {overview.reservePercent}% of each window to page views and wait
+        for the reset. Other teams or tools using the same key are not counted here, but spend from the same budget.
       </p>
     </div>
   );

@@ -27,7 +27,13 @@ export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { 
   const checkIsLatest = useIsLatestMessage("credential-form", state);
 
   return (
-    <form {...formProps} noValidate className="max-w-xl space-y-4" aria-label={replacing ? "Replace API credentials" : "Add API credentials"} data-testid="credential-form">
+    <form
+      {...formProps}
+      noValidate
+      className="max-w-xl space-y-4"
+      aria-label={replacing ? "Replace API credentials" : "Add API credentials"}
+      data-testid="credential-form"
+    >
       {fieldErrors.saveAnyway && checkIsLatest ? (
         <Notice tone="warning" title="The EMS API did not confirm these credentials" testId="credential-check-failed">
           <p>{fieldErrors.saveAnyway}</p>

@@ -62,7 +62,9 @@ function TrackerCard({ tracker, canManage }: { tracker: TrackerOverview; canMana
       ) : null}
       <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="font-medium text-slate-500">Runs with</dt>
-        <dd className="break-all">{tracker.runnerEmail ? `${tracker.runnerEmail}'s credentials${tracker.runnerIsActor ? " (yours)" : ""}` : "Nobody's (the member left)"}</dd>
+        <dd className="break-all">
+          {tracker.runnerEmail ? `${tracker.runnerEmail}'s credentials${tracker.runnerIsActor ? " (yours)" : ""}` : "Nobody's (the member left)"}
+        </dd>
         <dt className="font-medium text-slate-500">Set up by</dt>
         <dd className="break-all">
           {tracker.createdByEmail ?? "A former member"}, <When date={tracker.createdAt} />
@@ -80,9 +82,15 @@ function TrackerCard({ tracker, canManage }: { tracker: TrackerOverview; canMana
         <dd data-testid="tracker-last-run">
           {last ? (
             <span className="space-x-1">
-              <span className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATUS_TONE[last.status] ?? STATUS_TONE.running}`}>{STATUS_WORDS[last.status] ?? last.status}</span>
+              <span className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATUS_TONE[last.status] ?? STATUS_TONE.running}`}>
+                {STATUS_WORDS[last.status] ?? last.status}
+              </span>
               <When date={last.startedAt} />
-              {last.calls > 0 ? <span className="text-slate-600">· {last.calls} calls, {last.credits} credits</span> : null}
+              {last.calls > 0 ? (
+                <span className="text-slate-600">
+                  · {last.calls} calls, {last.credits} credits
+                </span>
+              ) : null}
               {last.message ? <span className="block break-words text-slate-700">{last.message}</span> : null}
             </span>
           ) : (
@@ -149,8 +157,8 @@ export function HistorySection({ actor, trackers, hasCredential }: { actor: Acto
         Change history
       </h2>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
-        The portal takes a snapshot of the account&apos;s webhook groups, webhooks and events on a schedule and keeps what changed, who changed it and
-        when. Syncs spend at most a tenth of the account&apos;s rate limit.
+        The portal takes a snapshot of the account&apos;s webhook groups, webhooks and events on a schedule and keeps what changed, who changed it and when. Syncs spend
+        at most a tenth of the account&apos;s rate limit.
       </p>
       <div className="mt-4 space-y-4">
         {trackers.map((tracker) => (

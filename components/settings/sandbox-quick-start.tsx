@@ -14,8 +14,8 @@ export function SandboxQuickStart({ sandboxBaseUrl }: { sandboxBaseUrl: string }
   return (
     <form {...formProps} className="space-y-3" aria-label="Use the built-in sandbox" data-testid="sandbox-quick-start">
       <p className="text-sm text-slate-600">
-        A stand-in for the EMS API at <code className="rounded bg-slate-100 px-1">{sandboxBaseUrl}</code>, with sample webhook groups and events.
-        Its demo credentials are filled in for you, saved and tested.
+        A stand-in for the EMS API at <code className="rounded bg-slate-100 px-1">{sandboxBaseUrl}</code>, with sample webhook groups and events. Its demo credentials are
+        filled in for you, saved and tested.
       </p>
       <fieldset className="flex flex-wrap gap-4 text-sm">
         <legend className="sr-only">Sandbox account</legend>

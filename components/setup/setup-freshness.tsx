@@ -10,7 +10,17 @@ import { RefreshSetupButton } from "./refresh-setup-button";
  * from, how old it is, and a refresh that says its cost (one listing call per page of groups and
  * of events, 10 credits each).
  */
-export function SetupFreshness({ snapshot, freshness, budget, returnTo }: { snapshot: SetupSnapshot; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
+export function SetupFreshness({
+  snapshot,
+  freshness,
+  budget,
+  returnTo,
+}: {
+  snapshot: SetupSnapshot;
+  freshness: Freshness;
+  budget: RateBudget | null;
+  returnTo: string;
+}) {
   const { groups, events } = snapshot.data;
   const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
   return (
@@ -19,14 +29,14 @@ export function SetupFreshness({ snapshot, freshness, budget, returnTo }: { snap
       <StaleNotice freshness={freshness} budget={budget} />
       {snapshot.partial ? (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          Some groups or events may be missing: the account is larger than the portal reads at once (40,000 of each), or it changed while it was read. Refresh
-          to read it again.
+          Some groups or events may be missing: the account is larger than the portal reads at once (40,000 of each), or it changed while it was read. Refresh to read it
+          again.
         </p>
       ) : null}
       <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
         <span>
-          {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"}, {formatCount(events.length)}{" "}
-          {events.length === 1 ? "event" : "events"}
+          {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"},{" "}
+          {formatCount(events.length)} {events.length === 1 ? "event" : "events"}
         </span>
         <span aria-hidden className="text-slate-300">
           ·

@@ -24,7 +24,11 @@ const noSubscription = () => () => {};
 export function CommandPalette({ pages }: { pages: PalettePage[] }) {
   const [open, setOpen] = useState(false);
   // The shortcut as this platform writes it; the server renders the Mac form.
-  const shortcut = useSyncExternalStore(noSubscription, () => (isMac() ? "⌘K" : "Ctrl K"), () => "⌘K");
+  const shortcut = useSyncExternalStore(
+    noSubscription,
+    () => (isMac() ? "⌘K" : "Ctrl K"),
+    () => "⌘K",
+  );
   // The shortcut listens once the page is interactive; tests wait for this mark before pressing it.
   const ready = useHydrated();
 

@@ -42,7 +42,11 @@ export function NavLinks({ items, orientation }: { items: NavItem[]; orientation
               {item.label}
               <Pending />
               {item.badge ? (
-                <span className={`ml-1.5 rounded-full px-1.5 py-0.5 text-xs font-semibold ${BADGE_TONES[item.badge.tone]}`} title={item.badge.title} data-testid="nav-health-count">
+                <span
+                  className={`ml-1.5 rounded-full px-1.5 py-0.5 text-xs font-semibold ${BADGE_TONES[item.badge.tone]}`}
+                  title={item.badge.title}
+                  data-testid="nav-health-count"
+                >
                   {item.badge.text}
                   <span className="sr-only"> ({item.badge.title})</span>
                 </span>

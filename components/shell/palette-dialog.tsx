@@ -59,7 +59,6 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
     return () => controller.abort();
   }, []);
 
-
   const trimmed = query.trim();
   const groupId = GROUP_ID.exec(trimmed)?.[1];
   const nameSearch = !groupId && trimmed.length >= GROUP_SEARCH_MIN ? trimmed : null;
@@ -74,7 +73,8 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
         .then((response) => readJson<{ groups: PaletteGroup[] }>(response))
         .then((body) => setSearched({ text: nameSearch, result: { status: "ok", data: body.groups } }))
         .catch((error: unknown) => {
-          if (!controller.signal.aborted) setSearched({ text: nameSearch, result: { status: "error", message: error instanceof Error ? error.message : "The search failed." } });
+          if (!controller.signal.aborted)
+            setSearched({ text: nameSearch, result: { status: "error", message: error instanceof Error ? error.message : "The search failed." } });
         });
     }, SEARCH_DEBOUNCE_MS);
     return () => {
@@ -159,7 +159,11 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
                     ) : null}
                     {shownViews.map((view) => (
                       <Command.Item key={view.id} value={`view-${view.id}`} onSelect={() => go(view.href)} className={itemClass}>
-                        {view.isFavourite ? <Star aria-hidden className="size-4 shrink-0 fill-amber-400 text-amber-500" /> : <Bookmark aria-hidden className="size-4 shrink-0 text-slate-400" />}
+                        {view.isFavourite ? (
+                          <Star aria-hidden className="size-4 shrink-0 fill-amber-400 text-amber-500" />
+                        ) : (
+                          <Bookmark aria-hidden className="size-4 shrink-0 text-slate-400" />
+                        )}
                         <span className="min-w-0 flex-1 truncate">
                           {view.isFavourite ? <span className="sr-only">Favourite: </span> : null}
                           {view.name}
@@ -186,7 +190,13 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
                     ) : null}
                     {groups.status === "ok"
                       ? groups.data.map((group) => (
-                          <Command.Item key={group.id} value={`group-${group.id}`} onSelect={() => go(`/webhook-groups/${group.id}`)} className={itemClass} data-testid="palette-group">
+                          <Command.Item
+                            key={group.id}
+                            value={`group-${group.id}`}
+                            onSelect={() => go(`/webhook-groups/${group.id}`)}
+                            className={itemClass}
+                            data-testid="palette-group"
+                          >
                             <Webhook aria-hidden className="size-4 shrink-0 text-slate-400" />
                             <span className="min-w-0 flex-1 truncate">{group.name || "(no name)"}</span>
                             <span className="shrink-0 text-xs text-slate-500">#{group.id}</span>
@@ -198,8 +208,8 @@ export function PaletteDialog({ pages, onClose }: { pages: PalettePage[]; onClos
                 {nothing ? <p className={noteClass}>Nothing matches “{trimmed}”.</p> : null}
               </Command.List>
               <p className="hidden border-t border-slate-200 px-3 py-2 text-xs text-slate-500 sm:block">
-                <kbd className="font-sans">↑</kbd> <kbd className="font-sans">↓</kbd> to choose · <kbd className="font-sans">Enter</kbd> to open · <kbd className="font-sans">Esc</kbd> to close ·
-                type a number for a webhook group by id
+                <kbd className="font-sans">↑</kbd> <kbd className="font-sans">↓</kbd> to choose · <kbd className="font-sans">Enter</kbd> to open ·{" "}
+                <kbd className="font-sans">Esc</kbd> to close · type a number for a webhook group by id
               </p>
             </Command>
           </Dialog.Content>

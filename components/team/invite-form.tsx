@@ -45,14 +45,7 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
             </p>
           ) : null}
         </div>
-        <Field
-          name="email"
-          label="Email (optional)"
-          type="email"
-          autoComplete="off"
-          error={fieldErrors.email}
-          hint="If given, only this address can use the link."
-        />
+        <Field name="email" label="Email (optional)" type="email" autoComplete="off" error={fieldErrors.email} hint="If given, only this address can use the link." />
         <div className="sm:col-span-2">
           <Button type="submit" pending={pending}>
             Create invitation link
@@ -65,7 +58,11 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
           <p className="text-sm text-slate-700">
             Link for a new <strong>{ROLE_LABELS[created.role]}</strong>
             {created.email ? ` (${created.email} only)` : ""}, valid once until {utc.format(new Date(created.expiresAt))} UTC.{" "}
-            {created.mailed ? `It was also mailed to ${created.email}.` : created.email ? "Mail is not configured on this server (or failed): send the link yourself." : "Send it to the person you invite."}
+            {created.mailed
+              ? `It was also mailed to ${created.email}.`
+              : created.email
+                ? "Mail is not configured on this server (or failed): send the link yourself."
+                : "Send it to the person you invite."}
           </p>
           <CopyLink value={`${window.location.origin}${created.path}`} />
         </div>

@@ -10,9 +10,7 @@ export function TwoFactorRequirementForm({ required, ownTwoFactor }: { required:
       <Button type="submit" variant={required ? "secondary" : "primary"} disabled={!required && !ownTwoFactor}>
         {required ? "Stop requiring two-factor" : "Require two-factor sign-in"}
       </Button>
-      {!required && !ownTwoFactor ? (
-        <span className="text-sm text-slate-600">Turn on two-factor for yourself first, on your Account page.</span>
-      ) : null}
+      {!required && !ownTwoFactor ? <span className="text-sm text-slate-600">Turn on two-factor for yourself first, on your Account page.</span> : null}
     </ActionForm>
   );
 }

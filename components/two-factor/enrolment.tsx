@@ -39,8 +39,7 @@ export function EnrolmentSteps({ enrolment, doneHref }: { enrolment: Enrolment; 
           </svg>
           <div className="min-w-0 space-y-2 text-sm">
             <p>
-              <span className="font-semibold">1. Scan the QR code</span> with an authenticator app (1Password, Google Authenticator,
-              Microsoft Authenticator, Authy…).
+              <span className="font-semibold">1. Scan the QR code</span> with an authenticator app (1Password, Google Authenticator, Microsoft Authenticator, Authy…).
             </p>
             <p className="text-slate-600">Can&apos;t scan it? Enter this key in the app instead (time-based, 6 digits):</p>
             <code className="block break-words rounded-md bg-slate-100 px-3 py-2 font-mono text-sm tracking-wide text-slate-900" data-testid="two-factor-secret">

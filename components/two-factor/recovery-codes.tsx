@@ -35,8 +35,7 @@ export function RecoveryCodes({ codes, onDone, doneLabel = "I have saved these c
   return (
     <div className="space-y-4" data-testid="recovery-codes">
       <Notice tone="warning" title="Save your recovery codes now">
-        If you lose your phone, each of these codes signs you in once instead of a code from the app. This is the only time they are
-        shown.
+        If you lose your phone, each of these codes signs you in once instead of a code from the app. This is the only time they are shown.
       </Notice>
       <ol className="grid grid-cols-1 gap-x-6 gap-y-1 rounded-lg border border-slate-200 bg-slate-50 p-4 font-mono text-sm sm:grid-cols-2">
         {codes.map((code) => (

@@ -26,8 +26,7 @@ export function TwoFactorSection({ actor, overview: { status, enrolment } }: { a
         )}
       </div>
       <p className="mt-1 max-w-2xl text-sm text-slate-600">
-        A code from an app on your phone, asked after your password when you sign in and before sensitive changes. Someone who learns
-        your password still cannot sign in.
+        A code from an app on your phone, asked after your password when you sign in and before sensitive changes. Someone who learns your password still cannot sign in.
       </p>
 
       <div className="mt-5">
@@ -35,24 +34,16 @@ export function TwoFactorSection({ actor, overview: { status, enrolment } }: { a
           <div className="space-y-6">
             <p className="text-sm text-slate-700">
               On since {status.enabledAt ? day.format(status.enabledAt) : "—"}.{" "}
-              <span data-testid="recovery-codes-left">
-                {status.recoveryCodesLeft} of 10 recovery codes left.
-              </span>
+              <span data-testid="recovery-codes-left">{status.recoveryCodesLeft} of 10 recovery codes left.</span>
             </p>
-            {status.recoveryCodesLeft <= 3 ? (
-              <Notice tone="warning">Few recovery codes left: make new ones, so a lost phone does not lock you out.</Notice>
-            ) : null}
+            {status.recoveryCodesLeft <= 3 ? <Notice tone="warning">Few recovery codes left: make new ones, so a lost phone does not lock you out.</Notice> : null}
             <div className="space-y-2">
               <h3 className="text-sm font-semibold">Recovery codes</h3>
               <RegenerateRecoveryCodesForm />
             </div>
             <div className="space-y-2 border-t border-slate-100 pt-5">
               <h3 className="text-sm font-semibold">Turn off</h3>
-              {actor.teamRequiresTwoFactor ? (
-                <p className="text-sm text-slate-600">Your team requires two-factor sign-in, so it stays on.</p>
-              ) : (
-                <DisableTwoFactorForm />
-              )}
+              {actor.teamRequiresTwoFactor ? <p className="text-sm text-slate-600">Your team requires two-factor sign-in, so it stays on.</p> : <DisableTwoFactorForm />}
             </div>
           </div>
         ) : enrolment ? (

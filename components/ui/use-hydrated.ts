@@ -10,5 +10,9 @@ const noSubscription = () => () => {};
  * button shown only without it, say). No effect and no extra render.
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }

@@ -7,7 +7,6 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { saveViewAction } from "@/lib/actions/views/save-view";
 
-
 /**
  * "Save as new": name, who sees it, open by default. In the tab bar's popover, and on /views/new
  * for a browser without JavaScript (where the action answers with a redirect to the new view).

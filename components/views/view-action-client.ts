@@ -9,11 +9,7 @@ import type { DeletedView } from "@/lib/views/views";
  * For a menu item (not a form: a menu closes, and takes its content with it, as soon as an item is
  * chosen): the same server action a form would post to, with the same fields, its answer as a toast.
  */
-export async function runViewAction<TData>(
-  action: FormAction<TData>,
-  fields: Record<string, string>,
-  options: { quiet?: boolean } = {},
-): Promise<ActionState<TData>> {
+export async function runViewAction<TData>(action: FormAction<TData>, fields: Record<string, string>, options: { quiet?: boolean } = {}): Promise<ActionState<TData>> {
   const formData = new FormData();
   for (const [key, value] of Object.entries(fields)) formData.set(key, value);
   let result: ActionState<TData>;

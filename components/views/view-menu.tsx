@@ -82,12 +82,7 @@ export function ViewMenu({
           aria-hidden while its links stay focusable (axe: aria-hidden-focus); Esc and a click
           outside still close it, and focus goes back to its trigger. */}
       <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
-        <DropdownMenu.Trigger
-          autoFocus={autoFocus}
-          className={viewMenuTrigger}
-          aria-label={`Actions for ${tab.name}`}
-          data-testid="view-menu-trigger"
-        >
+        <DropdownMenu.Trigger autoFocus={autoFocus} className={viewMenuTrigger} aria-label={`Actions for ${tab.name}`} data-testid="view-menu-trigger">
           <Ellipsis className="size-4" aria-hidden />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>

@@ -220,4 +220,3 @@ function LazyViewMenu(props: ViewMenuProps) {
     </button>
   );
 }
-

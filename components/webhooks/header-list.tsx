@@ -16,7 +16,10 @@ export function HeaderList({ headers, place }: { headers: HeaderName[] | undefin
   const list = headers ?? [];
   if (list.length === 0) return <span className="text-slate-500">None</span>;
   return (
-    <ul className="space-y-1 [&>li]:flex [&>li]:min-w-0 [&>li]:flex-wrap [&>li]:items-baseline [&>li]:gap-x-2 [&>li]:gap-y-1 [&_b]:break-all [&_b]:font-mono [&_b]:text-xs" data-testid="header-list">
+    <ul
+      className="space-y-1 [&>li]:flex [&>li]:min-w-0 [&>li]:flex-wrap [&>li]:items-baseline [&>li]:gap-x-2 [&>li]:gap-y-1 [&_b]:break-all [&_b]:font-mono [&_b]:text-xs"
+      data-testid="header-list"
+    >
       {list.map((header, index) => (
         <li key={`${header.key}-${index}`} data-testid="header">
           <b>{header.key}</b>

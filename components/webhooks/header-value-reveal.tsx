@@ -43,7 +43,13 @@ function RevealForm({ header, focusOnMount, onHide }: { header: HeaderOnPage; fo
         <code className="min-w-0 break-all rounded bg-slate-100 px-1 text-xs text-slate-900" data-testid="header-value">
           {value === "" ? <span className="text-slate-500">(empty)</span> : value}
         </code>
-        <button ref={hideButton} type="button" onClick={onHide} className={buttonClasses("ghost", { size: "xs", className: "underline" })} aria-label={`Hide the value of ${header.name}`}>
+        <button
+          ref={hideButton}
+          type="button"
+          onClick={onHide}
+          className={buttonClasses("ghost", { size: "xs", className: "underline" })}
+          aria-label={`Hide the value of ${header.name}`}
+        >
           Hide
         </button>
       </span>

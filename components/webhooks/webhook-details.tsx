@@ -55,7 +55,12 @@ function stamp(at: string | null | undefined, by: string | null | undefined): Re
   return (
     <>
       {at ? <time dateTime={`${at.replace(" ", "T")}Z`}>{at} UTC</time> : null}
-      {by ? <span className="break-words">{at ? " by " : "By "}{by}</span> : null}
+      {by ? (
+        <span className="break-words">
+          {at ? " by " : "By "}
+          {by}
+        </span>
+      ) : null}
     </>
   );
 }
@@ -64,7 +69,12 @@ function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null;
   const url = webhook.url ?? "";
   const plainHttp = /^http:\/\//i.test(url);
   return (
-    <article className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="webhook-card" data-webhook-id={webhook.id} aria-labelledby={`webhook-${webhook.id}`}>
+    <article
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      data-testid="webhook-card"
+      data-webhook-id={webhook.id}
+      aria-labelledby={`webhook-${webhook.id}`}
+    >
       <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
         <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
           {webhook.name || `Webhook ${webhook.id}`}
@@ -109,7 +119,9 @@ function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null;
           <FieldsSent webhook={webhook} />
         </dd>
         <dt>Headers</dt>
-        <dd>{webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} place={groupId === null ? null : { groupId, webhookId: webhook.id }} />}</dd>
+        <dd>
+          {webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} place={groupId === null ? null : { groupId, webhookId: webhook.id }} />}
+        </dd>
         <dt>Notes</dt>
         <dd className="whitespace-pre-line break-words">{webhook.notes === undefined ? <Unknown /> : webhook.notes || <span className="text-slate-500">None</span>}</dd>
         <dt>Created</dt>

@@ -40,7 +40,8 @@ export function errorResponse(error: unknown, context: { route: string; requestI
   // The EMS's own refusals keep the statuses the listing pages' file routes always had.
   if (error instanceof EmsError) {
     const failure = failureOf(error, context.requestId);
-    const headers: Record<string, string> = error instanceof RateLimitedError && failure.kind === "rate-limited" ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
+    const headers: Record<string, string> =
+      error instanceof RateLimitedError && failure.kind === "rate-limited" ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
     return problem(FAILURE_STATUS[failure.kind], error.userMessage, headers);
   }
   if (error instanceof BadRequestError || isFieldError(error)) return problem(400, error.message);

@@ -18,7 +18,9 @@ const MAX_SUBJECT_LENGTH = 200;
  * cleaned may hold one): a line of the alert stays one line of the mail, as it reads.
  */
 function oneLine(text: string, max: number): string {
-  const flat = visibleText(text.replace(/\p{Cc}+/gu, " ")).replace(/ {2,}/g, " ").trim();
+  const flat = visibleText(text.replace(/\p{Cc}+/gu, " "))
+    .replace(/ {2,}/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

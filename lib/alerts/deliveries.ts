@@ -107,7 +107,10 @@ function assertAbsoluteLink(link: string): void {
  */
 export async function queueAlerts(input: QueueAlertsInput, { signal }: { signal?: AbortSignal } = {}): Promise<number> {
   assertAbsoluteLink(input.link);
-  const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { id: true, teamId: true, accountKey: true, slackUrlCiphertext: true } });
+  const tracker = await prisma.changeTracker.findUnique({
+    where: { id: input.trackerId },
+    select: { id: true, teamId: true, accountKey: true, slackUrlCiphertext: true },
+  });
   if (!tracker || tracker.teamId !== input.teamId) throw new Error(`queueAlerts: no tracker ${input.trackerId} in team ${input.teamId}`);
 
   const destinations: { channel: AlertChannel; recipient: string }[] = [];
@@ -134,7 +137,11 @@ export async function queueAlerts(input: QueueAlertsInput, { signal }: { signal?
     skipDuplicates: true,
     select: { id: true },
   });
-  if (created.length > 0) await attemptNow(created.map((row) => row.id), signal);
+  if (created.length > 0)
+    await attemptNow(
+      created.map((row) => row.id),
+      signal,
+    );
   return created.length;
 }
 
@@ -147,7 +154,10 @@ async function attemptNow(ids: string[], signal: AbortSignal = new AbortControll
     const claimed = await claim({ ids, limit: ids.length });
     await Promise.all(claimed.map((row) => deliverClaimed(row, signal)));
   } catch (error) {
-    log.error({ event: "alerts.attempt_failed", deliveries: ids.length, err: error instanceof Error ? error.message : String(error) }, "alerts: first attempt failed; the job retries");
+    log.error(
+      { event: "alerts.attempt_failed", deliveries: ids.length, err: error instanceof Error ? error.message : String(error) },
+      "alerts: first attempt failed; the job retries",
+    );
   }
 }
 
@@ -173,9 +183,7 @@ interface ClaimedDelivery {
  */
 async function claim({ ids, now, limit }: { ids?: string[]; now?: Date; limit: number }): Promise<ClaimedDelivery[]> {
   const at = now ? now.toISOString() : null;
-  const which = ids
-    ? Prisma.sql`"id" = ANY(${ids}::text[]) AND "attempts" = 0`
-    : Prisma.sql`"nextAttemptAt" <= (SELECT "at" FROM clock)`;
+  const which = ids ? Prisma.sql`"id" = ANY(${ids}::text[]) AND "attempts" = 0` : Prisma.sql`"nextAttemptAt" <= (SELECT "at" FROM clock)`;
   return prisma.$queryRaw<ClaimedDelivery[]>`
     WITH clock AS (SELECT (COALESCE(${at}::timestamptz, now()) AT TIME ZONE 'UTC') AS "at"),
     due AS (
@@ -219,11 +227,12 @@ async function deliverClaimed(row: ClaimedDelivery, signal: AbortSignal): Promis
   const delay = RETRY_DELAYS_SECONDS[Math.min(row.attempts, RETRY_DELAYS_SECONDS.length) - 1]!;
   await prisma.alertDelivery.updateMany({
     where: mine,
-    data: last
-      ? { status: "failed", lastError: outcome.reason }
-      : { lastError: outcome.reason, nextAttemptAt: new Date(row.claimedAt.getTime() + delay * 1000) },
+    data: last ? { status: "failed", lastError: outcome.reason } : { lastError: outcome.reason, nextAttemptAt: new Date(row.claimedAt.getTime() + delay * 1000) },
   });
-  log.warn({ event: last ? "alerts.failed" : "alerts.retrying", delivery: row.id, channel: row.channel, attempts: row.attempts, reason: outcome.reason }, "alert not sent");
+  log.warn(
+    { event: last ? "alerts.failed" : "alerts.retrying", delivery: row.id, channel: row.channel, attempts: row.attempts, reason: outcome.reason },
+    "alert not sent",
+  );
   return last ? "failed" : "retrying";
 }
 
@@ -310,7 +319,19 @@ export async function recentDeliveries(actor: Pick<Actor, "teamId">, trackerId: 
     where: { trackerId: tracker.id },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: Math.min(100, Math.max(1, Math.floor(limit))),
-    select: { id: true, channel: true, recipient: true, subject: true, status: true, attempts: true, lastError: true, createdAt: true, sentAt: true, nextAttemptAt: true, syncId: true },
+    select: {
+      id: true,
+      channel: true,
+      recipient: true,
+      subject: true,
+      status: true,
+      attempts: true,
+      lastError: true,
+      createdAt: true,
+      sentAt: true,
+      nextAttemptAt: true,
+      syncId: true,
+    },
   });
   return rows.map(({ syncId, ...row }) => ({
     ...row,
@@ -336,7 +357,10 @@ export async function sendTestAlert(actor: Actor, input: { trackerId: string; ch
   assertAbsoluteLink(link);
   const delivery = await prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
-    const tracker = await tx.changeTracker.findFirst({ where: { id: input.trackerId, teamId: actor.teamId }, select: { id: true, teamId: true, slackUrlCiphertext: true } });
+    const tracker = await tx.changeTracker.findFirst({
+      where: { id: input.trackerId, teamId: actor.teamId },
+      select: { id: true, teamId: true, slackUrlCiphertext: true },
+    });
     if (!tracker) throw new NotFoundError("That change tracker no longer exists.");
     if (input.channel === "slack" && !tracker.slackUrlCiphertext) throw new SafeError("No Slack URL is set: save one first.", "no_slack_url");
     if (input.channel === "email" && !mailEnv().SMTP_URL) throw new SafeError("Email is off on this deployment (SMTP_URL is not set).", "email_off");

@@ -17,6 +17,9 @@ export interface AlertsOverview {
 
 /** The data function of Settings → Alerts (components/settings/alerts-section.tsx). */
 export async function alertsOverview(actor: Pick<Actor, "userId" | "teamId">, trackerId: string | null): Promise<AlertsOverview> {
-  const [preferences, deliveries] = await Promise.all([getAlertPreferences(actor), trackerId ? recentDeliveries(actor, trackerId, DELIVERIES_SHOWN) : Promise.resolve([])]);
+  const [preferences, deliveries] = await Promise.all([
+    getAlertPreferences(actor),
+    trackerId ? recentDeliveries(actor, trackerId, DELIVERIES_SHOWN) : Promise.resolve([]),
+  ]);
   return { emailAvailable: emailAlertsAvailable(), preferences, deliveries };
 }

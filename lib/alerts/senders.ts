@@ -54,7 +54,12 @@ export async function sendToSlack(url: string, body: string, signal: AbortSignal
     return { ok: false, reason: short(withoutSlackUrl(`answered ${response.status}${said}`, url)) };
   } catch (error) {
     if (error instanceof BlockedDestinationError) {
-      const why = error.reason === "http-not-allowed" ? "it is not HTTPS" : error.reason === "private-address" ? "it points to a private or reserved address" : "the portal may not connect there";
+      const why =
+        error.reason === "http-not-allowed"
+          ? "it is not HTTPS"
+          : error.reason === "private-address"
+            ? "it points to a private or reserved address"
+            : "the portal may not connect there";
       return { ok: false, reason: `the portal refused the Slack URL: ${why}`, permanent: true };
     }
     if (error instanceof RedirectRefusedError) return { ok: false, reason: `answered ${error.status} (a redirect, which the portal does not follow)` };

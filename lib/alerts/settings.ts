@@ -52,7 +52,10 @@ const OWNERS_ONLY = "Only owners can change where the team's alerts go.";
 /** The tracker of the actor's team, for an owner; refuses anyone else. */
 async function trackerForOwner(tx: TransactionClient, actor: Actor, trackerId: string): Promise<{ id: string; slackUrlLabel: string | null; hasSlackUrl: boolean }> {
   if ((await currentRole(tx, actor)) !== "OWNER") throw new ForbiddenError(OWNERS_ONLY);
-  const tracker = await tx.changeTracker.findFirst({ where: { id: trackerId, teamId: actor.teamId }, select: { id: true, slackUrlLabel: true, slackUrlCiphertext: true } });
+  const tracker = await tx.changeTracker.findFirst({
+    where: { id: trackerId, teamId: actor.teamId },
+    select: { id: true, slackUrlLabel: true, slackUrlCiphertext: true },
+  });
   if (!tracker) throw new NotFoundError("That change tracker no longer exists.");
   return { id: tracker.id, slackUrlLabel: tracker.slackUrlLabel, hasSlackUrl: tracker.slackUrlCiphertext !== null };
 }

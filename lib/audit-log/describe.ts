@@ -71,11 +71,59 @@ const REAUTH_PROOF_WORDS = new Map([
 
 /** Every action, grouped for the filter (a unit test checks each is in exactly one group). */
 export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
-  { key: "team", label: "Team and invitations", actions: ["team.role_changed", "team.member_removed", "team.member_left", "team.joined", "invitation.created", "invitation.revoked", "team.two_factor_requirement_changed"] },
-  { key: "sign-in", label: "Sign-in and security", actions: ["auth.sign_up", "auth.sign_in", "auth.sign_in_failed", "auth.sign_out_everywhere", "auth.session_ended", "auth.other_sessions_ended", "auth.password_changed", "auth.two_factor_enrolment_started", "auth.two_factor_enabled", "auth.two_factor_disabled", "auth.recovery_codes_regenerated", "auth.recovery_code_used", "auth.reauthenticated", "auth.reauthentication_failed"] },
+  {
+    key: "team",
+    label: "Team and invitations",
+    actions: [
+      "team.role_changed",
+      "team.member_removed",
+      "team.member_left",
+      "team.joined",
+      "invitation.created",
+      "invitation.revoked",
+      "team.two_factor_requirement_changed",
+    ],
+  },
+  {
+    key: "sign-in",
+    label: "Sign-in and security",
+    actions: [
+      "auth.sign_up",
+      "auth.sign_in",
+      "auth.sign_in_failed",
+      "auth.sign_out_everywhere",
+      "auth.session_ended",
+      "auth.other_sessions_ended",
+      "auth.password_changed",
+      "auth.two_factor_enrolment_started",
+      "auth.two_factor_enabled",
+      "auth.two_factor_disabled",
+      "auth.recovery_codes_regenerated",
+      "auth.recovery_code_used",
+      "auth.reauthenticated",
+      "auth.reauthentication_failed",
+    ],
+  },
   { key: "credentials", label: "API credentials", actions: ["credential.saved", "credential.tested", "credential.deleted"] },
   { key: "views", label: "Views, exports and header values", actions: ["view.shared", "export.header_values_included", "webhook.header_value_revealed"] },
-  { key: "monitoring", label: "Health, coverage, history and alerts", actions: ["health.muted", "health.unmuted", "coverage.requirements_changed", "history.tracking_started", "history.tracking_stopped", "history.tracking_paused", "history.tracking_resumed", "history.tracking_taken_over", "history.schedule_changed", "history.synced_now", "alerts.slack_url_set", "alerts.slack_url_cleared"] },
+  {
+    key: "monitoring",
+    label: "Health, coverage, history and alerts",
+    actions: [
+      "health.muted",
+      "health.unmuted",
+      "coverage.requirements_changed",
+      "history.tracking_started",
+      "history.tracking_stopped",
+      "history.tracking_paused",
+      "history.tracking_resumed",
+      "history.tracking_taken_over",
+      "history.schedule_changed",
+      "history.synced_now",
+      "alerts.slack_url_set",
+      "alerts.slack_url_cleared",
+    ],
+  },
 ];
 
 const ACTION_LABELS = new Map<string, string>(Object.entries(LABELS));
@@ -199,7 +247,10 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
     case "auth.reauthenticated":
       return fromActor(" confirmed their identity", REAUTH_PROOF_WORDS.get(text(m.with) ?? "") ?? "");
     case "auth.reauthentication_failed":
-      return fromActor(" failed to confirm their identity", text(m.with) === "totp" ? " (wrong authenticator code)" : text(m.with) === "password" ? " (wrong password)" : "");
+      return fromActor(
+        " failed to confirm their identity",
+        text(m.with) === "totp" ? " (wrong authenticator code)" : text(m.with) === "password" ? " (wrong password)" : "",
+      );
 
     case "credential.saved": {
       const where = [text(m.baseUrl) ? ` for ${text(m.baseUrl)}` : "", text(m.keyLast4) ? ` (key ending in ${text(m.keyLast4)})` : ""].join("");
@@ -213,7 +264,11 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" tested their API credentials: it failed", text(m.error) ? ` (${text(m.error)})` : "");
     }
     case "credential.deleted":
-      return fromActor(" deleted their API credentials", text(m.baseUrl) ? ` for ${text(m.baseUrl)}` : "", text(m.keyLast4) ? ` (key ending in ${text(m.keyLast4)})` : "");
+      return fromActor(
+        " deleted their API credentials",
+        text(m.baseUrl) ? ` for ${text(m.baseUrl)}` : "",
+        text(m.keyLast4) ? ` (key ending in ${text(m.keyLast4)})` : "",
+      );
 
     case "invitation.created": {
       const as = role(m.role);
@@ -231,7 +286,12 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
     }
     case "team.joined": {
       const as = role(m.role);
-      return say(input.subjectName ? subject : who, " joined the team", as ? ` as ${as}` : "", text(m.via) === "email-domain" ? " (their email domain is the team’s)" : "");
+      return say(
+        input.subjectName ? subject : who,
+        " joined the team",
+        as ? ` as ${as}` : "",
+        text(m.via) === "email-domain" ? " (their email domain is the team’s)" : "",
+      );
     }
     case "team.role_changed": {
       const from = role(m.from);
@@ -276,7 +336,11 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(` changed the required triggers from ${triggers(m.before)} to ${triggers(m.after)}`);
     case "history.tracking_started": {
       const account = text(m.account);
-      return fromActor(" started tracking the change history", account ? ` of ${account}` : "", count(m.intervalMinutes) === null ? "" : `, ${minutes(count(m.intervalMinutes))}`);
+      return fromActor(
+        " started tracking the change history",
+        account ? ` of ${account}` : "",
+        count(m.intervalMinutes) === null ? "" : `, ${minutes(count(m.intervalMinutes))}`,
+      );
     }
     case "history.tracking_stopped":
       return fromActor(" stopped tracking", text(m.account) ? ` ${text(m.account)}` : " an account", " and deleted its history");
@@ -290,7 +354,16 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(` changed the tracking schedule from ${minutes(count(m.from))} to ${minutes(count(m.to))}`);
     case "history.synced_now": {
       const status = text(m.status);
-      const outcome = status === "ok" ? ": done" : status === "failed" ? ": it failed" : status === "paced" ? ": held back to save credits" : status === "busy" ? ": one was already running" : "";
+      const outcome =
+        status === "ok"
+          ? ": done"
+          : status === "failed"
+            ? ": it failed"
+            : status === "paced"
+              ? ": held back to save credits"
+              : status === "busy"
+                ? ": one was already running"
+                : "";
       return fromActor(" synced the change history now", outcome);
     }
     case "alerts.slack_url_set":

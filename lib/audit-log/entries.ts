@@ -131,8 +131,7 @@ const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
  * role is the one the database has now, not the session's.
  */
 export async function listAuditLog(actor: Actor, input: ParsedAuditFilters | { page?: number } = {}): Promise<AuditPage> {
-  const parsed: ParsedAuditFilters =
-    "filters" in input ? input : { filters: { person: null, action: null, from: null, to: null, page: input.page ?? 1 }, notices: [] };
+  const parsed: ParsedAuditFilters = "filters" in input ? input : { filters: { person: null, action: null, from: null, to: null, page: input.page ?? 1 }, notices: [] };
   return prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
     const people = await peopleOf(tx, actor.teamId);
@@ -163,7 +162,10 @@ export async function exportAuditLog(actor: Actor, parsed: ParsedAuditFilters): 
       const where = whereOf(actor.teamId, filters);
       const totalCount = await tx.auditLog.count({ where });
       if (totalCount > AUDIT_EXPORT_MAX) {
-        return { ok: false as const, message: `${totalCount.toLocaleString("en-US")} entries match, more than the ${AUDIT_EXPORT_MAX.toLocaleString("en-US")} a file may hold: choose a shorter date range.` };
+        return {
+          ok: false as const,
+          message: `${totalCount.toLocaleString("en-US")} entries match, more than the ${AUDIT_EXPORT_MAX.toLocaleString("en-US")} a file may hold: choose a shorter date range.`,
+        };
       }
       const rows = await tx.auditLog.findMany({ where, orderBy: NEWEST_FIRST });
       const byId = new Map(people.map((p) => [p.id, p]));

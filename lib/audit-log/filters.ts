@@ -44,7 +44,7 @@ const pageSchema = z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE);
 export function parseAuditFilters(input: URLSearchParams | PageSearchParams): ParsedAuditFilters {
   const params = pageSearchParams(input);
   const notices: string[] = [];
-  const one = <T,>(name: string, label: string, schema: z.ZodType<T>, why: string): T | null => {
+  const one = <T>(name: string, label: string, schema: z.ZodType<T>, why: string): T | null => {
     const values = params.getAll(name).filter((v) => v !== "");
     if (values.length === 0) return null;
     if (values.length > 1) {

@@ -111,4 +111,3 @@ export async function requireActor(options: { allowTwoFactorSetup?: boolean } = 
   if (!options.allowTwoFactorSetup && mustEnrolTwoFactor(actor)) redirect(TWO_FACTOR_SETUP_PATH);
   return actor;
 }
-

@@ -90,8 +90,14 @@ export async function signUpPageText(): Promise<SignUpPageText> {
   }
   const domains = listOf(mode.domains);
   return hasTeam
-    ? { text: `Addresses at ${domains} can create an account here and join the portal's team as members. Anyone else needs an invitation link from an owner or admin.`, formShown: true }
-    : { text: `Addresses at ${domains} can create an account here. You are the first: your account starts the portal's team, and you will be its owner.`, formShown: true };
+    ? {
+        text: `Addresses at ${domains} can create an account here and join the portal's team as members. Anyone else needs an invitation link from an owner or admin.`,
+        formShown: true,
+      }
+    : {
+        text: `Addresses at ${domains} can create an account here. You are the first: your account starts the portal's team, and you will be its owner.`,
+        formShown: true,
+      };
 }
 
 function listOf(items: string[]): string {

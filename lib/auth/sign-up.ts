@@ -97,6 +97,9 @@ export async function signUp(input: SignUpInput, meta: { ip: string }): Promise<
 async function joinAsMember(tx: TransactionClient, teamId: string, user: { id: string; email: string }, ip: string): Promise<string> {
   await lockTeam(tx, teamId);
   await tx.membership.create({ data: { teamId, userId: user.id, role: "MEMBER" } });
-  await audit({ action: "team.joined", teamId, actorId: user.id, actorEmail: user.email, target: `user:${user.id}`, ip, metadata: { role: "MEMBER", via: "email-domain" } }, tx);
+  await audit(
+    { action: "team.joined", teamId, actorId: user.id, actorEmail: user.email, target: `user:${user.id}`, ip, metadata: { role: "MEMBER", via: "email-domain" } },
+    tx,
+  );
   return teamId;
 }

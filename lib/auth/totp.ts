@@ -86,11 +86,7 @@ export function newRecoveryCodes(count = RECOVERY_CODE_COUNT): string[] {
  * cannot be one.
  */
 export function normalizeRecoveryCode(input: string): string | null {
-  const text = input
-    .toLowerCase()
-    .replace(/[\s-]/g, "")
-    .replace(/[il]/g, "1")
-    .replace(/o/g, "0");
+  const text = input.toLowerCase().replace(/[\s-]/g, "").replace(/[il]/g, "1").replace(/o/g, "0");
   if (text.length !== RECOVERY_LENGTH) return null;
   for (const char of text) if (!RECOVERY_ALPHABET.includes(char)) return null;
   return text;

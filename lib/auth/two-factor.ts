@@ -11,15 +11,7 @@ import { sendSecurityNotice } from "./security-notice";
 import type { Actor } from "@/lib/access/actor";
 import { twoFactorAad } from "./two-factor-aad";
 import { beginTwoFactorAttempt, passwordAttemptSucceeded } from "./throttle";
-import {
-  hashRecoveryCode,
-  matchingTotpStep,
-  newRecoveryCodes,
-  newTotpSecret,
-  normalizeRecoveryCode,
-  normalizeTotpCode,
-  totpUri,
-} from "./totp";
+import { hashRecoveryCode, matchingTotpStep, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, normalizeTotpCode, totpUri } from "./totp";
 
 /**
  * Two-factor sign-in with TOTP: enrolment, the codes' single use, recovery codes, turning it off.

@@ -34,7 +34,10 @@ export function parseKeyRing(value: string | undefined): KeyRing {
   if (value === undefined || value.trim() === "") throw new KeyConfigurationError("is not set");
   const keys = new Map<string, Buffer>();
   let activeKeyId: string | undefined;
-  const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
   if (entries.length === 0) throw new KeyConfigurationError("holds no key");
   for (const [index, entry] of entries.entries()) {
     const separator = entry.indexOf(":");

@@ -258,20 +258,19 @@ function sharedColumns(index: ColumnIndex): SharedColumns {
   return { lists, summaries, cells };
 }
 
-function eventCoverage(
-  event: EmsEvent,
-  today: string,
-  index: ColumnIndex,
-  shared: SharedColumns,
-  requiredColumns: readonly number[],
-): EventCoverage {
+function eventCoverage(event: EmsEvent, today: string, index: ColumnIndex, shared: SharedColumns, requiredColumns: readonly number[]): EventCoverage {
   const forEvent = index.listed.get(event.id);
   const cells: CoverageCell[] = new Array(index.triggers.length);
   const counts = { ok: 0, degraded: 0, none: 0, webhooks: index.anyEventWebhooks + (forEvent?.webhooks ?? 0) };
   for (let column = 0; column < cells.length; column++) {
     const listed = forEvent?.byColumn[column];
     const cell = listed
-      ? { trigger: index.triggers[column], state: stateOf(shared.summaries[column], shared.lists[column].length, listed), anyEventWebhooks: shared.lists[column], eventWebhooks: listed }
+      ? {
+          trigger: index.triggers[column],
+          state: stateOf(shared.summaries[column], shared.lists[column].length, listed),
+          anyEventWebhooks: shared.lists[column],
+          eventWebhooks: listed,
+        }
       : shared.cells[column];
     cells[column] = cell;
     counts[cell.state]++;
@@ -324,11 +323,7 @@ export interface SingleEventCoverage extends EventCoverage {
  * One event's coverage, for its page: the same cells, with a column for every trigger that applies
  * to this event (its webhooks' triggers and the required ones). Null when the event is not in `data`.
  */
-export function coverageForEvent(
-  data: SetupData,
-  eventId: number,
-  options: Pick<CoverageOptions, "now" | "requiredTriggers">,
-): SingleEventCoverage | null {
+export function coverageForEvent(data: SetupData, eventId: number, options: Pick<CoverageOptions, "now" | "requiredTriggers">): SingleEventCoverage | null {
   const event = data.events.find((candidate) => candidate.id === eventId);
   if (!event) return null;
   const required = options.requiredTriggers ?? [];

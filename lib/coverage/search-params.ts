@@ -33,8 +33,19 @@ export function parseCoverageParams(input: URLSearchParams | PageSearchParams): 
     notices.push(`“${String(raw).slice(0, 40)}” is not a choice for ${name}; showing the default.`);
     return fallback;
   };
-  const q = z.string().max(200).catch("").parse(params.get("q") ?? "").trim();
-  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(params.get("page") ?? 1);
+  const q = z
+    .string()
+    .max(200)
+    .catch("")
+    .parse(params.get("q") ?? "")
+    .trim();
+  const page = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .catch(1)
+    .parse(params.get("page") ?? 1);
   return { scope: pick("scope", ["open", "all"] as const, "open"), q, only: pick("only", COVERAGE_ONLY, ""), sort: pick("sort", COVERAGE_SORTS, "start"), page, notices };
 }
 

@@ -32,7 +32,10 @@ export async function applySandboxCredentials(actor: Actor, account: SandboxAcco
   const { consumerKey, consumerSecret } = account === "other" ? OTHER_CREDENTIALS : DEMO_CREDENTIALS;
   const baseUrl = sandboxBaseUrl(await headers());
   if (!checkEmsBaseUrl(baseUrl).ok) {
-    throw new SafeError("The built-in sandbox can only be used through this portal's own address. Open the portal at the address it is configured with and try again.", "sandbox_unreachable");
+    throw new SafeError(
+      "The built-in sandbox can only be used through this portal's own address. Open the portal at the address it is configured with and try again.",
+      "sandbox_unreachable",
+    );
   }
   await saveCredential(actor, { baseUrl, consumerKey, consumerSecret }, context);
   return testCredential(actor, context);

@@ -24,7 +24,12 @@ const LABELS: Record<CredentialStatusKind, string> = {
 /** EMS error codes (lib/ems/errors.ts) of an API that did not answer, or could not be reached. */
 const UNREACHABLE_CODES = new Set(["ems_timeout", "ems_unavailable", "ems_blocked_destination", "ems_redirect"]);
 
-export function credentialStatus(check: { lastVerifiedAt: Date | null; lastErrorAt: Date | null; lastError: string | null; lastErrorCode: string | null }): CredentialStatus {
+export function credentialStatus(check: {
+  lastVerifiedAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
+  lastErrorCode: string | null;
+}): CredentialStatus {
   const { lastVerifiedAt, lastErrorAt, lastError, lastErrorCode } = check;
   if (lastErrorAt && (!lastVerifiedAt || lastErrorAt > lastVerifiedAt)) {
     const kind: CredentialStatusKind =

@@ -170,9 +170,7 @@ export async function saveCredential(
   }
 
   const fingerprint = credentialFingerprint(checked.baseUrl, consumerKey, consumerSecret);
-  const check = options.check
-    ? await checkBeforeSaving({ baseUrl: checked.baseUrl, consumerKey, consumerSecret, fingerprint }, options.requestId ?? randomUUID())
-    : null;
+  const check = options.check ? await checkBeforeSaving({ baseUrl: checked.baseUrl, consumerKey, consumerSecret, fingerprint }, options.requestId ?? randomUUID()) : null;
   const data = {
     baseUrl: checked.baseUrl,
     keyCiphertext: encryptSecret(consumerKey, credentialAad(actor.userId, "key")),
@@ -231,7 +229,10 @@ export async function saveCredential(
 export async function deleteCredential(actor: Actor, input: { credentialId: string }, context: RequestContext = {}): Promise<void> {
   const orphaned = await prisma.$transaction(async (tx) => {
     await currentRole(tx, actor);
-    const row = await tx.apiCredential.findFirst({ where: { id: input.credentialId, userId: actor.userId }, select: { id: true, fingerprint: true, baseUrl: true, keyLast4: true } });
+    const row = await tx.apiCredential.findFirst({
+      where: { id: input.credentialId, userId: actor.userId },
+      select: { id: true, fingerprint: true, baseUrl: true, keyLast4: true },
+    });
     if (!row) throw new NotFoundError("Those credentials do not exist, or they are not yours.");
     await tx.apiCredential.delete({ where: { id: row.id } });
     await dropSharedAnswers(tx, row.fingerprint, actor.teamId);
@@ -252,8 +253,7 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
 }
 
 export type ConnectionTestResult =
-  | { ok: true; expiresAt: Date; webhookGroupCount: number; testedAt: Date }
-  | { ok: false; message: string; code: string; testedAt: Date };
+  { ok: true; expiresAt: Date; webhookGroupCount: number; testedAt: Date } | { ok: false; message: string; code: string; testedAt: Date };
 
 /**
  * Gets a token with the actor's credentials and counts the webhook groups the account sees. The

@@ -96,9 +96,7 @@ export function decryptSecret(ciphertext: string, aad: string): string {
   try {
     return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString("utf8");
   } catch {
-    throw new DecryptionError(
-      `The ciphertext failed authentication with key "${kid}": it was tampered with, belongs to another record, or the key changed.`,
-    );
+    throw new DecryptionError(`The ciphertext failed authentication with key "${kid}": it was tampered with, belongs to another record, or the key changed.`);
   }
 }
 

@@ -187,13 +187,22 @@ export async function loadShared<A extends { rateLimit: RateLimit | null; ageSec
   } catch (error) {
     if (deadline.aborted) {
       log.warn({ event: "listing.budget_spent", requestId, resource, budgetMs }, "the EMS API did not answer within the page budget");
-      return { kind: "unavailable", message: `The EMS API did not answer within ${formatSeconds(Math.round(budgetMs / 1000))}. It may be slow or down; try again in a moment.` };
+      return {
+        kind: "unavailable",
+        message: `The EMS API did not answer within ${formatSeconds(Math.round(budgetMs / 1000))}. It may be slow or down; try again in a moment.`,
+      };
     }
     const failure = failureOf(error, requestId);
     if (failure.kind === "rate-limited" && !failure.budget) {
       const known = budgetOf((await credentialStateIfReadable(client.fingerprint, "listing.rate_limited"))?.rateLimit);
       // The figures of the last answer; none known means the 429 itself: nothing left until the wait ends.
-      failure.budget = known ?? { limit: 0, remaining: 0, resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000), resetInSeconds: failure.retryAfterSeconds, low: true };
+      failure.budget = known ?? {
+        limit: 0,
+        remaining: 0,
+        resetAt: new Date(Date.now() + failure.retryAfterSeconds * 1000),
+        resetInSeconds: failure.retryAfterSeconds,
+        low: true,
+      };
     }
     return failure;
   }

@@ -230,7 +230,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   const shared = <T>(fingerprint: string, result: ListResult<T>, row: AnswerRow, stale = false): SharedAnswer<T> => {
     const ageMs = row.ageMs ?? 0;
     const memory = ems.rateLimits.get(fingerprint);
-    const rateLimit = memory && memory.observedAt >= Date.now() - ageMs ? { limit: memory.limit, remaining: memory.remaining, resetAt: memory.resetAt } : result.rateLimit;
+    const rateLimit =
+      memory && memory.observedAt >= Date.now() - ageMs ? { limit: memory.limit, remaining: memory.remaining, resetAt: memory.resetAt } : result.rateLimit;
     return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale };
   };
 
@@ -294,7 +295,11 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
           throw error;
         }
         const stored = await store(teamId, fingerprint, queryHash, leaseId, result).catch((error: unknown) => {
-          emsLog("warn", "ems.shared_answer_store_failed", { requestId: options.requestId, fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+          emsLog("warn", "ems.shared_answer_store_failed", {
+            requestId: options.requestId,
+            fingerprint: scope,
+            errorName: error instanceof Error ? error.name : "Error",
+          });
           return false;
         });
         if (stored) purgeNowAndThen();
@@ -313,7 +318,12 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   }
 
   /** The answer to `queryHash`: joined if this process is already asking, else resolved. */
-  async function answer<T>(client: EmsClient, queryHash: string, ask: (options: CallOptions) => Promise<ListResult<T>>, options: SharedListOptions): Promise<SharedAnswer<T>> {
+  async function answer<T>(
+    client: EmsClient,
+    queryHash: string,
+    ask: (options: CallOptions) => Promise<ListResult<T>>,
+    options: SharedListOptions,
+  ): Promise<SharedAnswer<T>> {
     const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
     if (windowMs <= 0) {
       const { requestId, waitForRateLimit, timeoutMs, signal, teamId, kind = "page" } = options;

@@ -115,12 +115,7 @@ function secondsUntil(date: Date): number {
   return Math.max(1, Math.ceil((date.getTime() - Date.now()) / 1000));
 }
 
-async function list<R extends EmsApiResource>(
-  credential: EmsCredential,
-  resource: R,
-  query: QueryFor<R>,
-  callOptions: CallOptions,
-): Promise<ListResult<ItemFor<R>>> {
+async function list<R extends EmsApiResource>(credential: EmsCredential, resource: R, query: QueryFor<R>, callOptions: CallOptions): Promise<ListResult<ItemFor<R>>> {
   const queryString = buildQueryString(resource, query);
   const path = resourcePath(resource);
   const url = `${credential.baseUrl}${path}${queryString ? `?${queryString}` : ""}`;
@@ -271,7 +266,13 @@ async function authorizedGet<T>(
         throw new CredentialsRejectedError(reason);
       }
       if (response.status === 429) {
-        await waitOrThrow(retryAfterSeconds(response.headers, response.receivedAt), options, rateLimitWaits++, "API answered 429", rateLimit ?? currentRateLimit(fingerprint));
+        await waitOrThrow(
+          retryAfterSeconds(response.headers, response.receivedAt),
+          options,
+          rateLimitWaits++,
+          "API answered 429",
+          rateLimit ?? currentRateLimit(fingerprint),
+        );
         continue;
       }
       if (response.status >= 500) {

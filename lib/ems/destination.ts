@@ -44,8 +44,7 @@ const SANDBOX_PATH = "/sandbox";
 
 const MESSAGES = {
   httpNotAllowed: "The base URL must use HTTPS (plain http:// works only for this portal's built-in sandbox).",
-  privateAddress:
-    "That address is on a private network (or is reserved), and the portal does not connect to such addresses. Enter the public address of your EMS API.",
+  privateAddress: "That address is on a private network (or is reserved), and the portal does not connect to such addresses. Enter the public address of your EMS API.",
   sandboxPathOnly: `On this portal's own address only the built-in sandbox can be used: its base URL ends in ${SANDBOX_PATH}.`,
 } as const;
 

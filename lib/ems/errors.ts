@@ -57,9 +57,7 @@ export class RateLimitedError extends EmsError {
 export class UpstreamUnavailableError extends EmsError {
   constructor(detail: string, options: { status?: number; cause?: unknown; timedOut?: boolean } = {}) {
     super(
-      options.timedOut
-        ? "The EMS API did not answer in time. Please try again in a moment."
-        : "The EMS API is unavailable right now. Please try again in a moment.",
+      options.timedOut ? "The EMS API did not answer in time. Please try again in a moment." : "The EMS API is unavailable right now. Please try again in a moment.",
       { code: options.timedOut ? "ems_timeout" : "ems_unavailable", status: options.status, detail, cause: options.cause },
     );
   }

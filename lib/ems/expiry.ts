@@ -2,8 +2,7 @@ import "server-only";
 import { MAX_TOKEN_LIFETIME_MS, renewBeforeMs } from "./config";
 import type { CachedToken } from "./state";
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /**
  * Parses the token's `expires_at`: the production form `YYYY-MM-DD HH:MM:SS` (UTC, no zone), and
@@ -60,16 +59,10 @@ export function parseDateHeader(value: string | null | undefined): Date | null {
  * header has one-second resolution, hence the extra second off. Without a usable `Date` header,
  * `expires_at` is taken as it is. Never later than 30 minutes after the request was sent.
  */
-export function computeTokenExpiry(input: {
-  expiresAt: Date | null;
-  serverDate: Date | null;
-  requestSentAt: number;
-}): number {
+export function computeTokenExpiry(input: { expiresAt: Date | null; serverDate: Date | null; requestSentAt: number }): number {
   const cap = input.requestSentAt + MAX_TOKEN_LIFETIME_MS;
   if (!input.expiresAt) return cap;
-  const local = input.serverDate
-    ? input.requestSentAt + (input.expiresAt.getTime() - input.serverDate.getTime()) - 1000
-    : input.expiresAt.getTime();
+  const local = input.serverDate ? input.requestSentAt + (input.expiresAt.getTime() - input.serverDate.getTime()) - 1000 : input.expiresAt.getTime();
   return Math.min(local, cap);
 }
 

@@ -194,10 +194,7 @@ function send(url: URL, address: string, request: OutboundRequest, mayRetryStale
       },
       (incoming) => {
         answered = true;
-        readBody(incoming).then(
-          (bodyText) => resolve({ status: incoming.statusCode ?? 0, headers: headersOf(incoming.rawHeaders), bodyText }),
-          reject,
-        );
+        readBody(incoming).then((bodyText) => resolve({ status: incoming.statusCode ?? 0, headers: headersOf(incoming.rawHeaders), bodyText }), reject);
       },
     );
     outgoing.on("error", (error: NodeJS.ErrnoException) => {

@@ -108,7 +108,11 @@ function querySchemaFor(resource: EmsApiResource) {
         .optional(),
       search: z.array(condition).max(MAX_SEARCH_CONDITIONS, `at most ${MAX_SEARCH_CONDITIONS} search conditions`).optional(),
       searchCondition: z.enum(["and", "or"], { error: () => 'searchCondition must be "and" or "or"' }).optional(),
-      page: z.number({ error: () => "page must be a whole number from 1" }).int("page must be a whole number from 1").min(1, "page must be a whole number from 1").optional(),
+      page: z
+        .number({ error: () => "page must be a whole number from 1" })
+        .int("page must be a whole number from 1")
+        .min(1, "page must be a whole number from 1")
+        .optional(),
       perPage: z
         .number({ error: () => `perPage must be a whole number from 1 to ${MAX_PER_PAGE}` })
         .int(`perPage must be a whole number from 1 to ${MAX_PER_PAGE}`)
@@ -118,14 +122,22 @@ function querySchemaFor(resource: EmsApiResource) {
       sort: z
         .array(
           z.object({
-            field: z.enum(sortable as unknown as [string, ...string[]], { error: (issue) => `cannot sort by "${String(issue.input)}"; sortable: ${sortable.join(", ")}` }),
+            field: z.enum(sortable as unknown as [string, ...string[]], {
+              error: (issue) => `cannot sort by "${String(issue.input)}"; sortable: ${sortable.join(", ")}`,
+            }),
             direction: z.enum(["asc", "desc"], { error: () => 'a sort direction is "asc" or "desc"' }),
           }),
         )
         .refine((keys) => distinct(keys.map((key) => key.field)), "sort names a field twice")
         .optional(),
       ids: z
-        .array(z.number({ error: () => "ids must be positive whole numbers" }).int("ids must be positive whole numbers").positive("ids must be positive whole numbers").max(Number.MAX_SAFE_INTEGER))
+        .array(
+          z
+            .number({ error: () => "ids must be positive whole numbers" })
+            .int("ids must be positive whole numbers")
+            .positive("ids must be positive whole numbers")
+            .max(Number.MAX_SAFE_INTEGER),
+        )
         .min(1, "ids, when given, lists at least one id")
         .max(MAX_IDS, `at most ${MAX_IDS} ids per request`)
         .optional(),

@@ -78,14 +78,12 @@ function persistNow(fingerprint: string): Promise<void> {
   writer.dirty = false;
   writer.lastWriteAt = Date.now();
   const data = { rateLimitLimit: figures.limit, rateLimitRemaining: figures.remaining, rateLimitResetAt: figures.resetAt };
-  const write = prisma.emsTokenCache
-    .upsert({ where: { fingerprint }, create: { fingerprint, ...data }, update: data })
-    .then(
-      () => undefined,
-      (error: unknown) => {
-        emsLog("warn", "ems.rate_limit_persist_failed", { fingerprint: fingerprint.slice(0, 12), errorName: error instanceof Error ? error.name : "Error" });
-      },
-    );
+  const write = prisma.emsTokenCache.upsert({ where: { fingerprint }, create: { fingerprint, ...data }, update: data }).then(
+    () => undefined,
+    (error: unknown) => {
+      emsLog("warn", "ems.rate_limit_persist_failed", { fingerprint: fingerprint.slice(0, 12), errorName: error instanceof Error ? error.name : "Error" });
+    },
+  );
   ems.pendingWrites.add(write);
   void write.finally(() => ems.pendingWrites.delete(write));
   return write;

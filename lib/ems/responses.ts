@@ -15,10 +15,7 @@ import { visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
  * the same visible text.
  */
 
-const intLike = z.preprocess(
-  (value) => (typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value),
-  z.number().int(),
-);
+const intLike = z.preprocess((value) => (typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value), z.number().int());
 
 const nullableInt = z.preprocess((value) => (value === "" ? null : value), intLike.nullable());
 
@@ -58,7 +55,11 @@ const emailsSchema = z.preprocess((value): unknown => {
 function listOf<T extends z.ZodType>(item: T) {
   return z.preprocess((value): unknown => {
     if (value === null || value === undefined || value === "") return [];
-    if (typeof value === "string") return value.split(",").map((entry) => entry.trim()).filter(Boolean);
+    if (typeof value === "string")
+      return value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
     if (typeof value === "object" && !Array.isArray(value)) return Object.values(value as Record<string, unknown>);
     return value;
   }, z.array(item));
@@ -210,7 +211,10 @@ export type ListMeta = z.infer<typeof metaSchema>;
 const STRICT_ENVELOPES = new Map<z.ZodType, z.ZodType<{ items: unknown[]; _meta: ListMeta }>>(
   [...STRICT_SCHEMAS].map(([tolerant, strict]) => [
     tolerant,
-    z.object({ items: z.array(strict), _meta: z.object({ totalCount: z.number().int(), pageCount: z.number().int(), currentPage: z.number().int(), perPage: z.number().int() }) }),
+    z.object({
+      items: z.array(strict),
+      _meta: z.object({ totalCount: z.number().int(), pageCount: z.number().int(), currentPage: z.number().int(), perPage: z.number().int() }),
+    }),
   ]),
 );
 
@@ -231,12 +235,7 @@ export class ResponseShapeError extends Error {}
  * Parses a listing answer. `_meta` wins; without it the `X-Pagination-*` headers; without those,
  * one page holding what came back.
  */
-export function parseListBody<T>(
-  body: unknown,
-  itemSchema: z.ZodType<T>,
-  headers: Headers,
-  requested: { page?: number; perPage?: number },
-): ParsedList<T> {
+export function parseListBody<T>(body: unknown, itemSchema: z.ZodType<T>, headers: Headers, requested: { page?: number; perPage?: number }): ParsedList<T> {
   const canonical = STRICT_ENVELOPES.get(itemSchema)?.safeParse(body);
   if (canonical?.success) return { items: visibleTextIn(canonical.data.items as T[]), meta: canonical.data._meta };
   const envelope = envelopeSchema.safeParse(body);
@@ -328,5 +327,10 @@ export function cleanApiMessage(text: string): string | null {
     .trim();
   if (!cleaned) return null;
   const characters = [...cleaned];
-  return characters.length <= MAX_API_MESSAGE_LENGTH ? cleaned : `${characters.slice(0, MAX_API_MESSAGE_LENGTH - 1).join("").trimEnd()}…`;
+  return characters.length <= MAX_API_MESSAGE_LENGTH
+    ? cleaned
+    : `${characters
+        .slice(0, MAX_API_MESSAGE_LENGTH - 1)
+        .join("")
+        .trimEnd()}…`;
 }

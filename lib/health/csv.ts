@@ -16,7 +16,20 @@ export function findingsCsv(split: SplitFindings): string {
       .join(" ");
   const row = (finding: SplitFindings["active"][number], reason: string | null) => {
     const rule = ruleById(finding.ruleId);
-    return csvLine([finding.severity, rule?.title ?? finding.ruleId, finding.ruleId, finding.message, ids(finding, "group"), ids(finding, "webhook"), ids(finding, "event"), reason === null ? "no" : "yes", reason ?? "", rule?.fix ?? ""]);
+    return csvLine([
+      finding.severity,
+      rule?.title ?? finding.ruleId,
+      finding.ruleId,
+      finding.message,
+      ids(finding, "group"),
+      ids(finding, "webhook"),
+      ids(finding, "event"),
+      reason === null ? "no" : "yes",
+      reason ?? "",
+      rule?.fix ?? "",
+    ]);
   };
-  return [csvLine(FINDINGS_CSV_COLUMNS), ...split.active.map((finding) => row(finding, null)), ...split.muted.map(({ finding, mute }) => row(finding, mute.reason))].join("");
+  return [csvLine(FINDINGS_CSV_COLUMNS), ...split.active.map((finding) => row(finding, null)), ...split.muted.map(({ finding, mute }) => row(finding, mute.reason))].join(
+    "",
+  );
 }

@@ -89,7 +89,11 @@ export async function unmuteFinding(actor: Actor, muteId: string, context: Reque
     const mute = await tx.healthMute.findFirst({ where: { id: muteId, teamId: actor.teamId } });
     if (!mute) throw new NotFoundError("That mute no longer exists.");
     await tx.healthMute.delete({ where: { id: mute.id } });
-    await auditByActor(actor, { action: "health.unmuted", target: mute.id, ip: context.ip ?? null, metadata: { ruleId: mute.ruleId, findingKey: mute.findingKey || null } }, tx);
+    await auditByActor(
+      actor,
+      { action: "health.unmuted", target: mute.id, ip: context.ip ?? null, metadata: { ruleId: mute.ruleId, findingKey: mute.findingKey || null } },
+      tx,
+    );
   });
 }
 
@@ -109,4 +113,3 @@ export function applyMutes(findings: readonly Finding[], mutes: readonly HealthM
   }
   return split;
 }
-

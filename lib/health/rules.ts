@@ -84,7 +84,18 @@ function analyze(data: SetupData, now: Date): Analysis {
       else for (const eventId of info.scope.eventIds) appendOnce(enabledListing, eventId, info);
     }
   }
-  return { data, hooks, eventsById, eventOrder, liveEvents, liveIds: new Set(liveEvents.map((event) => event.id)), endedIds, enabledListing, enabledAnyEvent, enabledUnknownScope };
+  return {
+    data,
+    hooks,
+    eventsById,
+    eventOrder,
+    liveEvents,
+    liveIds: new Set(liveEvents.map((event) => event.id)),
+    endedIds,
+    enabledListing,
+    enabledAnyEvent,
+    enabledUnknownScope,
+  };
 }
 
 function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -109,7 +120,10 @@ function inListingOrder(ids: Iterable<number>, analysis: Analysis): EmsEvent[] {
 function liveEventsOf(scope: EventScope, analysis: Analysis): EmsEvent[] {
   if (scope.kind === "all") return analysis.liveEvents;
   if (scope.kind === "unknown") return [];
-  return inListingOrder(scope.eventIds.filter((id) => analysis.liveIds.has(id)), analysis);
+  return inListingOrder(
+    scope.eventIds.filter((id) => analysis.liveIds.has(id)),
+    analysis,
+  );
 }
 
 // ---- wording ----------------------------------------------------------------------------------------
@@ -229,7 +243,8 @@ const disabledForLiveEvent: RuleDefinition = {
       if (info.hook.enabled !== false) continue;
       const events = liveEventsOf(info.scope, analysis);
       if (events.length === 0) continue;
-      const which = info.scope.kind === "all" ? `every event, live ones included (${listLabels(events)})` : `live event${events.length > 1 ? "s" : ""} ${listLabels(events)}`;
+      const which =
+        info.scope.kind === "all" ? `every event, live ones included (${listLabels(events)})` : `live event${events.length > 1 ? "s" : ""} ${listLabels(events)}`;
       findings.push({
         key: String(info.hook.id),
         message: `${webhookPhrase(info)} is disabled, but it is set up for ${which}.`,
@@ -276,7 +291,10 @@ const duplicateUrl: RuleDefinition = {
       const object = involved[0].hook.trigger_object!;
       const target = urlParts(involved[0].hook.url)?.display ?? "the same address";
       findings.push({
-        key: `${object}:${involved.map((info) => info.hook.id).sort((a, b) => a - b).join(",")}`,
+        key: `${object}:${involved
+          .map((info) => info.hook.id)
+          .sort((a, b) => a - b)
+          .join(",")}`,
         message: `Webhooks in ${listLabels(groups, groups.length)} ${groups.length === 2 ? "both" : "all"} send ${changesPhrase(object, actions)} to ${target}.`,
         subjects: [...involved.map(subjectOfHook), ...groups.map(groupSubject)],
       });

@@ -28,7 +28,9 @@ export async function announceSync(input: {
   const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { accountLabel: true } });
   if (!tracker) return;
   const lines = [
-    ...input.changes.map((change) => describeChange({ ...change, groupName: change.groupId === null ? null : (input.groupNames.get(change.groupId) ?? null) }, { forAlert: true })),
+    ...input.changes.map((change) =>
+      describeChange({ ...change, groupName: change.groupId === null ? null : (input.groupNames.get(change.groupId) ?? null) }, { forAlert: true }),
+    ),
     ...input.newlyFailing.map((finding) => `Health check now failing (${finding.severity}): ${finding.message}`),
   ];
   const parts = [
@@ -37,13 +39,16 @@ export async function announceSync(input: {
   ].filter(Boolean);
   // No request here (a sync runs in a job): the configured address, on Vercel its own.
   const base = portalOriginFor(null);
-  await queueAlerts({
-    trackerId: input.trackerId,
-    teamId: input.teamId,
-    syncId: input.syncId,
-    kind: input.changes.length > 0 && input.newlyFailing.length > 0 ? "both" : input.changes.length > 0 ? "changes" : "health",
-    subject: `${parts.join(" and ")} in the webhook setup of ${tracker.accountLabel}`,
-    lines,
-    link: new URL(input.changes.length > 0 ? "/changes" : "/health", base).toString(),
-  }, { signal: input.signal });
+  await queueAlerts(
+    {
+      trackerId: input.trackerId,
+      teamId: input.teamId,
+      syncId: input.syncId,
+      kind: input.changes.length > 0 && input.newlyFailing.length > 0 ? "both" : input.changes.length > 0 ? "changes" : "health",
+      subject: `${parts.join(" and ")} in the webhook setup of ${tracker.accountLabel}`,
+      lines,
+      link: new URL(input.changes.length > 0 ? "/changes" : "/health", base).toString(),
+    },
+    { signal: input.signal },
+  );
 }

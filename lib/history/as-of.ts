@@ -27,9 +27,7 @@ function pastWebhook(id: number, state: RecordState): Webhook {
 }
 
 export type GroupAsOf =
-  | { kind: "ok"; group: WebhookGroup; rebuiltFrom: Date }
-  | { kind: "missing"; rebuiltFrom: Date }
-  | { kind: "before-history"; firstSync: Date | null };
+  { kind: "ok"; group: WebhookGroup; rebuiltFrom: Date } | { kind: "missing"; rebuiltFrom: Date } | { kind: "before-history"; firstSync: Date | null };
 
 /**
  * The group and its webhooks as they were at `at`, rebuilt from the tracker's checkpoint and

@@ -91,7 +91,18 @@ export function diffSetup(known: ReadonlyMap<string, KnownRecord>, current: read
     const digest = stateDigest(record.state);
     const who = { changedBy: record.updatedBy, changedAt: record.updatedAt };
     if (!previous) {
-      changes.push({ kind: record.kind, recordId: record.id, groupId: record.groupId, recordName: record.name, change: "added", field: null, before: null, after: record.state, secrets: secretsOf(null, record.secrets), ...who });
+      changes.push({
+        kind: record.kind,
+        recordId: record.id,
+        groupId: record.groupId,
+        recordName: record.name,
+        change: "added",
+        field: null,
+        before: null,
+        after: record.state,
+        secrets: secretsOf(null, record.secrets),
+        ...who,
+      });
       upserts.push({ kind: record.kind, id: record.id, groupId: record.groupId, name: record.name, digest, state: record.state, secrets: record.secrets });
       continue;
     }
@@ -123,7 +134,15 @@ export function diffSetup(known: ReadonlyMap<string, KnownRecord>, current: read
     // Unchanged fields but a new digest: the stored state lacked nothing and gained nothing, yet
     // the snapshot left a field out. Write the merged state only when it differs from the stored one.
     if (changed || mergedDigest !== previous.digest) {
-      upserts.push({ kind: record.kind, id: record.id, groupId: record.groupId, name: record.name ?? previous.name, digest: mergedDigest, state: merged, secrets: mergedSecrets });
+      upserts.push({
+        kind: record.kind,
+        id: record.id,
+        groupId: record.groupId,
+        name: record.name ?? previous.name,
+        digest: mergedDigest,
+        state: merged,
+        secrets: mergedSecrets,
+      });
     }
   }
   const removed: { kind: RecordKind; id: number }[] = [];

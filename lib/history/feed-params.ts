@@ -58,7 +58,13 @@ export function parseFeedParams(input: URLSearchParams | PageSearchParams): Feed
   const fieldOk = field === "" || /^[a-z_]{1,40}$/.test(field);
   if (!fieldOk) notices.push(`“${field.slice(0, 40)}” is not a field name; that filter is off.`);
   const person = text("person").slice(0, 200);
-  const page = z.coerce.number().int().min(1).max(100_000).catch(1).parse(params.get("page") ?? 1);
+  const page = z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .catch(1)
+    .parse(params.get("page") ?? 1);
   return {
     group: id("group", "group"),
     webhook: id("webhook", "webhook"),

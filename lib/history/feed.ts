@@ -48,7 +48,12 @@ function whereOf(teamId: string, trackerIds: readonly string[], filters: FeedFil
   const and: Prisma.SetupChangeWhereInput[] = [{ teamId, trackerId: { in: [...trackerIds] } }];
   // A group's changes: its own, its webhooks', and a webhook moved out of it.
   if (filters.group !== null) {
-    and.push({ OR: [{ groupId: filters.group, kind: { in: ["group", "webhook"] } }, { field: "group_id", before: { equals: filters.group } }] });
+    and.push({
+      OR: [
+        { groupId: filters.group, kind: { in: ["group", "webhook"] } },
+        { field: "group_id", before: { equals: filters.group } },
+      ],
+    });
   }
   if (filters.webhook !== null) and.push({ kind: "webhook", recordId: filters.webhook });
   if (filters.event !== null) and.push({ kind: "event", recordId: filters.event });
@@ -100,7 +105,11 @@ export async function listChanges(actor: Pick<Actor, "teamId" | "userId">, filte
   const refusal = { readable: access.readable, refused: access.refused, refusedReason: access.reason };
   const tracking = access.readable.length + access.refused.length > 0;
   if (access.readable.length === 0) return { entries: [], total: 0, page: 1, pageCount: 1, tracking, ...refusal };
-  const where = whereOf(actor.teamId, access.readable.map((tracker) => tracker.id), filters);
+  const where = whereOf(
+    actor.teamId,
+    access.readable.map((tracker) => tracker.id),
+    filters,
+  );
   const total = await prisma.setupChange.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / FEED_PAGE_SIZE));
   const page = Math.min(filters.page, pageCount);
@@ -118,7 +127,12 @@ export async function listChanges(actor: Pick<Actor, "teamId" | "userId">, filte
  * A group's timeline: its own changes and its webhooks' over the last `days`, newest first. Throws
  * HistoryAccessError when the actor may not read this tracker (NotFoundError: not their team's).
  */
-export async function groupTimeline(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, groupId: number, options: { days?: number; limit?: number } = {}): Promise<FeedEntry[]> {
+export async function groupTimeline(
+  actor: Pick<Actor, "teamId" | "userId">,
+  trackerId: string,
+  groupId: number,
+  options: { days?: number; limit?: number } = {},
+): Promise<FeedEntry[]> {
   await requireHistoryReader(actor, trackerId);
   const since = new Date(Date.now() - (options.days ?? 30) * DAY_MS);
   const rows = await prisma.setupChange.findMany({
@@ -126,7 +140,10 @@ export async function groupTimeline(actor: Pick<Actor, "teamId" | "userId">, tra
       teamId: actor.teamId,
       trackerId,
       seenAt: { gte: since },
-      OR: [{ groupId, kind: { in: ["group", "webhook"] } }, { field: "group_id", before: { equals: groupId } }],
+      OR: [
+        { groupId, kind: { in: ["group", "webhook"] } },
+        { field: "group_id", before: { equals: groupId } },
+      ],
     },
     orderBy: [{ seenAt: "desc" }, { kind: "asc" }, { recordId: "asc" }, { field: "asc" }],
     take: options.limit ?? 200,
@@ -140,7 +157,13 @@ export async function groupTimeline(actor: Pick<Actor, "teamId" | "userId">, tra
  * you last looked"). One indexed query over at most a page of ids. Nothing is marked for a tracker
  * the actor may not read: a mark says the record changed, which is history too.
  */
-export async function changedSince(actor: Pick<Actor, "teamId" | "userId">, trackerId: string, kind: RecordKind, ids: readonly number[], since: Date): Promise<Set<number>> {
+export async function changedSince(
+  actor: Pick<Actor, "teamId" | "userId">,
+  trackerId: string,
+  kind: RecordKind,
+  ids: readonly number[],
+  since: Date,
+): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const readable = await requireHistoryReader(actor, trackerId).then(
     () => true,
@@ -151,9 +174,10 @@ export async function changedSince(actor: Pick<Actor, "teamId" | "userId">, trac
   );
   if (!readable) return new Set();
   const rows = await prisma.setupChange.findMany({
-    where: kind === "group"
-      ? { teamId: actor.teamId, trackerId, seenAt: { gt: since }, groupId: { in: [...ids] }, kind: { in: ["group", "webhook"] } }
-      : { teamId: actor.teamId, trackerId, seenAt: { gt: since }, kind, recordId: { in: [...ids] } },
+    where:
+      kind === "group"
+        ? { teamId: actor.teamId, trackerId, seenAt: { gt: since }, groupId: { in: [...ids] }, kind: { in: ["group", "webhook"] } }
+        : { teamId: actor.teamId, trackerId, seenAt: { gt: since }, kind, recordId: { in: [...ids] } },
     select: { recordId: true, groupId: true },
     distinct: kind === "group" ? ["groupId"] : ["recordId"],
   });

@@ -12,7 +12,11 @@ const VISIT_GAP_MS = 30 * 60_000;
  * of its webhooks; events: the event), by the team's tracker of their own account. Notes this view.
  * Nothing is marked on a first visit, or when the account is not tracked.
  */
-export async function listingMarks(actor: Pick<Actor, "teamId" | "userId" | "teamTracksHistory">, page: "webhook-groups" | "events", ids: readonly number[]): Promise<Set<number>> {
+export async function listingMarks(
+  actor: Pick<Actor, "teamId" | "userId" | "teamTracksHistory">,
+  page: "webhook-groups" | "events",
+  ids: readonly number[],
+): Promise<Set<number>> {
   // Known from the session's statement: most teams track nothing, and their listings ask no more.
   if (actor.teamTracksHistory === false) return new Set();
   const tracker = await trackerForActor(actor);

@@ -41,7 +41,12 @@ async function loadKnownDigests(trackerId: string): Promise<Map<string, KnownRec
     where: { trackerId },
     select: { kind: true, recordId: true, groupId: true, name: true, digest: true },
   });
-  return new Map(rows.map((row) => [recordKey(row.kind as RecordKind, row.recordId), { kind: row.kind as RecordKind, id: row.recordId, groupId: row.groupId, name: row.name, digest: row.digest }]));
+  return new Map(
+    rows.map((row) => [
+      recordKey(row.kind as RecordKind, row.recordId),
+      { kind: row.kind as RecordKind, id: row.recordId, groupId: row.groupId, name: row.name, digest: row.digest },
+    ]),
+  );
 }
 
 /** Fills in state and secrets of the named records (changed or gone): the only ones the diff reads. */
@@ -231,7 +236,13 @@ export async function stateAsOf(trackerId: string, at: Date): Promise<PastState>
     if (change.change === "removed") {
       records.delete(key);
     } else if (change.change === "added") {
-      records.set(key, { kind: change.kind as RecordKind, id: change.recordId, groupId: change.groupId, name: change.recordName, state: (change.after ?? {}) as RecordState });
+      records.set(key, {
+        kind: change.kind as RecordKind,
+        id: change.recordId,
+        groupId: change.groupId,
+        name: change.recordName,
+        state: (change.after ?? {}) as RecordState,
+      });
     } else if (change.field) {
       const record = records.get(key);
       if (!record) continue;

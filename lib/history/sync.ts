@@ -79,7 +79,11 @@ async function claim(trackerId: string, leaseId: string, force: boolean): Promis
 }
 
 /** Ends the claim, with what the tracker should remember. Only the claim's holder may. */
-async function release(trackerId: string, leaseId: string, data: { nextRunAt: Date; lastRunAt?: Date; failingFindings?: string[]; status?: string; pausedReason?: string | null }): Promise<void> {
+async function release(
+  trackerId: string,
+  leaseId: string,
+  data: { nextRunAt: Date; lastRunAt?: Date; failingFindings?: string[]; status?: string; pausedReason?: string | null },
+): Promise<void> {
   await prisma.changeTracker.updateMany({ where: { id: trackerId, leaseId }, data: { ...data, leaseId: null, leaseUntil: null } });
 }
 
@@ -141,7 +145,15 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     const windowMs = resuming ? Date.now() - previous.startedAt.getTime() + 60_000 : emsConfig().coverageCacheMs;
     const read = await readSetup(
       client,
-      { teamId: tracker.teamId, kind: "sync", waitForRateLimit: true, signal: options.signal, refresh: options.trigger === "manual" && !resuming, windowMs, requestId: randomUUID() },
+      {
+        teamId: tracker.teamId,
+        kind: "sync",
+        waitForRateLimit: true,
+        signal: options.signal,
+        refresh: options.trigger === "manual" && !resuming,
+        windowMs,
+        requestId: randomUUID(),
+      },
       pacer.beforePage,
     );
     if (read.snapshot.partial) {
@@ -162,9 +174,7 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
       newlyFailing: stored.newlyFailing,
       baseline: stored.baseline,
       signal: stopSignal(options),
-    }).catch((error: unknown) =>
-      log.error({ event: "history.announce_failed", trackerId, syncId: sync.id, err: error }, "alerts for a sync could not be queued"),
-    );
+    }).catch((error: unknown) => log.error({ event: "history.announce_failed", trackerId, syncId: sync.id, err: error }, "alerts for a sync could not be queued"));
     return {
       status: "ok",
       syncId: sync.id,
@@ -257,6 +267,13 @@ function checkpointRecords(records: readonly SnapshotRecord[], upserts: ReturnTy
   const merged = new Map(upserts.map((record) => [recordKey(record.kind, record.id), record]));
   return records.map((record) => {
     const stored = merged.get(recordKey(record.kind, record.id));
-    return { kind: record.kind, id: record.id, groupId: record.groupId, name: stored?.name ?? record.name, state: stored?.state ?? record.state, secrets: stored?.secrets ?? record.secrets };
+    return {
+      kind: record.kind,
+      id: record.id,
+      groupId: record.groupId,
+      name: stored?.name ?? record.name,
+      state: stored?.state ?? record.state,
+      secrets: stored?.secrets ?? record.secrets,
+    };
   });
 }

@@ -75,7 +75,17 @@ export async function listTrackers(actor: Actor): Promise<TrackerOverview[]> {
       pausedReason: tracker.pausedReason,
       nextRunAt: tracker.nextRunAt,
       running: tracker.leaseUntil !== null && tracker.leaseUntil.getTime() > now,
-      lastSync: last ? { status: last.status, message: last.message, startedAt: last.startedAt, finishedAt: last.finishedAt, calls: last.calls, credits: last.credits, changeCount: last.changeCount } : null,
+      lastSync: last
+        ? {
+            status: last.status,
+            message: last.message,
+            startedAt: last.startedAt,
+            finishedAt: last.finishedAt,
+            calls: last.calls,
+            credits: last.credits,
+            changeCount: last.changeCount,
+          }
+        : null,
       slackUrlLabel: tracker.slackUrlLabel,
     };
   });
@@ -103,7 +113,16 @@ export async function startTracking(actor: Actor, input: { intervalMinutes: numb
       .catch((error: unknown) => {
         throw (error as { code?: string }).code === "P2002" ? new SafeError("This account is already tracked for your team.", "already_tracked") : error;
       });
-    await auditByActor(actor, { action: "history.tracking_started", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: account.label, intervalMinutes: input.intervalMinutes } }, tx);
+    await auditByActor(
+      actor,
+      {
+        action: "history.tracking_started",
+        target: `tracker:${tracker.id}`,
+        ip: context.ip ?? null,
+        metadata: { account: account.label, intervalMinutes: input.intervalMinutes },
+      },
+      tx,
+    );
     return tracker;
   });
 }
@@ -121,8 +140,20 @@ export async function setTrackerInterval(actor: Actor, input: { trackerId: strin
     const tracker = await teamTracker(tx, actor, input.trackerId);
     // The next run moves with the schedule: never later than one new interval from now.
     const soonest = new Date(Date.now() + input.intervalMinutes * 60_000);
-    await tx.changeTracker.update({ where: { id: tracker.id }, data: { intervalMinutes: input.intervalMinutes, nextRunAt: tracker.nextRunAt < soonest ? tracker.nextRunAt : soonest } });
-    await auditByActor(actor, { action: "history.schedule_changed", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { from: tracker.intervalMinutes, to: input.intervalMinutes } }, tx);
+    await tx.changeTracker.update({
+      where: { id: tracker.id },
+      data: { intervalMinutes: input.intervalMinutes, nextRunAt: tracker.nextRunAt < soonest ? tracker.nextRunAt : soonest },
+    });
+    await auditByActor(
+      actor,
+      {
+        action: "history.schedule_changed",
+        target: `tracker:${tracker.id}`,
+        ip: context.ip ?? null,
+        metadata: { from: tracker.intervalMinutes, to: input.intervalMinutes },
+      },
+      tx,
+    );
   });
 }
 
@@ -135,7 +166,8 @@ export async function takeOverTracker(actor: Actor, input: { trackerId: string }
   await prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
     const tracker = await teamTracker(tx, actor, input.trackerId);
-    if (tracker.accountKey !== account.key) throw new SafeError("Your own credentials read another EMS account: save credentials of this account to run its tracker.", "other_account");
+    if (tracker.accountKey !== account.key)
+      throw new SafeError("Your own credentials read another EMS account: save credentials of this account to run its tracker.", "other_account");
     await tx.changeTracker.update({ where: { id: tracker.id }, data: { runnerId: actor.userId, status: "active", pausedReason: null, nextRunAt: new Date() } });
     const action = tracker.runnerId === actor.userId ? "history.tracking_resumed" : "history.tracking_taken_over";
     await auditByActor(actor, { action, target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } }, tx);
@@ -148,7 +180,11 @@ export async function pauseTracker(actor: Actor, input: { trackerId: string }, c
     await requireManager(tx, actor);
     const tracker = await teamTracker(tx, actor, input.trackerId);
     await tx.changeTracker.update({ where: { id: tracker.id }, data: { status: "paused", pausedReason: `Paused by ${actor.email}.` } });
-    await auditByActor(actor, { action: "history.tracking_paused", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } }, tx);
+    await auditByActor(
+      actor,
+      { action: "history.tracking_paused", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } },
+      tx,
+    );
   });
 }
 
@@ -158,7 +194,11 @@ export async function stopTracking(actor: Actor, input: { trackerId: string }, c
     await requireManager(tx, actor);
     const tracker = await teamTracker(tx, actor, input.trackerId);
     await tx.changeTracker.delete({ where: { id: tracker.id } });
-    await auditByActor(actor, { action: "history.tracking_stopped", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } }, tx);
+    await auditByActor(
+      actor,
+      { action: "history.tracking_stopped", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } },
+      tx,
+    );
   });
 }
 

@@ -102,7 +102,9 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
     }
   } catch (error) {
     // Start-up failed: the error above is the one to report; a failing stop is logged beside it.
-    await boss.stop({ graceful: false, wait: true }).catch((stopError: unknown) => log.error({ event: "jobs.stop_failed", err: stopError }, "job engine: stop after a failed start failed too"));
+    await boss
+      .stop({ graceful: false, wait: true })
+      .catch((stopError: unknown) => log.error({ event: "jobs.stop_failed", err: stopError }, "job engine: stop after a failed start failed too"));
     throw error;
   }
 

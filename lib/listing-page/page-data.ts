@@ -48,7 +48,11 @@ async function loadListingResults(actor: Actor, state: ListingState, emsClient: 
   const outcome = await loadListing(actor, state, emsClient);
   if (outcome.kind !== "ok") return { kind: "failure", failure: outcome };
   // Marks are a nicety: a database error costs the marks, not the rows.
-  const changed = await listingMarks(actor, state.resource, outcome.items.map((item) => Number(item.id))).catch((error: unknown) => {
+  const changed = await listingMarks(
+    actor,
+    state.resource,
+    outcome.items.map((item) => Number(item.id)),
+  ).catch((error: unknown) => {
     log.error({ event: "listing.marks_failed", resource: state.resource, err: error }, "changed-since marks could not be worked out");
     return new Set<number>();
   });

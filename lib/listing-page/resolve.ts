@@ -10,12 +10,7 @@ import { canonicalListingQuery } from "@/lib/listing/canonical";
 import { viewQueryOf } from "@/lib/listing/href";
 import type { ListingResource } from "@/lib/listing/resources";
 import { listingConfig } from "@/lib/listing/resources";
-import {
-  hasListingOptions,
-  parseListingSearchParams,
-  type ListingState,
-  type SearchParamsInput,
-} from "@/lib/listing/search-params";
+import { hasListingOptions, parseListingSearchParams, type ListingState, type SearchParamsInput } from "@/lib/listing/search-params";
 
 export interface ResolvedListing {
   state: ListingState;

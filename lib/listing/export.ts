@@ -65,12 +65,7 @@ function withinOrHeartbeat<T>(promise: Promise<T>, ms: number): Promise<T | type
  * reset when it would dip into it, lib/ems/budget.ts); the rest is pulled as the browser reads
  * (backpressure). A cancelled download, the request's end or the time limit stop the walk.
  */
-export async function startExport(
-  client: EmsClient,
-  state: ListingState,
-  format: ExportFormat,
-  options: ExportOptions,
-): Promise<{ stream: ReadableStream<Uint8Array> }> {
+export async function startExport(client: EmsClient, state: ListingState, format: ExportFormat, options: ExportOptions): Promise<{ stream: ReadableStream<Uint8Array> }> {
   // On a loaded server the browser can give up while the route still waits on the database: an
   // "abort" listener added now would never fire, and the walk would hold its slot for nobody.
   if (options.signal?.aborted) {
@@ -109,7 +104,9 @@ export async function startExport(
     options.signal?.removeEventListener("abort", onRequestAbort);
     controller.abort();
     // The walk is over either way (aborted above); a failure while it winds down is only worth a line.
-    await iterator.return?.().catch((error: unknown) => log.warn({ event: "export.close_failed", requestId: options.requestId, err: error }, "the export's page walk failed while closing"));
+    await iterator
+      .return?.()
+      .catch((error: unknown) => log.warn({ event: "export.close_failed", requestId: options.requestId, err: error }, "the export's page walk failed while closing"));
     await options.onFinish?.();
   };
   /** Sends the last event and closes, unless the stream is already over. */
@@ -127,8 +124,15 @@ export async function startExport(
   const onRequestAbort = () => void finish();
   options.signal?.addEventListener("abort", onRequestAbort, { once: true });
   const deadline = setTimeout(() => {
-    log.warn({ event: "export.time_limit", requestId: options.requestId, resource: state.resource, written, maxSeconds: options.maxSeconds }, "export stopped at its time limit");
-    void end({ type: "error", rows: written, message: `The export was stopped after ${formatSeconds(options.maxSeconds)}, its time limit, with ${written} rows written; nothing was saved. Narrow the filters or try again later.` });
+    log.warn(
+      { event: "export.time_limit", requestId: options.requestId, resource: state.resource, written, maxSeconds: options.maxSeconds },
+      "export stopped at its time limit",
+    );
+    void end({
+      type: "error",
+      rows: written,
+      message: `The export was stopped after ${formatSeconds(options.maxSeconds)}, its time limit, with ${written} rows written; nothing was saved. Narrow the filters or try again later.`,
+    });
   }, options.maxSeconds * 1000);
 
   const first = iterator.next();
@@ -177,7 +181,16 @@ export async function startExport(
           const matching = result.done ? 0 : result.value.meta.totalCount;
           const total = Math.min(matching, options.maxRows);
           streamOut.enqueue(
-            line({ type: "start", format, filename: options.filename, columns, total, matching, truncated: matching > options.maxRows, headerValues: options.includeHeaderValues ? "included" : "hidden" }),
+            line({
+              type: "start",
+              format,
+              filename: options.filename,
+              columns,
+              total,
+              matching,
+              truncated: matching > options.maxRows,
+              headerValues: options.includeHeaderValues ? "included" : "hidden",
+            }),
           );
           streamOut.enqueue(line({ type: "data", rows: 0, text: format === "csv" ? csvLine(columns) : "[\n" }));
         }
@@ -196,7 +209,8 @@ export async function startExport(
       } catch (error) {
         if (finished) return;
         const failure = failureOf(error, options.requestId);
-        if (failure.kind !== "unknown") log.warn({ event: "export.stopped", requestId: options.requestId, resource: state.resource, written, reason: failure.kind }, "export stopped");
+        if (failure.kind !== "unknown")
+          log.warn({ event: "export.stopped", requestId: options.requestId, resource: state.resource, written, reason: failure.kind }, "export stopped");
         const message = "message" in failure ? failure.message : "The export failed.";
         await end({ type: "error", rows: written, message: `${message} The export stopped with ${written} rows written; nothing was saved.` });
       }

@@ -46,11 +46,7 @@ export type FilterParse = { ok: true; condition: FilterCondition } | { ok: false
  * Reads `<field><operator><value>`. The longest operator wins, so `name=*contains*x` is "contains x",
  * never "equals *contains*x"; the value is then checked by the contract's rule (valueProblem).
  */
-export function parseFilter(
-  text: string,
-  searchable: Readonly<Record<string, FieldType>>,
-  operatorsByType: Readonly<Record<FieldType, readonly string[]>>,
-): FilterParse {
+export function parseFilter(text: string, searchable: Readonly<Record<string, FieldType>>, operatorsByType: Readonly<Record<FieldType, readonly string[]>>): FilterParse {
   const match = /^([a-z_]+)(.*)$/s.exec(text);
   if (!match) return { ok: false, message: `“${clip(text)}” is not a filter (expected a field name, an operator and a value).` };
   const [, field, rest] = match;

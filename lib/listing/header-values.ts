@@ -28,7 +28,9 @@ export function withHeaderValuesHidden(item: Record<string, unknown>): Record<st
   if ("headers" in copy) copy.headers = maskHeaders(copy.headers);
   if (Array.isArray(copy.webhooks)) {
     copy.webhooks = copy.webhooks.map((webhook: unknown) =>
-      webhook !== null && typeof webhook === "object" && "headers" in webhook ? { ...(webhook as object), headers: maskHeaders((webhook as { headers: unknown }).headers) } : webhook,
+      webhook !== null && typeof webhook === "object" && "headers" in webhook
+        ? { ...(webhook as object), headers: maskHeaders((webhook as { headers: unknown }).headers) }
+        : webhook,
     );
   }
   return copy;
@@ -53,6 +55,8 @@ export function withoutHeaderValues(group: WebhookGroup): GroupForPage {
   return {
     ...rest,
     ...(headers === undefined ? {} : { headers: headerNames(headers) }),
-    ...(webhooks === undefined ? {} : { webhooks: webhooks.map(({ headers: hookHeaders, ...hook }) => ({ ...hook, ...(hookHeaders === undefined ? {} : { headers: headerNames(hookHeaders) }) })) }),
+    ...(webhooks === undefined
+      ? {}
+      : { webhooks: webhooks.map(({ headers: hookHeaders, ...hook }) => ({ ...hook, ...(hookHeaders === undefined ? {} : { headers: headerNames(hookHeaders) }) })) }),
   };
 }

@@ -7,9 +7,7 @@ import { MAX_IDS } from "@/lib/ems/contract";
  */
 export { MAX_IDS };
 
-export type IdListResult =
-  | { ok: true; ids: number[] }
-  | { ok: false; errors: string[] };
+export type IdListResult = { ok: true; ids: number[] } | { ok: false; errors: string[] };
 
 const SEPARATORS = /[\s,;]+/;
 

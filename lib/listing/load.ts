@@ -40,7 +40,9 @@ export async function loadListing(
 ): Promise<ListingOutcome<Record<string, unknown>>> {
   const query = toEmsQuery(state) as QueryFor<typeof state.resource>;
   const read = (asked: typeof query) =>
-    loadShared(actor, canonicalQuery(state.resource, asked).hash, state.resource, emsClient, options, (client, shared) => answerCache.list(client, state.resource, asked, shared));
+    loadShared(actor, canonicalQuery(state.resource, asked).hash, state.resource, emsClient, options, (client, shared) =>
+      answerCache.list(client, state.resource, asked, shared),
+    );
   // The page's block of 200 rows (./page-block.ts): its neighbours are then answered by the same call.
   const block = pageBlockOf(query);
   let outcome = await read(block ?? query);

@@ -20,7 +20,7 @@ export function pageBlockOf<Q extends EmsListingQuery>(query: Q): Q | null {
   if (query.expand && query.expand.length > 0) return null;
   const perPage = query.perPage ?? DEFAULT_PER_PAGE;
   if (perPage >= PAGE_BLOCK_ROWS || PAGE_BLOCK_ROWS % perPage !== 0) return null;
-  const index = Math.floor(((query.page ?? 1) - 1) * perPage / PAGE_BLOCK_ROWS);
+  const index = Math.floor((((query.page ?? 1) - 1) * perPage) / PAGE_BLOCK_ROWS);
   return { ...query, page: index + 1, perPage: PAGE_BLOCK_ROWS };
 }
 

@@ -14,13 +14,7 @@ import { querySchemaOf } from "@/lib/ems/query";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { parseFilter, type FilterCondition } from "./filters";
 import { formatIdList, parseIdList } from "./ids";
-import {
-  MAX_SORT_LEVELS,
-  PER_PAGE_OPTIONS,
-  listingConfig,
-  type ListingResource,
-  type ResourceConfig,
-} from "./resources";
+import { MAX_SORT_LEVELS, PER_PAGE_OPTIONS, listingConfig, type ListingResource, type ResourceConfig } from "./resources";
 
 export interface ListingState {
   resource: ListingResource;
@@ -129,12 +123,21 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
       .string()
       .regex(/^\d+$/, { error: `${what} must be a whole number.` })
       .transform(Number)
-      .pipe(z.number().int().min(1, { error: `${what} starts at 1.` }).max(max, { error: `${what} can be at most ${max}.` }));
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(1, { error: `${what} starts at 1.` })
+          .max(max, { error: `${what} can be at most ${max}.` }),
+      );
 
   return z.object({
     fields: z.array(fieldName).optional(),
     expand: z.array(expandName).optional(),
-    filter: z.array(filter).max(MAX_SEARCH_CONDITIONS, { error: `At most ${MAX_SEARCH_CONDITIONS} filters are used.` }).optional(),
+    filter: z
+      .array(filter)
+      .max(MAX_SEARCH_CONDITIONS, { error: `At most ${MAX_SEARCH_CONDITIONS} filters are used.` })
+      .optional(),
     searchCondition: z.enum(["and", "or"], { error: "Match must be “and” or “or”." }).optional(),
     // At most MAX_SORT_LEVELS levels: the first ones are kept (parseListingSearchParams), not all dropped.
     sort: z.array(sortKey).optional(),

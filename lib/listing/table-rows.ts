@@ -101,7 +101,6 @@ function cellOf(resource: EmsResource, kind: CellKind, field: string, item: Item
   return plainValue(value);
 }
 
-
 function webhookLine(hook: Item): WebhookLine {
   const triggers = Object.entries(TRIGGER_LETTERS).filter(([, what]) => isYes(hook[`trigger_on_${what}`]));
   return [plainValue(hook.name), plainValue(hook.url), plainValue(hook.trigger_object), triggers.map(([letter]) => letter).join(""), isYes(hook.enabled)];

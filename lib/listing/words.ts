@@ -66,7 +66,8 @@ export function dateInWords(value: string): string {
 
 function valueInWords(resource: ListingResource, condition: FilterCondition): string {
   const type = listingConfig(resource).searchable[condition.field];
-  const one = (value: string) => (type === "date" && !condition.operator.includes("*") ? dateInWords(value) : type === "boolean" ? (value === "1" ? "yes" : "no") : value);
+  const one = (value: string) =>
+    type === "date" && !condition.operator.includes("*") ? dateInWords(value) : type === "boolean" ? (value === "1" ? "yes" : "no") : value;
   if (!isSetOperator(condition.operator)) return one(condition.value);
   const values = condition.value.split(SET_SEPARATOR).map(one);
   return values.length <= 2 ? values.join(" or ") : `${values.slice(0, -1).join(", ")} or ${values[values.length - 1]}`;

@@ -126,59 +126,75 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
   };
 
   const complete =
-    (await drain("authAttempts", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "authAttempts",
+      () =>
+        prisma.$executeRaw`
         DELETE FROM "AuthAttempt" WHERE "id" IN (
           SELECT "id" FROM "AuthAttempt" WHERE "createdAt" < ${iso(cutoffs.authAttempts)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
-    (await drain("sessions", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "sessions",
+      () =>
+        prisma.$executeRaw`
         DELETE FROM "UserSession" WHERE "id" IN (
           SELECT "id" FROM "UserSession"
           WHERE "createdAt" < ${iso(cutoffs.sessionsSignedInBefore)}::timestamp
             AND ("revokedAt" < ${iso(cutoffs.sessionsEndedBefore)}::timestamp OR "lastSeenAt" < ${iso(idleBefore)}::timestamp OR "createdAt" < ${iso(expiredBefore)}::timestamp)
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
-    (await drain("auditLog", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "auditLog",
+      () =>
+        prisma.$executeRaw`
         DELETE FROM "AuditLog" WHERE "id" IN (
           SELECT "id" FROM "AuditLog" WHERE "createdAt" < ${iso(cutoffs.auditLog)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
     // Composite keys: rows picked by ctid, which the locking subquery returns for its own rows.
-    (await drain("sharedAnswers", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "sharedAnswers",
+      () =>
+        prisma.$executeRaw`
         DELETE FROM "EmsSharedAnswer" WHERE ctid IN (
           SELECT ctid FROM "EmsSharedAnswer"
           WHERE GREATEST("fetchedAt", "leaseUntil") < ${iso(cutoffs.caches)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
-    (await drain("budgetUsage", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "budgetUsage",
+      () =>
+        prisma.$executeRaw`
         DELETE FROM "EmsBudgetUsage" WHERE ctid IN (
           SELECT ctid FROM "EmsBudgetUsage" WHERE "minute" < ${iso(cutoffs.caches)}::timestamp
           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
     )) &&
     // History: changes first (the kept checkpoint holds them), then what came before it.
-    (await drain("historyChanges", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "historyChanges",
+      () =>
+        prisma.$executeRaw`
         ${keptCheckpoints}
         DELETE FROM "SetupChange" WHERE "id" IN (
           SELECT c."id" FROM "SetupChange" c JOIN kept ON kept."trackerId" = c."trackerId"
           WHERE c."seenAt" <= kept."takenAt"
           LIMIT ${batchSize} FOR UPDATE OF c SKIP LOCKED)`,
     )) &&
-    (await drain("historyCheckpoints", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "historyCheckpoints",
+      () =>
+        prisma.$executeRaw`
         ${keptCheckpoints}
         DELETE FROM "SetupCheckpoint" WHERE "id" IN (
           SELECT k."id" FROM "SetupCheckpoint" k JOIN kept ON kept."trackerId" = k."trackerId"
           WHERE k."takenAt" < kept."takenAt"
           LIMIT ${batchSize} FOR UPDATE OF k SKIP LOCKED)`,
     )) &&
-    (await drain("historySyncs", () =>
-      prisma.$executeRaw`
+    (await drain(
+      "historySyncs",
+      () =>
+        prisma.$executeRaw`
         ${keptCheckpoints}
         DELETE FROM "SetupSync" WHERE "id" IN (
           SELECT s."id" FROM "SetupSync" s JOIN kept ON kept."trackerId" = s."trackerId"

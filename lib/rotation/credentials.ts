@@ -69,9 +69,7 @@ export async function rotateStoredSecrets(db: PrismaClient, options: RotationOpt
       let secretCiphertext: string;
       try {
         keyCiphertext = needsReencryption(row.keyCiphertext) ? reencryptSecret(row.keyCiphertext, credentialAad(row.userId, "key")) : row.keyCiphertext;
-        secretCiphertext = needsReencryption(row.secretCiphertext)
-          ? reencryptSecret(row.secretCiphertext, credentialAad(row.userId, "secret"))
-          : row.secretCiphertext;
+        secretCiphertext = needsReencryption(row.secretCiphertext) ? reencryptSecret(row.secretCiphertext, credentialAad(row.userId, "secret")) : row.secretCiphertext;
       } catch (error) {
         if (!(error instanceof DecryptionError)) throw error;
         credentials.unreadable.push(row.id);

@@ -34,21 +34,39 @@ export async function reencryptHistorySecrets(db: PrismaClient, batchSize: numbe
     if ((await write(next)).count === 1) counts.reencrypted += 1;
   };
 
-  for (let cursor: string | undefined; ; ) {
-    const rows = await db.setupChange.findMany({ where: { secretCiphertext: { not: null }, ...(cursor ? { id: { gt: cursor } } : {}) }, orderBy: { id: "asc" }, take: batchSize, select: { id: true, secretCiphertext: true } });
+  for (let cursor: string | undefined; ;) {
+    const rows = await db.setupChange.findMany({
+      where: { secretCiphertext: { not: null }, ...(cursor ? { id: { gt: cursor } } : {}) },
+      orderBy: { id: "asc" },
+      take: batchSize,
+      select: { id: true, secretCiphertext: true },
+    });
     if (rows.length === 0) break;
     cursor = rows.at(-1)!.id;
-    for (const row of rows) await rewrite(row.secretCiphertext!, changeAad(row.id), (next) => db.setupChange.updateMany({ where: { id: row.id, secretCiphertext: row.secretCiphertext }, data: { secretCiphertext: next } }));
+    for (const row of rows)
+      await rewrite(row.secretCiphertext!, changeAad(row.id), (next) =>
+        db.setupChange.updateMany({ where: { id: row.id, secretCiphertext: row.secretCiphertext }, data: { secretCiphertext: next } }),
+      );
   }
-  for (let cursor: string | undefined; ; ) {
-    const rows = await db.setupCheckpoint.findMany({ where: cursor ? { id: { gt: cursor } } : undefined, orderBy: { id: "asc" }, take: batchSize, select: { id: true, ciphertext: true } });
+  for (let cursor: string | undefined; ;) {
+    const rows = await db.setupCheckpoint.findMany({
+      where: cursor ? { id: { gt: cursor } } : undefined,
+      orderBy: { id: "asc" },
+      take: batchSize,
+      select: { id: true, ciphertext: true },
+    });
     if (rows.length === 0) break;
     cursor = rows.at(-1)!.id;
-    for (const row of rows) await rewrite(row.ciphertext, checkpointAad(row.id), (next) => db.setupCheckpoint.updateMany({ where: { id: row.id, ciphertext: row.ciphertext }, data: { ciphertext: next } }));
+    for (const row of rows)
+      await rewrite(row.ciphertext, checkpointAad(row.id), (next) =>
+        db.setupCheckpoint.updateMany({ where: { id: row.id, ciphertext: row.ciphertext }, data: { ciphertext: next } }),
+      );
   }
   for (const tracker of await db.changeTracker.findMany({ select: { id: true, slackUrlCiphertext: true } })) {
     if (tracker.slackUrlCiphertext) {
-      await rewrite(tracker.slackUrlCiphertext, slackUrlAad(tracker.id), (next) => db.changeTracker.updateMany({ where: { id: tracker.id, slackUrlCiphertext: tracker.slackUrlCiphertext }, data: { slackUrlCiphertext: next } }));
+      await rewrite(tracker.slackUrlCiphertext, slackUrlAad(tracker.id), (next) =>
+        db.changeTracker.updateMany({ where: { id: tracker.id, slackUrlCiphertext: tracker.slackUrlCiphertext }, data: { slackUrlCiphertext: next } }),
+      );
     }
     for (let offset = 0; ; offset += batchSize) {
       const rows = await db.trackedRecord.findMany({
@@ -61,7 +79,10 @@ export async function reencryptHistorySecrets(db: PrismaClient, batchSize: numbe
       if (rows.length === 0) break;
       for (const row of rows) {
         await rewrite(row.secretCiphertext!, recordAad(tracker.id, row.kind as RecordKind, row.recordId), (next) =>
-          db.trackedRecord.updateMany({ where: { trackerId: tracker.id, kind: row.kind, recordId: row.recordId, secretCiphertext: row.secretCiphertext }, data: { secretCiphertext: next } }),
+          db.trackedRecord.updateMany({
+            where: { trackerId: tracker.id, kind: row.kind, recordId: row.recordId, secretCiphertext: row.secretCiphertext },
+            data: { secretCiphertext: next },
+          }),
         );
       }
     }

@@ -215,9 +215,12 @@ export class Sandbox implements SandboxControls {
         case "record": {
           const bearer = caller.bearer;
           if (!bearer?.ok) {
-            const message = bearer?.ok === false && bearer.reason === "expired" ? MESSAGES.expiredBearer
-              : bearer?.ok === false && bearer.reason === "revoked" ? MESSAGES.revokedBearer
-              : MESSAGES.invalidBearer;
+            const message =
+              bearer?.ok === false && bearer.reason === "expired"
+                ? MESSAGES.expiredBearer
+                : bearer?.ok === false && bearer.reason === "revoked"
+                  ? MESSAGES.revokedBearer
+                  : MESSAGES.invalidBearer;
             throw new SandboxHttpError(401, message, { "www-authenticate": WWW_AUTHENTICATE_BEARER });
           }
           if (request.method !== "GET" && request.method !== "HEAD") {

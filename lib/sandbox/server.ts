@@ -7,9 +7,7 @@ import { Sandbox } from "./sandbox";
 export type RunningSandboxServer = { sandbox: Sandbox; server: Server; baseUrl: string; close(): Promise<void> };
 
 /** Starts the sandbox on node:http, bound to `host` (loopback by default). Port 0 picks a free port. */
-export async function listenSandbox(
-  options: SandboxOptions & { port?: number; host?: string; warmUp?: boolean } = {},
-): Promise<RunningSandboxServer> {
+export async function listenSandbox(options: SandboxOptions & { port?: number; host?: string; warmUp?: boolean } = {}): Promise<RunningSandboxServer> {
   const sandbox = new Sandbox(options);
   if (options.warmUp !== false) sandbox.warmUp();
   const server = createServer({ keepAliveTimeout: 5_000 }, createNodeListener(sandbox));

@@ -20,7 +20,14 @@ export type SandboxAdminClient = {
   setTokenLifetime(seconds: number): Promise<void>;
   revokeAllTokens(): Promise<void>;
   /** The next `count` calls (of `paths`, default all) answer `status`, wait `delayMs`, and/or carry broken JSON. */
-  injectFaults(fault: { count: number; status?: 401 | 403 | 404 | 422 | 429 | 500 | 503; delayMs?: number; malformedJson?: boolean; retryAfterSeconds?: number; paths?: "token" | "api" | "all" }): Promise<void>;
+  injectFaults(fault: {
+    count: number;
+    status?: 401 | 403 | 404 | 422 | 429 | 500 | 503;
+    delayMs?: number;
+    malformedJson?: boolean;
+    retryAfterSeconds?: number;
+    paths?: "token" | "api" | "all";
+  }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Shifts the server's clock: its Date header, expires_at and token expiry checks. */
   setClockOffset(seconds: number): Promise<void>;
@@ -39,14 +46,16 @@ export type SandboxAdminClient = {
 
 export type StartedSandbox = { baseUrl: string; admin: SandboxAdminClient; close(): Promise<void> };
 
-export async function startSandboxServer(opts: {
-  port?: number;
-  accounts?: SandboxAccountConfig[];
-  signingSecret?: string;
-  adminSecret?: string;
-  /** SandboxOptions.driftSeconds: random edits of the first account every so often (off by default). */
-  driftSeconds?: number;
-} = {}): Promise<StartedSandbox> {
+export async function startSandboxServer(
+  opts: {
+    port?: number;
+    accounts?: SandboxAccountConfig[];
+    signingSecret?: string;
+    adminSecret?: string;
+    /** SandboxOptions.driftSeconds: random edits of the first account every so often (off by default). */
+    driftSeconds?: number;
+  } = {},
+): Promise<StartedSandbox> {
   const adminSecret = opts.adminSecret ?? randomBytes(18).toString("base64url");
   const running = await listenSandbox({
     port: opts.port ?? 0,

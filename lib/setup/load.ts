@@ -1,6 +1,17 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { answerCache, emsConfig, MAX_PER_PAGE, type EmsClient, type EmsEvent, type EventQuery, type RateLimit, type SharedListOptions, type WebhookGroup, type WebhookGroupQuery } from "@/lib/ems";
+import {
+  answerCache,
+  emsConfig,
+  MAX_PER_PAGE,
+  type EmsClient,
+  type EmsEvent,
+  type EventQuery,
+  type RateLimit,
+  type SharedListOptions,
+  type WebhookGroup,
+  type WebhookGroupQuery,
+} from "@/lib/ems";
 import type { SetupData } from "@/lib/setup/setup-data";
 import { loadShared, type Freshness, type ListingFailure, type RateBudget } from "@/lib/ems-access/shared-read";
 
@@ -107,7 +118,9 @@ async function walk<R extends "webhook-groups" | "events">(
  */
 export async function loadSetup(actor: Actor, options: { refresh?: boolean } = {}): Promise<SetupOutcome> {
   const windowMs = emsConfig().coverageCacheMs;
-  const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, (client, shared) => readSetup(client, shared));
+  const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, (client, shared) =>
+    readSetup(client, shared),
+  );
   if (outcome.kind !== "ok") return outcome;
   return { kind: "ok", snapshot: outcome.answer.snapshot, budget: outcome.budget, freshness: outcome.freshness };
 }

@@ -23,7 +23,11 @@ export async function setRequiredTriggers(actor: Actor, triggers: readonly Trigg
     await requireManager(tx, actor);
     const before = await tx.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { requiredTriggers: true } });
     await tx.team.update({ where: { id: actor.teamId }, data: { requiredTriggers: wanted } });
-    await auditByActor(actor, { action: "coverage.requirements_changed", target: actor.teamId, ip: context.ip ?? null, metadata: { before: before.requiredTriggers, after: wanted } }, tx);
+    await auditByActor(
+      actor,
+      { action: "coverage.requirements_changed", target: actor.teamId, ip: context.ip ?? null, metadata: { before: before.requiredTriggers, after: wanted } },
+      tx,
+    );
   });
   return wanted;
 }

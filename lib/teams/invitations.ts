@@ -24,11 +24,7 @@ export interface CreatedInvitation {
 }
 
 /** Owners and admins invite; the role is fixed now, and admins cannot invite owners. */
-export async function createInvitation(
-  actor: Actor,
-  input: { role: TeamRole; email?: string | null },
-  context: RequestContext = {},
-): Promise<CreatedInvitation> {
+export async function createInvitation(actor: Actor, input: { role: TeamRole; email?: string | null }, context: RequestContext = {}): Promise<CreatedInvitation> {
   // Any invitation hands out a lasting membership: a stale cookie must not be able to make one.
   assertRecentlyAuthenticated(actor);
   const token = newInvitationToken();
@@ -181,10 +177,7 @@ export interface RedeemedInvitation {
  * `acceptInvitation`). Throws SafeError for an unknown, used, revoked or expired link, for a link
  * made out to another address, and for a person who already belongs to a team.
  */
-export async function redeemInvitation(
-  tx: TransactionClient,
-  input: { token: string; userId: string; email: string; ip?: string | null },
-): Promise<RedeemedInvitation> {
+export async function redeemInvitation(tx: TransactionClient, input: { token: string; userId: string; email: string; ip?: string | null }): Promise<RedeemedInvitation> {
   const unknown = new SafeError("This invitation link is not valid. Check that you copied all of it, or ask the team for a new one.", "invitation_invalid");
   if (!isWellFormedInvitationToken(input.token)) throw unknown;
   const invitation = await tx.invitation.findUnique({
@@ -257,7 +250,10 @@ export async function acceptInvitation(actor: Actor, token: string, context: Req
   return prisma.$transaction(async (tx) => {
     await lockTeam(tx, actor.teamId);
     await currentRole(tx, actor);
-    const preview = await tx.invitation.findUnique({ where: { tokenHash: hashInvitationToken(isWellFormedInvitationToken(token) ? token : "") }, select: { teamId: true } });
+    const preview = await tx.invitation.findUnique({
+      where: { tokenHash: hashInvitationToken(isWellFormedInvitationToken(token) ? token : "") },
+      select: { teamId: true },
+    });
     if (preview?.teamId === actor.teamId) throw new SafeError("You are already a member of this team.", "already_in_team");
     const others = await tx.membership.count({ where: { teamId: actor.teamId, userId: { not: actor.userId } } });
     if (others > 0) {

@@ -73,11 +73,7 @@ async function findTeamMembership(tx: TransactionClient, actor: Actor, membershi
   return membership;
 }
 
-export async function changeMemberRole(
-  actor: Actor,
-  input: { membershipId: string; role: TeamRole },
-  context: RequestContext = {},
-): Promise<{ changed: boolean }> {
+export async function changeMemberRole(actor: Actor, input: { membershipId: string; role: TeamRole }, context: RequestContext = {}): Promise<{ changed: boolean }> {
   return prisma.$transaction(async (tx) => {
     await lockTeam(tx, actor.teamId);
     const actorRole = await requireManager(tx, actor);

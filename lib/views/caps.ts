@@ -52,10 +52,7 @@ export async function assertRoomForView(tx: TransactionClient, actor: Actor, add
            count(*) FILTER (WHERE "scope" = 'TEAM')::integer AS "shared"
     FROM "SavedView" WHERE "teamId" = ${actor.teamId}`;
   if (added.owned && counts.owned >= caps.perPerson) {
-    throw new SafeError(
-      `You have ${counts.owned.toLocaleString("en-US")} saved views, the most one person can keep. Delete one to save another.`,
-      "views_person_cap",
-    );
+    throw new SafeError(`You have ${counts.owned.toLocaleString("en-US")} saved views, the most one person can keep. Delete one to save another.`, "views_person_cap");
   }
   if (added.shared && counts.shared >= caps.perTeam) {
     throw new SafeError(

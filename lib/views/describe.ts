@@ -30,9 +30,7 @@ export function describeViewQuery(page: ListingPage, query: string): string {
     else parts.push(...conditions);
   }
   if (state.ids.length > 0) {
-    parts.push(
-      state.ids.length > MAX_LISTED_IDS ? `Only ${state.ids.length} chosen ids` : `Only id${state.ids.length === 1 ? "" : "s"} ${state.ids.join(", ")}`,
-    );
+    parts.push(state.ids.length > MAX_LISTED_IDS ? `Only ${state.ids.length} chosen ids` : `Only id${state.ids.length === 1 ? "" : "s"} ${state.ids.join(", ")}`);
   }
   if (state.sort.length > 0 && state.sort.map((k) => `${k.field}:${k.direction}`).join() !== config.defaultSort.map((k) => `${k.field}:${k.direction}`).join()) {
     parts.push(sortInWords(page, state.sort));
@@ -40,9 +38,7 @@ export function describeViewQuery(page: ListingPage, query: string): string {
   if (state.expand.includes("webhooks")) parts.push("With webhooks");
   if (state.fields.join(",") !== config.defaultFields.join(",")) {
     parts.push(
-      state.fields.length > MAX_LISTED_COLUMNS
-        ? `${state.fields.length} columns`
-        : `Columns: ${state.fields.map((field) => fieldLabel(config, field)).join(", ")}`,
+      state.fields.length > MAX_LISTED_COLUMNS ? `${state.fields.length} columns` : `Columns: ${state.fields.map((field) => fieldLabel(config, field)).join(", ")}`,
     );
   }
   if (state.perPage !== DEFAULT_PER_PAGE) parts.push(`${state.perPage} rows per page`);

@@ -9,14 +9,7 @@ import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { canManageView, canSeeView } from "./access";
 import { assertRoomForView, lockTeamViews } from "./caps";
 import { MAX_VIEW_QUERY_LENGTH, VIEW_QUERY_TOO_LONG } from "./limits";
-import {
-  viewIdSchema,
-  viewNameSchema,
-  viewPageSchema,
-  viewQuerySchema,
-  viewScopeSchema,
-  type ListingPage,
-} from "./validation";
+import { viewIdSchema, viewNameSchema, viewPageSchema, viewQuerySchema, viewScopeSchema, type ListingPage } from "./validation";
 
 export interface ViewSummary {
   id: string;
@@ -163,10 +156,7 @@ async function assertNameFree(tx: TransactionClient, actor: Actor, page: string,
     select: { id: true },
   });
   if (clash) {
-    throw new SafeError(
-      scope === "TEAM" ? `Your team already has a view named “${name}”.` : `You already have a view named “${name}”.`,
-      "name_taken",
-    );
+    throw new SafeError(scope === "TEAM" ? `Your team already has a view named “${name}”.` : `You already have a view named “${name}”.`, "name_taken");
   }
 }
 
@@ -191,11 +181,7 @@ export async function createView(actor: Actor, input: CreateViewInput): Promise<
       data: { teamId: actor.teamId, ownerId: actor.userId, page, name, query, scope },
     });
     if (scope === "TEAM") {
-      await auditByActor(
-        actor,
-        { action: "view.shared", target: view.id, metadata: { name, page } },
-        tx,
-      );
+      await auditByActor(actor, { action: "view.shared", target: view.id, metadata: { name, page } }, tx);
     }
     return view;
   });
@@ -230,11 +216,7 @@ export async function updateView(actor: Actor, viewId: string, input: UpdateView
       await tx.userDefaultView.deleteMany({ where: { viewId: view.id, NOT: { userId: actor.userId } } });
     }
     if (sharing) {
-      await auditByActor(
-        actor,
-        { action: "view.shared", target: view.id, metadata: { name, page: view.page } },
-        tx,
-      );
+      await auditByActor(actor, { action: "view.shared", target: view.id, metadata: { name, page: view.page } }, tx);
     }
     return updated;
   });

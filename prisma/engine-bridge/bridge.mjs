@@ -142,9 +142,7 @@ function createAdapterFactory({ url, shadowDatabaseUrl }) {
 async function connectToConfiguredShadowDb(shadowUrl) {
   const shadow = connectionSettings(shadowUrl);
   const adapter = patchAdapter(await new PrismaPg(shadow.config, { schema: shadow.schema }).connect());
-  const { rows } = await adapter.client.query(
-    `SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'`,
-  );
+  const { rows } = await adapter.client.query(`SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'`);
   const drops = rows.map((row) => `DROP SCHEMA ${quoteIdent(row.nspname)} CASCADE;`).join("\n");
   await adapter.client.query(`${drops}\nCREATE SCHEMA IF NOT EXISTS ${quoteIdent(shadow.schema)};`);
   return adapter;
@@ -157,9 +155,7 @@ async function connectToTemporaryShadowDb(main) {
   await admin.connect();
   const database = `prisma_migrate_shadow_db_${globalThis.crypto.randomUUID()}`;
   await admin.query(`CREATE DATABASE ${quoteIdent(database)}`);
-  const adapter = patchAdapter(
-    await new PrismaPg({ ...main.config, database }, { schema: main.schema }).connect(),
-  );
+  const adapter = patchAdapter(await new PrismaPg({ ...main.config, database }, { schema: main.schema }).connect());
   const dispose = adapter.dispose;
   adapter.dispose = async function () {
     try {
@@ -197,7 +193,10 @@ function describeConnectionError(error, config) {
       return { code: "P1003", message: `Database \`${config.database}\` does not exist on the database server at \`${where}\`.` };
     case "28P01":
     case "28000":
-      return { code: "P1000", message: `Authentication failed against database server at \`${where}\`, the provided database credentials for \`${config.user}\` are not valid.` };
+      return {
+        code: "P1000",
+        message: `Authentication failed against database server at \`${where}\`, the provided database credentials for \`${config.user}\` are not valid.`,
+      };
     default:
       return { code: "P1001", message: `Can't connect to the database server at \`${where}\`: ${error.message}` };
   }

@@ -208,12 +208,17 @@ function saveTemplate(dataDir: string): void {
 /** Starts the server and resolves once it accepts connections; rejects with its last lines if it exits. */
 async function startServer(bin: Binaries, dataDir: string, port: number, ephemeral: boolean, user: { uid: number; gid: number } | undefined): Promise<ChildProcess> {
   const flags = [
-    "-D", dataDir,
-    "-p", String(port),
-    "-c", `listen_addresses=${EMBEDDED_HOST}`,
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    `listen_addresses=${EMBEDDED_HOST}`,
     // No Unix socket: its default directory may not exist or be writable on this machine.
-    "-c", "unix_socket_directories=",
-    "-c", "max_connections=200",
+    "-c",
+    "unix_socket_directories=",
+    "-c",
+    "max_connections=200",
     ...(ephemeral ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
   ];
   const child = spawn(bin.postgres, flags, { ...user, env: { ...process.env, LC_ALL: "C" }, stdio: ["ignore", "ignore", "pipe"] });

@@ -88,10 +88,20 @@ describe("setSlackUrlAction", () => {
     expect(await errorFor("https://alerts:pw@hooks.slack.com/services/T/B/x")).toBe("The URL must not contain a user name or password.");
     expect(await errorFor(`https://hooks.slack.com/services/${"x".repeat(480)}`)).toBe("That URL is longer than 500 characters; no webhook URL is that long.");
     const privateMessage = "That URL points to a private network address (or a reserved one); alerts are only sent to public hosts.";
-    for (const url of ["https://10.0.0.1/services/x", "https://169.254.169.254/latest", "https://localhost/x", "https://[::ffff:127.0.0.1]/x", "https://2130706433/x", "https://slack.internal/x"]) {
+    for (const url of [
+      "https://10.0.0.1/services/x",
+      "https://169.254.169.254/latest",
+      "https://localhost/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://2130706433/x",
+      "https://slack.internal/x",
+    ]) {
       expect(await errorFor(url)).toBe(privateMessage);
     }
-    expect(await call(setSlackUrlAction, { trackerId: "../../etc", url: SLACK_URL })).toMatchObject({ status: "error", fieldErrors: { trackerId: "That change tracker no longer exists." } });
+    expect(await call(setSlackUrlAction, { trackerId: "../../etc", url: SLACK_URL })).toMatchObject({
+      status: "error",
+      fieldErrors: { trackerId: "That change tracker no longer exists." },
+    });
     expect(await trackerRow(trackerId)).toEqual({ slackUrlCiphertext: null, slackUrlLabel: null });
   });
 
@@ -116,7 +126,11 @@ describe("setSlackUrlAction", () => {
 
     // Sending the team's alerts somewhere new needs a recent re-authentication; clearing does not.
     await prisma.userSession.update({ where: { id: sessionId }, data: { reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) } });
-    expect(await call(setSlackUrlAction, { trackerId, url: "https://hooks.slack.com/services/T1/B1/other" })).toEqual({ status: "error", message: REAUTH_REQUIRED_MESSAGE, reauthRequired: "any" });
+    expect(await call(setSlackUrlAction, { trackerId, url: "https://hooks.slack.com/services/T1/B1/other" })).toEqual({
+      status: "error",
+      message: REAUTH_REQUIRED_MESSAGE,
+      reauthRequired: "any",
+    });
     expect(decryptSecret((await trackerRow(trackerId)).slackUrlCiphertext!, slackUrlAad(trackerId))).toBe(SLACK_URL);
     expect(await call(setSlackUrlAction, { trackerId, url: "" })).toEqual({ status: "success", message: "Removed: alerts are no longer posted to Slack." });
     expect(await trackerRow(trackerId)).toEqual({ slackUrlCiphertext: null, slackUrlLabel: null });
@@ -142,7 +156,10 @@ describe("setAlertPreferencesAction", () => {
       });
       expect(await getAlertPreferences(member)).toEqual({ emailChanges: true, emailHealth: true });
       expect(await prisma.alertPreference.findUniqueOrThrow({ where: { userId: member.userId } })).toMatchObject({ teamId: owner.teamId });
-      expect(await call(setAlertPreferencesAction, { emailChanges: "yes" })).toMatchObject({ status: "error", fieldErrors: { emailChanges: "That is not a choice of this form." } });
+      expect(await call(setAlertPreferencesAction, { emailChanges: "yes" })).toMatchObject({
+        status: "error",
+        fieldErrors: { emailChanges: "That is not a choice of this form." },
+      });
       expect(await getAlertPreferences(member)).toEqual({ emailChanges: true, emailHealth: true });
       expect(await call(setAlertPreferencesAction, {})).toEqual({ status: "success", message: "Saved: you get no alert emails." });
       expect(await getAlertPreferences(member)).toEqual({ emailChanges: false, emailHealth: false });
@@ -203,7 +220,10 @@ describe("sendTestAlertAction", () => {
     expect(received).toEqual([]);
 
     await signInAs(admin);
-    expect(await call(sendTestAlertAction, { trackerId, channel: "email" })).toEqual({ status: "error", message: "Email is off on this deployment (SMTP_URL is not set)." });
+    expect(await call(sendTestAlertAction, { trackerId, channel: "email" })).toEqual({
+      status: "error",
+      message: "Email is off on this deployment (SMTP_URL is not set).",
+    });
     expect(await call(sendTestAlertAction, { trackerId, channel: "pigeon" })).toMatchObject({ status: "error", fieldErrors: { channel: "Choose Slack or email." } });
     expect(await call(sendTestAlertAction, { trackerId, channel: "slack" })).toEqual({ status: "success", message: "Test alert sent to Slack." });
     expect(received).toHaveLength(1);

@@ -219,7 +219,9 @@ describe("changePasswordAction", () => {
   it("refuses a wrong current password as that field's error and keeps every session", async () => {
     const owner = await withPassword(await createTeam());
     await signInAs(owner);
-    expect(await call(changePasswordAction, { currentPassword: "not my password at all", newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" })).toEqual({
+    expect(
+      await call(changePasswordAction, { currentPassword: "not my password at all", newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" }),
+    ).toEqual({
       status: "error",
       fieldErrors: { currentPassword: "That is not your current password." },
     });
@@ -232,7 +234,8 @@ describe("changePasswordAction", () => {
     const owner = await withPassword(await createTeam());
     const here = "198.51.100.71";
     await signInAs(owner, { path: "/account", headers: { "x-forwarded-for": here } });
-    const change = (currentPassword: string) => call(changePasswordAction, { currentPassword, newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" });
+    const change = (currentPassword: string) =>
+      call(changePasswordAction, { currentPassword, newPassword: "a brand new passphrase", confirmPassword: "a brand new passphrase" });
     for (let i = 1; i <= 10; i++) {
       expect(await change(`not my password ${i}`)).toEqual({ status: "error", fieldErrors: { currentPassword: "That is not your current password." } });
     }

@@ -64,7 +64,10 @@ describe("saveCredentialsAction", () => {
     const owner = await createTeam();
     await signInAs(owner);
     const answer = await call(saveCredentialsAction, { baseUrl: `${sandbox.baseUrl}/`, ...OTHER_CREDENTIALS });
-    expect(answer).toEqual({ status: "success", message: expect.stringMatching(/^Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\.$/) });
+    expect(answer).toEqual({
+      status: "success",
+      message: expect.stringMatching(/^Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\.$/),
+    });
     expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     const row = await credentialOf(owner.userId);
     expect(row).toMatchObject({ baseUrl: sandbox.baseUrl, keyLast4: "_key", lastVerifiedAt: expect.any(Date), lastError: null });
@@ -96,17 +99,28 @@ describe("saveCredentialsAction", () => {
     sandbox.sandbox.injectFaults({ count: 10, status: 503, paths: "all" });
     try {
       const answer = await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
-      expect(answer).toEqual({ status: "error", fieldErrors: { saveAnyway: expect.stringMatching(/^The EMS API is unavailable right now\..*Nothing was saved yet: save them without the check, or try again\.$/) } });
+      expect(answer).toEqual({
+        status: "error",
+        fieldErrors: {
+          saveAnyway: expect.stringMatching(/^The EMS API is unavailable right now\..*Nothing was saved yet: save them without the check, or try again\.$/),
+        },
+      });
       expect(await credentialOf(owner.userId)).toBeNull();
 
       const anyway = await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS, saveAnyway: "1" });
-      expect(anyway).toEqual({ status: "success", message: `Saved without a check (key ending in ${DEMO_CREDENTIALS.consumerKey.slice(-4)}). Use “Test connection” once the API answers.` });
+      expect(anyway).toEqual({
+        status: "success",
+        message: `Saved without a check (key ending in ${DEMO_CREDENTIALS.consumerKey.slice(-4)}). Use “Test connection” once the API answers.`,
+      });
       expect(await credentialOf(owner.userId)).toMatchObject({ lastVerifiedAt: null });
     } finally {
       sandbox.sandbox.clearFaults();
     }
     // Only "1" means it.
-    expect(await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS, saveAnyway: "yes" })).toMatchObject({ status: "error", fieldErrors: { saveAnyway: expect.any(String) } });
+    expect(await call(saveCredentialsAction, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS, saveAnyway: "yes" })).toMatchObject({
+      status: "error",
+      fieldErrors: { saveAnyway: expect.any(String) },
+    });
   });
 });
 

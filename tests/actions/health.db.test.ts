@@ -62,8 +62,14 @@ describe("muteFindingAction", () => {
       message: "Only owners and admins can manage the team.",
     });
     await signInAs(owner);
-    expect(await call(muteFindingAction, { ruleId: "no-such-check", findingKey: "1", reason: "x" })).toEqual({ status: "error", message: "There is no such health check." });
-    expect(await call(muteFindingAction, { ruleId: "Robert'); DROP TABLE", findingKey: "1", reason: "x" })).toMatchObject({ status: "error", fieldErrors: { ruleId: "There is no such health check." } });
+    expect(await call(muteFindingAction, { ruleId: "no-such-check", findingKey: "1", reason: "x" })).toEqual({
+      status: "error",
+      message: "There is no such health check.",
+    });
+    expect(await call(muteFindingAction, { ruleId: "Robert'); DROP TABLE", findingKey: "1", reason: "x" })).toMatchObject({
+      status: "error",
+      fieldErrors: { ruleId: "There is no such health check." },
+    });
     expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "   " })).toMatchObject({
       status: "error",
       fieldErrors: { reason: "Say why it is muted, so the team knows later." },
@@ -72,7 +78,10 @@ describe("muteFindingAction", () => {
       status: "error",
       fieldErrors: { reason: "The reason has invisible control characters; type it again." },
     });
-    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: "1\u0000", reason: "x" })).toMatchObject({ status: "error", fieldErrors: { findingKey: expect.any(String) } });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: "1\u0000", reason: "x" })).toMatchObject({
+      status: "error",
+      fieldErrors: { findingKey: expect.any(String) },
+    });
     expect(await mutesOf(owner.teamId)).toEqual([]);
   });
 
@@ -84,7 +93,10 @@ describe("muteFindingAction", () => {
     if (before.kind !== "ok") throw new Error(before.kind);
     const session = await signInAs(admin);
 
-    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" })).toEqual({ status: "success", message: "Finding muted." });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" })).toEqual({
+      status: "success",
+      message: "Finding muted.",
+    });
     expect(revalidatePath).toHaveBeenCalledWith("/health");
     const after = await loadHealthReport(admin);
     if (after.kind !== "ok") throw new Error(after.kind);
@@ -96,8 +108,14 @@ describe("muteFindingAction", () => {
     expect(actor?.healthCounts).toEqual(after.counts);
 
     const [record] = await auditOf(owner.teamId, "health.muted");
-    expect(record).toMatchObject({ actorId: admin.userId, metadata: { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" } });
-    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "again" })).toEqual({ status: "error", message: "That finding is already muted." });
+    expect(record).toMatchObject({
+      actorId: admin.userId,
+      metadata: { ruleId: finding.ruleId, findingKey: finding.key, reason: "Internal endpoint, 🛠 no personal data" },
+    });
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "again" })).toEqual({
+      status: "error",
+      message: "That finding is already muted.",
+    });
     expect(await mutesOf(owner.teamId)).toHaveLength(1);
   });
 
@@ -141,14 +159,22 @@ describe("setRequiredTriggersAction", () => {
     const { owner } = await teamWithFindings();
     const member = await addMember(owner, "MEMBER");
     await signInAs(member);
-    expect(await call(setRequiredTriggersAction, { form: "required-triggers", "require.registrant:insert": "on" })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
+    expect(await call(setRequiredTriggersAction, { form: "required-triggers", "require.registrant:insert": "on" })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
     await signInAs(owner);
     expect(await call(setRequiredTriggersAction, { form: "required-triggers", "require.__proto__:insert": "on" })).toMatchObject({ status: "error" });
     // A submission without the form's own field (empty, or crafted) changes nothing.
     expect(await call(setRequiredTriggersAction, {})).toMatchObject({ status: "error" });
     expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual([]);
 
-    const answer = await call(setRequiredTriggersAction, { form: "required-triggers", "require.registrant:delete": "on", "require.registrant:insert": "on", "require.session:update": "" });
+    const answer = await call(setRequiredTriggersAction, {
+      form: "required-triggers",
+      "require.registrant:delete": "on",
+      "require.registrant:insert": "on",
+      "require.session:update": "",
+    });
     expect(answer).toEqual({ status: "success", message: "Saved: 2 required triggers." });
     expect((await prisma.team.findUniqueOrThrow({ where: { id: owner.teamId } })).requiredTriggers).toEqual(["registrant:insert", "registrant:delete"]);
     expect(await auditOf(owner.teamId, "coverage.requirements_changed")).toHaveLength(1);

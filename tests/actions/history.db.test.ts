@@ -46,7 +46,10 @@ describe("change-history actions", () => {
     expect(await prisma.setupSync.count({ where: { trackerId, status: "ok" } })).toBe(1);
     expect(await call(startTrackingAction, { intervalMinutes: "15" })).toEqual({ status: "error", message: "This account is already tracked for your team." });
     for (const intervalMinutes of ["7", "-15", "1e9", "15; DROP TABLE", ""]) {
-      expect(await call(setTrackerIntervalAction, { trackerId, intervalMinutes })).toMatchObject({ status: "error", fieldErrors: { intervalMinutes: "Choose how often to sync." } });
+      expect(await call(setTrackerIntervalAction, { trackerId, intervalMinutes })).toMatchObject({
+        status: "error",
+        fieldErrors: { intervalMinutes: "Choose how often to sync." },
+      });
     }
     expect((await trackerOf(trackerId))!.intervalMinutes).toBe(15);
     expect(await prisma.auditLog.count({ where: { teamId: owner.teamId, action: "history.tracking_started" } })).toBe(1);

@@ -52,9 +52,15 @@ describe("refreshListingAction", () => {
     const before = await apiCallsOf(DEMO_CREDENTIALS.consumerKey);
     expect(await call(refreshListingAction, { resource: "contacts", search: "" })).toMatchObject({ status: "error", fieldErrors: { resource: expect.any(String) } });
     for (const groupId of ["abc", "0", "1e3", "9".repeat(16)]) {
-      expect(await call(refreshListingAction, { resource: "webhook-groups", search: "", groupId }), groupId).toMatchObject({ status: "error", fieldErrors: { groupId: expect.any(String) } });
+      expect(await call(refreshListingAction, { resource: "webhook-groups", search: "", groupId }), groupId).toMatchObject({
+        status: "error",
+        fieldErrors: { groupId: expect.any(String) },
+      });
     }
-    expect(await call(refreshListingAction, { resource: "events", search: "x".repeat(8_001) })).toMatchObject({ status: "error", fieldErrors: { search: expect.any(String) } });
+    expect(await call(refreshListingAction, { resource: "events", search: "x".repeat(8_001) })).toMatchObject({
+      status: "error",
+      fieldErrors: { search: expect.any(String) },
+    });
     expect(await apiCallsOf(DEMO_CREDENTIALS.consumerKey)).toBe(before);
   });
 
@@ -82,7 +88,9 @@ describe("refreshListingAction", () => {
     const ownBefore = await apiCallsOf(DEMO_CREDENTIALS.consumerKey);
 
     await signInAs(owner, { path: `/webhook-groups/${theirGroupId}` });
-    expect(await redirectOf(call(refreshListingAction, { resource: "webhook-groups", search: "", groupId: String(theirGroupId) }))).toBe(`/webhook-groups/${theirGroupId}`);
+    expect(await redirectOf(call(refreshListingAction, { resource: "webhook-groups", search: "", groupId: String(theirGroupId) }))).toBe(
+      `/webhook-groups/${theirGroupId}`,
+    );
     expect(await apiCallsOf(OTHER_CREDENTIALS.consumerKey)).toBe(otherBefore);
     expect(await apiCallsOf(DEMO_CREDENTIALS.consumerKey)).toBe(ownBefore + 1);
   });

@@ -110,7 +110,10 @@ describe("authedAction", () => {
 
     expect(result).toEqual({ status: "error", message: `${GENERIC_ERROR_MESSAGE} (reference ${requestId.slice(0, 8)})` });
     expect(JSON.stringify(result)).not.toContain("10.0.0.5");
-    const lines = output.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = output
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       expect.objectContaining({
         level: "error",

@@ -73,13 +73,10 @@ describe("authedRoute: who gets through", () => {
     await signInAs(owner);
     let seen: { query: unknown; context: AuthedRouteContext<{ id: string }> } | undefined;
     const query = queryObject({ n: z.coerce.number() });
-    const route = authedRoute<{ id: string }, typeof query>(
-      { name: "test.context", query },
-      async (query, context) => {
-        seen = { query, context };
-        return jsonResponse({});
-      },
-    );
+    const route = authedRoute<{ id: string }, typeof query>({ name: "test.context", query }, async (query, context) => {
+      seen = { query, context };
+      return jsonResponse({});
+    });
     const response = await route(routeRequest("/api/test/7?n=3&other=ignored"), { params: Promise.resolve({ id: "7" }) });
     expect(response.status).toBe(200);
     expect(seen!.query).toEqual({ n: 3 });
@@ -138,7 +135,10 @@ describe("authedRoute: the query", () => {
   it("answers 400 with the schema's own message, and a repeated parameter by name; the handler never runs", async () => {
     const owner = await createTeam();
     await signInAs(owner);
-    const route = authedRoute({ name: "test.query", query: queryObject({ q: z.string({ error: "Say what to search for (?q=)." }).min(2, { error: "Two characters at least." }) }) }, ok);
+    const route = authedRoute(
+      { name: "test.query", query: queryObject({ q: z.string({ error: "Say what to search for (?q=)." }).min(2, { error: "Two characters at least." }) }) },
+      ok,
+    );
     for (const [search, message] of [
       ["", "Say what to search for (?q=)."],
       ["?q=a", "Two characters at least."],
@@ -191,7 +191,10 @@ describe("authedRoute: one mapping from errors to answers", () => {
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ error: `${GENERIC_ERROR_MESSAGE} (reference ${requestId.slice(0, 8)})` });
     expect(body).not.toContain("10.0.0.5");
-    const lines = output.split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = output
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([
       expect.objectContaining({
         level: "error",

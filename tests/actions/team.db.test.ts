@@ -112,11 +112,17 @@ describe("removeMemberAction", () => {
     const outsider = await createTeam();
 
     await signInAs(member);
-    expect(await call(removeMemberAction, { membershipId: await membershipIdOf(other) })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
+    expect(await call(removeMemberAction, { membershipId: await membershipIdOf(other) })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
     await signInAs(admin);
     expect(await call(removeMemberAction, { membershipId: await membershipIdOf(owner) })).toEqual({ status: "error", message: "Admins cannot remove an owner." });
     await signInAs(outsider);
-    expect(await call(removeMemberAction, { membershipId: await membershipIdOf(member) })).toEqual({ status: "error", message: "That person is not a member of your team." });
+    expect(await call(removeMemberAction, { membershipId: await membershipIdOf(member) })).toEqual({
+      status: "error",
+      message: "That person is not a member of your team.",
+    });
     expect(await prisma.membership.count({ where: { teamId: owner.teamId } })).toBe(4);
   });
 
@@ -242,7 +248,10 @@ describe("revokeInvitationAction", () => {
     await signInAs(member);
     expect(await call(revokeInvitationAction, { invitationId: forMember.id })).toEqual({ status: "error", message: "Only owners and admins can manage the team." });
     await signInAs(admin);
-    expect(await call(revokeInvitationAction, { invitationId: forOwner.id })).toEqual({ status: "error", message: "Only an owner can revoke an invitation for an owner." });
+    expect(await call(revokeInvitationAction, { invitationId: forOwner.id })).toEqual({
+      status: "error",
+      message: "Only an owner can revoke an invitation for an owner.",
+    });
     await signInAs(outsider);
     expect(await call(revokeInvitationAction, { invitationId: forMember.id })).toEqual({ status: "error", message: "That invitation does not exist in your team." });
     expect(await prisma.invitation.count({ where: { teamId: owner.teamId, revokedAt: { not: null } } })).toBe(0);
@@ -264,7 +273,10 @@ describe("revokeInvitationAction", () => {
     const owner = await createTeam();
     const { invitation } = await createInvitation(owner, { role: "MEMBER" });
     await signInAs(owner);
-    expect(await call(revokeInvitationAction, { invitationId: invitation.id })).toEqual({ status: "success", message: "Invitation withdrawn: its link no longer works." });
+    expect(await call(revokeInvitationAction, { invitationId: invitation.id })).toEqual({
+      status: "success",
+      message: "Invitation withdrawn: its link no longer works.",
+    });
     expect((await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).revokedAt).not.toBeNull();
     expect(await auditCount(owner.teamId, "invitation.revoked")).toBe(1);
   });

@@ -36,7 +36,8 @@ async function withTwoFactor(actor: Actor): Promise<string> {
   return secret;
 }
 
-const codeHashesOf = (who: Pick<Actor, "userId">) => prisma.recoveryCode.findMany({ where: { userId: who.userId }, select: { codeHash: true }, orderBy: { codeHash: "asc" } });
+const codeHashesOf = (who: Pick<Actor, "userId">) =>
+  prisma.recoveryCode.findMany({ where: { userId: who.userId }, select: { codeHash: true }, orderBy: { codeHash: "asc" } });
 
 beforeEach(() => {
   signedOut({ path: "/account" });

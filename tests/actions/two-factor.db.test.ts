@@ -67,7 +67,14 @@ async function withTwoFactor(actor: Actor): Promise<string> {
 
 async function fakeCredential(actor: Pick<Actor, "userId">) {
   return prisma.apiCredential.create({
-    data: { userId: actor.userId, baseUrl: "https://ems.example.com", keyCiphertext: "v1:x:x:x", secretCiphertext: "v1:x:x:x", keyLast4: "1234", fingerprint: "f".repeat(64) },
+    data: {
+      userId: actor.userId,
+      baseUrl: "https://ems.example.com",
+      keyCiphertext: "v1:x:x:x",
+      secretCiphertext: "v1:x:x:x",
+      keyLast4: "1234",
+      fingerprint: "f".repeat(64),
+    },
   });
 }
 
@@ -217,7 +224,10 @@ describe("a team that requires two-factor", () => {
     const secret = await withTwoFactor(member);
     await prisma.team.update({ where: { id: owner.teamId }, data: { requireTwoFactor: true } });
     await signedInSince(member, 0, "/account");
-    expect(await call(disableTwoFactorAction, { code: totpCodeAt(secret, totpStep()) })).toMatchObject({ status: "error", message: expect.stringMatching(/requires two-factor/) });
+    expect(await call(disableTwoFactorAction, { code: totpCodeAt(secret, totpStep()) })).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/requires two-factor/),
+    });
     expect(await prisma.twoFactor.count({ where: { userId: member.userId, enabledAt: { not: null } } })).toBe(1);
   });
 });

@@ -371,7 +371,10 @@ describe("the caps on views and on their options (issue 24, finding 3)", () => {
     await signInAs(owner);
     expect(await call(saveViewAction, { page: "events", name: "One more", query: "sort=-id", then: "answer" })).toEqual({ status: "error", message: PERSON_REFUSAL });
     expect(await call(copyViewAction, { viewId: hundredth.id })).toEqual({ status: "error", message: PERSON_REFUSAL });
-    expect(await call(restoreViewAction, { page: "events", name: "Back", query: "", scope: "PERSONAL", makeDefault: "on" })).toEqual({ status: "error", message: PERSON_REFUSAL });
+    expect(await call(restoreViewAction, { page: "events", name: "Back", query: "", scope: "PERSONAL", makeDefault: "on" })).toEqual({
+      status: "error",
+      message: PERSON_REFUSAL,
+    });
     expect(await prisma.savedView.count({ where: { ownerId: owner.userId } })).toBe(100);
     expect(await prisma.userDefaultView.count({ where: { userId: owner.userId } })).toBe(0);
   });
@@ -394,9 +397,15 @@ describe("the caps on views and on their options (issue 24, finding 3)", () => {
     const view = await personalView(owner);
     await signInAs(owner);
     expect(longQuery.length).toBeGreaterThan(2000);
-    expect(await call(saveViewAction, { page: "webhook-groups", name: "Long", query: longQuery, then: "answer" })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
+    expect(await call(saveViewAction, { page: "webhook-groups", name: "Long", query: longQuery, then: "answer" })).toEqual({
+      status: "error",
+      fieldErrors: { query: TOO_LONG },
+    });
     expect(await call(updateViewAction, { viewId: view.id, query: longQuery })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
-    expect(await call(restoreViewAction, { page: "webhook-groups", name: "Long", query: longQuery, scope: "PERSONAL" })).toEqual({ status: "error", fieldErrors: { query: TOO_LONG } });
+    expect(await call(restoreViewAction, { page: "webhook-groups", name: "Long", query: longQuery, scope: "PERSONAL" })).toEqual({
+      status: "error",
+      fieldErrors: { query: TOO_LONG },
+    });
     // Short as sent, long as stored (every "é" is six characters once encoded): a form message.
     const accented = Array.from({ length: 7 }, (_, i) => `filter=name=*contains*${i}${"é".repeat(199)}`).join("&");
     expect(await call(saveViewAction, { page: "webhook-groups", name: "Accents", query: accented, then: "answer" })).toEqual({ status: "error", message: TOO_LONG });

@@ -97,8 +97,12 @@ describe("revealHeaderValueAction", () => {
     const owner = await demoTeam();
     const { group, groupHeader } = groupWithHeaders();
     const target = { groupId: group.id, index: 0, name: groupHeader.key };
-    await expect(revealHeaderValue({ ...owner, reauthenticatedAt: new Date(Date.now() - ELEVEN_MINUTES) }, target, { ip: "203.0.113.7" })).rejects.toBeInstanceOf(ReauthRequired);
-    await expect(revealHeaderValue({ ...owner, teamRequiresTwoFactor: true, twoFactorEnabled: false }, target, { ip: "203.0.113.7" })).rejects.toThrow("Your team requires two-factor sign-in: set it up first.");
+    await expect(revealHeaderValue({ ...owner, reauthenticatedAt: new Date(Date.now() - ELEVEN_MINUTES) }, target, { ip: "203.0.113.7" })).rejects.toBeInstanceOf(
+      ReauthRequired,
+    );
+    await expect(revealHeaderValue({ ...owner, teamRequiresTwoFactor: true, twoFactorEnabled: false }, target, { ip: "203.0.113.7" })).rejects.toThrow(
+      "Your team requires two-factor sign-in: set it up first.",
+    );
     expect(await revealsOf(owner.teamId)).toEqual([]);
     expect(await revealHeaderValue(owner, target, { ip: "203.0.113.7" })).toEqual({ value: groupHeader.value });
   });
@@ -202,7 +206,9 @@ describe("revealHeaderValueAction", () => {
       expect(stored).not.toContain(webhookHeader.value);
     }
     // The audit log says it in words, by name.
-    const sentence = sentenceText(describeAuditRecord({ action: "webhook.header_value_revealed", metadata: records[1]!.metadata, actorName: "Mia", actorEmail: null, subjectName: null }));
+    const sentence = sentenceText(
+      describeAuditRecord({ action: "webhook.header_value_revealed", metadata: records[1]!.metadata, actorName: "Mia", actorEmail: null, subjectName: null }),
+    );
     expect(sentence).toBe(`Mia revealed the value of the header ${webhookHeader.key} of the webhook “${webhook.name}” in the webhook group “${group.name}”`);
   });
 });

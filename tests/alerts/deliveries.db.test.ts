@@ -58,7 +58,10 @@ afterAll(async () => {
 function parseMail(raw: string): { headers: Map<string, string>; text: string } {
   const split = raw.indexOf("\r\n\r\n");
   const headers = new Map<string, string>();
-  for (const line of raw.slice(0, split).replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+  for (const line of raw
+    .slice(0, split)
+    .replace(/\r\n[ \t]+/g, " ")
+    .split("\r\n")) {
     const colon = line.indexOf(":");
     headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
@@ -160,8 +163,7 @@ const alertFor = (tracker: { id: string }, owner: Actor, syncId: string, kind: "
   link: LINK,
 });
 
-const deliveriesOf = (syncId: string) =>
-  prisma.alertDelivery.findMany({ where: { syncId }, orderBy: [{ channel: "asc" }, { recipient: "asc" }] });
+const deliveriesOf = (syncId: string) => prisma.alertDelivery.findMany({ where: { syncId }, orderBy: [{ channel: "asc" }, { recipient: "asc" }] });
 
 const seconds = (count: number) => count * 1000;
 
@@ -202,7 +204,9 @@ describe("queueAlerts", () => {
 
     // Each was sent at once, to exactly these addresses.
     const teamMails = mails.filter((mail) => [changesOnly, healthOnly, both, none, movedIn, stranger].some((actor) => mail.to.includes(actor.email)));
-    expect(teamMails.map((mail) => mail.to[0]).sort()).toEqual([changesOnly.email, both.email, healthOnly.email, both.email, changesOnly.email, healthOnly.email, both.email].sort());
+    expect(teamMails.map((mail) => mail.to[0]).sort()).toEqual(
+      [changesOnly.email, both.email, healthOnly.email, both.email, changesOnly.email, healthOnly.email, both.email].sort(),
+    );
     for (const syncId of [changesSync, healthSync, bothSync]) {
       expect((await deliveriesOf(syncId)).map((row) => [row.status, row.attempts])).toEqual((await deliveriesOf(syncId)).map(() => ["sent", 1]));
     }
@@ -240,7 +244,17 @@ describe("queueAlerts", () => {
     // Queued while they could read it, then their credential went: the retry is not sent to them.
     const syncId = await syncOf(tracker.id);
     await prisma.alertDelivery.create({
-      data: { trackerId: tracker.id, teamId: owner.teamId, syncId, channel: "email", recipient: leavesAccount.email, subject: "s", body: "b", attempts: 1, nextAttemptAt: new Date(Date.now() - seconds(60)) },
+      data: {
+        trackerId: tracker.id,
+        teamId: owner.teamId,
+        syncId,
+        channel: "email",
+        recipient: leavesAccount.email,
+        subject: "s",
+        body: "b",
+        attempts: 1,
+        nextAttemptAt: new Date(Date.now() - seconds(60)),
+      },
     });
     await prisma.apiCredential.delete({ where: { userId: leavesAccount.userId } });
     const before = mailed(leavesAccount);
@@ -380,7 +394,9 @@ describe("Slack deliveries", () => {
     for (const request of receiver.requests) {
       expect(request.contentType).toMatch(/^application\/json/);
       // Slack's escaping: a name from the EMS is shown as written, never a mention or a disguised link.
-      expect(request.text).toBe(["3 changes to your webhook setup", "", "Webhook 12 “Orders” changed: url", "&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;", "", LINK].join("\n"));
+      expect(request.text).toBe(
+        ["3 changes to your webhook setup", "", "Webhook 12 “Orders” changed: url", "&lt;!channel&gt; &amp; &lt;https://evil.example|click&gt;", "", LINK].join("\n"),
+      );
     }
     expect(output).toContain("alerts.retrying");
     expect(output).not.toContain(receiver.token);
@@ -410,7 +426,11 @@ describe("Slack deliveries", () => {
   it("a Slack URL to a private address is refused when saved, and, saved anyway, refused by the outbound door when sent", async () => {
     const owner = await createTeam();
     const tracker = await trackerOf(owner);
-    const refusal = (url: string) => setSlackUrl(owner, { trackerId: tracker.id, url }).then(() => null, (error: Error) => error.message);
+    const refusal = (url: string) =>
+      setSlackUrl(owner, { trackerId: tracker.id, url }).then(
+        () => null,
+        (error: Error) => error.message,
+      );
     const receiver = await startReceiver(() => 200, { listed: false });
     expect(await refusal("https://10.0.0.1/services/x")).toBe("That URL points to a private network address (or a reserved one); alerts are only sent to public hosts.");
     expect(await refusal(`https://127.0.0.1:${new URL(receiver.url).port}/services/x`)).toBe(
@@ -431,7 +451,10 @@ describe("Slack deliveries", () => {
     // Saved while allowed (or written by hand), refused at send time: nothing reaches the receiver,
     // and the delivery fails at once (trying again cannot help).
     for (const url of [receiver.url, "https://10.0.0.1/services/T/B/secret-token-abc"]) {
-      await prisma.changeTracker.update({ where: { id: tracker.id }, data: { slackUrlCiphertext: encryptSecret(url, slackUrlAad(tracker.id)), slackUrlLabel: new URL(url).origin } });
+      await prisma.changeTracker.update({
+        where: { id: tracker.id },
+        data: { slackUrlCiphertext: encryptSecret(url, slackUrlAad(tracker.id)), slackUrlLabel: new URL(url).origin },
+      });
       const syncId = await syncOf(tracker.id);
       await queueAlerts(alertFor(tracker, owner, syncId, "changes"));
       const [row] = await deliveriesOf(syncId);
@@ -490,7 +513,17 @@ describe("GET /api/cron/alerts (Vercel Cron)", () => {
     const tracker = await trackerOf(owner, receiver.url);
     const syncId = await syncOf(tracker.id);
     await prisma.alertDelivery.create({
-      data: { trackerId: tracker.id, teamId: owner.teamId, syncId, channel: "slack", recipient: "Slack", subject: "s", body: "due by cron", attempts: 1, nextAttemptAt: new Date(Date.now() - seconds(60)) },
+      data: {
+        trackerId: tracker.id,
+        teamId: owner.teamId,
+        syncId,
+        channel: "slack",
+        recipient: "Slack",
+        subject: "s",
+        body: "due by cron",
+        attempts: 1,
+        nextAttemptAt: new Date(Date.now() - seconds(60)),
+      },
     });
     const secret = `cron-secret-${unique()}${unique()}`;
     cleanups.push(withEnv({ CRON_SECRET: secret }));

@@ -14,7 +14,11 @@ describe("alertBody", () => {
 
   // Issue 24, finding 8: the same rule as every shown text (U+200E/U+200F, U+061C, U+2060 passed before).
   it("removes every bidi control and invisible character, so a name cannot pose as another in a mail", () => {
-    const body = alertBody({ subject: "Changes by \u200Fadmin", lines: ["Hook \u061Cal\u2060ice renamed", "by \u202Enimda"], link: "https://portal.example.test/changes" });
+    const body = alertBody({
+      subject: "Changes by \u200Fadmin",
+      lines: ["Hook \u061Cal\u2060ice renamed", "by \u202Enimda"],
+      link: "https://portal.example.test/changes",
+    });
     expect(body.split("\n").slice(0, 4)).toEqual(["Changes by admin", "", "Hook alice renamed", "by nimda"]);
   });
 
@@ -27,7 +31,11 @@ describe("checkSlackUrl", () => {
   const policy = { allowedHosts: null, privateOrigins: ["http://127.0.0.1:4010"], sandboxOrigins: [] };
 
   it("takes a public HTTPS URL and labels it by its origin; drops a fragment", () => {
-    expect(checkSlackUrl(" https://hooks.slack.com/services/T/B/x#frag ", policy)).toEqual({ ok: true, url: "https://hooks.slack.com/services/T/B/x", label: "https://hooks.slack.com" });
+    expect(checkSlackUrl(" https://hooks.slack.com/services/T/B/x#frag ", policy)).toEqual({
+      ok: true,
+      url: "https://hooks.slack.com/services/T/B/x",
+      label: "https://hooks.slack.com",
+    });
   });
 
   it("lets an origin the operator listed through, over HTTP and on loopback, and nothing else there", () => {

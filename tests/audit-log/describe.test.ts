@@ -2,11 +2,21 @@ import { describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS, AUDIT_ACTION_GROUPS, actionLabel, actionsOfFilter, describeAuditRecord, sentenceText } from "@/lib/audit-log/describe";
 
 const say = (action: string, metadata: unknown = null, names: { actor?: string | null; subject?: string | null; email?: string | null } = {}) =>
-  sentenceText(describeAuditRecord({ action, metadata, actorName: names.actor === undefined ? "Ada" : names.actor, actorEmail: names.email ?? null, subjectName: names.subject ?? null }));
+  sentenceText(
+    describeAuditRecord({
+      action,
+      metadata,
+      actorName: names.actor === undefined ? "Ada" : names.actor,
+      actorEmail: names.email ?? null,
+      subjectName: names.subject ?? null,
+    }),
+  );
 
 describe("audit records in words", () => {
   it("names the actor and the subject", () => {
-    expect(say("team.role_changed", { email: "bob@example.test", from: "MEMBER", to: "ADMIN" }, { subject: "Bob Builder" })).toBe("Ada changed Bob Builder from Member to Admin");
+    expect(say("team.role_changed", { email: "bob@example.test", from: "MEMBER", to: "ADMIN" }, { subject: "Bob Builder" })).toBe(
+      "Ada changed Bob Builder from Member to Admin",
+    );
     expect(say("team.member_removed", { role: "MEMBER" }, { subject: "Bob Builder" })).toBe("Ada removed Bob Builder from the team");
     expect(say("team.member_removed", { role: "MEMBER" })).toBe("Ada removed a former member from the team");
     expect(say("view.shared", { name: "Live events", page: "events" })).toBe("Ada shared the view “Live events” of events with the team");
@@ -29,7 +39,9 @@ describe("audit records in words", () => {
 
   it("reads metadata defensively and uses the health rule's and triggers' names", () => {
     expect(say("team.role_changed", "not an object", { subject: "Bob" })).toBe("Ada changed the role of Bob");
-    expect(say("coverage.requirements_changed", { before: [], after: ["registrant:insert", "registrant:delete"] })).toBe("Ada changed the required triggers from none to Registrant insert, Registrant delete");
+    expect(say("coverage.requirements_changed", { before: [], after: ["registrant:insert", "registrant:delete"] })).toBe(
+      "Ada changed the required triggers from none to Registrant insert, Registrant delete",
+    );
     expect(say("health.muted", { ruleId: "no-such-rule", reason: "Internal endpoint" })).toBe("Ada muted a health finding, because “Internal endpoint”");
     expect(say("health.unmuted", { ruleId: "plain-http-url" })).toBe("Ada unmuted a health finding (“Webhook URL is not HTTPS”)");
     expect(say("history.schedule_changed", { from: 60, to: 1440 })).toBe("Ada changed the tracking schedule from every hour to every day");

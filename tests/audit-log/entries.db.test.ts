@@ -52,7 +52,9 @@ describe("audit log page data", () => {
     await removeMember(ada, { membershipId: await membershipIdOf(erin) });
     await prisma.user.delete({ where: { id: erin.userId } });
     // An actor whose account is gone and who left no address.
-    await prisma.auditLog.create({ data: { teamId: ada.teamId, action: "team.member_removed", actorId: "gone-user-id", target: `user:${dave.userId}`, metadata: { role: "MEMBER" } } });
+    await prisma.auditLog.create({
+      data: { teamId: ada.teamId, action: "team.member_removed", actorId: "gone-user-id", target: `user:${dave.userId}`, metadata: { role: "MEMBER" } },
+    });
     await prisma.auditLog.create({ data: { teamId: ada.teamId, action: "auth.sign_in_failed", actorEmail: "ada@example.com", metadata: { step: "two-factor" } } });
 
     const page = await listAuditLog(ada);
@@ -77,8 +79,18 @@ describe("audit log page data", () => {
     expect(removal).toMatchObject({ actorName: "Ada Lovelace", actorEmail: ada.email, actionLabel: "Removed a member" });
 
     // People who left stay in the person filter, apart from today's members.
-    expect(page.people.filter((p) => p.current).map((p) => p.name).sort()).toEqual(["Ada Lovelace", "Bob Builder"]);
-    expect(page.people.filter((p) => !p.current).map((p) => p.name).sort()).toEqual(["Carol Ünïcödé-Øster", "Dave Gone"]);
+    expect(
+      page.people
+        .filter((p) => p.current)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(["Ada Lovelace", "Bob Builder"]);
+    expect(
+      page.people
+        .filter((p) => !p.current)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(["Carol Ünïcödé-Øster", "Dave Gone"]);
   });
 
   it("filters by person (who did it or whom it was about), by action or group, and by UTC days with both ends included", async () => {
@@ -89,7 +101,14 @@ describe("audit log page data", () => {
       data: [
         { teamId: ada.teamId, action: "auth.sign_in", actorId: ada.userId, createdAt: at("2026-02-28T23:59:59.999Z") },
         { teamId: ada.teamId, action: "auth.sign_in", actorId: bob.userId, createdAt: at("2026-03-01T00:00:00.000Z") },
-        { teamId: ada.teamId, action: "team.role_changed", actorId: ada.userId, target: `user:${bob.userId}`, metadata: { from: "MEMBER", to: "ADMIN" }, createdAt: at("2026-03-15T12:00:00.000Z") },
+        {
+          teamId: ada.teamId,
+          action: "team.role_changed",
+          actorId: ada.userId,
+          target: `user:${bob.userId}`,
+          metadata: { from: "MEMBER", to: "ADMIN" },
+          createdAt: at("2026-03-15T12:00:00.000Z"),
+        },
         { teamId: ada.teamId, action: "credential.saved", actorId: ada.userId, createdAt: at("2026-03-31T23:59:59.999Z") },
         { teamId: ada.teamId, action: "auth.sign_in", actorId: ada.userId, createdAt: at("2026-04-01T00:00:00.000Z") },
       ],
@@ -124,7 +143,13 @@ describe("audit log page data", () => {
     const ada = await adasTeam();
     const same = new Date("2026-05-05T05:05:05.000Z");
     await prisma.auditLog.createMany({
-      data: Array.from({ length: AUDIT_PAGE_SIZE * 2 + 7 }, () => ({ teamId: ada.teamId, action: "credential.tested", actorId: ada.userId, createdAt: same, metadata: { ok: true, webhookGroupCount: 3 } })),
+      data: Array.from({ length: AUDIT_PAGE_SIZE * 2 + 7 }, () => ({
+        teamId: ada.teamId,
+        action: "credential.tested",
+        actorId: ada.userId,
+        createdAt: same,
+        metadata: { ok: true, webhookGroupCount: 3 },
+      })),
     });
     const query = "from=2026-05-05&to=2026-05-05";
     const pages = [await list(ada, query), await list(ada, `${query}&page=2`), await list(ada, `${query}&page=3`)];
@@ -154,7 +179,9 @@ describe("audit log page data", () => {
     const { token } = await createInvitation(ada, { role: "ADMIN" });
     await saveCredential(ada, { baseUrl: "https://ems.example.com", consumerKey: "audit-key-9876", consumerSecret: "audit secret value" });
     // A writer that slipped: nothing but the sentence's own fields ever reaches the page.
-    await prisma.auditLog.create({ data: { teamId: ada.teamId, action: "credential.saved", actorId: ada.userId, metadata: { secret: "leaked?", consumerSecret: "leaked?" } } });
+    await prisma.auditLog.create({
+      data: { teamId: ada.teamId, action: "credential.saved", actorId: ada.userId, metadata: { secret: "leaked?", consumerSecret: "leaked?" } },
+    });
 
     for (const query of [`person=${stranger.userId}`, `person=${other.userId}`]) {
       const page = await list(ada, query);

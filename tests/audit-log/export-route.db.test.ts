@@ -20,12 +20,14 @@ describe("GET /api/audit/export", () => {
     const owner = await createTeam();
     await prisma.user.update({ where: { id: owner.userId }, data: { name: "Ada Lovelace" } });
     const ada = await actorFor(owner.userId);
-    const bob = await addMember(ada, "MEMBER", "=HYPERLINK(\"http://evil.example\")");
+    const bob = await addMember(ada, "MEMBER", '=HYPERLINK("http://evil.example")');
     const other = await createTeam();
     const stranger = await addMember(other, "MEMBER", "Stranger");
     await changeMemberRole(other, { membershipId: await membershipIdOf(stranger), role: "ADMIN" });
     await changeMemberRole(ada, { membershipId: await membershipIdOf(bob), role: "ADMIN" });
-    await prisma.auditLog.create({ data: { teamId: ada.teamId, action: "auth.sign_in", actorId: ada.userId, actorEmail: ada.email, createdAt: new Date("2026-01-02T03:04:05.678Z") } });
+    await prisma.auditLog.create({
+      data: { teamId: ada.teamId, action: "auth.sign_in", actorId: ada.userId, actorEmail: ada.email, createdAt: new Date("2026-01-02T03:04:05.678Z") },
+    });
 
     getActor.mockResolvedValue(null);
     expect((await download()).status).toBe(401);
@@ -46,7 +48,9 @@ describe("GET /api/audit/export", () => {
     expect(january.slice(1)).toEqual([["2026-01-02T03:04:05.678Z", "Ada Lovelace", ada.email, "Signed in", "Ada Lovelace signed in"]]);
 
     // A name that starts a formula is defused in its own cell (here, Bob's own sign-in, as admin now).
-    await prisma.auditLog.create({ data: { teamId: ada.teamId, action: "auth.sign_in", actorId: bob.userId, actorEmail: bob.email, createdAt: new Date(Date.now() + 60_000) } });
+    await prisma.auditLog.create({
+      data: { teamId: ada.teamId, action: "auth.sign_in", actorId: bob.userId, actorEmail: bob.email, createdAt: new Date(Date.now() + 60_000) },
+    });
     getActor.mockResolvedValue(await actorFor(bob.userId));
     const bobsFile = parseCsv(await (await download(`?person=${bob.userId}&action=auth.sign_in`)).text());
     expect(bobsFile.slice(1).map((row) => row[1])).toEqual(['\'=HYPERLINK("http://evil.example")']);

@@ -81,7 +81,15 @@ describe("safeCallbackUrl: known open-redirect bypasses", () => {
   });
 
   it("turns scheme-relative, backslash and whitespace tricks into the fallback", () => {
-    for (const input of ["//evil.example", "/\\evil.example", "/\t/evil.example", "/%09/evil.example".replace("%09", "\t"), "\\/\\/evil.example", "http:evil.example", "javascript:alert(1)"]) {
+    for (const input of [
+      "//evil.example",
+      "/\\evil.example",
+      "/\t/evil.example",
+      "/%09/evil.example".replace("%09", "\t"),
+      "\\/\\/evil.example",
+      "http:evil.example",
+      "javascript:alert(1)",
+    ]) {
       expect(safeCallbackUrl(input, { origin: PORTAL }), JSON.stringify(input)).toBe("/");
     }
   });

@@ -65,7 +65,10 @@ describe("clientIpFrom", () => {
       env.TRUSTED_PROXY_COUNT = "-1";
       expect(() => clientAddressSettings()).toThrow(/TRUSTED_PROXY_COUNT must be a whole number from 0 to 20/);
     } finally {
-      for (const [name, value] of [["TRUSTED_PROXY_COUNT", saved.count], ["VERCEL", saved.vercel]] as const) {
+      for (const [name, value] of [
+        ["TRUSTED_PROXY_COUNT", saved.count],
+        ["VERCEL", saved.vercel],
+      ] as const) {
         if (value === undefined) delete env[name];
         else env[name] = value;
       }

@@ -34,8 +34,14 @@ describe("isSessionOpen", () => {
 
 describe("sessionEnd", () => {
   it("is the earliest of going idle, expiring and being ended, with the reason", () => {
-    expect(sessionEnd({ createdAt: ago(DAY), lastSeenAt: ago(3600), revokedAt: null }, policy)).toEqual({ at: new Date(ago(3600).getTime() + 7 * DAY * 1000), reason: "idle" });
-    expect(sessionEnd({ createdAt: ago(29 * DAY), lastSeenAt: ago(60), revokedAt: null }, policy)).toEqual({ at: new Date(ago(29 * DAY).getTime() + 30 * DAY * 1000), reason: "expired" });
+    expect(sessionEnd({ createdAt: ago(DAY), lastSeenAt: ago(3600), revokedAt: null }, policy)).toEqual({
+      at: new Date(ago(3600).getTime() + 7 * DAY * 1000),
+      reason: "idle",
+    });
+    expect(sessionEnd({ createdAt: ago(29 * DAY), lastSeenAt: ago(60), revokedAt: null }, policy)).toEqual({
+      at: new Date(ago(29 * DAY).getTime() + 30 * DAY * 1000),
+      reason: "expired",
+    });
     expect(sessionEnd({ createdAt: ago(DAY), lastSeenAt: ago(60), revokedAt: ago(30) }, policy)).toEqual({ at: ago(30), reason: "revoked" });
   });
 });

@@ -43,7 +43,17 @@ describe("actorForSession", () => {
     const claims = await openSession(owner.userId);
     const { result, statements } = await counter.record(() => actorForSession(claims));
     // No health check yet: no counts for the navigation.
-    expect(result).toEqual({ ...owner, sessionId: claims.sid, teamName: "Session Team", role: "OWNER", reauthenticatedAt: expect.any(Date), passwordVerifiedAt: expect.any(Date), healthCounts: null, teamTracksHistory: false, checklistDismissed: false });
+    expect(result).toEqual({
+      ...owner,
+      sessionId: claims.sid,
+      teamName: "Session Team",
+      role: "OWNER",
+      reauthenticatedAt: expect.any(Date),
+      passwordVerifiedAt: expect.any(Date),
+      healthCounts: null,
+      teamTracksHistory: false,
+      checklistDismissed: false,
+    });
     expect(statements).toHaveLength(1);
   });
 

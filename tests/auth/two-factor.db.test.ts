@@ -61,7 +61,11 @@ async function passwordStep(email: string, ip = address()): Promise<string> {
   throw new Error("the password alone signed a two-factor person in");
 }
 
-const messageOf = (promise: Promise<unknown>) => promise.then(() => "signed in", (error: Error) => error.message);
+const messageOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "signed in",
+    (error: Error) => error.message,
+  );
 
 describe("enrolment", () => {
   it("keeps the secret encrypted, bound to its row, and turns two-factor on only with a right code", async () => {

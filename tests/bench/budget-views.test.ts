@@ -33,9 +33,7 @@ describe("the targets", () => {
   const met = { pageViews: 300, apiCalls: 100, rateLimited: 0, stale: 0, exportOutcome: "finished" };
 
   it("are met with no view rate-limited or stale, a third of the calls and the export finished", () => {
-    expect(targetsLine(met)).toBe(
-      "no page view rate-limited: yes; API calls at most a third of page views: yes (100 of 300); the export finishes: yes.",
-    );
+    expect(targetsLine(met)).toBe("no page view rate-limited: yes; API calls at most a third of page views: yes (100 of 300); the export finishes: yes.");
   });
 
   it("are not met when a view was served a stale answer after a 429, though none showed the 429", () => {

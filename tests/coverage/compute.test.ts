@@ -111,7 +111,9 @@ describe("catch-all webhooks", () => {
 
   it("are the same object in every cell they appear in", () => {
     const second = eventOf(report, 2);
-    expect(cellOf(second, report.triggers, "registrant:insert").anyEventWebhooks[0]).toBe(cellOf(eventOf(report, 1), report.triggers, "registrant:insert").anyEventWebhooks[0]);
+    expect(cellOf(second, report.triggers, "registrant:insert").anyEventWebhooks[0]).toBe(
+      cellOf(eventOf(report, 1), report.triggers, "registrant:insert").anyEventWebhooks[0],
+    );
   });
 });
 
@@ -136,7 +138,11 @@ describe("requirements", () => {
       { trigger: "session:insert", pass: false },
     ]);
     expect(eventOf(report, 1).requirementsMet).toBe(false);
-    expect(eventOf(report, 2).requirements.filter((requirement) => requirement.pass).map((requirement) => requirement.trigger)).toEqual(["registrant:insert", "registrant:delete"]);
+    expect(
+      eventOf(report, 2)
+        .requirements.filter((requirement) => requirement.pass)
+        .map((requirement) => requirement.trigger),
+    ).toEqual(["registrant:insert", "registrant:delete"]);
   });
 
   it("add a column of their own, empty when no webhook has the trigger", () => {
@@ -200,7 +206,9 @@ describe("missing fields", () => {
     const report = computeCoverage(data, { now: NOW, requiredTriggers: ["registrant:insert"] });
     expect(report.unplacedWebhooks).toBe(3);
     const cell = cellOf(eventOf(report, 1), report.triggers, "registrant:insert");
-    expect(cell.eventWebhooks).toEqual([{ groupId: expect.any(Number), groupName: expect.any(String), webhookId: 4, webhookName: undefined, host: null, enabled: null, plainHttp: false, canFire: true }]);
+    expect(cell.eventWebhooks).toEqual([
+      { groupId: expect.any(Number), groupName: expect.any(String), webhookId: 4, webhookName: undefined, host: null, enabled: null, plainHttp: false, canFire: true },
+    ]);
     expect(cell.state).toBe("ok");
     expect(eventOf(report, 1).requirementsMet).toBe(true);
   });

@@ -37,11 +37,20 @@ describe("the Coverage page's rows", () => {
 
 describe("the findings CSV", () => {
   it("has one row per finding, muted ones marked with their reason, and defuses formulas", () => {
-    const finding = { ruleId: "plain-http-url", severity: "error" as const, key: "7", message: "=HYPERLINK(\"http://evil\")", subjects: [{ kind: "webhook" as const, id: 7, groupId: 3 }, { kind: "group" as const, id: 3 }] };
+    const finding = {
+      ruleId: "plain-http-url",
+      severity: "error" as const,
+      key: "7",
+      message: '=HYPERLINK("http://evil")',
+      subjects: [
+        { kind: "webhook" as const, id: 7, groupId: 3 },
+        { kind: "group" as const, id: 3 },
+      ],
+    };
     const mute = { id: "m", ruleId: "plain-http-url", findingKey: "8", reason: "@staging", createdByEmail: null, createdAt: new Date() };
     const [header, active, muted] = parseCsv(findingsCsv({ active: [finding], muted: [{ finding: { ...finding, key: "8" }, mute }] }));
     expect(header[0]).toBe("severity");
-    expect(active.slice(0, 8)).toEqual(["error", "Webhook URL is not HTTPS", "plain-http-url", "'=HYPERLINK(\"http://evil\")", "3", "7", "", "no"]);
+    expect(active.slice(0, 8)).toEqual(["error", "Webhook URL is not HTTPS", "plain-http-url", '\'=HYPERLINK("http://evil")', "3", "7", "", "no"]);
     expect(muted.slice(7, 9)).toEqual(["yes", "'@staging"]);
   });
 });

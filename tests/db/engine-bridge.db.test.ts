@@ -15,10 +15,10 @@ const env = () => ({
 
 describe("schema-engine bridge", () => {
   it("finds no difference between the committed migrations and the schema", async () => {
-    const diff = await runPrisma(
-      ["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema", "prisma/schema.prisma", "--exit-code"],
-      { env: env(), stdio: "pipe" },
-    );
+    const diff = await runPrisma(["migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema", "prisma/schema.prisma", "--exit-code"], {
+      env: env(),
+      stdio: "pipe",
+    });
     expect(diff.stdout + diff.stderr).toContain("No difference detected");
     expect(diff.code).toBe(0);
   });

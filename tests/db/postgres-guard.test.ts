@@ -12,10 +12,7 @@ describe("TEST_DATABASE_URL guard", () => {
     expect(() => assertLoopback(url)).not.toThrow();
   });
 
-  it.each(["postgresql://postgres@db.example.com:5432/prod", "postgresql://postgres@10.0.0.5/test"])(
-    "refuses %s",
-    (url) => {
-      expect(() => assertLoopback(url)).toThrow(/not this machine/);
-    },
-  );
+  it.each(["postgresql://postgres@db.example.com:5432/prod", "postgresql://postgres@10.0.0.5/test"])("refuses %s", (url) => {
+    expect(() => assertLoopback(url)).toThrow(/not this machine/);
+  });
 });

@@ -41,7 +41,11 @@ const groups = (query = "") => parseListingSearchParams("webhook-groups", new UR
 
 beforeAll(async () => {
   sandbox = await startAllowedSandbox();
-  demoClient = getEmsClient({ fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+  demoClient = getEmsClient({
+    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+    baseUrl: sandbox.baseUrl,
+    ...DEMO_CREDENTIALS,
+  });
 });
 afterAll(async () => {
   await flushEmsState();
@@ -61,7 +65,9 @@ describe("one record", () => {
     const first = await demoClient.list("webhook-groups", { fields: ["id"], perPage: 1 });
     const id = first.items[0].id;
     const before = await apiCalls();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).record(demoClient, "webhook-groups", id, { expand: ["webhooks"] }, { teamId })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).record(demoClient, "webhook-groups", id, { expand: ["webhooks"] }, { teamId })),
+    );
     expect((await apiCalls()) - before).toBe(1);
     const asked = answers.filter((answer) => answer.source === "api");
     expect(asked).toHaveLength(1);
@@ -118,7 +124,9 @@ describe("shared answers between two instances", () => {
     const before = await apiCalls();
     const query = { fields: ["id", "name"], perPage: 20, sort: [{ field: "name", direction: "asc" }] } as const;
     const answers = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? a : b).list(demoClient, "webhook-groups", structuredClone(query) as never, { teamId, waitForRateLimit: false })),
+      Array.from({ length: 16 }, (_, i) =>
+        (i % 2 === 0 ? a : b).list(demoClient, "webhook-groups", structuredClone(query) as never, { teamId, waitForRateLimit: false }),
+      ),
     );
     expect((await apiCalls()) - before).toBe(1);
     expect(answers.filter((answer) => answer.source === "api")).toHaveLength(1);
@@ -166,7 +174,9 @@ describe("shared answers between two instances", () => {
     const query = { fields: ["id"], perPage: 9 } as never;
     // A holder that claimed and died: its lease simply runs out.
     const { hash } = canonicalQuery("webhook-groups", query);
-    await prisma.emsSharedAnswer.create({ data: { teamId, fingerprint: demoClient.fingerprint, queryHash: hash, leaseId: "dead", leaseUntil: new Date(Date.now() + 400) } });
+    await prisma.emsSharedAnswer.create({
+      data: { teamId, fingerprint: demoClient.fingerprint, queryHash: hash, leaseId: "dead", leaseUntil: new Date(Date.now() + 400) },
+    });
     const started = Date.now();
     const answer = await a.list(demoClient, "webhook-groups", query, { teamId });
     expect(answer.source).toBe("api");

@@ -1,13 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  credentialFingerprint,
-  EmsBadRequestError,
-  flushEmsState,
-  forgetCredential,
-  getEmsClient,
-  InvalidQueryError,
-  type EmsCredential,
-} from "@/lib/ems";
+import { credentialFingerprint, EmsBadRequestError, flushEmsState, forgetCredential, getEmsClient, InvalidQueryError, type EmsCredential } from "@/lib/ems";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";

@@ -328,7 +328,9 @@ describe("calls", () => {
 
   it("passes the API's message on in EmsBadRequestError (a wrong listing path)", async () => {
     restoreEnv = withEnv({ EMS_WEBHOOK_GROUPS_PATH: "/api/v1/webhook_groups" });
-    const error = await getEmsClient(demoCredential()).listWebhookGroups().catch((caught: unknown) => caught);
+    const error = await getEmsClient(demoCredential())
+      .listWebhookGroups()
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EmsBadRequestError);
     expect((error as EmsBadRequestError).status).toBe(404);
     expect((error as EmsBadRequestError).apiMessage.length).toBeGreaterThan(0);
@@ -350,13 +352,27 @@ describe("calls", () => {
       await client.listEvents({ fields: ["id", "name"] });
       await sandbox.admin.injectFaults({ count: 1, status: 500, paths: "api" });
       await client.listEvents();
-      await getEmsClient(demoCredential("wrong secret")).listWebhookGroups().catch(() => undefined);
+      await getEmsClient(demoCredential("wrong secret"))
+        .listWebhookGroups()
+        .catch(() => undefined);
     });
     expect(error).toBeUndefined();
     const row = await prisma.emsTokenCache.findUniqueOrThrow({ where: { fingerprint: credential.fingerprint } });
     const token = decryptSecret(row.tokenCiphertext!, secretAad("EmsTokenCache", credential.fingerprint, "tokenCiphertext"));
     const basic = Buffer.from(`${credential.consumerKey}:`).toString("base64").slice(0, 12);
-    for (const forbidden of [token, token.slice(0, 20), "ems1.", DEMO_CREDENTIALS.consumerSecret, "s3cret", "wrong secret", basic, "Bearer", "Basic", "authorization", "access_token"]) {
+    for (const forbidden of [
+      token,
+      token.slice(0, 20),
+      "ems1.",
+      DEMO_CREDENTIALS.consumerSecret,
+      "s3cret",
+      "wrong secret",
+      basic,
+      "Bearer",
+      "Basic",
+      "authorization",
+      "access_token",
+    ]) {
       expect(output.toLowerCase()).not.toContain(forbidden.toLowerCase());
     }
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

@@ -13,7 +13,6 @@ import { ensureEmsTestEnv } from "./support/env";
 
 ensureEmsTestEnv();
 
-
 type Instance = { child: ChildProcessWithoutNullStreams; ready: Promise<void>; result: Promise<{ ok: number; errors: string[] }>; logs: string[] };
 
 function startInstance(baseUrl: string, calls: number, options: { leaseMs?: number } = {}): Instance {

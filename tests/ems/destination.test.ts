@@ -154,7 +154,11 @@ describe("destinationPolicy: from the environment", () => {
   });
 
   it("reads EMS_ALLOWED_HOSTS and EMS_ALLOW_PRIVATE_ORIGINS", () => {
-    const policy = destinationPolicy({ ...production, EMS_ALLOWED_HOSTS: "api.swoogo.com, *.Example.COM", EMS_ALLOW_PRIVATE_ORIGINS: "http://127.0.0.1:4010,https://EMS.internal:8443/" });
+    const policy = destinationPolicy({
+      ...production,
+      EMS_ALLOWED_HOSTS: "api.swoogo.com, *.Example.COM",
+      EMS_ALLOW_PRIVATE_ORIGINS: "http://127.0.0.1:4010,https://EMS.internal:8443/",
+    });
     expect(policy.allowedHosts).toEqual(["api.swoogo.com", "*.example.com"]);
     expect(policy.privateOrigins).toEqual(["http://127.0.0.1:4010", "https://ems.internal:8443"]);
   });

@@ -39,7 +39,25 @@ describe.skipIf(!hasOpenssl)("HTTPS through the door, to a pinned address", () =
     const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
     execFileSync(
       "openssl",
-      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=ems.test", "-addext", "subjectAltName=DNS:ems.test"],
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "2",
+        "-subj",
+        "/CN=ems.test",
+        "-addext",
+        "subjectAltName=DNS:ems.test",
+      ],
       { stdio: "ignore" },
     );
     const pem = { key: readFileSync(key, "utf8"), cert: readFileSync(cert, "utf8") };

@@ -93,7 +93,16 @@ describe("buildQueryString", () => {
     ["empty value", { search: [{ field: "name", operator: "=", value: " " }] }, /empty/],
     ["value looking like an operator", { search: [{ field: "name", operator: "=", value: "*within*x" }] }, /cannot start with "\*"/],
     ["bad sort field", { sort: [{ field: "headers" as never, direction: "asc" }] }, /cannot sort by "headers"/],
-    ["duplicate sort", { sort: [{ field: "id", direction: "asc" }, { field: "id", direction: "desc" }] }, /sort names a field twice/],
+    [
+      "duplicate sort",
+      {
+        sort: [
+          { field: "id", direction: "asc" },
+          { field: "id", direction: "desc" },
+        ],
+      },
+      /sort names a field twice/,
+    ],
     ["bad direction", { sort: [{ field: "id", direction: "up" as never }] }, /"asc" or "desc"/],
     ["bad searchCondition", { searchCondition: "xor" as never }, /"and" or "or"/],
     ["unknown option", { limit: 5 } as never, /unknown query option "limit"/],

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { parseRateLimit, retryAfterSeconds } from "@/lib/ems/rate-limit";
-import { apiErrorMessage, cleanApiMessage, emsEventSchema, parseListBody, parseRecordBody, ResponseShapeError, webhookGroupSchema, webhookSchema } from "@/lib/ems/responses";
+import {
+  apiErrorMessage,
+  cleanApiMessage,
+  emsEventSchema,
+  parseListBody,
+  parseRecordBody,
+  ResponseShapeError,
+  webhookGroupSchema,
+  webhookSchema,
+} from "@/lib/ems/responses";
 
 const noHeaders = new Headers();
 
@@ -17,7 +26,18 @@ describe("parseListBody", () => {
   });
 
   it("turns webhooks keyed by id into a list, and accepts an array as it is", () => {
-    const webhook = { name: "w", url: "https://x", group_id: 7, trigger_object: "event", trigger_on_insert: 1, trigger_on_update: "0", trigger_on_delete: false, enabled: true, content_type: "json", headers: [] };
+    const webhook = {
+      name: "w",
+      url: "https://x",
+      group_id: 7,
+      trigger_object: "event",
+      trigger_on_insert: 1,
+      trigger_on_update: "0",
+      trigger_on_delete: false,
+      enabled: true,
+      content_type: "json",
+      headers: [],
+    };
     const asObject = parseListBody({ items: [{ id: 7, webhooks: { "11": webhook, "12": { ...webhook, id: 12 } } }] }, webhookGroupSchema, noHeaders, {});
     expect(asObject.items[0].webhooks?.map((w) => w.id)).toEqual([11, 12]);
     expect(asObject.items[0].webhooks?.[0]).toMatchObject({ trigger_on_insert: true, trigger_on_update: false });
@@ -48,10 +68,22 @@ describe("parseListBody", () => {
 // Issue 24, finding 8: EMS text with a bidi override reached pages as sent (`updated_by` on the
 // changes feed and a group's page), so who made a change could be spoofed on screen.
 describe("EMS text arrives without bidi controls or invisible characters", () => {
-  const webhook = { id: 11, name: "Hook\u200B", url: "https://x.example/h", updated_by: "\u202Eevil", updated_at: "2026-01-01 10:00:00", headers: [{ key: "X-\u2066Key", value: "v" }] };
+  const webhook = {
+    id: 11,
+    name: "Hook\u200B",
+    url: "https://x.example/h",
+    updated_by: "\u202Eevil",
+    updated_at: "2026-01-01 10:00:00",
+    headers: [{ key: "X-\u2066Key", value: "v" }],
+  };
 
   it("in a listing answer, canonical or mended, and in a single record", () => {
-    const canonical = parseListBody({ items: [{ id: 7, name: "\u202Emoc.elgoog", webhooks: [webhook] }], _meta: { totalCount: 1, pageCount: 1, currentPage: 1, perPage: 20 } }, webhookGroupSchema, noHeaders, {});
+    const canonical = parseListBody(
+      { items: [{ id: 7, name: "\u202Emoc.elgoog", webhooks: [webhook] }], _meta: { totalCount: 1, pageCount: 1, currentPage: 1, perPage: 20 } },
+      webhookGroupSchema,
+      noHeaders,
+      {},
+    );
     expect(canonical.items[0].name).toBe("moc.elgoog");
     expect(canonical.items[0].webhooks?.[0]).toMatchObject({ name: "Hook", updated_by: "evil", headers: [{ key: "X-Key", value: "v" }] });
     const { id: _id, ...keyedById } = webhook;
@@ -102,11 +134,30 @@ describe("rate-limit headers", () => {
 
 describe("webhooks with the production fields (docs/ems-api.md §4.1a)", () => {
   const full = {
-    id: 11, name: "Registrants to CRM", url: "https://hooks.example.com/x", group_id: 7, trigger_object: "registrant",
-    trigger_on_insert: true, trigger_on_update: true, trigger_on_delete: false, public_user: true, admin_user: false, api_call: true,
-    any_event: false, event_ids: [1190, 1201], enabled: true, content_type: "post", all_fields: false, use_default_fields: false,
-    fields: ["id", "email"], headers: [{ key: "X-Api-Key", value: "k" }], notes: null, created_at: "2026-01-02 03:04:05",
-    created_by: "ops@example.com", updated_at: "2026-02-03 04:05:06", updated_by: null,
+    id: 11,
+    name: "Registrants to CRM",
+    url: "https://hooks.example.com/x",
+    group_id: 7,
+    trigger_object: "registrant",
+    trigger_on_insert: true,
+    trigger_on_update: true,
+    trigger_on_delete: false,
+    public_user: true,
+    admin_user: false,
+    api_call: true,
+    any_event: false,
+    event_ids: [1190, 1201],
+    enabled: true,
+    content_type: "post",
+    all_fields: false,
+    use_default_fields: false,
+    fields: ["id", "email"],
+    headers: [{ key: "X-Api-Key", value: "k" }],
+    notes: null,
+    created_at: "2026-01-02 03:04:05",
+    created_by: "ops@example.com",
+    updated_at: "2026-02-03 04:05:06",
+    updated_by: null,
   };
 
   it("reads every field of the canonical shape as it is", () => {
@@ -124,12 +175,26 @@ describe("webhooks with the production fields (docs/ems-api.md §4.1a)", () => {
   it("mends lax values: 0/1 booleans, numeric strings, a comma-separated event_ids, unknown values kept", () => {
     const lax = { id: "11", any_event: "0", enabled: 1, event_ids: "1190, 1201", group_id: "7", content_type: "form", trigger_object: "order", fields: null, notes: 42 };
     const parsed = parseListBody({ items: [lax] }, webhookSchema, noHeaders, {});
-    expect(parsed.items[0]).toEqual({ id: 11, any_event: false, enabled: true, event_ids: [1190, 1201], group_id: 7, content_type: "form", trigger_object: "order", fields: [], notes: "42" });
+    expect(parsed.items[0]).toEqual({
+      id: 11,
+      any_event: false,
+      enabled: true,
+      event_ids: [1190, 1201],
+      group_id: 7,
+      content_type: "form",
+      trigger_object: "order",
+      fields: [],
+      notes: "42",
+    });
   });
 
   it("single records: the record itself, the same tolerance, a clear error for what is not one", () => {
     expect(parseRecordBody(full, webhookSchema)).toEqual(full);
-    expect(parseRecordBody({ id: "5", name: "G", webhooks: { "51": { enabled: "1" } } }, webhookGroupSchema)).toEqual({ id: 5, name: "G", webhooks: [{ id: 51, enabled: true }] });
+    expect(parseRecordBody({ id: "5", name: "G", webhooks: { "51": { enabled: "1" } } }, webhookGroupSchema)).toEqual({
+      id: 5,
+      name: "G",
+      webhooks: [{ id: 51, enabled: true }],
+    });
     expect(() => parseRecordBody({ name: "no id" }, emsEventSchema)).toThrow(ResponseShapeError);
     expect(() => parseRecordBody([full], webhookSchema)).toThrow(ResponseShapeError);
   });

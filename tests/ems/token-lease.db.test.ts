@@ -188,4 +188,3 @@ describe("getting a token under the lease", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
-

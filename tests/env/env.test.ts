@@ -1,15 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  EnvError,
-  exportEnv,
-  emsEnv,
-  fingerprintSecret,
-  listingEnv,
-  mailEnv,
-  parseServerEnv,
-  sandboxSettings,
-  securityHeadersEnv,
-} from "@/lib/env";
+import { EnvError, exportEnv, emsEnv, fingerprintSecret, listingEnv, mailEnv, parseServerEnv, sandboxSettings, securityHeadersEnv } from "@/lib/env";
 import { DEV_SIGNING_SECRET } from "@/lib/sandbox/core/config";
 import { parseToolingEnv } from "@/lib/config/env-schema";
 
@@ -81,20 +71,22 @@ describe("where the EMS client may connect", () => {
     ]);
     expect(parseServerEnv(valid).EMS_ALLOWED_HOSTS).toBeNull();
     for (const bad of ["https://api.swoogo.com", "api.swoogo.com:443", "*.com", "api.*.com", "api.swoogo.com/path", ","]) {
-      expect(problemsOf(() => parseServerEnv({ ...valid, EMS_ALLOWED_HOSTS: bad }))[0], bad).toMatch(/^EMS_ALLOWED_HOSTS (must be host names or \*\.domain patterns|lists no host)/);
+      expect(problemsOf(() => parseServerEnv({ ...valid, EMS_ALLOWED_HOSTS: bad }))[0], bad).toMatch(
+        /^EMS_ALLOWED_HOSTS (must be host names or \*\.domain patterns|lists no host)/,
+      );
     }
   });
 
   it("takes exact origins in EMS_ALLOW_PRIVATE_ORIGINS, and refuses anything with a path, a user or another scheme", () => {
-    expect(parseServerEnv({ ...valid, EMS_ALLOW_PRIVATE_ORIGINS: "http://127.0.0.1:4010, https://EMS.internal:8443/,https://ems.internal:443" }).EMS_ALLOW_PRIVATE_ORIGINS).toEqual([
-      "http://127.0.0.1:4010",
-      "https://ems.internal:8443",
-      "https://ems.internal",
-    ]);
+    expect(
+      parseServerEnv({ ...valid, EMS_ALLOW_PRIVATE_ORIGINS: "http://127.0.0.1:4010, https://EMS.internal:8443/,https://ems.internal:443" }).EMS_ALLOW_PRIVATE_ORIGINS,
+    ).toEqual(["http://127.0.0.1:4010", "https://ems.internal:8443", "https://ems.internal"]);
     expect(parseServerEnv(valid).EMS_ALLOW_PRIVATE_ORIGINS).toEqual([]);
     for (const bad of ["127.0.0.1:4010", "http://127.0.0.1:4010/internal-admin", "ftp://ems.internal", "https://user:pw@ems.internal", "http://127.0.0.1:4010?x=1"]) {
       const [problem] = problemsOf(() => parseServerEnv({ ...valid, EMS_ALLOW_PRIVATE_ORIGINS: bad }));
-      expect(problem, bad).toBe(`EMS_ALLOW_PRIVATE_ORIGINS must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${bad}" is not one`);
+      expect(problem, bad).toBe(
+        `EMS_ALLOW_PRIVATE_ORIGINS must be origins, comma-separated, each scheme://host:port with no path (e.g. http://127.0.0.1:4010); "${bad}" is not one`,
+      );
     }
   });
 });
@@ -144,7 +136,10 @@ describe("the page render budget", () => {
 describe("the security headers' settings", () => {
   it("are NODE_ENV and NEXTAUTH_URL, neither required", () => {
     expect(securityHeadersEnv({})).toEqual({ NODE_ENV: "development", NEXTAUTH_URL: undefined });
-    expect(securityHeadersEnv({ NODE_ENV: "production", NEXTAUTH_URL: "https://portal.example.com" })).toEqual({ NODE_ENV: "production", NEXTAUTH_URL: "https://portal.example.com" });
+    expect(securityHeadersEnv({ NODE_ENV: "production", NEXTAUTH_URL: "https://portal.example.com" })).toEqual({
+      NODE_ENV: "production",
+      NEXTAUTH_URL: "https://portal.example.com",
+    });
   });
 });
 
@@ -179,9 +174,15 @@ describe("the sandbox's settings", () => {
 
   it("refuse the public development signing secret (or none, or a short one) when production serves the sandbox", () => {
     const enabled = { NODE_ENV: "production", SANDBOX_ENABLED: "true" };
-    expect(problemsOf(() => sandboxSettings(enabled))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET is missing: a production server with SANDBOX_ENABLED=true needs a secret of its own\. Make one with: node -e/)]);
-    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: DEV_SIGNING_SECRET }))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET is the public development default/)]);
-    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: "short" }))).toEqual([expect.stringMatching(/^SANDBOX_SIGNING_SECRET must be at least 32 characters/)]);
+    expect(problemsOf(() => sandboxSettings(enabled))).toEqual([
+      expect.stringMatching(/^SANDBOX_SIGNING_SECRET is missing: a production server with SANDBOX_ENABLED=true needs a secret of its own\. Make one with: node -e/),
+    ]);
+    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: DEV_SIGNING_SECRET }))).toEqual([
+      expect.stringMatching(/^SANDBOX_SIGNING_SECRET is the public development default/),
+    ]);
+    expect(problemsOf(() => sandboxSettings({ ...enabled, SANDBOX_SIGNING_SECRET: "short" }))).toEqual([
+      expect.stringMatching(/^SANDBOX_SIGNING_SECRET must be at least 32 characters/),
+    ]);
     // Off in production, or outside production, the development default is fine (fake data on a developer's machine).
     expect(sandboxSettings({ NODE_ENV: "production" }).enabled).toBe(false);
     expect(sandboxSettings({ NODE_ENV: "development" }).options.signingSecret).toBeUndefined();
@@ -192,7 +193,10 @@ describe("the sandbox's settings", () => {
     expect(settings.options.accounts).toEqual([{ key: "k", secret: "s", groups: 3, events: 60, seed: 1 }]);
     expect(settings.port).toBe(4999);
     expect(problemsOf(() => sandboxSettings({ SANDBOX_ACCOUNTS: "not json" }))[0]).toMatch(/^SANDBOX_ACCOUNTS is not valid JSON/);
-    const twice = JSON.stringify([{ key: "k", secret: "a" }, { key: "k", secret: "b" }]);
+    const twice = JSON.stringify([
+      { key: "k", secret: "a" },
+      { key: "k", secret: "b" },
+    ]);
     expect(problemsOf(() => sandboxSettings({ SANDBOX_ACCOUNTS: twice }))[0]).toMatch(/^SANDBOX_ACCOUNTS is invalid: .*"k" is listed twice/);
   });
 

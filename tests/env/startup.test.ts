@@ -65,7 +65,9 @@ describe("start-up check (lib/startup.ts)", () => {
       stubEnv({ ...production, SANDBOX_ENABLED: "true", SANDBOX_SIGNING_SECRET: secret });
       const { exitCode, stderr } = start();
       expect(exitCode, String(secret)).toBe(1);
-      expect(stderr).toMatch(/- SANDBOX_SIGNING_SECRET (is missing|is the public development default): a production server with SANDBOX_ENABLED=true needs a secret of its own/);
+      expect(stderr).toMatch(
+        /- SANDBOX_SIGNING_SECRET (is missing|is the public development default): a production server with SANDBOX_ENABLED=true needs a secret of its own/,
+      );
     }
     stubEnv({ ...production, SANDBOX_ENABLED: "true", SANDBOX_SIGNING_SECRET: "s".repeat(43) });
     expect(start()).toEqual({ exitCode: undefined, stderr: "" });

@@ -16,7 +16,11 @@ describe("muteFinding", () => {
       const outcomes = await Promise.allSettled([owner, ...admins].map((actor) => muteFinding(actor, { ruleId: "plain-http-url", findingKey: key, reason: "r" })));
       const refused = outcomes.filter((outcome) => outcome.status === "rejected").map((outcome) => (outcome as PromiseRejectedResult).reason);
       expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
-      expect(refused.map((error) => (error as Error).message)).toEqual(["That finding is already muted.", "That finding is already muted.", "That finding is already muted."]);
+      expect(refused.map((error) => (error as Error).message)).toEqual([
+        "That finding is already muted.",
+        "That finding is already muted.",
+        "That finding is already muted.",
+      ]);
     }
     expect(await prisma.healthMute.count({ where: { teamId: owner.teamId } })).toBe(3);
     expect(await prisma.auditLog.count({ where: { teamId: owner.teamId, action: "health.muted" } })).toBe(3);

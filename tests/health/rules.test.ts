@@ -95,7 +95,10 @@ describe("plain-http-url", () => {
   });
 
   it("fires for an http:// URL, showing no credentials or query", () => {
-    const findings = check("plain-http-url", setup([group({ id: 7, name: "Finance ledger", webhooks: [webhook({ id: 70, name: "CRM sync", url: "http://user:pw@Hooks.Example.com:8080/a?token=abc#x" })] })]));
+    const findings = check(
+      "plain-http-url",
+      setup([group({ id: 7, name: "Finance ledger", webhooks: [webhook({ id: 70, name: "CRM sync", url: "http://user:pw@Hooks.Example.com:8080/a?token=abc#x" })] })]),
+    );
     expect(findings).toEqual([
       {
         ruleId: "plain-http-url",
@@ -112,7 +115,10 @@ describe("plain-http-url", () => {
   });
 
   it("fires for a URL without a scheme, and marks a disabled webhook", () => {
-    const findings = check("plain-http-url", setup([group({ webhooks: [webhook({ id: 71, url: "hooks.example.com/b" }), webhook({ id: 72, url: "http://x.example/", enabled: false })] })]));
+    const findings = check(
+      "plain-http-url",
+      setup([group({ webhooks: [webhook({ id: 71, url: "hooks.example.com/b" }), webhook({ id: 72, url: "http://x.example/", enabled: false })] })]),
+    );
     expect(findings.map((finding) => finding.message)).toEqual([
       expect.stringContaining("posts to an address without https://."),
       expect.stringContaining("(disabled) posts to http://x.example."),
@@ -151,7 +157,11 @@ describe("duplicate-url-trigger", () => {
   it("fires for the same URL and an action both send, in two groups", () => {
     const data = setup([
       group({ id: 1, name: "A", webhooks: [webhook({ id: 11, url, trigger_on_update: false })] }),
-      group({ id: 2, name: "B", webhooks: [webhook({ id: 21, url: " HTTPS://HOOKS.example.com/ems/registrant/abc", trigger_on_insert: true, trigger_on_update: true, trigger_on_delete: false })] }),
+      group({
+        id: 2,
+        name: "B",
+        webhooks: [webhook({ id: 21, url: " HTTPS://HOOKS.example.com/ems/registrant/abc", trigger_on_insert: true, trigger_on_update: true, trigger_on_delete: false })],
+      }),
     ]);
     expect(check("duplicate-url-trigger", data)).toEqual([
       {
@@ -212,7 +222,11 @@ describe("insert-without-delete", () => {
 
   it("stays quiet when another webhook of the group sends the deletions, or may (switch missing)", () => {
     const withDeleter = (deleter: Partial<Webhook>) =>
-      setup([group({ webhooks: [webhook({ trigger_object: "session", trigger_on_delete: false }), webhook({ trigger_object: "session", trigger_on_insert: false, ...deleter })] })]);
+      setup([
+        group({
+          webhooks: [webhook({ trigger_object: "session", trigger_on_delete: false }), webhook({ trigger_object: "session", trigger_on_insert: false, ...deleter })],
+        }),
+      ]);
     expect(check("insert-without-delete", withDeleter({ trigger_on_delete: true }))).toEqual([]);
     expect(check("insert-without-delete", withDeleter({ trigger_on_delete: undefined }))).toEqual([]);
     // The deletions in another group do not reach this group's receiver: still a finding.
@@ -224,7 +238,9 @@ describe("insert-without-delete", () => {
   });
 
   it("does not claim inserts from a missing insert switch or a missing object", () => {
-    const data = setup([group({ webhooks: [webhook({ trigger_on_insert: undefined, trigger_on_delete: false }), webhook({ trigger_object: undefined, trigger_on_delete: false })] })]);
+    const data = setup([
+      group({ webhooks: [webhook({ trigger_on_insert: undefined, trigger_on_delete: false }), webhook({ trigger_object: undefined, trigger_on_delete: false })] }),
+    ]);
     expect(check("insert-without-delete", data)).toEqual([]);
   });
 });
@@ -284,17 +300,47 @@ describe("shared-credential-header", () => {
   it("matches Authorization, token and secret headers, across header names", () => {
     const bearer = "Bearer abc.def.ghi";
     const data = setup([
-      group({ id: 1, headers: [{ key: "Authorization", value: bearer }, { key: "X-Webhook-Secret", value: "s1" }, { key: "X-Auth-Token", value: "t1" }] }),
-      group({ id: 2, headers: [{ key: "Proxy-Authorization", value: bearer }, { key: "X-Webhook-Secret", value: "s1" }, { key: "X-Auth-Token", value: "t1" }] }),
+      group({
+        id: 1,
+        headers: [
+          { key: "Authorization", value: bearer },
+          { key: "X-Webhook-Secret", value: "s1" },
+          { key: "X-Auth-Token", value: "t1" },
+        ],
+      }),
+      group({
+        id: 2,
+        headers: [
+          { key: "Proxy-Authorization", value: bearer },
+          { key: "X-Webhook-Secret", value: "s1" },
+          { key: "X-Auth-Token", value: "t1" },
+        ],
+      }),
     ]);
-    expect(check("shared-credential-header", data).map((finding) => finding.key)).toEqual(["authorization,proxy-authorization@1,2", "x-webhook-secret@1,2", "x-auth-token@1,2"]);
+    expect(check("shared-credential-header", data).map((finding) => finding.key)).toEqual([
+      "authorization,proxy-authorization@1,2",
+      "x-webhook-secret@1,2",
+      "x-auth-token@1,2",
+    ]);
   });
 
   it("stays quiet for the same value in one group, for non-credential headers and for empty values", () => {
     const data = setup([
       group({ id: 1, headers: [{ key: "X-Api-Key", value: SECRET }], webhooks: [webhook({ headers: [{ key: "X-Api-Key", value: SECRET }] })] }),
-      group({ id: 2, headers: [{ key: "X-Source", value: "ems" }, { key: "X-Api-Key", value: "" }] }),
-      group({ id: 3, headers: [{ key: "X-Source", value: "ems" }, { key: "X-Api-Key", value: "" }] }),
+      group({
+        id: 2,
+        headers: [
+          { key: "X-Source", value: "ems" },
+          { key: "X-Api-Key", value: "" },
+        ],
+      }),
+      group({
+        id: 3,
+        headers: [
+          { key: "X-Source", value: "ems" },
+          { key: "X-Api-Key", value: "" },
+        ],
+      }),
     ]);
     expect(check("shared-credential-header", data)).toEqual([]);
   });
@@ -323,7 +369,16 @@ describe("required-trigger-missing", () => {
 
   it("stays quiet with no required triggers, for events that are not live, and when unknowns may cover it", () => {
     expect(check("required-trigger-missing", setup([healthyGroup({}, { trigger_on_delete: false })]), [])).toEqual([]);
-    expect(check("required-trigger-missing", setup([healthyGroup({}, { event_ids: [2, 5] })], standardEvents().filter((e) => e.id !== 1)), required)).toEqual([]);
+    expect(
+      check(
+        "required-trigger-missing",
+        setup(
+          [healthyGroup({}, { event_ids: [2, 5] })],
+          standardEvents().filter((e) => e.id !== 1),
+        ),
+        required,
+      ),
+    ).toEqual([]);
     // A missing delete switch may be on; a webhook with unknown events may serve event 1.
     expect(check("required-trigger-missing", setup([healthyGroup({}, { trigger_on_delete: undefined })]), ["registrant:delete"])).toEqual([]);
     expect(check("required-trigger-missing", setup([healthyGroup({}, { any_event: undefined, event_ids: undefined })]), ["registrant:insert"])).toEqual([]);
@@ -383,9 +438,43 @@ describe("header values never leave the checks", () => {
     const values = ["k-SECRET-1234567890", "Bearer SECRET-abcdef", "tok-SECRET-x", "plain-SECRET-value"];
     const data = setup(
       [
-        group({ id: 1, notification_emails: [], headers: [{ key: "X-Api-Key", value: values[0] }, { key: "X-Source", value: values[3] }], webhooks: [webhook({ url: "http://a.example/", headers: [{ key: "Authorization", value: values[1] }] })] }),
-        group({ id: 2, headers: [{ key: "X-Api-Key", value: values[0] }, { key: "X-Source", value: values[3] }], webhooks: [webhook({ url: "http://a.example/", headers: [{ key: "Authorization", value: values[1] }, { key: "X-Token", value: values[2] }] })] }),
-        group({ id: 3, webhooks: [webhook({ event_ids: [3], headers: [{ key: "X-Token", value: values[2] }, { key: "Authorization", value: values[1] }] })] }),
+        group({
+          id: 1,
+          notification_emails: [],
+          headers: [
+            { key: "X-Api-Key", value: values[0] },
+            { key: "X-Source", value: values[3] },
+          ],
+          webhooks: [webhook({ url: "http://a.example/", headers: [{ key: "Authorization", value: values[1] }] })],
+        }),
+        group({
+          id: 2,
+          headers: [
+            { key: "X-Api-Key", value: values[0] },
+            { key: "X-Source", value: values[3] },
+          ],
+          webhooks: [
+            webhook({
+              url: "http://a.example/",
+              headers: [
+                { key: "Authorization", value: values[1] },
+                { key: "X-Token", value: values[2] },
+              ],
+            }),
+          ],
+        }),
+        group({
+          id: 3,
+          webhooks: [
+            webhook({
+              event_ids: [3],
+              headers: [
+                { key: "X-Token", value: values[2] },
+                { key: "Authorization", value: values[1] },
+              ],
+            }),
+          ],
+        }),
       ],
       standardEvents(),
     );
@@ -401,8 +490,19 @@ describe("finding keys", () => {
   it("do not change when unrelated records are added, renamed or reordered", () => {
     const url = "https://hooks.example.com/dup";
     const faulty = () => [
-      group({ id: 1, name: "A", notification_emails: [], headers: [{ key: "X-Api-Key", value: "k-shared-1" }], webhooks: [webhook({ id: 11, url: "http://a.example/", trigger_on_delete: false }), webhook({ id: 12, url, event_ids: [3] })] }),
-      group({ id: 2, name: "B", headers: [{ key: "X-Api-Key", value: "k-shared-1" }], webhooks: [webhook({ id: 21, url, enabled: false, event_ids: [1] }), webhook({ id: 22, url, event_ids: [2] })] }),
+      group({
+        id: 1,
+        name: "A",
+        notification_emails: [],
+        headers: [{ key: "X-Api-Key", value: "k-shared-1" }],
+        webhooks: [webhook({ id: 11, url: "http://a.example/", trigger_on_delete: false }), webhook({ id: 12, url, event_ids: [3] })],
+      }),
+      group({
+        id: 2,
+        name: "B",
+        headers: [{ key: "X-Api-Key", value: "k-shared-1" }],
+        webhooks: [webhook({ id: 21, url, enabled: false, event_ids: [1] }), webhook({ id: 22, url, event_ids: [2] })],
+      }),
     ];
     const context = { now: NOW, requiredTriggers: ["session:insert"] as TriggerKey[] };
     const keysOf = (data: SetupData) => runHealthChecks(data, context).map((finding) => `${finding.ruleId} ${finding.key}`);

@@ -98,7 +98,7 @@ describe("a group's timeline (groupTimeline)", () => {
   });
 });
 
-describe("\"as of\" a past time (groupAsOf)", () => {
+describe('"as of" a past time (groupAsOf)', () => {
   it("is refused to a member without credentials or with another account's, and read by the others", async () => {
     const team = await teamOfEveryKind();
     for (const outsider of [team.withoutCredential, team.otherAccount]) {
@@ -111,7 +111,7 @@ describe("\"as of\" a past time (groupAsOf)", () => {
   });
 });
 
-describe("the listing's \"changed\" marks (changedSince)", () => {
+describe('the listing\'s "changed" marks (changedSince)', () => {
   it("marks nothing for a member who may not read the account; marks the changed group for one who may", async () => {
     const team = await teamOfEveryKind();
     for (const outsider of [team.withoutCredential, team.otherAccount]) {

@@ -9,7 +9,9 @@ import type { SetupData } from "@/lib/setup/setup-data";
 const hash = headerHasher("a-test-secret-of-at-least-32-characters!", "tracker-1");
 const SECRET = "sk_live_51HXYZsecretvalue";
 
-function setup(overrides: { url?: string; enabled?: boolean; header?: string | null; groupName?: string; eventIds?: number[]; withHook?: boolean; dropNotes?: boolean } = {}): SetupData {
+function setup(
+  overrides: { url?: string; enabled?: boolean; header?: string | null; groupName?: string; eventIds?: number[]; withHook?: boolean; dropNotes?: boolean } = {},
+): SetupData {
   const hook = {
     id: 11,
     name: "CRM sync",
@@ -27,7 +29,15 @@ function setup(overrides: { url?: string; enabled?: boolean; header?: string | n
     updated_at: "2026-11-20 14:02:11",
   };
   return {
-    groups: [{ id: 1, name: overrides.groupName ?? "Finance ledger", notification_emails: ["b@example.com", "a@example.com"], headers: [], webhooks: overrides.withHook === false ? [] : [hook] }],
+    groups: [
+      {
+        id: 1,
+        name: overrides.groupName ?? "Finance ledger",
+        notification_emails: ["b@example.com", "a@example.com"],
+        headers: [],
+        webhooks: overrides.withHook === false ? [] : [hook],
+      },
+    ],
     events: [{ id: 5, name: "Summit", status: "live", start_date: "2027-01-01" }],
   };
 }
@@ -82,7 +92,9 @@ describe("diffSetup", () => {
     expect(JSON.stringify([change.before, change.after])).not.toMatch(/sk_live/);
     expect(change.secrets).toEqual({ before: [["X-Api-Key", SECRET]], after: [["X-Api-Key", "sk_live_rotated"]] });
     expect(describeChange({ ...change, groupName: "Finance ledger" })).toBe("Webhook “CRM sync” (#11) in group “Finance ledger”: value of header X-Api-Key changed");
-    expect(describeChange({ ...diffSetup(known(setup()), snapshotRecords(setup({ header: null }), hash)).changes[0]!, groupName: null })).toMatch(/header X-Api-Key removed$/);
+    expect(describeChange({ ...diffSetup(known(setup()), snapshotRecords(setup({ header: null }), hash)).changes[0]!, groupName: null })).toMatch(
+      /header X-Api-Key removed$/,
+    );
   });
 
   it("added and removed records carry their whole state; a group rename names the group", () => {
@@ -109,7 +121,9 @@ describe("describeChange", () => {
     expect(describeChange(url)).toBe(
       "Webhook “CRM sync” (#11) in group “Finance ledger”: URL changed from https://hooks.slack.com/services/T000/B000/XXXX to https://hooks.example.com/b?token=1",
     );
-    expect(describeChange(url, { forAlert: true })).toBe("Webhook “CRM sync” (#11) in group “Finance ledger”: URL changed from https://hooks.slack.com/… to https://hooks.example.com/…");
+    expect(describeChange(url, { forAlert: true })).toBe(
+      "Webhook “CRM sync” (#11) in group “Finance ledger”: URL changed from https://hooks.slack.com/… to https://hooks.example.com/…",
+    );
   });
   it("enabled, moved, booleans", () => {
     expect(describeChange({ ...change, field: "enabled", before: true, after: false })).toMatch(/: disabled$/);

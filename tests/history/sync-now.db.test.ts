@@ -55,6 +55,8 @@ describe("syncNowMessage", () => {
     expect(syncNowMessage({ status: "ok", ...base, changes: 3 })).toBe("Synced: 3 changes found.");
     expect(syncNowMessage({ status: "paced", syncId: "s", message: "Paced: goes on at 10:00.", resumeAt: new Date() })).toBe("Paced: goes on at 10:00.");
     expect(() => syncNowMessage({ status: "busy" })).toThrow(expect.objectContaining({ safe: true, code: "busy" }));
-    expect(() => syncNowMessage({ status: "failed", syncId: "s", message: "The EMS API refused." })).toThrow(expect.objectContaining({ safe: true, code: "failed", message: "The EMS API refused." }));
+    expect(() => syncNowMessage({ status: "failed", syncId: "s", message: "The EMS API refused." })).toThrow(
+      expect.objectContaining({ safe: true, code: "failed", message: "The EMS API refused." }),
+    );
   });
 });

@@ -26,7 +26,9 @@ afterAll(() => portal?.close());
 // limit is counted per credential: each test starts with nothing spent.
 beforeEach(async () => {
   await flushBudgetUsage();
-  await prisma.emsBudgetUsage.deleteMany({ where: { kind: "sync", fingerprint: credentialFingerprint(portal.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret) } });
+  await prisma.emsBudgetUsage.deleteMany({
+    where: { kind: "sync", fingerprint: credentialFingerprint(portal.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret) },
+  });
 });
 
 async function trackedTeam(): Promise<{ owner: Actor; trackerId: string }> {
@@ -112,7 +114,10 @@ describe("syncTracker", () => {
     await prisma.apiCredential.delete({ where: { userId: owner.userId } });
     const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
     expect(outcome).toMatchObject({ status: "paused", message: expect.stringContaining("removed their API credentials") });
-    expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({ status: "paused", pausedReason: expect.stringContaining(owner.email) });
+    expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({
+      status: "paused",
+      pausedReason: expect.stringContaining(owner.email),
+    });
     expect(await syncTracker(trackerId, { trigger: "manual", force: true })).toEqual({ status: "busy" });
   });
 
@@ -121,11 +126,17 @@ describe("syncTracker", () => {
     // What a rotation that took the key out of CREDENTIAL_ENCRYPTION_KEYS leaves: ciphertexts naming a key the ring no longer has.
     const row = await prisma.apiCredential.findUniqueOrThrow({ where: { userId: owner.userId } });
     const underRetiredKey = (ciphertext: string) => ciphertext.replace(/^v1:[^:]+:/, "v1:retired:");
-    await prisma.apiCredential.update({ where: { id: row.id }, data: { keyCiphertext: underRetiredKey(row.keyCiphertext), secretCiphertext: underRetiredKey(row.secretCiphertext) } });
+    await prisma.apiCredential.update({
+      where: { id: row.id },
+      data: { keyCiphertext: underRetiredKey(row.keyCiphertext), secretCiphertext: underRetiredKey(row.secretCiphertext) },
+    });
     const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
     expect(outcome).toMatchObject({ status: "paused", message: expect.stringContaining("can no longer be read") });
     expect(outcome).not.toMatchObject({ message: expect.stringContaining("removed") });
-    expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({ status: "paused", pausedReason: expect.stringContaining(owner.email) });
+    expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({
+      status: "paused",
+      pausedReason: expect.stringContaining(owner.email),
+    });
   });
 
   it("pauses, and says why, when the EMS rejects the runner's credentials", async () => {
@@ -135,7 +146,10 @@ describe("syncTracker", () => {
     try {
       const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
       expect(outcome).toMatchObject({ status: "paused", message: expect.stringContaining("The EMS API rejected the credentials") });
-      expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({ status: "paused", pausedReason: expect.stringContaining("rejected") });
+      expect(await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).toMatchObject({
+        status: "paused",
+        pausedReason: expect.stringContaining("rejected"),
+      });
     } finally {
       portal.sandbox.clearFaults();
     }
@@ -144,9 +158,13 @@ describe("syncTracker", () => {
   it("keeps to its share of the rate limit: syncs of the credential (any team) that spent it already make this one wait, and say until when", async () => {
     const { trackerId } = await trackedTeam();
     const other = await createTeam();
-    const { fingerprint } = await prisma.apiCredential.findFirstOrThrow({ where: { user: { membership: { teamId: (await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).teamId } } } });
+    const { fingerprint } = await prisma.apiCredential.findFirstOrThrow({
+      where: { user: { membership: { teamId: (await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } })).teamId } } },
+    });
     // Another team's syncs with the same key spent 195 of the 200 credits (10 % of 2,000) this minute.
-    await prisma.emsBudgetUsage.create({ data: { teamId: other.teamId, fingerprint, kind: "sync", minute: new Date(Math.floor(Date.now() / 60_000) * 60_000), calls: 20, credits: 195 } });
+    await prisma.emsBudgetUsage.create({
+      data: { teamId: other.teamId, fingerprint, kind: "sync", minute: new Date(Math.floor(Date.now() / 60_000) * 60_000), calls: 20, credits: 195 },
+    });
     const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
     expect(outcome).toMatchObject({ status: "paced", message: expect.stringContaining("spent 195 of their 200-credit share (10% of 2000)") });
     const tracker = await prisma.changeTracker.findUniqueOrThrow({ where: { id: trackerId } });
@@ -177,7 +195,10 @@ describe("change history shows no bidi controls or invisible characters", () => 
     expect(JSON.stringify(await prisma.setupChange.findMany({ where: { trackerId } }))).not.toMatch(INVISIBLE);
 
     // Rows written before the cleaning existed hold the text as it came: shown cleaned.
-    await prisma.setupChange.updateMany({ where: { trackerId }, data: { changedBy: "\u202Enimda", recordName: "Hook\u200B", groupName: "Pay\u202Eroll", before: "\u2067old", after: "\u202Enew" } });
+    await prisma.setupChange.updateMany({
+      where: { trackerId },
+      data: { changedBy: "\u202Enimda", recordName: "Hook\u200B", groupName: "Pay\u202Eroll", before: "\u2067old", after: "\u202Enew" },
+    });
     const stored = await listChanges(owner, parseFeedParams({ group: String(hook.groupId) }));
     expect(stored.entries.length).toBeGreaterThanOrEqual(2);
     for (const entry of stored.entries) {

@@ -6,13 +6,14 @@ import { prisma } from "@/lib/db/prisma";
 import { unique } from "@/tests/teams/fixtures";
 
 const SECRET = "cron-secret-for-the-tests-0123456789";
-const call = (authorization?: string) =>
-  GET(new Request("http://portal.test/api/cron/retention", { headers: authorization === undefined ? {} : { authorization } }));
+const call = (authorization?: string) => GET(new Request("http://portal.test/api/cron/retention", { headers: authorization === undefined ? {} : { authorization } }));
 
 /** A sign-in attempt long past its retention age: left or gone shows whether the job ran. */
 async function dueAttempt(): Promise<string> {
   const id = `cron-${unique()}`;
-  await prisma.authAttempt.create({ data: { id, kind: "password", account: id, address: "192.0.2.1", success: false, createdAt: new Date(Date.now() - 400 * 24 * 3600_000) } });
+  await prisma.authAttempt.create({
+    data: { id, kind: "password", account: id, address: "192.0.2.1", success: false, createdAt: new Date(Date.now() - 400 * 24 * 3600_000) },
+  });
   return id;
 }
 const exists = async (id: string) => (await prisma.authAttempt.count({ where: { id } })) === 1;
@@ -35,7 +36,17 @@ describe("GET /api/cron/retention", () => {
   it("answers 401 and runs nothing without the secret or with another one", async () => {
     process.env.CRON_SECRET = SECRET;
     const id = await dueAttempt();
-    for (const authorization of [undefined, "", SECRET, `Basic ${SECRET}`, `bearer ${SECRET}`, "Bearer wrong", `Bearer ${SECRET}x`, `Bearer ${SECRET.slice(0, -1)}`, `Bearer  ${SECRET}`]) {
+    for (const authorization of [
+      undefined,
+      "",
+      SECRET,
+      `Basic ${SECRET}`,
+      `bearer ${SECRET}`,
+      "Bearer wrong",
+      `Bearer ${SECRET}x`,
+      `Bearer ${SECRET.slice(0, -1)}`,
+      `Bearer  ${SECRET}`,
+    ]) {
       const response = await call(authorization);
       expect(response.status, String(authorization)).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="cron"');

@@ -63,7 +63,11 @@ describe("the job engine on two instances", () => {
       // (Inside a transaction, pg_stat_activity is a snapshot taken at its first read.)
       const waiting = async () => {
         await client.query("SELECT pg_stat_clear_snapshot()");
-        return (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND wait_event_type = 'Lock' AND datname = current_database()")).rows[0]!.n;
+        return (
+          await client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND wait_event_type = 'Lock' AND datname = current_database()",
+          )
+        ).rows[0]!.n;
       };
       await expect.poll(waiting, { timeout: 10_000, interval: 50 }).toBe(2);
       await client.query("COMMIT");
@@ -72,7 +76,11 @@ describe("the job engine on two instances", () => {
       expect(started.map((result) => result.status)).toEqual(["fulfilled", "fulfilled"]);
       // A backend reports its deadlocks by the time it exits: wait for the engines' to close (this
       // test comes first in the file, so no other engine is connected).
-      await expect.poll(async () => (await client.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()")).rowCount, { timeout: 5_000 }).toBe(0);
+      await expect
+        .poll(async () => (await client.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()")).rowCount, {
+          timeout: 5_000,
+        })
+        .toBe(0);
       expect(await deadlocks()).toBe(before);
     } finally {
       await client.end();
@@ -128,7 +136,11 @@ describe("the job engine on two instances", () => {
 
   it("closes its connections when stopped", async () => {
     const connections = async () =>
-      (await prisma.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()`)[0]!.n;
+      (
+        await prisma.$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'ems-portal-jobs' AND datname = current_database()`
+      )[0]!.n;
     expect(await connections()).toBeGreaterThan(0);
     await Promise.all(engines.splice(0).map((engine) => engine.stop()));
     // A closed connection leaves pg_stat_activity when its backend has exited: a moment later.

@@ -36,10 +36,19 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
 
   it("a component imports no data access (types are fine)", async () => {
     const file = "components/listing/probe.ts";
-    for (const source of ['import { prisma } from "@/lib/db/prisma";', 'import { getEmsClient } from "@/lib/ems";', 'import { loadListing } from "../../lib/listing/load";']) {
+    for (const source of [
+      'import { prisma } from "@/lib/db/prisma";',
+      'import { getEmsClient } from "@/lib/ems";',
+      'import { loadListing } from "../../lib/listing/load";',
+    ]) {
       expect(await brokenRules(file, `${source}\nexport const x = [${source.split(" ")[2]}];\n`), source).toEqual(["no-restricted-imports"]);
     }
-    expect(await brokenRules(file, 'import type { EmsClient } from "@/lib/ems";\nimport { MAX_IDS } from "@/lib/ems/contract";\nexport const x: EmsClient | number = MAX_IDS;\n')).toEqual([]);
+    expect(
+      await brokenRules(
+        file,
+        'import type { EmsClient } from "@/lib/ems";\nimport { MAX_IDS } from "@/lib/ems/contract";\nexport const x: EmsClient | number = MAX_IDS;\n',
+      ),
+    ).toEqual([]);
   });
 
   it("only the outbound door opens connections", async () => {
@@ -47,10 +56,18 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
     expect(await brokenRules(file, 'import https from "node:https";\nexport const x = https;\n')).toEqual(["no-restricted-imports"]);
     expect(await brokenRules(file, "export const x = (url: string) => fetch(url);\n")).toEqual(["no-restricted-syntax"]);
     expect(await brokenRules(file, 'export const x = () => import("undici");\n')).toEqual(["no-restricted-syntax"]);
-    expect(await brokenRules("components/ui/probe.ts", 'export const x = (q: string) => fetch(`/api/palette/views?q=${q}`);\nimport { isIP } from "node:net";\nexport const y = isIP;\n')).toEqual([]);
-    expect(await brokenRules(OUTBOUND_EXCEPTIONS.httpServer, 'import http from "node:http";\nexport const x = http.Server;\nexport const y = () => http.request("http://example.com");\n')).toEqual([
-      "no-restricted-syntax",
-    ]);
+    expect(
+      await brokenRules(
+        "components/ui/probe.ts",
+        'export const x = (q: string) => fetch(`/api/palette/views?q=${q}`);\nimport { isIP } from "node:net";\nexport const y = isIP;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await brokenRules(
+        OUTBOUND_EXCEPTIONS.httpServer,
+        'import http from "node:http";\nexport const x = http.Server;\nexport const y = () => http.request("http://example.com");\n',
+      ),
+    ).toEqual(["no-restricted-syntax"]);
   });
 
   it("no catch drops its error without a look", async () => {
@@ -58,13 +75,17 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
     expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch(() => null);\n")).toEqual(["no-restricted-syntax"]);
     expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((_error) => null);\n")).toContain("no-restricted-syntax");
     expect(await brokenRules("components/ui/probe.ts", "export const x = (p: Promise<number>) => p.catch(() => null);\n")).toEqual(["no-restricted-syntax"]);
-    expect(await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((error: unknown) => { if (error instanceof RangeError) return null; throw error; });\n")).toEqual([]);
+    expect(
+      await brokenRules(file, "export const x = (p: Promise<number>) => p.catch((error: unknown) => { if (error instanceof RangeError) return null; throw error; });\n"),
+    ).toEqual([]);
   });
 
   it("lib/ is a one-way map of layers, and its features make no cycle", async () => {
     // The kernel may not reach up to a feature; a feature may use only the features it names.
     expect(await brokenRules("lib/errors.ts", 'import { hrefWith } from "@/lib/listing/href";\nexport const x = hrefWith;\n')).toContain("import/no-restricted-paths");
-    expect(await brokenRules("lib/listing/words.ts", 'import { listViewTabs } from "@/lib/views/tabs";\nexport const x = listViewTabs;\n')).toContain("import/no-restricted-paths");
+    expect(await brokenRules("lib/listing/words.ts", 'import { listViewTabs } from "@/lib/views/tabs";\nexport const x = listViewTabs;\n')).toContain(
+      "import/no-restricted-paths",
+    );
     // (A file that exists: import/no-cycle walks the real graph from it.)
     expect(await brokenRules("lib/views/describe.ts", 'import { hrefWith } from "@/lib/listing/href";\nexport const x = hrefWith;\n')).toEqual([]);
   });
@@ -72,8 +93,17 @@ describe("each house rule fires on a violation, and not on the allowed form", ()
   it("a button's size and colour are not overridden by className", async () => {
     const file = "components/ui/probe.tsx";
     const header = 'import { Button, buttonClasses } from "@/components/ui/button";\n';
-    expect(await brokenRules(file, `${header}export const x = buttonClasses("secondary", { className: "w-full px-2" });\nexport const y = Button;\n`)).toEqual(["no-restricted-syntax"]);
-    expect(await brokenRules(file, `${header}export const x = buttonClasses();\nexport const Y = () => <Button className="rounded-full">y</Button>;\n`)).toEqual(["no-restricted-syntax"]);
-    expect(await brokenRules(file, `${header}export const x = buttonClasses("ghost", { size: "xs", className: "w-full sm:w-auto" });\nexport const Y = () => <Button className="mt-2 sm:hidden">y</Button>;\n`)).toEqual([]);
+    expect(await brokenRules(file, `${header}export const x = buttonClasses("secondary", { className: "w-full px-2" });\nexport const y = Button;\n`)).toEqual([
+      "no-restricted-syntax",
+    ]);
+    expect(await brokenRules(file, `${header}export const x = buttonClasses();\nexport const Y = () => <Button className="rounded-full">y</Button>;\n`)).toEqual([
+      "no-restricted-syntax",
+    ]);
+    expect(
+      await brokenRules(
+        file,
+        `${header}export const x = buttonClasses("ghost", { size: "xs", className: "w-full sm:w-auto" });\nexport const Y = () => <Button className="mt-2 sm:hidden">y</Button>;\n`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -6,8 +6,7 @@ const canonical = (resource: "webhook-groups" | "events", search: string) => can
 describe("a listing's canonical address", () => {
   it("shortens what the options form sends: every field, the defaults spelled out", () => {
     // What the GET form sends when a person adds a name filter and Applies.
-    const submitted =
-      "fields=id&fields=name&fields=headers&fields=notification_emails&filter=name%3D*contains*sync&searchCondition=and&sort=&per-page=20&page=1&ids=";
+    const submitted = "fields=id&fields=name&fields=headers&fields=notification_emails&filter=name%3D*contains*sync&searchCondition=and&sort=&per-page=20&page=1&ids=";
     expect(canonical("webhook-groups", submitted)).toBe("filter=name%3D*contains*sync");
     expect(canonical("events", "fields=id,name,status,start_date,end_date,timezone&per-page=50&ids=9%0A3")).toBe("ids=9%2C3&per-page=50");
   });

@@ -124,7 +124,9 @@ describe("export", () => {
     const before = (await sandbox.admin.stats()).apiRequests;
     let finished = 0;
     const started = Date.now();
-    await expect(startExport(client, state, "csv", options({ signal: request.signal, firstPageWithinMs: 1_000, onFinish: () => void finished++ }))).rejects.toMatchObject({ name: "AbortError" });
+    await expect(startExport(client, state, "csv", options({ signal: request.signal, firstPageWithinMs: 1_000, onFinish: () => void finished++ }))).rejects.toMatchObject(
+      { name: "AbortError" },
+    );
     expect(Date.now() - started).toBeLessThan(500);
     expect(finished).toBe(1);
     expect((await sandbox.admin.stats()).apiRequests).toBe(before);
@@ -167,7 +169,11 @@ describe("export", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     const { events, file } = await collectExport(result.stream);
     const firstStart = kinds(events).indexOf("start");
-    expect(kinds(events).slice(0, firstStart).every((kind) => kind === "heartbeat")).toBe(true);
+    expect(
+      kinds(events)
+        .slice(0, firstStart)
+        .every((kind) => kind === "heartbeat"),
+    ).toBe(true);
     expect(firstStart).toBeGreaterThanOrEqual(3);
     expect(events[0]).toMatchObject({ type: "heartbeat", rows: 0 });
     expect(events[firstStart - 1]).toMatchObject({ type: "heartbeat", rows: 0, waitingSeconds: expect.any(Number) });
@@ -189,7 +195,10 @@ describe("export", () => {
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
-    const all = text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as ExportEvent);
+    const all = text
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ExportEvent);
     const heartbeats = all.filter((event) => event.type === "heartbeat");
     expect(heartbeats.length).toBeGreaterThanOrEqual(5);
     expect(heartbeats.every((event) => event.type === "heartbeat" && event.rows === 50)).toBe(true);
@@ -212,7 +221,11 @@ describe("export", () => {
     const result = await startExport(client, state, "csv", options({ maxSeconds: 1, heartbeatMs: 200, firstPageWithinMs: 50, onFinish: () => void finished++ }));
     const { events } = await collectExport(result.stream);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(events.at(-1)).toEqual({ type: "error", rows: 0, message: expect.stringMatching(/^The export was stopped after 1 second, its time limit, with 0 rows written; nothing was saved\./) });
+    expect(events.at(-1)).toEqual({
+      type: "error",
+      rows: 0,
+      message: expect.stringMatching(/^The export was stopped after 1 second, its time limit, with 0 rows written; nothing was saved\./),
+    });
     expect(finished).toBe(1);
   });
 
@@ -268,7 +281,9 @@ describe("a page render's budget", () => {
   });
 
   it("changes nothing for an API that answers in time", async () => {
-    const outcome = await loadListing(actor, parseListingSearchParams("webhook-groups", new URLSearchParams("per-page=50")), Promise.resolve(client), { budgetMs: 5_000 });
+    const outcome = await loadListing(actor, parseListingSearchParams("webhook-groups", new URLSearchParams("per-page=50")), Promise.resolve(client), {
+      budgetMs: 5_000,
+    });
     expect(outcome).toMatchObject({ kind: "ok", meta: { perPage: 50 } });
   });
 });

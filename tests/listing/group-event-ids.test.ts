@@ -9,7 +9,15 @@ const group = (webhooks: Partial<NonNullable<WebhookGroup["webhooks"]>[number]>[
 
 describe("the events a group's webhooks name", () => {
   it("are the event ids of every webhook that does not fire for any event", () => {
-    expect(groupEventIds(group([{ any_event: false, event_ids: [3, 1] }, { any_event: true, event_ids: [9] }, { any_event: false, event_ids: [1, 7] }]))).toEqual([3, 1, 1, 7]);
+    expect(
+      groupEventIds(
+        group([
+          { any_event: false, event_ids: [3, 1] },
+          { any_event: true, event_ids: [9] },
+          { any_event: false, event_ids: [1, 7] },
+        ]),
+      ),
+    ).toEqual([3, 1, 1, 7]);
   });
 
   it("are none, and nothing is asked, for a group without webhooks or whose webhooks fire for any event", () => {

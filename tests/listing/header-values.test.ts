@@ -6,15 +6,27 @@ describe("an export's webhook header values", () => {
     const group = {
       id: 7,
       name: "CRM sync",
-      headers: [{ key: "Authorization", value: "Bearer abc.def" }, { key: "X-Api-Key", value: "k_live_123" }],
-      webhooks: [{ id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] }, { id: 2, url: "https://hooks.example/b" }],
+      headers: [
+        { key: "Authorization", value: "Bearer abc.def" },
+        { key: "X-Api-Key", value: "k_live_123" },
+      ],
+      webhooks: [
+        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] },
+        { id: 2, url: "https://hooks.example/b" },
+      ],
     };
     const hidden = withHeaderValuesHidden(group);
     expect(hidden).toEqual({
       id: 7,
       name: "CRM sync",
-      headers: [{ key: "Authorization", value: HIDDEN_VALUE }, { key: "X-Api-Key", value: HIDDEN_VALUE }],
-      webhooks: [{ id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: HIDDEN_VALUE }] }, { id: 2, url: "https://hooks.example/b" }],
+      headers: [
+        { key: "Authorization", value: HIDDEN_VALUE },
+        { key: "X-Api-Key", value: HIDDEN_VALUE },
+      ],
+      webhooks: [
+        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: HIDDEN_VALUE }] },
+        { id: 2, url: "https://hooks.example/b" },
+      ],
     });
     expect(JSON.stringify(hidden)).not.toMatch(/abc\.def|k_live|t0k3n/);
     // The row it was made from is left as it was.
@@ -35,15 +47,24 @@ describe("a group as its page holds it", () => {
     const group = {
       id: 7,
       name: "CRM sync",
-      headers: [{ key: "Authorization", value: "Bearer abc.def" }, { key: "X-Api-Key", value: "k_live_123" }],
-      webhooks: [{ id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] }, { id: 2, url: "https://hooks.example/b" }],
+      headers: [
+        { key: "Authorization", value: "Bearer abc.def" },
+        { key: "X-Api-Key", value: "k_live_123" },
+      ],
+      webhooks: [
+        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] },
+        { id: 2, url: "https://hooks.example/b" },
+      ],
     };
     const forPage = withoutHeaderValues(group);
     expect(forPage).toEqual({
       id: 7,
       name: "CRM sync",
       headers: [{ key: "Authorization" }, { key: "X-Api-Key" }],
-      webhooks: [{ id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token" }] }, { id: 2, url: "https://hooks.example/b" }],
+      webhooks: [
+        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token" }] },
+        { id: 2, url: "https://hooks.example/b" },
+      ],
     });
     expect(JSON.stringify(forPage)).not.toMatch(/abc\.def|k_live|t0k3n|value/);
     expect(withoutHeaderValues({ id: 8 })).toEqual({ id: 8 });

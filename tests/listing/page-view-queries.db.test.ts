@@ -89,11 +89,23 @@ describe("one listing page view", () => {
     expect(resolved.views.map((v) => v.name).sort()).toEqual(["My groups", "Team groups"]);
     expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
     // Which four: one statement per table group, none of them repeated; the answer was shared.
-    expect(pagePath.filter((sql) => /"UserSession"/.test(sql)), report).toHaveLength(1);
-    expect(pagePath.filter((sql) => /"SavedView"/.test(sql)), report).toHaveLength(1);
+    expect(
+      pagePath.filter((sql) => /"UserSession"/.test(sql)),
+      report,
+    ).toHaveLength(1);
+    expect(
+      pagePath.filter((sql) => /"SavedView"/.test(sql)),
+      report,
+    ).toHaveLength(1);
     // (The session statement joins the credential too, for the navigation's health counts.)
-    expect(pagePath.filter((sql) => /"ApiCredential"/.test(sql) && !/"EmsSharedAnswer"|"UserSession"/.test(sql)), report).toHaveLength(1);
-    expect(pagePath.filter((sql) => /"EmsSharedAnswer"/.test(sql)), report).toHaveLength(1);
+    expect(
+      pagePath.filter((sql) => /"ApiCredential"/.test(sql) && !/"EmsSharedAnswer"|"UserSession"/.test(sql)),
+      report,
+    ).toHaveLength(1);
+    expect(
+      pagePath.filter((sql) => /"EmsSharedAnswer"/.test(sql)),
+      report,
+    ).toHaveLength(1);
     expect(outcome.kind === "ok" && outcome.freshness.stale).toBe(false);
   });
 
@@ -121,7 +133,10 @@ describe("one listing page view", () => {
     expect(outcome.kind).toBe("ok");
     expect(resolved.activeView?.id).toBe(view.id);
     expect(pagePath.length, report).toBeLessThanOrEqual(PAGE_VIEW_BUDGET);
-    expect(pagePath.filter((sql) => /"SavedView"/.test(sql)), report).toHaveLength(1);
+    expect(
+      pagePath.filter((sql) => /"SavedView"/.test(sql)),
+      report,
+    ).toHaveLength(1);
     expect(await prisma.savedViewUsage.findMany({ where: { userId: claims.uid }, select: { viewId: true, useCount: true } })).toEqual([{ viewId: view.id, useCount: 1 }]);
   });
 

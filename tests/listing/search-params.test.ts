@@ -44,8 +44,7 @@ describe("listing URL schema", () => {
   });
 
   it("round-trips through the canonical URL", () => {
-    const search =
-      "fields=id%2Cname&expand=webhooks&filter=name%21%3D*endswith*test&filter=id%3C10&searchCondition=or&sort=-id&ids=1%2C2&per-page=200&page=2&view=v1";
+    const search = "fields=id%2Cname&expand=webhooks&filter=name%21%3D*endswith*test&filter=id%3C10&searchCondition=or&sort=-id&ids=1%2C2&per-page=200&page=2&view=v1";
     const state = parse("webhook-groups", search);
     expect(toSearchParams(state).toString()).toBe(search);
     expect(parse("webhook-groups", toSearchParams(state).toString())).toEqual(state);
@@ -140,7 +139,15 @@ describe("sorting by headers", () => {
   it("sorts by a column, flips it on the second click, and keeps further levels", () => {
     expect(sortByColumn([], "name")).toEqual([{ field: "name", direction: "asc" }]);
     expect(sortByColumn([{ field: "name", direction: "asc" }], "name")).toEqual([{ field: "name", direction: "desc" }]);
-    expect(sortByColumn([{ field: "name", direction: "asc" }, { field: "id", direction: "desc" }], "name")).toEqual([
+    expect(
+      sortByColumn(
+        [
+          { field: "name", direction: "asc" },
+          { field: "id", direction: "desc" },
+        ],
+        "name",
+      ),
+    ).toEqual([
       { field: "name", direction: "desc" },
       { field: "id", direction: "desc" },
     ]);
@@ -149,7 +156,15 @@ describe("sorting by headers", () => {
 
   it("turns the leading column off on the third click, keeping the levels after it", () => {
     expect(sortByColumn([{ field: "name", direction: "desc" }], "name")).toEqual([]);
-    expect(sortByColumn([{ field: "name", direction: "desc" }, { field: "id", direction: "asc" }], "name")).toEqual([{ field: "id", direction: "asc" }]);
+    expect(
+      sortByColumn(
+        [
+          { field: "name", direction: "desc" },
+          { field: "id", direction: "asc" },
+        ],
+        "name",
+      ),
+    ).toEqual([{ field: "id", direction: "asc" }]);
   });
 
   it("adds levels and flips a level in place", () => {
@@ -161,7 +176,15 @@ describe("sorting by headers", () => {
     expect(sortThenBy(two, "id")[1]).toEqual({ field: "id", direction: "desc" });
     // A third shift-click removes that level only.
     expect(sortThenBy(sortThenBy(two, "id"), "id")).toEqual([{ field: "name", direction: "asc" }]);
-    expect(sortThenBy([{ field: "name", direction: "desc" }, { field: "id", direction: "asc" }], "name")).toEqual([{ field: "id", direction: "asc" }]);
+    expect(
+      sortThenBy(
+        [
+          { field: "name", direction: "desc" },
+          { field: "id", direction: "asc" },
+        ],
+        "name",
+      ),
+    ).toEqual([{ field: "id", direction: "asc" }]);
   });
 
   it("never adds a fifth level", () => {

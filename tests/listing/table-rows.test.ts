@@ -28,7 +28,16 @@ describe("tableData: a listing's rows as compact data", () => {
 
   it("writes an event's dates in its own zone on the server, and absent optional values as null", () => {
     const data = tableData(state("events", { fields: "id,start_date,created_at,capacity,free_event,status" }), [
-      { id: 1, start_date: "2026-07-01", start_time: "09:30:00", timezone: "Europe/Warsaw", created_at: "2026-01-15 08:00:00", capacity: null, free_event: 1, status: "live" },
+      {
+        id: 1,
+        start_date: "2026-07-01",
+        start_time: "09:30:00",
+        timezone: "Europe/Warsaw",
+        created_at: "2026-01-15 08:00:00",
+        capacity: null,
+        free_event: 1,
+        status: "live",
+      },
     ]);
     expect(data.rows[0].cells).toEqual(["1", "2026-07-01 09:30 GMT+2", "2026-01-15 09:00 GMT+1", null, "Yes", "live"]);
     expect(data.columns.find((c) => c.field === "status")!.kind).toBe("status");
@@ -42,7 +51,16 @@ describe("tableData: a listing's rows as compact data", () => {
           id: 3,
           name: "Ops",
           webhooks: [
-            { id: 1, name: "Sync", url: "https://hooks.example.org/a", trigger_object: "attendee", trigger_on_insert: true, trigger_on_update: 1, trigger_on_delete: false, enabled: true },
+            {
+              id: 1,
+              name: "Sync",
+              url: "https://hooks.example.org/a",
+              trigger_object: "attendee",
+              trigger_on_insert: true,
+              trigger_on_update: 1,
+              trigger_on_delete: false,
+              enabled: true,
+            },
             { id: 2, name: "Old", url: "https://hooks.example.org/b", trigger_object: "event", enabled: false, headers: [{ key: "K", value: "hidden" }] },
           ],
         },

@@ -5,7 +5,12 @@ import { dateInWords, filterInWords, sortInWords } from "@/lib/listing/words";
 describe("a listing's options in words", () => {
   it("writes a sort as people say it, with the default order named", () => {
     expect(sortInWords("events", [])).toBe("Default order (ID, lowest first)");
-    expect(sortInWords("events", [{ field: "start_date", direction: "desc" }, { field: "name", direction: "asc" }])).toBe("Starts, newest first; then Name A–Z");
+    expect(
+      sortInWords("events", [
+        { field: "start_date", direction: "desc" },
+        { field: "name", direction: "asc" },
+      ]),
+    ).toBe("Starts, newest first; then Name A–Z");
     expect(sortInWords("webhook-groups", [{ field: "id", direction: "desc" }])).toBe("ID, highest first");
     expect(sortInWords("events", [{ field: "start_time", direction: "asc" }])).toBe("Start time, earliest first");
   });

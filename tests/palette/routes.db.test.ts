@@ -52,7 +52,14 @@ describe("GET /api/palette/views", () => {
     expect(response.status).toBe(200);
     const { views } = (await response.json()) as { views: { id: string; name: string; href: string; scope: string; page: string }[] };
     expect(views.map((view) => view.name).sort()).toEqual(["Mine", "Team groups"]);
-    expect(views.find((view) => view.id === team.id)).toEqual({ id: team.id, name: "Team groups", page: "webhook-groups", scope: "TEAM", isFavourite: false, href: `/webhook-groups?sort=-id&view=${team.id}` });
+    expect(views.find((view) => view.id === team.id)).toEqual({
+      id: team.id,
+      name: "Team groups",
+      page: "webhook-groups",
+      scope: "TEAM",
+      isFavourite: false,
+      href: `/webhook-groups?sort=-id&view=${team.id}`,
+    });
     expect(views.find((view) => view.id === mine.id)?.href).toBe(`/events?per-page=50&view=${mine.id}`);
   });
 

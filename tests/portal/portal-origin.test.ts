@@ -62,7 +62,9 @@ describe("portalOriginFor", () => {
 
   it("nothing configured: the request's Host (http in development, https in production), never a header a client forges", () => {
     expect(portalOriginFor("localhost:3000")).toBe("http://localhost:3000");
-    expect(sandboxBaseUrl(new Headers({ host: "localhost:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }))).toBe("http://localhost:3000/sandbox");
+    expect(sandboxBaseUrl(new Headers({ host: "localhost:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" }))).toBe(
+      "http://localhost:3000/sandbox",
+    );
     vi.stubEnv("NODE_ENV", "production");
     expect(portalOriginFor("portal.example.com")).toBe("https://portal.example.com");
   });
@@ -87,7 +89,19 @@ describe("the places that use it", () => {
       teamId: "team-1",
       syncId: "sync-1",
       changes: [
-        { kind: "group", recordId: 7, groupId: 7, recordName: "Orders", change: "changed", field: "name", before: "Orders", after: "Orders 2", secrets: null, changedBy: null, changedAt: null },
+        {
+          kind: "group",
+          recordId: 7,
+          groupId: 7,
+          recordName: "Orders",
+          change: "changed",
+          field: "name",
+          before: "Orders",
+          after: "Orders 2",
+          secrets: null,
+          changedBy: null,
+          changedAt: null,
+        },
       ],
       groupNames: new Map([[7, "Orders 2"]]),
       newlyFailing: [],

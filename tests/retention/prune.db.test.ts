@@ -94,10 +94,22 @@ describe("pruneExpiredRecords", () => {
     for (const tag of ["due-attempt", "due-audit", "due-revoked", "due-idle", "due-expired"]) expect(await left(tag), tag).toBe(0);
     expect(await Promise.all(keptTags.map(left))).toEqual(keptBefore);
     expect(keptBefore).toEqual([2, 2, 1, 1, 1, 1]);
-    console.info(`retention: ${due.authAttempts + due.auditLog + due.sessions} rows pruned by two concurrent runs in ${ms} ms (batches of 100): ` + runs.map((run) => JSON.stringify(run.deleted)).join(" + "));
+    console.info(
+      `retention: ${due.authAttempts + due.auditLog + due.sessions} rows pruned by two concurrent runs in ${ms} ms (batches of 100): ` +
+        runs.map((run) => JSON.stringify(run.deleted)).join(" + "),
+    );
 
     // A third run finds nothing left to do.
-    expect((await pruneExpiredRecords({ policy, now })).deleted).toEqual({ authAttempts: 0, auditLog: 0, sessions: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 });
+    expect((await pruneExpiredRecords({ policy, now })).deleted).toEqual({
+      authAttempts: 0,
+      auditLog: 0,
+      sessions: 0,
+      sharedAnswers: 0,
+      budgetUsage: 0,
+      historyChanges: 0,
+      historyCheckpoints: 0,
+      historySyncs: 0,
+    });
   });
 
   it("never deletes sign-in attempts inside the throttle window, nor sessions signed in within 30 days (the throttle's known addresses)", async () => {
@@ -156,7 +168,20 @@ describe("pruneExpiredRecords", () => {
     const sync = (at: Date) => prisma.setupSync.create({ data: { trackerId: tracker.id, trigger: "schedule", startedAt: at, finishedAt: at, status: "synced" } });
     const change = async (at: Date, recordId: number) => {
       const { id: syncId } = await sync(at);
-      await prisma.setupChange.create({ data: { trackerId: tracker.id, teamId, syncId, kind: "group", recordId, groupId: recordId, recordName: `Group ${recordId}`, change: "added", after: { name: `Group ${recordId}` }, seenAt: at } });
+      await prisma.setupChange.create({
+        data: {
+          trackerId: tracker.id,
+          teamId,
+          syncId,
+          kind: "group",
+          recordId,
+          groupId: recordId,
+          recordName: `Group ${recordId}`,
+          change: "added",
+          after: { name: `Group ${recordId}` },
+          seenAt: at,
+        },
+      });
     };
     // Checkpoints 400 and 366 days ago (before the 365-day cut-off) and 10 days ago.
     const [oldest, kept, recent] = [ago(400 * DAY), ago(366 * DAY), ago(10 * DAY)];

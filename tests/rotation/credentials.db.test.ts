@@ -35,7 +35,11 @@ describe("npm run keys:rotate (rotateStoredSecrets)", () => {
     const owner = await createTeam();
     const members = [owner, await addMember(owner, "MEMBER"), await addMember(owner, "ADMIN")];
     for (const [index, actor] of members.entries()) {
-      await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: index === 0 ? DEMO_CREDENTIALS.consumerKey : `key-${index}`, consumerSecret: index === 0 ? DEMO_CREDENTIALS.consumerSecret : `secret-${index}` });
+      await saveCredential(actor, {
+        baseUrl: sandbox.baseUrl,
+        consumerKey: index === 0 ? DEMO_CREDENTIALS.consumerKey : `key-${index}`,
+        consumerSecret: index === 0 ? DEMO_CREDENTIALS.consumerSecret : `secret-${index}`,
+      });
     }
     expect((await testCredential(owner)).ok).toBe(true);
     const ownerRow = await prisma.apiCredential.findUniqueOrThrow({ where: { userId: owner.userId } });
@@ -69,7 +73,12 @@ describe("npm run keys:rotate (rotateStoredSecrets)", () => {
       expect(ciphertextKeyId(row.keyCiphertext)).toBe(kid);
       expect(ciphertextKeyId(row.secretCiphertext)).toBe(kid);
     }
-    expect(decryptSecret((await prisma.apiCredential.findUniqueOrThrow({ where: { userId: members[1].userId } })).secretCiphertext, credentialAad(members[1].userId, "secret"))).toBe("secret-1");
+    expect(
+      decryptSecret(
+        (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: members[1].userId } })).secretCiphertext,
+        credentialAad(members[1].userId, "secret"),
+      ),
+    ).toBe("secret-1");
     const rotatedToken = await prisma.emsTokenCache.findUniqueOrThrow({ where: { fingerprint: ownerRow.fingerprint } });
     expect(ciphertextKeyId(rotatedToken.tokenCiphertext!)).toBe(kid);
     expect(decryptSecret(rotatedToken.tokenCiphertext!, tokenCacheAad(ownerRow.fingerprint))).toBe(tokenBefore);

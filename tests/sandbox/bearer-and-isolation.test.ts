@@ -91,7 +91,10 @@ describe("tenant isolation", () => {
 
     // Asking for the demo account's ids with the other account's token finds only the other's own rows.
     const otherIds = new Set(otherGroups.map((group) => group.id));
-    const demoOnlyIds = demoGroups.map((group) => group.id).filter((id) => !otherIds.has(id)).slice(0, 50);
+    const demoOnlyIds = demoGroups
+      .map((group) => group.id)
+      .filter((id) => !otherIds.has(id))
+      .slice(0, 50);
     const probe = await list(sandbox.baseUrl, other, "webhook-groups", `ids=${demoOnlyIds.join(",")}`);
     expect(((await probe.json()) as { items: unknown[] }).items).toEqual([]);
   });

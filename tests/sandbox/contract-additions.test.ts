@@ -9,7 +9,17 @@ import { DEMO_CREDENTIALS, FORM, expectError, list, listAll, listOk, startSandbo
  * included), single-record reads (docs/ems-api.md §4.6), the webhooks listing (§4.1a) and the
  * `*in*` set operator (§4.4).
  */
-type Hook = { id: number; group_id: number; name: string; url: string; trigger_object: string; content_type: string; enabled: boolean; any_event: boolean; updated_at: string };
+type Hook = {
+  id: number;
+  group_id: number;
+  name: string;
+  url: string;
+  trigger_object: string;
+  content_type: string;
+  enabled: boolean;
+  any_event: boolean;
+  updated_at: string;
+};
 type Group = { id: number; name: string; webhooks: Hook[] };
 type Event = { id: number; name: string; status: string };
 
@@ -172,7 +182,9 @@ describe("the set operator =*in* and !=*in*", () => {
   it("works on number, text, date and boolean fields of every listing", async () => {
     const chosen = [groups[2], groups[9], groups[30]];
     expect(ids(await search<Group>("webhook-groups", `id=*in*${chosen.map((group) => group.id).join("|")}`))).toEqual(ids(chosen));
-    expect(ids(await search<Group>("webhook-groups", `id!=*in*${chosen.map((group) => group.id).join("|")}`))).toEqual(ids(groups.filter((group) => !chosen.includes(group))));
+    expect(ids(await search<Group>("webhook-groups", `id!=*in*${chosen.map((group) => group.id).join("|")}`))).toEqual(
+      ids(groups.filter((group) => !chosen.includes(group))),
+    );
     // Text compares whole values, case-insensitively.
     expect(ids(await search<Group>("webhook-groups", `name=*in*${chosen[0].name.toUpperCase()}|${chosen[1].name}|no such group`))).toEqual(ids(chosen.slice(0, 2)));
     expect(ids(await search<Event>("events", "status=*in*live|DRAFT"))).toEqual(ids(events.filter((event) => ["live", "draft"].includes(event.status))));
@@ -195,7 +207,11 @@ describe("the set operator =*in* and !=*in*", () => {
   it("400 for an empty list, an empty entry, or a value that does not fit a numeric or boolean field", async () => {
     await badSearch("webhook-groups", "id=*in*", 'Malformed search condition "id=*in*": "*in*" needs at least one value, e.g. id=*in*a|b.');
     await badSearch("events", "status!=*in*", 'Malformed search condition "status!=*in*": "*in*" needs at least one value, e.g. status=*in*a|b.');
-    await badSearch("events", "status=*in*live||draft", 'Malformed search condition "status=*in*live||draft": the list of "*in*" has an empty entry (check for a doubled or trailing |).');
+    await badSearch(
+      "events",
+      "status=*in*live||draft",
+      'Malformed search condition "status=*in*live||draft": the list of "*in*" has an empty entry (check for a doubled or trailing |).',
+    );
     await badSearch("webhooks", "name=*in*a|", 'Malformed search condition "name=*in*a|": the list of "*in*" has an empty entry (check for a doubled or trailing |).');
     await badSearch("webhook-groups", "id=*in*12|x|40", 'Search value "x" in the "*in*" list for id must be an integer.');
     await badSearch("webhooks", "group_id=*in*1.5", 'Search value "1.5" in the "*in*" list for group_id must be an integer.');

@@ -56,7 +56,10 @@ const parseEmsTimestamp = (value: string) => Date.parse(`${value.replace(" ", "T
 
 /** A generated webhook of the first groups matching `test`. */
 function someWebhook(test: (webhook: Webhook) => boolean = () => true): Webhook {
-  const found = original.slice(0, 40).flatMap((group) => group.webhooks).find(test);
+  const found = original
+    .slice(0, 40)
+    .flatMap((group) => group.webhooks)
+    .find(test);
   if (!found) throw new Error("no such webhook in the demo data");
   return found;
 }
@@ -71,7 +74,9 @@ function generatedAfresh({ groups, events, seed }: { groups: number; events: num
 }
 
 /** Every field but `notes`: a projection no other test asks for, so no cached row JSON answers it. */
-const UNCACHED_WEBHOOK_FIELDS = `fields=${Object.keys(webhookSchema.shape).filter((field) => field !== "notes").join(",")}`;
+const UNCACHED_WEBHOOK_FIELDS = `fields=${Object.keys(webhookSchema.shape)
+  .filter((field) => field !== "notes")
+  .join(",")}`;
 const withoutNotes = (webhook: Webhook) => Object.fromEntries(Object.entries(webhook).filter(([field]) => field !== "notes"));
 
 /** Everything an account serves about its webhook setup, for before/after comparisons. */
@@ -101,7 +106,15 @@ describe("each kind of edit shows everywhere it should", () => {
     const allBefore = await webhooks("fields=id,url");
 
     const [applied] = await edit({ kind: "set-url", webhookId: target.id, url, by: "jane.doe@example.com" });
-    expect(applied).toMatchObject({ kind: "set-url", groupId: target.group_id, webhookId: target.id, field: "url", before: target.url, after: url, by: "jane.doe@example.com" });
+    expect(applied).toMatchObject({
+      kind: "set-url",
+      groupId: target.group_id,
+      webhookId: target.id,
+      field: "url",
+      before: target.url,
+      after: url,
+      by: "jane.doe@example.com",
+    });
     expect(Math.abs(parseEmsTimestamp(applied.at) - Date.now())).toBeLessThan(5_000);
 
     const record = await get<Webhook>(questions.record);
@@ -158,7 +171,12 @@ describe("each kind of edit shows everywhere it should", () => {
     const countBefore = (await get<{ _meta: { totalCount: number } }>("webhooks?fields=id"))._meta.totalCount;
     const groupBefore = await get<Group>(`webhook-groups/${group.id}?expand=webhooks`);
 
-    const [applied] = await edit({ kind: "add-webhook", groupId: group.id, webhook: { name: "Badge printer", url: "https://hooks.acme.example/ems/registrant/new", event_ids: [event.id] }, by: "Kenji Watanabe" });
+    const [applied] = await edit({
+      kind: "add-webhook",
+      groupId: group.id,
+      webhook: { name: "Badge printer", url: "https://hooks.acme.example/ems/registrant/new", event_ids: [event.id] },
+      by: "Kenji Watanabe",
+    });
     const id = applied.webhookId!;
     expect(id).toBeGreaterThan(Math.max(demoHighest, otherHighest));
     expect(applied).toMatchObject({ kind: "add-webhook", groupId: group.id, field: "webhook", before: null });
@@ -166,9 +184,19 @@ describe("each kind of edit shows everywhere it should", () => {
     const record = await get<Webhook>(`webhooks/${id}`);
     webhookSchema.strict().parse(record);
     expect(record).toMatchObject({
-      id, group_id: group.id, name: "Badge printer", url: "https://hooks.acme.example/ems/registrant/new", event_ids: [event.id],
-      enabled: true, any_event: false, headers: [], notes: null,
-      created_at: applied.at, updated_at: applied.at, created_by: "Kenji Watanabe", updated_by: "Kenji Watanabe",
+      id,
+      group_id: group.id,
+      name: "Badge printer",
+      url: "https://hooks.acme.example/ems/registrant/new",
+      event_ids: [event.id],
+      enabled: true,
+      any_event: false,
+      headers: [],
+      notes: null,
+      created_at: applied.at,
+      updated_at: applied.at,
+      created_by: "Kenji Watanabe",
+      updated_by: "Kenji Watanabe",
     });
     expect(applied.after).toEqual(record);
     expect(await get(`webhook-groups/${group.id}?expand=webhooks`)).toEqual({ ...groupBefore, webhooks: [...groupBefore.webhooks, record] });
@@ -196,12 +224,20 @@ describe("each kind of edit shows everywhere it should", () => {
     expect(applied).toMatchObject({ kind: "remove-webhook", groupId: target.group_id, webhookId: target.id, field: "webhook", after: null });
     expect((applied.before as Webhook).url).toBe(target.url);
 
-    await expectError(await fetch(`${sandbox.baseUrl}/api/v1/webhooks/${target.id}`, { headers: { authorization: `Bearer ${token}` } }), 404, `No webhook with id ${target.id}.`);
+    await expectError(
+      await fetch(`${sandbox.baseUrl}/api/v1/webhooks/${target.id}`, { headers: { authorization: `Bearer ${token}` } }),
+      404,
+      `No webhook with id ${target.id}.`,
+    );
     const group = await get<Group>(`webhook-groups/${target.group_id}?expand=webhooks`);
     expect(ids(group.webhooks)).not.toContain(target.id);
     expect((await get<{ _meta: { totalCount: number } }>("webhooks?fields=id"))._meta.totalCount).toBe(countBefore - 1);
     expect(ids(await webhooks(`fields=id&${search(`group_id=${target.group_id}`)}`))).toEqual(ids(group.webhooks));
-    await expectError(await postEdits({ account: DEMO, edits: [{ kind: "remove-webhook", webhookId: target.id }] }), 400, `The account has no webhook with id ${target.id}.`);
+    await expectError(
+      await postEdits({ account: DEMO, edits: [{ kind: "remove-webhook", webhookId: target.id }] }),
+      400,
+      `The account has no webhook with id ${target.id}.`,
+    );
   });
 
   it("set-header and remove-header, on a group and on a webhook, never echo a header value", async () => {
@@ -241,7 +277,11 @@ describe("each kind of edit shows everywhere it should", () => {
     expect(await get<Webhook>(`webhooks/${hook.id}`)).toMatchObject({ headers: [], updated_by: "ops@example.org" });
     await edit({ kind: "remove-header", target: "group", id: group.id, key: "X-Tenant-Id" });
     expect((await get<Group>(`webhook-groups/${group.id}`)).headers).toEqual(replaced);
-    await expectError(await postEdits({ account: DEMO, edits: [{ kind: "remove-header", target: "webhook", id: hook.id, key: "Authorization" }] }), 400, `The webhook with id ${hook.id} has no header "Authorization".`);
+    await expectError(
+      await postEdits({ account: DEMO, edits: [{ kind: "remove-header", target: "webhook", id: hook.id, key: "Authorization" }] }),
+      400,
+      `The webhook with id ${hook.id} has no header "Authorization".`,
+    );
   });
 
   it("rename-group: its record, a name search and the name sort follow", async () => {
@@ -255,7 +295,12 @@ describe("each kind of edit shows everywhere it should", () => {
     const [applied] = await edit({ kind: "rename-group", groupId: group.id, name: "0 Renamed by a person" });
     expect(applied).toMatchObject({ kind: "rename-group", groupId: group.id, field: "name", before: group.name, after: "0 Renamed by a person" });
     expect(applied).not.toHaveProperty("webhookId");
-    expect(await get<Group>(`webhook-groups/${group.id}`)).toEqual({ id: group.id, name: "0 Renamed by a person", headers: group.headers, notification_emails: group.notification_emails });
+    expect(await get<Group>(`webhook-groups/${group.id}`)).toEqual({
+      id: group.id,
+      name: "0 Renamed by a person",
+      headers: group.headers,
+      notification_emails: group.notification_emails,
+    });
     expect(await firstByName()).toMatchObject({ items: [{ id: group.id, name: "0 Renamed by a person" }] });
     expect(ids(await found())).toEqual([group.id]);
     const byNameDesc = await listAll<{ id: number }>(sandbox.baseUrl, token, "webhook-groups", "fields=id&sort=-name");
@@ -356,7 +401,9 @@ describe("accounts and reset", () => {
       expect(await all(one.baseUrl, tokenB)).toEqual(generated);
       expect(await all(two.baseUrl, tokenTwo)).toEqual(generated);
       expect(await listAll(one.baseUrl, tokenB, "webhooks")).toEqual(generated.flatMap((group) => group.webhooks));
-      expect((await fetch(`${one.baseUrl}/api/v1/webhooks/${hook.id}`, { headers: { authorization: `Bearer ${tokenB}` } }).then((response) => response.json()))).toEqual(hook);
+      expect(await fetch(`${one.baseUrl}/api/v1/webhooks/${hook.id}`, { headers: { authorization: `Bearer ${tokenB}` } }).then((response) => response.json())).toEqual(
+        hook,
+      );
       expect(await one.admin.state()).toMatchObject({ editedAccounts: ["twin_a"] });
     } finally {
       await Promise.all([one.close(), two.close()]);
@@ -399,7 +446,10 @@ describe("bad input", () => {
       [{}, /account/],
       [{ account: DEMO }, /Send edits \(a list of edits\), random \(\{ count, seed \}\), or both\./],
       [{ account: DEMO, edits: [] }, /edits/],
-      [{ account: "nope", edits: [{ kind: "set-enabled", webhookId: hook.id, enabled: false }] }, 'Unknown sandbox account "nope": use one of "ems_demo_key", "ems_other_key".'],
+      [
+        { account: "nope", edits: [{ kind: "set-enabled", webhookId: hook.id, enabled: false }] },
+        'Unknown sandbox account "nope": use one of "ems_demo_key", "ems_other_key".',
+      ],
       [{ account: "nope", random: { count: 1, seed: 1 } }, /^Unknown sandbox account "nope"/],
       [{ account: DEMO, edits: [{ kind: "paint-it-blue", webhookId: hook.id }] }, /kind/],
       [{ account: DEMO, edits: [{ kind: "set-url", webhookId: hook.id }] }, /url/],
@@ -417,9 +467,21 @@ describe("bad input", () => {
       [{ account: DEMO, edits: [{ kind: "rename-group", groupId: 999_999, name: "x" }] }, "The account has no webhook group with id 999999."],
       [{ account: DEMO, edits: [{ kind: "add-webhook", groupId: original[0].id, webhook: { event_ids: [1] } }] }, "The account has no event with id 1."],
       // A webhook of the other account is not this account's.
-      [{ account: OTHER_CREDENTIALS.consumerKey, edits: [{ kind: "set-enabled", webhookId: hook.id, enabled: false }] }, `The account has no webhook with id ${hook.id}.`],
+      [
+        { account: OTHER_CREDENTIALS.consumerKey, edits: [{ kind: "set-enabled", webhookId: hook.id, enabled: false }] },
+        `The account has no webhook with id ${hook.id}.`,
+      ],
       // The first edit is fine, the second is not: neither is applied.
-      [{ account: DEMO, edits: [{ kind: "set-enabled", webhookId: hook.id, enabled: !hook.enabled }, { kind: "remove-webhook", webhookId: 3 }] }, "The account has no webhook with id 3."],
+      [
+        {
+          account: DEMO,
+          edits: [
+            { kind: "set-enabled", webhookId: hook.id, enabled: !hook.enabled },
+            { kind: "remove-webhook", webhookId: 3 },
+          ],
+        },
+        "The account has no webhook with id 3.",
+      ],
     ];
     for (const [body, message] of cases) await expectError(await postEdits(body), 400, message);
     expect(await get<Webhook>(`webhooks/${hook.id}`)).toEqual(hook);

@@ -6,10 +6,7 @@ export const FORM = "application/x-www-form-urlencoded;charset=UTF-8";
 
 export type Credentials = { consumerKey: string; consumerSecret: string };
 
-export async function requestToken(
-  baseUrl: string,
-  init: { authorization?: string; contentType?: string; body?: string; method?: string } = {},
-): Promise<Response> {
+export async function requestToken(baseUrl: string, init: { authorization?: string; contentType?: string; body?: string; method?: string } = {}): Promise<Response> {
   const headers: Record<string, string> = {};
   if (init.authorization !== undefined) headers.authorization = init.authorization;
   if (init.contentType !== undefined) headers["content-type"] = init.contentType;
@@ -39,7 +36,12 @@ export async function list(baseUrl: string, token: string, resource: "webhook-gr
   return fetch(`${baseUrl}/api/v1/${resource}${query ? `?${query}` : ""}`, { headers: { authorization: `Bearer ${token}` } });
 }
 
-export async function listOk<T = Record<string, unknown>>(baseUrl: string, token: string, resource: "webhook-groups" | "webhooks" | "events", query = ""): Promise<Page<T>> {
+export async function listOk<T = Record<string, unknown>>(
+  baseUrl: string,
+  token: string,
+  resource: "webhook-groups" | "webhooks" | "events",
+  query = "",
+): Promise<Page<T>> {
   const response = await list(baseUrl, token, resource, query);
   if (response.status !== 200) throw new Error(`listing failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as Page<T>;

@@ -37,7 +37,12 @@ describe("the envelope", () => {
     expect(response.headers.get("x-pagination-current-page")).toBe("1");
     expect(response.headers.get("x-pagination-per-page")).toBe("20");
     expect(response.headers.get("link")).toBe(
-      [`<${body._links.self.href}>; rel=self`, `<${body._links.first.href}>; rel=first`, `<${body._links.last.href}>; rel=last`, `<${body._links.next.href}>; rel=next`].join(", "),
+      [
+        `<${body._links.self.href}>; rel=self`,
+        `<${body._links.first.href}>; rel=first`,
+        `<${body._links.last.href}>; rel=last`,
+        `<${body._links.next.href}>; rel=next`,
+      ].join(", "),
     );
   });
 
@@ -79,7 +84,10 @@ describe("the envelope", () => {
 describe("data", () => {
   it("has realistic Unicode names, 0 to 8 webhooks of the contract's shape, headers and emails", async () => {
     const all = await listAll<{ id: number; name: string; headers: unknown[]; notification_emails: string[]; webhooks: unknown[] }>(
-      sandbox.baseUrl, token, "webhook-groups", "expand=webhooks",
+      sandbox.baseUrl,
+      token,
+      "webhook-groups",
+      "expand=webhooks",
     );
     expect(all).toHaveLength(140);
     expect(all.some((group) => /[\u00C0-\u024F]/.test(group.name))).toBe(true);
@@ -129,7 +137,12 @@ describe("fields and expand", () => {
   it("can send webhooks as an object keyed by id, the production quirk clients must survive", async () => {
     await sandbox.admin.setQuirks({ webhooksAsObject: true });
     try {
-      const body = await listOk<{ id: number; webhooks: Record<string, { id: number; group_id: number }> }>(sandbox.baseUrl, token, "webhook-groups", "expand=webhooks&per-page=50");
+      const body = await listOk<{ id: number; webhooks: Record<string, { id: number; group_id: number }> }>(
+        sandbox.baseUrl,
+        token,
+        "webhook-groups",
+        "expand=webhooks&per-page=50",
+      );
       const withHooks = body.items.find((item) => Object.keys(item.webhooks).length > 0)!;
       expect(Array.isArray(withHooks.webhooks)).toBe(false);
       for (const [key, hook] of Object.entries(withHooks.webhooks)) expect(String(hook.id)).toBe(key);
@@ -140,11 +153,19 @@ describe("fields and expand", () => {
 
   it("400 for unknown fields and expansions", async () => {
     await bad("webhook-groups", "fields=id,colour", 'Unknown field "colour" in fields for webhook groups. Fields: id, name, headers, notification_emails.');
-    await bad("webhook-groups", "fields=id,webhooks", 'Unknown field "webhooks" in fields for webhook groups (webhooks is an extra field: ask for it with expand=webhooks). Fields: id, name, headers, notification_emails.');
+    await bad(
+      "webhook-groups",
+      "fields=id,webhooks",
+      'Unknown field "webhooks" in fields for webhook groups (webhooks is an extra field: ask for it with expand=webhooks). Fields: id, name, headers, notification_emails.',
+    );
     await bad("webhook-groups", "fields=id,,name", 'fields has an empty entry in "id,,name".');
     await bad("webhook-groups", "expand=events", 'Unknown expand "events" for webhook groups. Expandable: webhooks.');
     await bad("events", "expand=webhooks", 'Unknown expand "webhooks": events have no extra fields.');
-    await bad("events", "fields=id,venue", 'Unknown field "venue" in fields for events. Fields: id, name, status, type_id, folder_id, start_date, end_date, start_time, end_time, timezone, capacity, free_event, url, created_at, updated_at.');
+    await bad(
+      "events",
+      "fields=id,venue",
+      'Unknown field "venue" in fields for events. Fields: id, name, status, type_id, folder_id, start_date, end_date, start_time, end_time, timezone, capacity, free_event, url, created_at, updated_at.',
+    );
   });
 });
 
@@ -181,8 +202,15 @@ describe("sort", () => {
   });
 
   it("sorts on several fields", async () => {
-    const events = await listAll<{ id: number; status: string; start_date: string }>(sandbox.baseUrl, token, "events", "fields=id,status,start_date&sort=status,-start_date");
-    const expected = [...events].sort((a, b) => (a.status < b.status ? -1 : a.status > b.status ? 1 : a.start_date > b.start_date ? -1 : a.start_date < b.start_date ? 1 : a.id - b.id));
+    const events = await listAll<{ id: number; status: string; start_date: string }>(
+      sandbox.baseUrl,
+      token,
+      "events",
+      "fields=id,status,start_date&sort=status,-start_date",
+    );
+    const expected = [...events].sort((a, b) =>
+      a.status < b.status ? -1 : a.status > b.status ? 1 : a.start_date > b.start_date ? -1 : a.start_date < b.start_date ? 1 : a.id - b.id,
+    );
     expect(events.map((event) => event.id)).toEqual(expected.map((event) => event.id));
     expect(events[0].status).toBe("cancelled");
   });

@@ -30,10 +30,21 @@ describe("GET /api/v1/openapi.json", () => {
 
     expect(document.servers).toEqual([{ url: sandbox.baseUrl }]);
     expect(Object.keys(document.paths).sort()).toEqual([
-      "/api/v1/events", "/api/v1/events.json", "/api/v1/events/{id}", "/api/v1/events/{id}.json",
-      "/api/v1/oauth2/token", "/api/v1/oauth2/token.json", "/api/v1/openapi.json",
-      "/api/v1/webhook-groups", "/api/v1/webhook-groups.json", "/api/v1/webhook-groups/{id}", "/api/v1/webhook-groups/{id}.json",
-      "/api/v1/webhooks", "/api/v1/webhooks.json", "/api/v1/webhooks/{id}", "/api/v1/webhooks/{id}.json",
+      "/api/v1/events",
+      "/api/v1/events.json",
+      "/api/v1/events/{id}",
+      "/api/v1/events/{id}.json",
+      "/api/v1/oauth2/token",
+      "/api/v1/oauth2/token.json",
+      "/api/v1/openapi.json",
+      "/api/v1/webhook-groups",
+      "/api/v1/webhook-groups.json",
+      "/api/v1/webhook-groups/{id}",
+      "/api/v1/webhook-groups/{id}.json",
+      "/api/v1/webhooks",
+      "/api/v1/webhooks.json",
+      "/api/v1/webhooks/{id}",
+      "/api/v1/webhooks/{id}.json",
     ]);
     const parameters = document.paths["/api/v1/webhook-groups"].get.parameters!.map((parameter) => parameter.name);
     expect(parameters).toEqual(["fields", "expand", "search", "searchCondition", "page", "per-page", "sort", "ids"]);

@@ -18,7 +18,10 @@ const limitHeaders = (response: Response) => ({
 
 describe("rate limits: 2,000 credits per 10 minutes per credential", () => {
   it("a token costs 1 credit, a listing 10; once the credits run out, a listing gets 429 with Retry-After", async () => {
-    const first = await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), contentType: FORM });
+    const first = await requestToken(sandbox.baseUrl, {
+      authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+      contentType: FORM,
+    });
     expect(limitHeaders(first)).toEqual({ limit: 2000, remaining: 1999, reset: 600 });
     const { access_token: token } = (await first.json()) as { access_token: string };
 
@@ -37,7 +40,10 @@ describe("rate limits: 2,000 credits per 10 minutes per credential", () => {
     await expectError(refused, 429, `Rate limit exceeded: 2000 credits per 600 seconds. Retry in ${retryAfter} seconds.`);
 
     // A call costing 1 still fits in the remaining 9 credits; other credentials are not affected.
-    expect((await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), contentType: FORM })).status).toBe(200);
+    expect(
+      (await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), contentType: FORM }))
+        .status,
+    ).toBe(200);
     const otherToken = await tokenFor(sandbox.baseUrl, OTHER_CREDENTIALS);
     const other = await list(sandbox.baseUrl, otherToken, "events");
     expect(other.status).toBe(200);
@@ -50,7 +56,10 @@ describe("rate limits: 2,000 credits per 10 minutes per credential", () => {
       expect(wrong.status).toBe(401);
       expect(limitHeaders(wrong).remaining).toBe(1999 - i);
     }
-    const right = await requestToken(sandbox.baseUrl, { authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret), contentType: FORM });
+    const right = await requestToken(sandbox.baseUrl, {
+      authorization: basicAuthorizationHeader(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+      contentType: FORM,
+    });
     expect(limitHeaders(right).remaining).toBe(1999);
     // The attempts still count as token requests of that key, for client tests that count calls.
     expect((await sandbox.admin.stats()).perAccount[DEMO_CREDENTIALS.consumerKey]).toEqual({ tokenRequests: 4, apiRequests: 0 });

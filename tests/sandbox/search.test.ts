@@ -18,8 +18,10 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** The search value is URL-encoded as a whole, so `&` between conditions travels as %26. */
-const searchGroups = (search: string, extra = "") => listAll<Group>(sandbox.baseUrl, token, "webhook-groups", `fields=id,name&search=${encodeURIComponent(search)}${extra}`);
-const searchEvents = (search: string, extra = "") => listAll<Event>(sandbox.baseUrl, token, "events", `fields=id,name,status,start_date,end_date,created_at,updated_at&search=${encodeURIComponent(search)}${extra}`);
+const searchGroups = (search: string, extra = "") =>
+  listAll<Group>(sandbox.baseUrl, token, "webhook-groups", `fields=id,name&search=${encodeURIComponent(search)}${extra}`);
+const searchEvents = (search: string, extra = "") =>
+  listAll<Event>(sandbox.baseUrl, token, "events", `fields=id,name,status,start_date,end_date,created_at,updated_at&search=${encodeURIComponent(search)}${extra}`);
 const ids = (rows: { id: number }[]) => rows.map((row) => row.id);
 const badSearch = async (resource: "webhook-groups" | "events", search: string, message: string) =>
   expectError(await list(sandbox.baseUrl, token, resource, `search=${encodeURIComponent(search)}`), 400, message);
@@ -117,8 +119,16 @@ describe("combining conditions", () => {
 
 describe("bad searches are a 400 with a precise message", () => {
   it("malformed conditions", async () => {
-    await badSearch("webhook-groups", "name=*within*x", 'Malformed search condition "name=*within*x": "*within*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.');
-    await badSearch("webhook-groups", "name!=*has*x", 'Malformed search condition "name!=*has*x": "*has*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.');
+    await badSearch(
+      "webhook-groups",
+      "name=*within*x",
+      'Malformed search condition "name=*within*x": "*within*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.',
+    );
+    await badSearch(
+      "webhook-groups",
+      "name!=*has*x",
+      'Malformed search condition "name!=*has*x": "*has*" is not an operator; use *contains*, *beginswith*, *endswith* or *in*.',
+    );
     await badSearch("webhook-groups", "name", 'Malformed search condition "name": expected <field><operator><value>, e.g. name=*contains*summit.');
     await badSearch("webhook-groups", "=summit", 'Malformed search condition "=summit": expected <field><operator><value>, e.g. name=*contains*summit.');
     await badSearch("webhook-groups", "name~summit", 'Malformed search condition "name~summit": expected <field><operator><value>, e.g. name=*contains*summit.');
@@ -129,7 +139,11 @@ describe("bad searches are a 400 with a precise message", () => {
   it("unknown fields and operators that do not fit the field's type", async () => {
     await badSearch("webhook-groups", "colour=red", 'Unknown search field "colour" for webhook groups. Searchable fields: id, name.');
     await badSearch("webhook-groups", "headers=*contains*x", 'Unknown search field "headers" for webhook groups. Searchable fields: id, name.');
-    await badSearch("events", "timezone=UTC", 'Unknown search field "timezone" for events. Searchable fields: id, name, status, start_date, end_date, created_at, updated_at.');
+    await badSearch(
+      "events",
+      "timezone=UTC",
+      'Unknown search field "timezone" for events. Searchable fields: id, name, status, start_date, end_date, created_at, updated_at.',
+    );
     await badSearch("webhook-groups", "id=*contains*5", 'Operator "=*contains*" does not apply to the number field "id". Use one of: = != > < >= <= =*in* !=*in*.');
     await badSearch("events", "id!=*beginswith*5", 'Operator "!=*beginswith*" does not apply to the number field "id". Use one of: = != > < >= <= =*in* !=*in*.');
   });
@@ -158,7 +172,12 @@ describe("search on a larger dataset", () => {
         const expected = all.filter((g) => g.name.toLowerCase().includes(needle.toLowerCase()));
         const found = await listAll<Group>(large.baseUrl, largeToken, "webhook-groups", `fields=id,name&search=${encodeURIComponent(`name=*contains*${needle}`)}`);
         expect(ids(found), needle).toEqual(ids(expected));
-        const negated = await listAll<Group>(large.baseUrl, largeToken, "webhook-groups", `fields=id,name&search=${encodeURIComponent(`name!=*contains*${needle}`)}&sort=-name`);
+        const negated = await listAll<Group>(
+          large.baseUrl,
+          largeToken,
+          "webhook-groups",
+          `fields=id,name&search=${encodeURIComponent(`name!=*contains*${needle}`)}&sort=-name`,
+        );
         expect(negated.length, needle).toBe(3000 - expected.length);
       }
     } finally {

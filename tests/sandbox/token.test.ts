@@ -46,9 +46,7 @@ describe("POST /api/v1/oauth2/token", () => {
   });
 
   it("gives every request a new, distinct token; 100 concurrent requests get 100 tokens", async () => {
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, () => requestToken(sandbox.baseUrl, { authorization: demoBasic, contentType: FORM })),
-    );
+    const responses = await Promise.all(Array.from({ length: 100 }, () => requestToken(sandbox.baseUrl, { authorization: demoBasic, contentType: FORM })));
     expect(responses.every((response) => response.status === 200)).toBe(true);
     const tokens = await Promise.all(responses.map(async (response) => ((await response.json()) as { access_token: string }).access_token));
     expect(new Set(tokens).size).toBe(100);

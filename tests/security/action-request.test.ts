@@ -72,12 +72,14 @@ describe("server action bodies Next.js cannot decode", () => {
     expect(broken.status).toBe(400);
     const noRoot = multipart({ "1_email": "a@example.test" });
     expect((await proxy(post("/settings", noRoot.body, { "next-action": ACTION_ID, "content-type": noRoot.type }))).status).toBe(400);
-    const badBound = multipart({ "$ACTION_REF_1": "", "$ACTION_1:0": "{not json" });
+    const badBound = multipart({ $ACTION_REF_1: "", "$ACTION_1:0": "{not json" });
     expect((await proxy(post("/settings", badBound.body, { "content-type": badBound.type }))).status).toBe(400);
   });
 
   it("answers 413 for a body over Next.js's 1 MB limit", async () => {
-    const response = await proxy(post("/settings", "[]", { "next-action": ACTION_ID, "content-type": "text/plain;charset=UTF-8", "content-length": String(BODY_LIMIT_BYTES + 1) }));
+    const response = await proxy(
+      post("/settings", "[]", { "next-action": ACTION_ID, "content-type": "text/plain;charset=UTF-8", "content-length": String(BODY_LIMIT_BYTES + 1) }),
+    );
     expect(response.status).toBe(413);
   });
 
@@ -89,7 +91,7 @@ describe("server action bodies Next.js cannot decode", () => {
     expect((await proxy(post("/settings", fetchAction.body, { "next-action": ACTION_ID, "content-type": fetchAction.type }))).status).toBe(200);
     const noScript = multipart({ [`$ACTION_ID_${ACTION_ID}`]: "", email: "a@example.test" });
     expect((await proxy(post("/settings", noScript.body, { "content-type": noScript.type }))).status).toBe(200);
-    const bound = multipart({ "$ACTION_REF_1": "", "$ACTION_1:0": '{"id":"x","bound":null}', "$ACTION_KEY": "k1" });
+    const bound = multipart({ $ACTION_REF_1: "", "$ACTION_1:0": '{"id":"x","bound":null}', $ACTION_KEY: "k1" });
     expect((await proxy(post("/settings", bound.body, { "content-type": bound.type }))).status).toBe(200);
     // A sign-in form posted without JavaScript (URL-encoded, no action): the page renders again.
     expect((await proxy(post("/sign-in", "email=a%40example.test&password=x", { "content-type": "application/x-www-form-urlencoded" }))).status).toBe(200);

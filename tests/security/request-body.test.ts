@@ -43,7 +43,9 @@ describe("readBodyWithin: bytes counted as read", () => {
 
   it("does not trust a Content-Length smaller than the body", async () => {
     const { stream } = chunkedBody(2 * 1024 * 1024);
-    const request = new Request("http://portal.test/x", { method: "POST", body: stream, headers: { "content-length": "10" }, duplex: "half" } as RequestInit & { duplex: "half" });
+    const request = new Request("http://portal.test/x", { method: "POST", body: stream, headers: { "content-length": "10" }, duplex: "half" } as RequestInit & {
+      duplex: "half";
+    });
     expect((await readBodyWithin(request)).kind).toBe("too-large");
   });
 
@@ -99,9 +101,12 @@ describe("Next.js's own limits (next.config.js) match the proxy's", () => {
 
   it("a body Next.js cuts at its copy limit still shows the proxy more than the limit (Next.js's own copying code)", async () => {
     for (const chunk of [100, 1000, 16 * 1024, 64 * 1024]) {
-      const source = Readable.from((function* () {
-        for (let sent = 0; sent < PROXY_BODY_COPY_BYTES + 512 * 1024; sent += chunk) yield Buffer.alloc(chunk, 0x61);
-      })(), { objectMode: false });
+      const source = Readable.from(
+        (function* () {
+          for (let sent = 0; sent < PROXY_BODY_COPY_BYTES + 512 * 1024; sent += chunk) yield Buffer.alloc(chunk, 0x61);
+        })(),
+        { objectMode: false },
+      );
       const copy = getCloneableBody(source as never, PROXY_BODY_COPY_BYTES).cloneBodyStream();
       // Next.js hands this Node stream to the proxy's Request as it is (server/web/adapter.js).
       const request = new Request("http://portal.test/x", { method: "POST", body: copy as unknown as BodyInit, duplex: "half" } as RequestInit & { duplex: "half" });

@@ -2,12 +2,19 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
-import { acceptInvitation, createInvitation, getInvitationPreview, getJoinSituation, listPendingInvitations, redeemInvitation, revokeInvitation } from "@/lib/teams/invitations";
+import {
+  acceptInvitation,
+  createInvitation,
+  getInvitationPreview,
+  getJoinSituation,
+  listPendingInvitations,
+  redeemInvitation,
+  revokeInvitation,
+} from "@/lib/teams/invitations";
 import { warmPool } from "../setup/db";
 import { actorFor, addMember, createTeam, createUser } from "./fixtures";
 
-const redeem = (token: string, user: { id: string; email: string }) =>
-  prisma.$transaction((tx) => redeemInvitation(tx, { token, userId: user.id, email: user.email }));
+const redeem = (token: string, user: { id: string; email: string }) => prisma.$transaction((tx) => redeemInvitation(tx, { token, userId: user.id, email: user.email }));
 
 async function refusal(promise: Promise<unknown>): Promise<{ message: string; code: string }> {
   try {

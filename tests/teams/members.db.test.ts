@@ -101,11 +101,15 @@ describe("team members", () => {
     const owner = await createTeam();
     const member = await addMember(owner, "MEMBER");
     await saveCredential(member, { baseUrl: "https://ems.example.com", consumerKey: "member-key-123", consumerSecret: "member secret" });
-    const personal = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: member.userId, page: "events", name: "Mine", query: "?a=1", scope: "PERSONAL" } });
+    const personal = await prisma.savedView.create({
+      data: { teamId: owner.teamId, ownerId: member.userId, page: "events", name: "Mine", query: "?a=1", scope: "PERSONAL" },
+    });
     const shared = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: member.userId, page: "events", name: "Ours", query: "?b=1", scope: "TEAM" } });
     await prisma.userDefaultView.create({ data: { userId: member.userId, page: "events", viewId: shared.id } });
     await prisma.savedViewFavourite.create({ data: { userId: member.userId, viewId: shared.id } });
-    const ownersView = await prisma.savedView.create({ data: { teamId: owner.teamId, ownerId: owner.userId, page: "events", name: "Owner's", query: "", scope: "PERSONAL" } });
+    const ownersView = await prisma.savedView.create({
+      data: { teamId: owner.teamId, ownerId: owner.userId, page: "events", name: "Owner's", query: "", scope: "PERSONAL" },
+    });
     const versionBefore = (await prisma.user.findUniqueOrThrow({ where: { id: member.userId } })).sessionVersion;
 
     await removeMember(owner, { membershipId: await membershipIdOf(member) }, { ip: "192.0.2.7" });

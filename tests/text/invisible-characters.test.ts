@@ -5,7 +5,24 @@ import { describe, expect, it } from "vitest";
 import { hasInvisibleCharacters, visibleText, visibleTextIn } from "@/lib/text/invisible-characters";
 
 const BIDI = ["\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200E", "\u200F", "\u061C"];
-const INVISIBLE = ["\u200B", "\u200C", "\u200D", "\u2060", "\uFEFF", "\u00AD", "\u2062", "\u180E", "\u3164", "\u115F", "\u034F", "\u{E0041}", "\u0000", "\u001B", "\u007F", "\u0085"];
+const INVISIBLE = [
+  "\u200B",
+  "\u200C",
+  "\u200D",
+  "\u2060",
+  "\uFEFF",
+  "\u00AD",
+  "\u2062",
+  "\u180E",
+  "\u3164",
+  "\u115F",
+  "\u034F",
+  "\u{E0041}",
+  "\u0000",
+  "\u001B",
+  "\u007F",
+  "\u0085",
+];
 
 describe("visibleText", () => {
   it("removes every bidi control: `\\u202Eevil` no longer reads as “live”", () => {

@@ -30,7 +30,14 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 async function seedViews(actor: Actor, count: number, { scope, ownerId = actor.userId }: { scope: "PERSONAL" | "TEAM"; ownerId?: string | null }) {
   const batch = unique();
   await prisma.savedView.createMany({
-    data: Array.from({ length: count }, (_, i) => ({ teamId: actor.teamId, ownerId, page: i % 2 ? "events" : "webhook-groups", name: `Seeded ${batch} ${i}`, query: "", scope })),
+    data: Array.from({ length: count }, (_, i) => ({
+      teamId: actor.teamId,
+      ownerId,
+      page: i % 2 ? "events" : "webhook-groups",
+      name: `Seeded ${batch} ${i}`,
+      query: "",
+      scope,
+    })),
   });
 }
 
@@ -39,7 +46,10 @@ const sharedIn = (actor: Actor) => prisma.savedView.count({ where: { teamId: act
 
 const envBefore = { person: process.env.VIEWS_MAX_PER_PERSON, team: process.env.VIEWS_MAX_PER_TEAM };
 afterEach(() => {
-  for (const [key, value] of [["VIEWS_MAX_PER_PERSON", envBefore.person], ["VIEWS_MAX_PER_TEAM", envBefore.team]] as const) {
+  for (const [key, value] of [
+    ["VIEWS_MAX_PER_PERSON", envBefore.person],
+    ["VIEWS_MAX_PER_TEAM", envBefore.team],
+  ] as const) {
     if (value === undefined) delete process.env[key];
     else process.env[key] = value;
   }
@@ -53,10 +63,15 @@ describe("views per person (VIEWS_MAX_PER_PERSON, default 100: personal and shar
     const hundredth = await createView(owner, { page: "events", name: "The hundredth", query: "sort=-id", scope: "PERSONAL" });
     expect(await ownedBy(owner)).toBe(100);
 
-    expect(await refusal(createView(owner, { page: "events", name: "One more", query: "", scope: "PERSONAL" }))).toEqual({ code: "views_person_cap", message: PERSON_REFUSAL });
+    expect(await refusal(createView(owner, { page: "events", name: "One more", query: "", scope: "PERSONAL" }))).toEqual({
+      code: "views_person_cap",
+      message: PERSON_REFUSAL,
+    });
     expect((await refusal(createView(owner, { page: "events", name: "One more", query: "", scope: "TEAM" }))).message).toBe(PERSON_REFUSAL);
     expect((await refusal(copyView(owner, hundredth.id))).message).toBe(PERSON_REFUSAL);
-    expect((await refusal(restoreView(owner, { page: "events", name: "Back", query: "", scope: "PERSONAL", makeDefault: true, favourite: true }))).message).toBe(PERSON_REFUSAL);
+    expect((await refusal(restoreView(owner, { page: "events", name: "Back", query: "", scope: "PERSONAL", makeDefault: true, favourite: true }))).message).toBe(
+      PERSON_REFUSAL,
+    );
     expect(await ownedBy(owner)).toBe(100);
     // A refused restore leaves no default or favourite behind.
     expect(await prisma.userDefaultView.count({ where: { userId: owner.userId } })).toBe(0);
@@ -107,7 +122,9 @@ describe("views per team (VIEWS_MAX_PER_TEAM, default 500 shared views)", () => 
     expect(await sharedIn(owner)).toBe(500);
 
     expect(await refusal(createView(member, { page: "events", name: "Ours", query: "", scope: "TEAM" }))).toEqual({ code: "views_team_cap", message: TEAM_REFUSAL });
-    expect((await refusal(restoreView(member, { page: "events", name: "Ours", query: "", scope: "TEAM", makeDefault: false, favourite: false }))).message).toBe(TEAM_REFUSAL);
+    expect((await refusal(restoreView(member, { page: "events", name: "Ours", query: "", scope: "TEAM", makeDefault: false, favourite: false }))).message).toBe(
+      TEAM_REFUSAL,
+    );
     const mine = await createView(member, { page: "events", name: "Mine", query: "", scope: "PERSONAL" });
     expect((await refusal(updateView(member, mine.id, { scope: "TEAM" }))).message).toBe(TEAM_REFUSAL);
     expect((await prisma.savedView.findUniqueOrThrow({ where: { id: mine.id } })).scope).toBe("PERSONAL");

@@ -15,7 +15,14 @@ beforeEach(() => signedOut({ path: "/api/views/more" }));
 const more = (query: string) => GET(new Request(`http://localhost:3000/api/views/more?${query}`));
 const seed = (actor: Actor, count: number, scope: "PERSONAL" | "TEAM") =>
   prisma.savedView.createMany({
-    data: Array.from({ length: count }, (_, i) => ({ teamId: actor.teamId, ownerId: actor.userId, page: "events", name: `${scope} ${String(i).padStart(2, "0")}`, query: "", scope })),
+    data: Array.from({ length: count }, (_, i) => ({
+      teamId: actor.teamId,
+      ownerId: actor.userId,
+      page: "events",
+      name: `${scope} ${String(i).padStart(2, "0")}`,
+      query: "",
+      scope,
+    })),
   });
 
 describe("GET /api/views/more", () => {

@@ -12,7 +12,11 @@ import { createView, setDefaultView, setViewFavourite } from "@/lib/views/views"
 import { addMember, createTeam, unique } from "../teams/fixtures";
 
 /** `count` views of a page, named "<prefix> 000"…, straight into the table; their ids by name. */
-async function seedViews(actor: Actor, count: number, { scope = "TEAM", page = "webhook-groups", prefix = "View" }: { scope?: "PERSONAL" | "TEAM"; page?: string; prefix?: string } = {}) {
+async function seedViews(
+  actor: Actor,
+  count: number,
+  { scope = "TEAM", page = "webhook-groups", prefix = "View" }: { scope?: "PERSONAL" | "TEAM"; page?: string; prefix?: string } = {},
+) {
   await prisma.savedView.createMany({
     data: Array.from({ length: count }, (_, i) => ({
       teamId: actor.teamId,
@@ -37,7 +41,11 @@ describe("the listing's tabs", () => {
     await setViewFavourite(member, ids.get("View 700")!, true);
     await setViewFavourite(member, ids.get("View 500")!, true);
     // Used on more occasions than the others (one occasion per 30 minutes: move the last one back).
-    for (const [name, times] of [["View 650", 3], ["View 300", 2], ["View 799", 1]] as const) {
+    for (const [name, times] of [
+      ["View 650", 3],
+      ["View 300", 2],
+      ["View 799", 1],
+    ] as const) {
       for (let i = 0; i < times; i++) {
         await opened(member, ids.get(name)!);
         await prisma.savedViewUsage.updateMany({ where: { userId: member.userId }, data: { lastUsedAt: new Date(Date.now() - 60 * 60_000) } });
@@ -108,7 +116,7 @@ describe("“More”", () => {
     expect(first.nextOffset).toBe(MORE_VIEWS_PER_REQUEST);
     const tabs = await listViewTabs(member, "webhook-groups", { requestedId: null, opensDefault: false });
     const everyOne: string[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page = await listMoreViews(member, "webhook-groups", { search: "", offset });
       everyOne.push(...page.views.map((view) => view.name));
       offset = page.nextOffset;

@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
-import {
-  copyView,
-  createView,
-  deleteView,
-  getVisibleView,
-  listViews,
-  restoreView,
-  setDefaultView,
-  setViewFavourite,
-  updateView,
-  viewHref,
-} from "@/lib/views/views";
+import { copyView, createView, deleteView, getVisibleView, listViews, restoreView, setDefaultView, setViewFavourite, updateView, viewHref } from "@/lib/views/views";
 import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam } from "../teams/fixtures";
 

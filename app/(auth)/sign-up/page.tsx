@@ -25,7 +25,10 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
       {policy.formShown ? <SignUpForm invite={invite} callbackUrl={callbackUrl} /> : null}
       <p className="mt-6 text-center text-sm text-slate-600">
         Already have an account?{" "}
-        <Link href={`/sign-in${callbackUrl === "/" ? "" : `?callbackUrl=${encodeURIComponent(callbackUrl)}`}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+        <Link
+          href={`/sign-in${callbackUrl === "/" ? "" : `?callbackUrl=${encodeURIComponent(callbackUrl)}`}`}
+          className="font-medium text-brand-700 underline-offset-2 hover:underline"
+        >
           Sign in
         </Link>
       </p>

@@ -130,7 +130,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <time dateTime={record.createdAt.toISOString()}>{formatUtcInZone(record.createdAt.toISOString(), "UTC")}</time>
                   <span className="sr-only">, </span>
                   <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-slate-600">{record.actionLabel}</span>
-                  {record.ip ? <span className="ml-2 [overflow-wrap:anywhere]" title="Address the request came from">{record.ip}</span> : null}
+                  {record.ip ? (
+                    <span className="ml-2 [overflow-wrap:anywhere]" title="Address the request came from">
+                      {record.ip}
+                    </span>
+                  ) : null}
                 </p>
               </li>
             ))}

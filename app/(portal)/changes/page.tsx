@@ -41,9 +41,16 @@ function Options({ any, choices }: { any: string; choices: readonly (readonly [s
 }
 
 function Filters({ filters }: { filters: FeedFilters }) {
-  const active = ["group", "webhook", "event", "kind", "change", "field", "from", "to"].some((name) => filters[name as keyof FeedFilters] !== null) || filters.person !== "";
+  const active =
+    ["group", "webhook", "event", "kind", "change", "field", "from", "to"].some((name) => filters[name as keyof FeedFilters] !== null) || filters.person !== "";
   return (
-    <form method="get" action="/changes" className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6" aria-label="Filter the changes" data-testid="changes-filters">
+    <form
+      method="get"
+      action="/changes"
+      className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
+      aria-label="Filter the changes"
+      data-testid="changes-filters"
+    >
       <FilterField name="kind" label="Record">
         {(props) => (
           <select {...props} defaultValue={filters.kind ?? ""}>
@@ -106,8 +113,8 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
       <div>
         <h1 className="text-2xl font-semibold">Changes</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          What changed in the webhook setup, as the tracker&apos;s syncs saw it: who changed it in the EMS and when (when the EMS says), and when the
-          portal noticed. Times are UTC.
+          What changed in the webhook setup, as the tracker&apos;s syncs saw it: who changed it in the EMS and when (when the EMS says), and when the portal noticed.
+          Times are UTC.
         </p>
       </div>
       {filters.notices.map((notice) => (

@@ -124,7 +124,8 @@ function CoverageBody({
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">
-        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {report.events.length === 1 ? "event" : "events"}; {formatCount(withGaps)} with gaps
+        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {report.events.length === 1 ? "event" : "events"}; {formatCount(withGaps)}{" "}
+        with gaps
         {required.length > 0 ? `; ${formatCount(failing)} missing a required trigger` : ""}.
         {rows.length !== report.events.length ? ` ${formatCount(rows.length)} match.` : ""}
       </p>
@@ -195,11 +196,19 @@ function CoverageBody({
       )}
       {pageCount > 1 ? (
         <nav aria-label="Pages" className="flex flex-wrap items-center gap-3 text-sm">
-          {page > 1 ? <Link href={coverageHref(state, { page: page - 1 })} className="text-brand-700 underline">Previous</Link> : null}
+          {page > 1 ? (
+            <Link href={coverageHref(state, { page: page - 1 })} className="text-brand-700 underline">
+              Previous
+            </Link>
+          ) : null}
           <span>
             Page {page} of {pageCount}
           </span>
-          {page < pageCount ? <Link href={coverageHref(state, { page: page + 1 })} className="text-brand-700 underline">Next</Link> : null}
+          {page < pageCount ? (
+            <Link href={coverageHref(state, { page: page + 1 })} className="text-brand-700 underline">
+              Next
+            </Link>
+          ) : null}
         </nav>
       ) : null}
       {report.unplacedWebhooks > 0 ? (

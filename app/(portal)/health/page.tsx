@@ -73,7 +73,10 @@ function MutedList({ report, canMute }: { report: HealthReport; canMute: boolean
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="muted-list">
         {report.mutes.map((mute) => {
           const rule = ruleById(mute.ruleId);
-          const what = mute.findingKey === WHOLE_RULE ? `Every finding of “${rule?.title ?? mute.ruleId}”` : (messages.get(mute.id) ?? `A finding of “${rule?.title ?? mute.ruleId}” that is no longer present`);
+          const what =
+            mute.findingKey === WHOLE_RULE
+              ? `Every finding of “${rule?.title ?? mute.ruleId}”`
+              : (messages.get(mute.id) ?? `A finding of “${rule?.title ?? mute.ruleId}” that is no longer present`);
           return (
             <li key={mute.id} className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:items-start sm:justify-between" data-testid="muted-item">
               <div className="min-w-0 space-y-1">
@@ -120,9 +123,15 @@ export default async function HealthPage() {
         <>
           <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo="/health" />
           <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
-            <span className="font-medium text-red-800">{report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}</span>
-            <span className="font-medium text-amber-800">{report.counts.warnings} {report.counts.warnings === 1 ? "warning" : "warnings"}</span>
-            <span className="font-medium text-sky-800">{report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}</span>
+            <span className="font-medium text-red-800">
+              {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
+            </span>
+            <span className="font-medium text-amber-800">
+              {report.counts.warnings} {report.counts.warnings === 1 ? "warning" : "warnings"}
+            </span>
+            <span className="font-medium text-sky-800">
+              {report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}
+            </span>
             {report.muted.length > 0 ? <span className="text-slate-600">{report.muted.length} muted</span> : null}
           </p>
           {report.active.length === 0 ? (

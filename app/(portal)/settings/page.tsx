@@ -78,53 +78,52 @@ export default async function SettingsPage() {
         {/* One tree for both states (none saved / saved): the stateful forms keep their place, so the
             outcome of a save or a sandbox set-up stays on screen when the page re-renders. */}
         <LatestMessageScope>
-        <div className="mt-4 space-y-6">
-          {summary ? (
-            <dl className="grid max-w-2xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]" data-testid="credential-summary">
-              <dt className="font-medium text-slate-500">Base URL</dt>
-              <dd className="break-all" data-testid="credential-base-url">
-                {summary.baseUrl}
-              </dd>
-              <dt className="font-medium text-slate-500">Consumer key</dt>
-              <dd>
-                <span aria-label={`ending in ${summary.keyLast4}`} data-testid="credential-key-last4">
-                  <span aria-hidden>••••</span>
-                  {summary.keyLast4}
-                </span>
-              </dd>
-              <dt className="font-medium text-slate-500">Consumer secret</dt>
-              <dd className="text-slate-600">Saved, encrypted (never shown)</dd>
-              <dt className="font-medium text-slate-500">Saved</dt>
-              <dd>
-                <When date={summary.savedAt} never="" />
-              </dd>
-              <dt className="font-medium text-slate-500">Status</dt>
-              <dd data-testid="credential-status">
-                <CredentialStatusLine status={credentialStatus(summary)} />
-              </dd>
-            </dl>
-          ) : (
-            <Notice tone="info" testId="no-credentials">
-              You have not saved API credentials yet. The webhook group and event pages need them.
-            </Notice>
-          )}
-          {summary && !summary.readable ? (
-            <Notice tone="warning" testId="credential-unreadable">
-              These credentials were encrypted with a key this server no longer has, so they cannot be used. Enter your consumer key and secret
-              again below.
-            </Notice>
-          ) : null}
-          {summary ? <TestConnectionForm /> : null}
-          {sandboxUrl ? (
-            <Collapsible title={summary ? "Switch to the built-in sandbox" : "Try the built-in sandbox"} defaultOpen={!summary} testId="sandbox-section">
-              <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
+          <div className="mt-4 space-y-6">
+            {summary ? (
+              <dl className="grid max-w-2xl grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]" data-testid="credential-summary">
+                <dt className="font-medium text-slate-500">Base URL</dt>
+                <dd className="break-all" data-testid="credential-base-url">
+                  {summary.baseUrl}
+                </dd>
+                <dt className="font-medium text-slate-500">Consumer key</dt>
+                <dd>
+                  <span aria-label={`ending in ${summary.keyLast4}`} data-testid="credential-key-last4">
+                    <span aria-hidden>••••</span>
+                    {summary.keyLast4}
+                  </span>
+                </dd>
+                <dt className="font-medium text-slate-500">Consumer secret</dt>
+                <dd className="text-slate-600">Saved, encrypted (never shown)</dd>
+                <dt className="font-medium text-slate-500">Saved</dt>
+                <dd>
+                  <When date={summary.savedAt} never="" />
+                </dd>
+                <dt className="font-medium text-slate-500">Status</dt>
+                <dd data-testid="credential-status">
+                  <CredentialStatusLine status={credentialStatus(summary)} />
+                </dd>
+              </dl>
+            ) : (
+              <Notice tone="info" testId="no-credentials">
+                You have not saved API credentials yet. The webhook group and event pages need them.
+              </Notice>
+            )}
+            {summary && !summary.readable ? (
+              <Notice tone="warning" testId="credential-unreadable">
+                These credentials were encrypted with a key this server no longer has, so they cannot be used. Enter your consumer key and secret again below.
+              </Notice>
+            ) : null}
+            {summary ? <TestConnectionForm /> : null}
+            {sandboxUrl ? (
+              <Collapsible title={summary ? "Switch to the built-in sandbox" : "Try the built-in sandbox"} defaultOpen={!summary} testId="sandbox-section">
+                <SandboxQuickStart sandboxBaseUrl={sandboxUrl} />
+              </Collapsible>
+            ) : null}
+            <Collapsible title={summary ? "Replace credentials" : "Enter your own credentials"} defaultOpen={!summary} testId="credential-form-section">
+              <CredentialForm defaultBaseUrl={summary?.baseUrl ?? ""} sandboxBaseUrl={sandboxUrl} replacing={summary !== null} />
             </Collapsible>
-          ) : null}
-          <Collapsible title={summary ? "Replace credentials" : "Enter your own credentials"} defaultOpen={!summary} testId="credential-form-section">
-            <CredentialForm defaultBaseUrl={summary?.baseUrl ?? ""} sandboxBaseUrl={sandboxUrl} replacing={summary !== null} />
-          </Collapsible>
-          {summary ? <DeleteCredentialForm credentialId={summary.id} /> : null}
-        </div>
+            {summary ? <DeleteCredentialForm credentialId={summary.id} /> : null}
+          </div>
         </LatestMessageScope>
       </section>
 
@@ -139,7 +138,6 @@ export default async function SettingsPage() {
           <BudgetUsage overview={budget} />
         </section>
       ) : null}
-
     </div>
   );
 }

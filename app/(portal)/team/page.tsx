@@ -53,11 +53,23 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
           <table className="w-full min-w-[40rem] text-left text-sm" data-testid="member-list">
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">Name</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Role</th>
-                <th scope="col" className="py-2 pr-4 font-medium">Joined</th>
-                <th scope="col" className="py-2 pr-4 font-medium">API credentials</th>
-                {manager ? <th scope="col" className="py-2 font-medium"><span className="sr-only">Actions</span></th> : null}
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Role
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  Joined
+                </th>
+                <th scope="col" className="py-2 pr-4 font-medium">
+                  API credentials
+                </th>
+                {manager ? (
+                  <th scope="col" className="py-2 font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
@@ -86,9 +98,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                             <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
                           </div>
                         ) : (
-                          <span className="text-xs text-slate-500">
-                            {member.isYou ? "" : "Only an owner can change an owner."}
-                          </span>
+                          <span className="text-xs text-slate-500">{member.isYou ? "" : "Only an owner can change an owner."}</span>
                         )}
                       </td>
                     ) : null}

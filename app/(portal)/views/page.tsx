@@ -95,7 +95,9 @@ function ViewRow({ view, now }: { view: ViewSummary; now: Date }) {
             <ConfirmSubmit
               trigger="Delete"
               title={`Delete “${view.name}”?`}
-              description={view.scope === "TEAM" ? "Your whole team loses this view. You can undo this for a few seconds after." : "You can undo this for a few seconds after."}
+              description={
+                view.scope === "TEAM" ? "Your whole team loses this view. You can undo this for a few seconds after." : "You can undo this for a few seconds after."
+              }
               confirmLabel="Delete view"
               triggerClassName={deleteButton}
               testId="delete-view"
@@ -175,8 +177,8 @@ export default async function ViewsPage(props: PageProps<"/views">) {
         <h1 className="text-2xl font-semibold text-slate-900">Saved views</h1>
         <p className="mt-1 text-sm text-slate-700">
           A view is a name for a list&apos;s options, shown as a tab above that list. Team views are seen by everyone in{" "}
-          <span className="wrap-anywhere">{actor.teamName}</span>; owners and admins (and whoever shared one) manage them, and everyone can copy them. Your
-          favourites come first. Times are in UTC.
+          <span className="wrap-anywhere">{actor.teamName}</span>; owners and admins (and whoever shared one) manage them, and everyone can copy them. Your favourites
+          come first. Times are in UTC.
         </p>
       </div>
       <DirectoryPaging directory={directory} />

@@ -92,8 +92,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       ) : situation.kind === "other-team" ? (
         <>
           <Notice tone="warning" testId="invitation-other-team">
-            You are signed in as {actor.email}, a member of {situation.teamName} ({situation.memberCount} members). A person belongs to one team at a
-            time: leave {situation.teamName} on its Team page first, then open this link again.
+            You are signed in as {actor.email}, a member of {situation.teamName} ({situation.memberCount} members). A person belongs to one team at a time: leave{" "}
+            {situation.teamName} on its Team page first, then open this link again.
           </Notice>
           <Link href="/team" className={buttonClasses("secondary")}>
             Go to your team
@@ -102,8 +102,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       ) : (
         <>
           <p className="text-sm text-slate-600">
-            You are signed in as {actor.email}. Your current team, {situation.teamName}, has nobody else in it: joining replaces it, and its saved
-            views go with it. Your API credentials stay yours.
+            You are signed in as {actor.email}. Your current team, {situation.teamName}, has nobody else in it: joining replaces it, and its saved views go with it. Your
+            API credentials stay yours.
           </p>
           <AcceptInvitationForm token={token} teamName={preview.teamName} />
         </>

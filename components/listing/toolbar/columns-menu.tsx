@@ -60,10 +60,22 @@ export function ColumnsMenu({ state: current }: { state: ListingState }) {
               />
               <span className="truncate">{fieldLabel(config, field)}</span>
             </label>
-            <button type="button" className="rounded p-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${fieldLabel(config, field)} left`}>
+            <button
+              type="button"
+              className="rounded p-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30"
+              disabled={index === 0}
+              onClick={() => move(index, -1)}
+              aria-label={`Move ${fieldLabel(config, field)} left`}
+            >
               <ArrowUp aria-hidden className="size-3.5" />
             </button>
-            <button type="button" className="rounded p-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30" disabled={index === state.fields.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${fieldLabel(config, field)} right`}>
+            <button
+              type="button"
+              className="rounded p-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30"
+              disabled={index === state.fields.length - 1}
+              onClick={() => move(index, 1)}
+              aria-label={`Move ${fieldLabel(config, field)} right`}
+            >
               <ArrowDown aria-hidden className="size-3.5" />
             </button>
           </li>

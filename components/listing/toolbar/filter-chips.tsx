@@ -13,7 +13,6 @@ import { FilterEditor } from "./filter-editor";
 import { useListingNavigation } from "./listing-navigation";
 import { popoverPanel } from "./styles";
 
-
 /**
  * The filters as chips ("Name contains sync ×"): click a chip to edit it in a popover, × to remove
  * it, "+ Filter" to add one (`f` anywhere on the page). Every change is applied at once.
@@ -99,7 +98,12 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
         className={popoverPanel}
         aria-label={`Edit filter: ${words.text}`}
         trigger={(props) => (
-          <button type="button" {...props} className="inline-flex min-w-0 items-center gap-1 rounded-l-2xl py-1 pl-2.5 pr-1 text-left hover:bg-brand-100" aria-label={`Edit filter: ${words.text}`}>
+          <button
+            type="button"
+            {...props}
+            className="inline-flex min-w-0 items-center gap-1 rounded-l-2xl py-1 pl-2.5 pr-1 text-left hover:bg-brand-100"
+            aria-label={`Edit filter: ${words.text}`}
+          >
             <ListFilter aria-hidden className="size-3.5 shrink-0 text-brand-700" />
             <span className="sm:truncate">
               {words.field} <span className="text-slate-600">{words.operator}</span> <strong className="font-medium">{words.value}</strong>
@@ -121,7 +125,13 @@ function FilterChip({ state, index, onApply, onRemove }: { state: ListingState; 
           }}
         />
       </Popover>
-      <button type="button" onClick={onRemove} className="self-stretch rounded-r-2xl py-1 pl-1 pr-2 text-slate-600 hover:bg-brand-100 hover:text-slate-900" aria-label={`Remove filter: ${words.text}`} data-testid="remove-filter">
+      <button
+        type="button"
+        onClick={onRemove}
+        className="self-stretch rounded-r-2xl py-1 pl-1 pr-2 text-slate-600 hover:bg-brand-100 hover:text-slate-900"
+        aria-label={`Remove filter: ${words.text}`}
+        data-testid="remove-filter"
+      >
         <X aria-hidden className="size-3.5" />
       </button>
     </span>
@@ -142,7 +152,12 @@ function MatchToggle({ state }: { state: ListingState }) {
     </button>
   );
   return (
-    <div role="group" aria-label="Rows must match" className="inline-flex overflow-hidden rounded-md border border-slate-300 bg-white text-xs font-medium" data-testid="match-toggle">
+    <div
+      role="group"
+      aria-label="Rows must match"
+      className="inline-flex overflow-hidden rounded-md border border-slate-300 bg-white text-xs font-medium"
+      data-testid="match-toggle"
+    >
       {option("and", "Match all")}
       {option("or", "Match any")}
     </div>

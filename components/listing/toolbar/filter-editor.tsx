@@ -6,7 +6,8 @@ import { valueProblem, type FilterCondition } from "@/lib/listing/filters";
 import { operatorsFor, takesList, type FilterFieldSpec } from "@/lib/listing/filter-fields";
 import { buttonClasses } from "@/components/ui/button";
 
-const control = "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600";
+const control =
+  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600";
 
 /**
  * One condition, typed by its field: a select (or ticks, for "is one of") for a status, a date
@@ -118,7 +119,14 @@ export function FilterEditor({
               Value
             </label>
             {spec.input === "choice" ? (
-              <select id={valueId} value={condition.value} onChange={(e) => setCondition({ ...condition, value: e.target.value })} className={control} aria-describedby={describedBy} aria-invalid={showProblem || undefined}>
+              <select
+                id={valueId}
+                value={condition.value}
+                onChange={(e) => setCondition({ ...condition, value: e.target.value })}
+                className={control}
+                aria-describedby={describedBy}
+                aria-invalid={showProblem || undefined}
+              >
                 <option value="" disabled>
                   Choose…
                 </option>

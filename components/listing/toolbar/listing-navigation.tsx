@@ -40,7 +40,12 @@ export function useListingNavigation(): ListingNavigation {
 export function ListingBusy({ children }: { children: React.ReactNode }) {
   const { pending } = useListingNavigation();
   return (
-    <div aria-busy={pending || undefined} data-pending={pending ? "true" : undefined} className="relative transition-opacity data-pending:opacity-60" data-testid="listing-area">
+    <div
+      aria-busy={pending || undefined}
+      data-pending={pending ? "true" : undefined}
+      className="relative transition-opacity data-pending:opacity-60"
+      data-testid="listing-area"
+    >
       {pending ? (
         <div role="status" className="absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden bg-brand-100" data-testid="listing-pending">
           <span className="sr-only">Loading…</span>
@@ -57,12 +62,7 @@ export function ListingBusy({ children }: { children: React.ReactNode }) {
  * client navigation through the provider, and shift-click follows `shiftHref` (add a sort level).
  * Ctrl/⌘-click and middle-click keep their usual meaning (a new tab).
  */
-export function ListingLink({
-  href,
-  shiftHref,
-  children,
-  ...rest
-}: Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { href: string; shiftHref?: string }) {
+export function ListingLink({ href, shiftHref, children, ...rest }: Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { href: string; shiftHref?: string }) {
   const { navigate } = useListingNavigation();
   return (
     <a

@@ -58,7 +58,12 @@ export function SortMenu({ state }: { state: ListingState }) {
               >
                 {directionInWords(key.field, key.direction)}
               </button>
-              <button type="button" className="rounded p-1 text-slate-600 hover:bg-slate-100" onClick={() => setSort(state.sort.filter((_, i) => i !== index))} aria-label={`Stop sorting by ${label}`}>
+              <button
+                type="button"
+                className="rounded p-1 text-slate-600 hover:bg-slate-100"
+                onClick={() => setSort(state.sort.filter((_, i) => i !== index))}
+                aria-label={`Stop sorting by ${label}`}
+              >
                 <X aria-hidden className="size-3.5" />
               </button>
             </li>

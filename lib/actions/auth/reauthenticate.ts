@@ -9,7 +9,10 @@ import { reauthenticateSchema } from "./reauthenticate.validation";
  * controls the account asks for the password); this session is then recent. Open on the enrolment
  * page too, which asks for the password before showing a secret.
  */
-export const reauthenticateAction = authedAction({ name: "auth.reauthenticate", schema: reauthenticateSchema, allowTwoFactorSetup: true }, async (input, { actor, ip }) => {
-  await reauthenticate(actor, input, { ip });
-  return { message: "Confirmed." };
-});
+export const reauthenticateAction = authedAction(
+  { name: "auth.reauthenticate", schema: reauthenticateSchema, allowTwoFactorSetup: true },
+  async (input, { actor, ip }) => {
+    await reauthenticate(actor, input, { ip });
+    return { message: "Confirmed." };
+  },
+);

@@ -10,9 +10,19 @@ export const signUpSchema = z.object({
     .min(1, { error: "Enter your name." })
     .max(100, { error: "Use at most 100 characters." })
     .refine((name) => !hasInvisibleCharacters(name) && !/[\r\n\t]/.test(name), { error: `Your name ${INVISIBLE_CHARACTERS_MESSAGE}` }),
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: "Enter a valid email address." })).pipe(z.string().max(320)),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "Enter a valid email address." }))
+    .pipe(z.string().max(320)),
   password: newPasswordSchema,
-  invite: z.string().trim().max(200).optional().transform((v) => v || undefined),
+  invite: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 export type SignUpInput = z.infer<typeof signUpSchema>;

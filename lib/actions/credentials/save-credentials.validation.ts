@@ -13,16 +13,9 @@ export const saveCredentialsSchema = z.object({
       }
       return checked.baseUrl;
     }),
-  consumerKey: z
-    .string()
-    .trim()
-    .min(1, { error: "Enter the consumer key." })
-    .max(200, { error: "That key is longer than any EMS key (200 characters at most)." }),
+  consumerKey: z.string().trim().min(1, { error: "Enter the consumer key." }).max(200, { error: "That key is longer than any EMS key (200 characters at most)." }),
   // Not trimmed: a secret is used exactly as typed.
-  consumerSecret: z
-    .string()
-    .min(1, { error: "Enter the consumer secret." })
-    .max(500, { error: "That secret is longer than any EMS secret (500 characters at most)." }),
+  consumerSecret: z.string().min(1, { error: "Enter the consumer secret." }).max(500, { error: "That secret is longer than any EMS secret (500 characters at most)." }),
   // "1" from the form's "Save anyway" button, offered when the API did not answer the check.
   saveAnyway: z
     .literal("1")

@@ -12,5 +12,10 @@ export const startTrackingAction = authedAction({ name: "history.start", schema:
   const first = await syncTracker(tracker.id, { trigger: "manual", force: true });
   revalidatePath("/settings");
   revalidatePath("/changes");
-  return { message: first.status === "ok" ? "Tracking is on. The first snapshot is stored; changes from now on show under Changes." : `Tracking is on. ${"message" in first ? first.message : ""}`.trim() };
+  return {
+    message:
+      first.status === "ok"
+        ? "Tracking is on. The first snapshot is stored; changes from now on show under Changes."
+        : `Tracking is on. ${"message" in first ? first.message : ""}`.trim(),
+  };
 });

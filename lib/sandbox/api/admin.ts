@@ -15,8 +15,19 @@ export const ADMIN_PREFIX = "/__admin/";
 export const ADMIN_SECRET_HEADER = "x-sandbox-admin-secret";
 
 const schemas = {
-  tokenLifetime: z.object({ seconds: z.number().int().min(1).max(7 * 86_400) }),
-  clock: z.object({ offsetSeconds: z.number().min(-7 * 86_400).max(7 * 86_400) }),
+  tokenLifetime: z.object({
+    seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 86_400),
+  }),
+  clock: z.object({
+    offsetSeconds: z
+      .number()
+      .min(-7 * 86_400)
+      .max(7 * 86_400),
+  }),
   rateLimit: z.object({ credits: z.number().int().min(1).optional(), windowSeconds: z.number().int().min(1).max(86_400).optional() }),
   quirks: z.object({ webhooksAsObject: z.boolean().optional() }),
 };

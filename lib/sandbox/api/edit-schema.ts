@@ -11,7 +11,10 @@ const id = z.number().int().positive();
 const by = z.string().trim().min(1).max(255).optional();
 /** An HTTP header name (RFC 9110 token), and a value on one line. */
 const headerKey = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: "A header key is 1 to 100 letters, digits or !#$%&'*+.^_`|~-" });
-const headerValue = z.string().max(4096).regex(/^[^\r\n]*$/, { error: "A header value is one line" });
+const headerValue = z
+  .string()
+  .max(4096)
+  .regex(/^[^\r\n]*$/, { error: "A header value is one line" });
 const webhookUrl = z.url({ protocol: /^https?$/, error: "Expected an http:// or https:// URL" }).max(2000);
 const target = z.enum(["group", "webhook"]);
 
@@ -46,7 +49,10 @@ export const editsRequestSchema = z
   .object({
     account: z.string().min(1),
     edits: z.array(editSchema).min(1).max(100).optional(),
-    random: z.object({ count: z.number().int().min(1).max(MAX_RANDOM_EDITS), seed: z.number().int() }).strict().optional(),
+    random: z
+      .object({ count: z.number().int().min(1).max(MAX_RANDOM_EDITS), seed: z.number().int() })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((body) => body.edits !== undefined || body.random !== undefined, {

@@ -59,7 +59,7 @@ function select(table: Table<Row>, query: ListQuery, resource: ResourceDescripto
     const list: number[] = [];
     for (let position = 0; position < order.length; position++) if (!mask || mask[order[position]]) list.push(order[position]);
     const tieBreak = rankComparator(table, otherKeys);
-    for (let runStart = 0; runStart < list.length; ) {
+    for (let runStart = 0; runStart < list.length;) {
       let runEnd = runStart + 1;
       while (runEnd < list.length && firstRank[list[runEnd]] === firstRank[list[runStart]]) runEnd++;
       if (runEnd - runStart > 1) {
@@ -129,7 +129,14 @@ function projectRow(projection: Projection, index: number): unknown {
 }
 
 /** The JSON of each row for the requested fields and expansions, from the per-row cache when possible. */
-function serializeRows(indexes: readonly number[], resource: ResourceDescriptor, query: ListQuery, dataset: AccountDataset, quirks: SandboxQuirks, table: Table<Row>): string[] {
+function serializeRows(
+  indexes: readonly number[],
+  resource: ResourceDescriptor,
+  query: ListQuery,
+  dataset: AccountDataset,
+  quirks: SandboxQuirks,
+  table: Table<Row>,
+): string[] {
   const fields = query.fields ?? resource.defaultFields;
   const webhooks = !query.expand.includes("webhooks") ? "none" : quirks.webhooksAsObject ? "object" : "array";
   const selected = resource.standardFields.filter((field) => fields.includes(field));
@@ -218,7 +225,9 @@ function buildListing(resourceName: ListingResource, request: SandboxRequest, da
       "x-pagination-page-count": String(pageCount),
       "x-pagination-current-page": String(currentPage),
       "x-pagination-per-page": String(perPage),
-      link: Object.entries(links).map(([rel, { href }]) => `<${href}>; rel=${rel}`).join(", "),
+      link: Object.entries(links)
+        .map(([rel, { href }]) => `<${href}>; rel=${rel}`)
+        .join(", "),
     },
     body: `{"items":[${items.join(",")}],"_links":${JSON.stringify(links)},"_meta":${JSON.stringify(meta)}}`,
   };
@@ -232,7 +241,13 @@ const SINGULAR: Record<ListingResource, string> = { "webhook-groups": "webhook g
  * otherwise ignored). An id that is not a positive integer is a 400; a record that is not in this
  * account's data, a 404.
  */
-export function handleSingleRecord(resourceName: ListingResource, rawId: string, request: SandboxRequest, dataset: AccountDataset, quirks: SandboxQuirks): SandboxResponse {
+export function handleSingleRecord(
+  resourceName: ListingResource,
+  rawId: string,
+  request: SandboxRequest,
+  dataset: AccountDataset,
+  quirks: SandboxQuirks,
+): SandboxResponse {
   const resource = DESCRIPTORS[resourceName];
   const id = /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
   if (!(id >= 1)) {

@@ -3,9 +3,22 @@ import { JSON_CONTENT_TYPE, type SandboxResponse } from "../core/http-types";
 import { EVENTS, WEBHOOK_GROUPS, WEBHOOKS, type ResourceDescriptor } from "./descriptors";
 import { listQuerySchema } from "./query";
 import {
-  errorBodySchema, eventItemSchema, eventPageSchema, eventSchema, headerPairSchema, linksSchema, metaSchema,
-  tokenRequestBodySchema, tokenResponseSchema, validationErrorsSchema, webhookGroupItemSchema, webhookGroupPageSchema,
-  webhookGroupSchema, webhookItemSchema, webhookPageSchema, webhookSchema,
+  errorBodySchema,
+  eventItemSchema,
+  eventPageSchema,
+  eventSchema,
+  headerPairSchema,
+  linksSchema,
+  metaSchema,
+  tokenRequestBodySchema,
+  tokenResponseSchema,
+  validationErrorsSchema,
+  webhookGroupItemSchema,
+  webhookGroupPageSchema,
+  webhookGroupSchema,
+  webhookItemSchema,
+  webhookPageSchema,
+  webhookSchema,
 } from "./resources";
 
 /**
@@ -19,11 +32,21 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 function componentSchemas(): JsonObject {
   const registry = z.registry<{ id: string }>();
   const named: [z.ZodType, string][] = [
-    [headerPairSchema, "HeaderPair"], [webhookSchema, "Webhook"], [webhookGroupSchema, "WebhookGroup"],
-    [webhookGroupItemSchema, "WebhookGroupItem"], [eventSchema, "Event"], [eventItemSchema, "EventItem"],
-    [webhookItemSchema, "WebhookItem"], [linksSchema, "Links"], [metaSchema, "Meta"], [webhookGroupPageSchema, "WebhookGroupPage"],
-    [webhookPageSchema, "WebhookPage"], [eventPageSchema, "EventPage"],
-    [tokenRequestBodySchema, "TokenRequest"], [tokenResponseSchema, "TokenResponse"], [errorBodySchema, "Error"],
+    [headerPairSchema, "HeaderPair"],
+    [webhookSchema, "Webhook"],
+    [webhookGroupSchema, "WebhookGroup"],
+    [webhookGroupItemSchema, "WebhookGroupItem"],
+    [eventSchema, "Event"],
+    [eventItemSchema, "EventItem"],
+    [webhookItemSchema, "WebhookItem"],
+    [linksSchema, "Links"],
+    [metaSchema, "Meta"],
+    [webhookGroupPageSchema, "WebhookGroupPage"],
+    [webhookPageSchema, "WebhookPage"],
+    [eventPageSchema, "EventPage"],
+    [tokenRequestBodySchema, "TokenRequest"],
+    [tokenResponseSchema, "TokenResponse"],
+    [errorBodySchema, "Error"],
     [validationErrorsSchema, "ValidationErrors"],
   ];
   for (const [schema, id] of named) registry.add(schema, { id });

@@ -55,7 +55,9 @@ export function listQuerySchema(resource: ResourceDescriptor) {
   return z.object({
     fields: z
       .string()
-      .meta({ description: `Comma-separated standard fields: ${fieldList}.${resource.defaultFields.length < resource.standardFields.length ? ` Without it: ${resource.defaultFields.join(", ")} only.` : ""}` })
+      .meta({
+        description: `Comma-separated standard fields: ${fieldList}.${resource.defaultFields.length < resource.standardFields.length ? ` Without it: ${resource.defaultFields.join(", ")} only.` : ""}`,
+      })
       .optional()
       .transform((value, ctx) => {
         if (!value || value.trim() === "") return undefined;
@@ -79,16 +81,22 @@ export function listQuerySchema(resource: ResourceDescriptor) {
         if (!names) return z.NEVER;
         for (const name of names) {
           if (!resource.expandable.includes(name)) {
-            return fail(ctx, resource.expandable.length
-              ? `Unknown expand "${name}" for ${resource.label}. Expandable: ${resource.expandable.join(", ")}.`
-              : `Unknown expand "${name}": ${resource.label} have no extra fields.`);
+            return fail(
+              ctx,
+              resource.expandable.length
+                ? `Unknown expand "${name}" for ${resource.label}. Expandable: ${resource.expandable.join(", ")}.`
+                : `Unknown expand "${name}": ${resource.label} have no extra fields.`,
+            );
           }
         }
         return [...new Set(names)];
       }),
     search: z
       .string()
-      .meta({ description: `Conditions <field><operator><value> joined by & (sent as %26). Searchable: ${Object.keys(resource.searchable).join(", ")}. Operators: = != > < >= <= =*contains* =*beginswith* =*endswith* and their != negations (text and dates), and =*in* / !=*in* with |-separated values (every field; booleans take 0 or 1 with = != only).`, examples: ["name=*contains*summit", "id>=100&name!=*endswith*test", "id=*in*12|15|40"] })
+      .meta({
+        description: `Conditions <field><operator><value> joined by & (sent as %26). Searchable: ${Object.keys(resource.searchable).join(", ")}. Operators: = != > < >= <= =*contains* =*beginswith* =*endswith* and their != negations (text and dates), and =*in* / !=*in* with |-separated values (every field; booleans take 0 or 1 with = != only).`,
+        examples: ["name=*contains*summit", "id>=100&name!=*endswith*test", "id=*in*12|15|40"],
+      })
       .optional()
       .transform((value, ctx) => (!value ? [] : searchConditions(ctx, value, resource))),
     searchCondition: z

@@ -15,54 +15,51 @@ import { z } from "zod";
 export const headerPairSchema = z.object({ key: z.string(), value: z.string() });
 
 /** What a webhook can fire on (docs/ems-api.md §4.1a). */
-export const TRIGGER_OBJECTS = [
-  "event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item",
-] as const;
+export const TRIGGER_OBJECTS = ["event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item"] as const;
 export const CONTENT_TYPES = ["json", "post"] as const;
 
-const timestampString = z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/).meta({ description: "UTC, YYYY-MM-DD HH:MM:SS" });
+const timestampString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+  .meta({ description: "UTC, YYYY-MM-DD HH:MM:SS" });
 
 /** The production webhook (docs/ems-api.md §4.1a), fields in the API's order. */
-export const webhookSchema = z
-  .object({
-    id: z.number().int().positive(),
-    name: z.string(),
-    url: z.string(),
-    group_id: z.number().int().positive(),
-    trigger_object: z.enum(TRIGGER_OBJECTS),
-    trigger_on_insert: z.boolean(),
-    trigger_on_update: z.boolean(),
-    trigger_on_delete: z.boolean(),
-    public_user: z.boolean().meta({ description: "Fires on changes a registrant makes on a public page" }),
-    admin_user: z.boolean().meta({ description: "Fires on changes a staff user makes in the web app" }),
-    api_call: z.boolean().meta({ description: "Fires on changes made through the API" }),
-    any_event: z.boolean().meta({ description: "Fires for every event of the account" }),
-    event_ids: z.array(z.number().int().positive()).meta({ description: "The events it fires for when any_event is false" }),
-    enabled: z.boolean(),
-    content_type: z.enum(CONTENT_TYPES).meta({ description: "json, or post (form-encoded)" }),
-    all_fields: z.boolean(),
-    use_default_fields: z.boolean(),
-    fields: z.array(z.string()).meta({ description: "The chosen fields when neither all_fields nor use_default_fields" }),
-    headers: z.array(headerPairSchema),
-    notes: z.string().nullable(),
-    created_at: timestampString,
-    created_by: z.string().nullable(),
-    updated_at: timestampString,
-    updated_by: z.string().nullable(),
-  });
+export const webhookSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  url: z.string(),
+  group_id: z.number().int().positive(),
+  trigger_object: z.enum(TRIGGER_OBJECTS),
+  trigger_on_insert: z.boolean(),
+  trigger_on_update: z.boolean(),
+  trigger_on_delete: z.boolean(),
+  public_user: z.boolean().meta({ description: "Fires on changes a registrant makes on a public page" }),
+  admin_user: z.boolean().meta({ description: "Fires on changes a staff user makes in the web app" }),
+  api_call: z.boolean().meta({ description: "Fires on changes made through the API" }),
+  any_event: z.boolean().meta({ description: "Fires for every event of the account" }),
+  event_ids: z.array(z.number().int().positive()).meta({ description: "The events it fires for when any_event is false" }),
+  enabled: z.boolean(),
+  content_type: z.enum(CONTENT_TYPES).meta({ description: "json, or post (form-encoded)" }),
+  all_fields: z.boolean(),
+  use_default_fields: z.boolean(),
+  fields: z.array(z.string()).meta({ description: "The chosen fields when neither all_fields nor use_default_fields" }),
+  headers: z.array(headerPairSchema),
+  notes: z.string().nullable(),
+  created_at: timestampString,
+  created_by: z.string().nullable(),
+  updated_at: timestampString,
+  updated_by: z.string().nullable(),
+});
 
-export const webhookItemSchema = webhookSchema
-  .partial()
-  .meta({ description: "A webhook limited to the requested fields" });
+export const webhookItemSchema = webhookSchema.partial().meta({ description: "A webhook limited to the requested fields" });
 
 /** Standard fields only; `webhooks` is an extra field added by `expand`. */
-export const webhookGroupSchema = z
-  .object({
-    id: z.number().int().positive(),
-    name: z.string().meta({ description: "Any Unicode text" }),
-    headers: z.array(headerPairSchema),
-    notification_emails: z.array(z.string()),
-  });
+export const webhookGroupSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string().meta({ description: "Any Unicode text" }),
+  headers: z.array(headerPairSchema),
+  notification_emails: z.array(z.string()),
+});
 
 export const webhookGroupExtraFields = {
   webhooks: z.array(webhookSchema).meta({ description: "Only with expand=webhooks" }),
@@ -77,68 +74,57 @@ const dateString = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const timeString = z.string().regex(/^\d{2}:\d{2}:\d{2}$/);
 export const EVENT_STATUSES = ["live", "draft", "closed", "cancelled"] as const;
 
-export const eventSchema = z
-  .object({
-    id: z.number().int().positive(),
-    name: z.string(),
-    status: z.enum(EVENT_STATUSES),
-    type_id: z.number().int().nullable(),
-    folder_id: z.number().int().nullable(),
-    start_date: dateString,
-    end_date: dateString,
-    start_time: timeString,
-    end_time: timeString,
-    timezone: z.string().meta({ description: "IANA time zone name" }),
-    capacity: z.number().int().nullable(),
-    free_event: z.union([z.literal(0), z.literal(1)]),
-    url: z.string().meta({ description: "slug" }),
-    created_at: timestampString,
-    updated_at: timestampString,
-  });
+export const eventSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  status: z.enum(EVENT_STATUSES),
+  type_id: z.number().int().nullable(),
+  folder_id: z.number().int().nullable(),
+  start_date: dateString,
+  end_date: dateString,
+  start_time: timeString,
+  end_time: timeString,
+  timezone: z.string().meta({ description: "IANA time zone name" }),
+  capacity: z.number().int().nullable(),
+  free_event: z.union([z.literal(0), z.literal(1)]),
+  url: z.string().meta({ description: "slug" }),
+  created_at: timestampString,
+  updated_at: timestampString,
+});
 
-export const eventItemSchema = eventSchema
-  .partial()
-  .meta({ description: "An event limited to the requested fields (id and name without `fields`)" });
+export const eventItemSchema = eventSchema.partial().meta({ description: "An event limited to the requested fields (id and name without `fields`)" });
 
 export type Webhook = z.infer<typeof webhookSchema>;
 export type WebhookGroup = z.infer<typeof webhookGroupSchema>;
 export type EmsEvent = z.infer<typeof eventSchema>;
 
-export const tokenResponseSchema = z
-  .object({
-    access_token: z.string(),
-    type: z.literal("bearer"),
-    expires_at: timestampString,
-  });
+export const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  type: z.literal("bearer"),
+  expires_at: timestampString,
+});
 
-export const tokenRequestBodySchema = z
-  .object({ grant_type: z.literal("client_credentials") })
-  .meta({ description: "Exactly one field" });
+export const tokenRequestBodySchema = z.object({ grant_type: z.literal("client_credentials") }).meta({ description: "Exactly one field" });
 
-export const errorBodySchema = z
-  .object({ name: z.string(), message: z.string(), code: z.number().int(), status: z.number().int() });
+export const errorBodySchema = z.object({ name: z.string(), message: z.string(), code: z.number().int(), status: z.number().int() });
 
-export const validationErrorsSchema = z
-  .array(z.object({ field: z.string(), message: z.string() }))
-  .meta({ description: "Body of a 422 answer" });
+export const validationErrorsSchema = z.array(z.object({ field: z.string(), message: z.string() })).meta({ description: "Body of a 422 answer" });
 
 const linkSchema = z.object({ href: z.string() });
-export const linksSchema = z
-  .object({
-    self: linkSchema,
-    first: linkSchema,
-    last: linkSchema,
-    next: linkSchema.optional(),
-    prev: linkSchema.optional(),
-  });
+export const linksSchema = z.object({
+  self: linkSchema,
+  first: linkSchema,
+  last: linkSchema,
+  next: linkSchema.optional(),
+  prev: linkSchema.optional(),
+});
 
-export const metaSchema = z
-  .object({
-    totalCount: z.number().int().min(0),
-    pageCount: z.number().int().min(0),
-    currentPage: z.number().int().min(1),
-    perPage: z.number().int().min(1).max(200),
-  });
+export const metaSchema = z.object({
+  totalCount: z.number().int().min(0),
+  pageCount: z.number().int().min(0),
+  currentPage: z.number().int().min(1),
+  perPage: z.number().int().min(1).max(200),
+});
 
 export function envelopeSchema<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), _links: linksSchema, _meta: metaSchema });

@@ -91,7 +91,8 @@ function parseCondition(raw: string, resource: ResourceDescriptor): SearchCondit
 function checkSetValues(raw: string, field: string, type: SearchFieldType, value: string): void {
   if (value === "") throw badRequest(`Malformed search condition "${raw}": "*in*" needs at least one value, e.g. ${field}=*in*a|b.`);
   const values = value.split(SET_SEPARATOR);
-  if (values.some((entry) => entry === "")) throw badRequest(`Malformed search condition "${raw}": the list of "*in*" has an empty entry (check for a doubled or trailing |).`);
+  if (values.some((entry) => entry === ""))
+    throw badRequest(`Malformed search condition "${raw}": the list of "*in*" has an empty entry (check for a doubled or trailing |).`);
   for (const entry of values) {
     if (type === "number" && !INTEGER.test(entry)) throw badRequest(`Search value "${entry}" in the "*in*" list for ${field} must be an integer.`);
     if (type === "boolean" && entry !== "0" && entry !== "1") throw badRequest(`Search value "${entry}" in the "*in*" list for ${field} must be 0 or 1.`);
@@ -118,13 +119,20 @@ function countMask(mask: Uint8Array): RowMask {
 
 function compare(op: SearchOperator, cmp: number): boolean {
   switch (op) {
-    case "=": return cmp === 0;
-    case "!=": return cmp !== 0;
-    case ">": return cmp > 0;
-    case "<": return cmp < 0;
-    case ">=": return cmp >= 0;
-    case "<=": return cmp <= 0;
-    default: return false;
+    case "=":
+      return cmp === 0;
+    case "!=":
+      return cmp !== 0;
+    case ">":
+      return cmp > 0;
+    case "<":
+      return cmp < 0;
+    case ">=":
+      return cmp >= 0;
+    case "<=":
+      return cmp <= 0;
+    default:
+      return false;
   }
 }
 
@@ -135,7 +143,7 @@ export const TRIGRAM_MIN_ROWS = 2000;
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(Math.min(a.length, b.length));
   let length = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i] < b[j]) i++;
     else if (a[i] > b[j]) j++;
     else {

@@ -43,7 +43,7 @@ function checkBody(body: string): void {
   if (extra.length > 0) {
     throw badRequest(`The body must hold exactly one field, grant_type=client_credentials; unexpected field "${extra[0]}".`);
   }
-  if (names.length === 0) throw badRequest('Missing grant_type: the body must be exactly grant_type=client_credentials.');
+  if (names.length === 0) throw badRequest("Missing grant_type: the body must be exactly grant_type=client_credentials.");
   if (names.length > 1) throw badRequest("grant_type is given more than once: the body must be exactly grant_type=client_credentials.");
   const parsed = tokenRequestBodySchema.safeParse(Object.fromEntries(entries));
   if (!parsed.success) {
@@ -51,11 +51,7 @@ function checkBody(body: string): void {
   }
 }
 
-export function handleTokenRequest(
-  request: SandboxRequest,
-  credentials: BasicCredentialsResult,
-  context: TokenContext,
-): SandboxResponse {
+export function handleTokenRequest(request: SandboxRequest, credentials: BasicCredentialsResult, context: TokenContext): SandboxResponse {
   if (request.method !== "POST") {
     throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use POST.`, { allow: "POST" });
   }

@@ -3,10 +3,7 @@
  * `:`, then in each part `%XX` becomes that byte and `+` a space, and the bytes are read as UTF-8.
  * Accepting `+` keeps clients that form-encode a space working; a literal `+` arrives as `%2B`.
  */
-export type BasicCredentialsResult =
-  | { kind: "ok"; key: string; secret: string }
-  | { kind: "missing" }
-  | { kind: "malformed" };
+export type BasicCredentialsResult = { kind: "ok"; key: string; secret: string } | { kind: "missing" } | { kind: "malformed" };
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });

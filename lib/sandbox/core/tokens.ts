@@ -18,9 +18,7 @@ type TokenPayload = {
 
 export type VerifiedToken = { accountKey: string; issuedAt: number; expiresAt: number };
 
-export type TokenCheck =
-  | { ok: true; token: VerifiedToken }
-  | { ok: false; reason: "invalid" | "expired" | "revoked" };
+export type TokenCheck = { ok: true; token: VerifiedToken } | { ok: false; reason: "invalid" | "expired" | "revoked" };
 
 const PREFIX = "ems1.";
 

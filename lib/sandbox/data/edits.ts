@@ -142,7 +142,10 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
     }
     case "remove-webhook": {
       const { groupIndex, webhook } = requireWebhook(copy, edit.webhookId);
-      copy.replaceWebhooks(groupIndex, copy.webhooksOf(groupIndex).filter((other) => other.id !== webhook.id));
+      copy.replaceWebhooks(
+        groupIndex,
+        copy.webhooksOf(groupIndex).filter((other) => other.id !== webhook.id),
+      );
       return done({ groupId: webhook.group_id, webhookId: webhook.id, field: "webhook", before: maskedWebhook(webhook), after: null });
     }
     case "set-header":

@@ -4,8 +4,19 @@ import { formatEmsTimestamp } from "../core/clock";
 import { planFaults, type FaultPlan, type PlantedFault } from "./faults";
 import { SeededRandom } from "./random";
 import {
-  EMAIL_DOMAINS, EMAIL_LOCALS, EVENT_PLACES, EVENT_THEMES, EVENT_TOPICS, GROUP_PURPOSES, GROUP_QUALIFIERS,
-  HEADER_TEMPLATES, HOOK_HOSTS, TIME_ZONES, TRIGGER_FIELDS, WEBHOOK_EDITORS, WEBHOOK_NOTES,
+  EMAIL_DOMAINS,
+  EMAIL_LOCALS,
+  EVENT_PLACES,
+  EVENT_THEMES,
+  EVENT_TOPICS,
+  GROUP_PURPOSES,
+  GROUP_QUALIFIERS,
+  HEADER_TEMPLATES,
+  HOOK_HOSTS,
+  TIME_ZONES,
+  TRIGGER_FIELDS,
+  WEBHOOK_EDITORS,
+  WEBHOOK_NOTES,
 } from "./vocabulary";
 
 /**
@@ -159,13 +170,23 @@ function plantFault(hooks: Webhook[], position: number, fault: PlantedFault, pla
       Object.assign(hook, covering, { url: hook.url.replace(/^https?:/, "http:"), event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
       break;
     case "duplicate-url":
-      Object.assign(hook, covering, { url: plan.duplicateUrl, trigger_object: "registrant", trigger_on_insert: true, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      Object.assign(hook, covering, {
+        url: plan.duplicateUrl,
+        trigger_object: "registrant",
+        trigger_on_insert: true,
+        event_ids: pickIds(random, plan.liveEventIds, 1, 2),
+      });
       break;
     case "shared-credential":
       Object.assign(hook, covering, { headers: withSharedCredential(hook.headers, plan) });
       break;
     case "insert-without-delete":
-      Object.assign(hook, covering, { trigger_object: "session", trigger_on_insert: true, trigger_on_delete: false, event_ids: pickIds(random, plan.liveEventIds, 1, 2) });
+      Object.assign(hook, covering, {
+        trigger_object: "session",
+        trigger_on_insert: true,
+        trigger_on_delete: false,
+        event_ids: pickIds(random, plan.liveEventIds, 1, 2),
+      });
       // No other webhook of the group sends the deletions of sessions either.
       for (const other of hooks) if (other.trigger_object === "session") other.trigger_on_delete = false;
       break;
@@ -174,7 +195,11 @@ function plantFault(hooks: Webhook[], position: number, fault: PlantedFault, pla
       break;
     case "disabled-live":
       // It also names the first event (live, left uncovered): the disabled webhook is why.
-      Object.assign(hook, { any_event: false, enabled: false, event_ids: [...new Set([...pickIds(random, plan.liveEventIds, 1, 2), ...plan.uncoveredEventIds.slice(0, 1)])] });
+      Object.assign(hook, {
+        any_event: false,
+        enabled: false,
+        event_ids: [...new Set([...pickIds(random, plan.liveEventIds, 1, 2), ...plan.uncoveredEventIds.slice(0, 1)])],
+      });
       break;
     case "no-emails":
       // A group fault (groupDetails): its webhook stays as generated.
@@ -206,7 +231,13 @@ export function generateWebhookGroups(count: number, seed: number, events: reado
     ids,
     names,
     groupAt: (index) => (groups[index] ??= groupDetails(ids[index], names[index], seed, plantedIn(index), plan)),
-    webhooksOf: (index) => (webhooks[index] ??= generateWebhooks(ids[index], seed, plantedIn(index).filter((fault) => fault !== "no-emails"), plan)),
+    webhooksOf: (index) =>
+      (webhooks[index] ??= generateWebhooks(
+        ids[index],
+        seed,
+        plantedIn(index).filter((fault) => fault !== "no-emails"),
+        plan,
+      )),
     plan,
   };
 }
@@ -236,7 +267,12 @@ function isoDate(day: number): string {
 }
 
 function slugify(text: string, id: number): string {
-  const ascii = text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const ascii = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
   return ascii.length >= 3 ? `${ascii}-${id}` : `event-${id}`;
 }
 

@@ -37,7 +37,10 @@ export class SeededRandom {
    */
   token(length: number): string {
     let out = "";
-    while (out.length < length) out += Math.floor(this.next() * 2_176_782_336).toString(36).padStart(6, "0");
+    while (out.length < length)
+      out += Math.floor(this.next() * 2_176_782_336)
+        .toString(36)
+        .padStart(6, "0");
     return out.slice(0, length);
   }
 }

@@ -30,8 +30,8 @@ export default async function SessionsPage() {
         </p>
         <h1 className="text-2xl font-semibold">Sessions</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Browsers signed in to your account. A session ends after {durationWords(policy.idleSeconds)} without use, and{" "}
-          {durationWords(policy.maxAgeSeconds)} after signing in. Times are in UTC.
+          Browsers signed in to your account. A session ends after {durationWords(policy.idleSeconds)} without use, and {durationWords(policy.maxAgeSeconds)} after
+          signing in. Times are in UTC.
         </p>
       </div>
 
@@ -105,7 +105,10 @@ function SessionItem({ session, now }: { session: OpenSession; now: Date }) {
 function Moment({ at, now }: { at: Date; now: Date }) {
   return (
     <>
-      {relativeTo(at, now)} <time dateTime={at.toISOString()} className="text-slate-500">· {exactUtc(at)}</time>
+      {relativeTo(at, now)}{" "}
+      <time dateTime={at.toISOString()} className="text-slate-500">
+        · {exactUtc(at)}
+      </time>
     </>
   );
 }

@@ -32,7 +32,10 @@ function EventDetails({ event }: { event: EmsEvent }) {
     ["Updated", formatUtcInZone(event.updated_at, event.timezone) || "—"],
   ];
   return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dd]:break-words [&>dt]:font-semibold [&>dt]:text-slate-700" data-testid="event-details">
+    <dl
+      className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dd]:break-words [&>dt]:font-semibold [&>dt]:text-slate-700"
+      data-testid="event-details"
+    >
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt>{label}</dt>
@@ -99,7 +102,10 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
   const setupOutcome = await setup;
   const returnTo = `/events/${id}`;
   const event = outcome.kind === "ok" ? outcome.item! : null;
-  const coverage = setupOutcome.kind === "ok" && report.kind === "ok" ? coverageForEvent(setupOutcome.snapshot.data, id, { now: new Date(), requiredTriggers: report.requiredTriggers }) : null;
+  const coverage =
+    setupOutcome.kind === "ok" && report.kind === "ok"
+      ? coverageForEvent(setupOutcome.snapshot.data, id, { now: new Date(), requiredTriggers: report.requiredTriggers })
+      : null;
   const findings = report.kind === "ok" ? report.active.filter((finding) => finding.subjects.some((subject) => subject.kind === "event" && subject.id === id)) : [];
   return (
     <div className="space-y-6">

@@ -34,8 +34,7 @@ export default async function TwoFactorSetupPage() {
           <p className="mt-1 text-sm text-slate-600">
             {actor.teamRequiresTwoFactor ? (
               <>
-                <strong className="font-semibold text-slate-800">{actor.teamName}</strong> requires two-factor sign-in. Set it up to continue
-                to EMS Portal.
+                <strong className="font-semibold text-slate-800">{actor.teamName}</strong> requires two-factor sign-in. Set it up to continue to EMS Portal.
               </>
             ) : (
               "Protect your account with a code from your phone."
