@@ -35,8 +35,8 @@ function parseArgs(argv) {
   return args;
 }
 
-// The package's exports hide package.json and Node 20 cannot import its .wasm entry, so files of
-// @prisma/schema-engine-wasm are found next to its resolved main module.
+// The package's exports hide package.json, and its entry imports a .wasm file (below: why not that
+// entry), so files of @prisma/schema-engine-wasm are found next to its resolved main module.
 const wasmPackageDir = path.dirname(require.resolve("@prisma/schema-engine-wasm"));
 
 function engineVersionHash() {
@@ -242,8 +242,10 @@ async function runOneShot(command, datasource) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The wasm engine. Node 20 cannot `import` a .wasm file, so the module's glue code is given the
-// instance by hand, exactly as its own entry point would.
+// The wasm engine. Importing a .wasm file is an experimental feature on the Node.js versions the
+// project supports (22.13 refuses it, ERR_UNKNOWN_FILE_EXTENSION; 22.23 and 24.21 allow it with an
+// ExperimentalWarning on stderr), so the module's glue code is given the instance by hand, exactly
+// as its own entry point would.
 async function loadSchemaEngineClass() {
   const glue = await import("@prisma/schema-engine-wasm/schema_engine_bg");
   const wasmPath = path.join(wasmPackageDir, "schema_engine_bg.wasm");
