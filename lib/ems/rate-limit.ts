@@ -77,13 +77,19 @@ function persistNow(fingerprint: string): Promise<void> {
   if (!writer.dirty) return Promise.resolve();
   writer.dirty = false;
   writer.lastWriteAt = Date.now();
-  const data = { rateLimitLimit: figures.limit, rateLimitRemaining: figures.remaining, rateLimitResetAt: figures.resetAt };
-  const write = prisma.emsTokenCache.upsert({ where: { fingerprint }, create: { fingerprint, ...data }, update: data }).then(
-    () => undefined,
-    (error: unknown) => {
-      emsLog("warn", "ems.rate_limit_persist_failed", { fingerprint: fingerprint.slice(0, 12), errorName: error instanceof Error ? error.name : "Error" });
-    },
-  );
+  // One write at a time per credential, each with the newest figures when it starts: two writes in
+  // flight on two connections could commit in either order, and an older figure would win.
+  const write = (writer.inFlight ?? Promise.resolve()).then(() => {
+    const newest = ems.rateLimits.get(fingerprint) ?? figures;
+    const data = { rateLimitLimit: newest.limit, rateLimitRemaining: newest.remaining, rateLimitResetAt: newest.resetAt };
+    return prisma.emsTokenCache.upsert({ where: { fingerprint }, create: { fingerprint, ...data }, update: data }).then(
+      () => undefined,
+      (error: unknown) => {
+        emsLog("warn", "ems.rate_limit_persist_failed", { fingerprint: fingerprint.slice(0, 12), errorName: error instanceof Error ? error.name : "Error" });
+      },
+    );
+  });
+  writer.inFlight = write;
   ems.pendingWrites.add(write);
   void write.finally(() => ems.pendingWrites.delete(write));
   return write;

@@ -14,6 +14,8 @@ interface RateLimitWriter {
   lastWriteAt: number;
   timer: ReturnType<typeof setTimeout> | null;
   dirty: boolean;
+  /** The write under way: the next one waits for it (lib/ems/rate-limit.ts says why). */
+  inFlight?: Promise<void>;
 }
 
 interface PendingUsage {
