@@ -13,7 +13,7 @@ import type { MailEnv } from "@/lib/env";
  * the outbound door's rules (lib/ems/outbound.ts `admitMailServer`: the server checked, its name
  * resolved once, the connection made to the checked address), answering an outcome instead of
  * throwing, and never a reason that quotes the server, the address or the text. The only module
- * that opens an SMTP connection (tests/ems/one-door.test.ts).
+ * that opens an SMTP connection (a lint rule in eslint.config.mjs keeps it so).
  */
 
 /** How a send went: `reason` is a short sentence safe for logs and pages; `permanent` when retrying cannot help. */
