@@ -27,12 +27,20 @@ async function signedInSince(who: Pick<Actor, "userId">, ageMs: number, password
   await prisma.userSession.update({ where: { id: sessionId }, data: { reauthenticatedAt: at(ageMs), passwordVerifiedAt: at(passwordAgeMs) } });
 }
 
-/** Two-factor on since yesterday, enrolled with the previous step's code; returns the secret. */
+/**
+ * Two-factor on since yesterday, as if enrolled with the previous step's code (the current one
+ * confirms, then the guard is set back: the previous step's code is refused when the clock crosses
+ * a step boundary during the call); returns the secret.
+ */
 async function withTwoFactor(actor: Actor): Promise<string> {
   await startEnrolment(actor, { ip: "203.0.113.7" });
   const { secret } = (await pendingEnrolment(actor))!;
-  await confirmEnrolment(actor, totpCodeAt(secret, totpStep() - 1), { ip: "203.0.113.7" });
-  await prisma.twoFactor.update({ where: { userId: actor.userId }, data: { enabledAt: new Date(Date.now() - 24 * 60 * 60 * 1000) } });
+  const step = totpStep();
+  await confirmEnrolment(actor, totpCodeAt(secret, step), { ip: "203.0.113.7" });
+  await prisma.twoFactor.update({
+    where: { userId: actor.userId },
+    data: { enabledAt: new Date(Date.now() - 24 * 60 * 60 * 1000), lastUsedStep: step - 1 },
+  });
   return secret;
 }
 
