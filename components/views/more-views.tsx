@@ -2,11 +2,12 @@
 
 import { useEffect, useId, useState } from "react";
 import Link from "next/link";
-import { ChevronDown, Loader2, Star, User, Users } from "lucide-react";
+import { ChevronDown, Loader2 } from "lucide-react";
 import { Popover } from "@/components/ui/popover";
 import { MORE_VIEWS_SEARCH_MAX } from "@/lib/views/limits";
 import type { MoreView, MoreViewsPage } from "@/lib/views/tabs";
 import { jsonBodyOrNull } from "@/lib/http/json-body";
+import { ViewMarks } from "./view-marks";
 
 /** Typing pauses this long before the list is searched again on the server. */
 const SEARCH_DEBOUNCE_MS = 250;
@@ -158,7 +159,6 @@ function MoreViewsList({ page, onChosen }: { page: string; onChosen: () => void 
 }
 
 function MoreViewLink({ view, onChosen }: { view: MoreView; onChosen: () => void }) {
-  const ScopeIcon = view.scope === "TEAM" ? Users : User;
   return (
     <Link
       href={view.href}
@@ -168,14 +168,7 @@ function MoreViewLink({ view, onChosen }: { view: MoreView; onChosen: () => void
       data-testid="more-view"
       data-view-name={view.name}
     >
-      {view.isFavourite ? (
-        <>
-          <Star className="size-3.5 shrink-0 fill-amber-400 text-amber-500" aria-hidden />
-          <span className="sr-only">Favourite, </span>
-        </>
-      ) : null}
-      <ScopeIcon className="size-3.5 shrink-0 text-slate-500" aria-hidden />
-      <span className="sr-only">{view.scope === "TEAM" ? "Team view: " : "Personal view: "}</span>
+      <ViewMarks isFavourite={view.isFavourite} scope={view.scope} />
       <span className="min-w-0 truncate">{view.name}</span>
       {view.isDefault ? <span className="shrink-0 rounded bg-slate-100 px-1 text-xs text-slate-600">default</span> : null}
     </Link>

@@ -3,13 +3,14 @@
 import { useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { Ellipsis, RotateCcw, Star, User, Users } from "lucide-react";
+import { Ellipsis, RotateCcw } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { updateViewAction } from "@/lib/actions/views/update-view";
 import { Popover } from "@/components/ui/popover";
 import { MoreViews } from "./more-views";
+import { ViewMarks } from "./view-marks";
 import { SaveViewForm } from "./save-view-form";
 import type { ViewMenu, ViewMenuProps } from "./view-menu";
 import { viewMenuTrigger } from "./styles";
@@ -102,7 +103,6 @@ export function ViewTabs(props: ViewTabsProps) {
 }
 
 function Tab({ tab, active, modified, page, currentHref }: { tab: ViewTab; active: boolean; modified: boolean } & ViewTabsProps) {
-  const ScopeIcon = tab.scope === "TEAM" ? Users : User;
   return (
     <li className={tabClass} data-testid="view-tab" data-view-name={tab.name}>
       <Link
@@ -112,14 +112,7 @@ function Tab({ tab, active, modified, page, currentHref }: { tab: ViewTab; activ
         title={`${tab.name}: ${tab.description}`}
         className="flex min-w-0 items-center gap-1.5 rounded-full py-1 pl-3 pr-1 aria-[current=page]:font-semibold"
       >
-        {tab.isFavourite ? (
-          <>
-            <Star className="size-3.5 shrink-0 fill-amber-400 text-amber-500" aria-hidden />
-            <span className="sr-only">Favourite, </span>
-          </>
-        ) : null}
-        <ScopeIcon className="size-3.5 shrink-0 text-slate-500" aria-hidden />
-        <span className="sr-only">{tab.scope === "TEAM" ? "Team view: " : "Personal view: "}</span>
+        <ViewMarks isFavourite={tab.isFavourite} scope={tab.scope} />
         <span className="max-w-48 truncate">{tab.name}</span>
         {tab.isDefault ? <span className="rounded bg-slate-100 px-1 text-xs font-normal text-slate-600">default</span> : null}
         {modified ? (
