@@ -175,6 +175,7 @@ test.describe("two-factor sign-in", () => {
       const response = await memberPage.goto("/two-factor/setup");
       expect(await response!.text()).not.toContain("two-factor-secret");
       await expect(memberPage.getByTestId("two-factor-password-first")).toBeVisible();
+      await shoot(memberPage, "two-factor-setup-stale");
       await memberPage.getByRole("button", { name: "Confirm your password to begin" }).click();
       const dialog = memberPage.getByTestId("reauth-dialog");
       await expect(dialog.getByTestId("reauth-explanation")).toContainText("who controls your account");
