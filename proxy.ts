@@ -2,6 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { canonicalListingQuery, listingAt } from "@/lib/listing/canonical";
 import { securityHeadersEnv } from "@/lib/env";
+import { databaseAnswersNow, databaseSuspectSince } from "@/lib/db/outage";
+import { outagePageHtml, retryAfterSeconds } from "@/lib/http/outage-page";
 import { foreignOriginRefusal, malformedActionRefusal, mayBeActionRequest, writeBody, type Refusal } from "@/lib/security/action-request";
 import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from "@/lib/security/content-security-policy";
 
@@ -33,6 +35,10 @@ function hasSessionCookie(req: NextRequest): boolean {
  *    decodes the JWT once per request), so this is no security boundary and need not pay for a
  *    second decode.
  * 3. Canonical listing addresses (`canonicalListingRedirect`), before any rendering starts.
+ * 4. A calm outage (`databaseOutagePage`): while the database is out of reach, every page answers
+ *    503 with a page that says so and tries again by itself, instead of a render error. It costs no
+ *    round trip while the database answers (lib/db/outage.ts). Server actions (`Next-Action`) go on:
+ *    their pipeline answers the form with a message, and API routes answer 503 JSON themselves.
  */
 export async function proxy(req: NextRequest): Promise<NextResponse> {
   const security = securityHeaders(req);
@@ -45,6 +51,8 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   if (!(body instanceof Uint8Array)) return security.apply(refusal(body));
   const malformed = security.isPage && mayBeActionRequest(req.method, req.headers) ? await malformedActionRefusal(req, body) : null;
   if (malformed) return security.apply(refusal(malformed));
+  const outage = security.isPage && !req.headers.has("next-action") ? await databaseOutagePage(req, security.nonce) : null;
+  if (outage) return security.apply(outage);
   // A visitor who is sent to sign in comes back to the address asked for, canonicalised then.
   return security.apply(
     sessionGate(req, security.requestHeaders) ?? canonicalListingRedirect(req) ?? NextResponse.next({ request: { headers: security.requestHeaders } }),
@@ -84,6 +92,23 @@ function sessionGate(req: NextRequest, requestHeaders: Headers): NextResponse | 
   return null;
 }
 
+/**
+ * The outage page (lib/http/outage-page.ts), 503 with Retry-After, when the database was found out of
+ * reach and still does not answer; null to let the request pass. A client navigation (an RSC
+ * request) that gets it falls back to loading the page, and so shows it too.
+ */
+async function databaseOutagePage(req: NextRequest, nonce: string): Promise<NextResponse | null> {
+  if (await databaseAnswersNow()) return null;
+  const now = Date.now();
+  const retrySeconds = retryAfterSeconds((now - (databaseSuspectSince() ?? now)) / 1000);
+  const retryHref = `${req.nextUrl.basePath}${req.nextUrl.pathname}${req.nextUrl.search}`;
+  const body = req.method === "HEAD" ? null : outagePageHtml({ retryHref, retrySeconds, nonce });
+  return new NextResponse(body, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Retry-After": String(retrySeconds) },
+  });
+}
+
 function refusal({ status, message }: Refusal): NextResponse {
   return new NextResponse(`${message}\n`, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 }
@@ -98,12 +123,15 @@ function securityHeaders(req: NextRequest) {
   const env = securityHeadersEnv();
   const https = env.NEXTAUTH_URL?.startsWith("https:") ?? false;
   const isPage = !/^\/(api|sandbox)(\/|$)/.test(req.nextUrl.pathname);
-  const policy = isPage ? pageContentSecurityPolicy({ nonce: newNonce(), development: env.NODE_ENV === "development", https }) : STATIC_CONTENT_SECURITY_POLICY;
+  const nonce = newNonce();
+  const policy = isPage ? pageContentSecurityPolicy({ nonce, development: env.NODE_ENV === "development", https }) : STATIC_CONTENT_SECURITY_POLICY;
   const requestHeaders = new Headers(req.headers);
   if (isPage) requestHeaders.set("content-security-policy", policy);
   else requestHeaders.delete("content-security-policy");
   return {
     isPage,
+    /** The nonce of a page's policy, for a page the proxy writes itself. */
+    nonce,
     requestHeaders,
     apply(response: NextResponse): NextResponse {
       response.headers.set("Content-Security-Policy", policy);

@@ -1,14 +1,69 @@
 import "server-only";
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { noteDatabaseAnswered, noteDatabaseFailure, registerDatabaseProbe } from "./outage";
+
+/**
+ * A pg client that tells lib/db/outage.ts what it sees, at no cost: a connection that could not
+ * be opened or that died (a stopped server ends every session, idle ones included) makes the
+ * database suspect; a connection opened makes it answer again. The pool (pg-pool) makes one per
+ * connection and connects it with a callback.
+ */
+class WatchedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // Beside the pool's own listeners, which remove the dead client; this one only takes note.
+    this.on("error", () => noteDatabaseFailure());
+  }
+
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (err: Error) => void): void;
+  override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
+    if (!callback) return new Promise((resolve, reject) => this.connect((error) => (error ? reject(error) : resolve(this))));
+    super.connect((error: Error | null | undefined) => {
+      if (error) noteDatabaseFailure();
+      else noteDatabaseAnswered();
+      callback(error as Error);
+    });
+  }
+}
 
 /** The one Prisma client of this process, with a pool of DATABASE_POOL_MAX connections (default 10). */
 function createPrismaClient(): PrismaClient {
   // `npm run dev` sets both to the embedded database; in production DATABASE_URL is required.
   const { DATABASE_URL, DATABASE_POOL_MAX } = databaseEnv();
-  const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_MAX });
-  return new PrismaClient({ adapter });
+  const pool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    max: DATABASE_POOL_MAX,
+    Client: WatchedClient,
+    // One connection stays open when idle (the rest close after 10 s): when the server stops or
+    // restarts, it is ended at once and the outage is known before a page has to fail on it.
+    // It never keeps a script's process alive (allowExitOnIdle).
+    min: 1,
+    allowExitOnIdle: true,
+  });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  registerDatabaseProbe((timeoutMs) => answersWithin(client, timeoutMs));
+  return client;
+}
+
+/** `SELECT 1` within the timeout; false (never a rejection) when it fails or is late. */
+export async function answersWithin(client: PrismaClient, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = client.$queryRaw<Array<{ ok: number }>>`SELECT 1 AS ok`.then(
+    (rows) => rows[0]?.ok === 1,
+    () => false,
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const globalForPrisma = globalThis as unknown as { emsPrisma?: PrismaClient };
