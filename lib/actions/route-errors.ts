@@ -3,6 +3,8 @@ import { isReauthRequired } from "@/lib/access/recent-auth";
 import { EmsError, RateLimitedError } from "@/lib/ems/errors";
 import { BadRequestError, GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
 import { FAILURE_STATUS, failureOf } from "@/lib/ems-access/shared-read";
+import { asDatabaseUnavailable } from "@/lib/db/outage";
+import { retryAfterSeconds } from "@/lib/http/outage-page";
 import { log } from "@/lib/log";
 
 /**
@@ -44,6 +46,9 @@ export function errorResponse(error: unknown, context: { route: string; requestI
       error instanceof RateLimitedError && failure.kind === "rate-limited" ? { "Retry-After": String(failure.retryAfterSeconds) } : {};
     return problem(FAILURE_STATUS[failure.kind], error.userMessage, headers);
   }
+  // The database is out of reach: 503 and when to try again, as the pages say (proxy.ts).
+  const unavailable = asDatabaseUnavailable(error);
+  if (unavailable) return problem(503, unavailable.message, { "Retry-After": String(retryAfterSeconds(0)) });
   if (error instanceof BadRequestError || isFieldError(error)) return problem(400, error.message);
   if (isSafeError(error)) return problem(STATUS_BY_CODE[(error as { code?: string }).code ?? ""] ?? 409, error.message);
   log.error(

@@ -2,6 +2,7 @@ import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { prisma } from "@/lib/db/prisma";
+import { asDatabaseUnavailable } from "@/lib/db/outage";
 import { isSafeError, GENERIC_ERROR_MESSAGE } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { authEnv } from "@/lib/env";
@@ -94,7 +95,8 @@ export const authOptions: NextAuthOptions = {
             throw new Error(TWO_FACTOR_REQUIRED);
           }
           // next-auth hands an thrown Error's message to the client as `error`: only our own words go there.
-          if (isSafeError(error)) throw new Error(error.message);
+          const safe = asDatabaseUnavailable(error) ?? error;
+          if (isSafeError(safe)) throw new Error(safe.message);
           log.error({ event: "auth.sign_in_error", err: error }, "sign-in failed unexpectedly");
           throw new Error(GENERIC_ERROR_MESSAGE);
         }

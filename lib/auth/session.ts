@@ -4,6 +4,7 @@ import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getToken } from "next-auth/jwt";
 import { prisma } from "@/lib/db/prisma";
+import { asDatabaseUnavailable } from "@/lib/db/outage";
 import type { Role } from "@/lib/generated/prisma/client";
 import { serverEnv } from "@/lib/env";
 import { TWO_FACTOR_SETUP_PATH, mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
@@ -87,11 +88,19 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
 
 /**
  * The signed-in person for this request, checked against the database: the session row must be
- * open and the user's session version must match the cookie's. Cached per request.
+ * open and the user's session version must match the cookie's. Cached per request. The session
+ * check is the first query of nearly every page, action and route: when the database cannot be
+ * reached it throws a DatabaseUnavailableError (lib/db/outage.ts), which forms show as a message,
+ * routes answer 503 and app/error.tsx shows as the outage page.
  */
 export const getActor = cache(async (): Promise<Actor | null> => {
   const claims = await readSessionClaims();
-  return claims ? actorForSession(claims) : null;
+  if (!claims) return null;
+  try {
+    return await actorForSession(claims);
+  } catch (error) {
+    throw asDatabaseUnavailable(error) ?? error;
+  }
 });
 
 /** The path the proxy saw, so a signed-out visitor comes back to it after signing in. */
