@@ -7,6 +7,7 @@ import { type Actor } from "@/lib/access/actor";
 import { clientIp } from "@/lib/auth/request-meta";
 import { assertRecentProof, isReauthRequired } from "@/lib/access/recent-auth";
 import { GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
+import { asDatabaseUnavailable } from "@/lib/db/outage";
 import type { ActionErrorState, ActionState, FormAction, ReauthProof } from "@/lib/forms/action-state";
 import { log } from "@/lib/log";
 
@@ -28,6 +29,7 @@ import { log } from "@/lib/log";
  *      input is known;
  *   4. the handler: one data function, then revalidate or redirect, then the answer;
  *   5. errors: a `FieldError` becomes that field's error, any other `SafeError` the form's message,
+ *      a database out of reach "can't reach its database… nothing was saved" (lib/db/outage.ts),
  *      anything else is logged with the request id and answered with a generic message carrying
  *      its first eight characters. `redirect()` / `notFound()` from Next pass through untouched.
  *
@@ -174,6 +176,13 @@ function invalidInput(error: z.ZodError, message: string | undefined): ActionErr
 function errorState(error: unknown, action: string, requestId: string): ActionErrorState {
   if (isReauthRequired(error)) return { status: "error", message: error.message, reauthRequired: error.reauthRequired };
   if (isFieldError(error)) return { status: "error", fieldErrors: { [error.field]: error.message } };
+  // The database is out of reach (lib/db/outage.ts): the input was fine and nothing was saved; the
+  // form says so and keeps what was typed, for a try in a moment.
+  const unavailable = asDatabaseUnavailable(error);
+  if (unavailable) {
+    log.warn({ event: "action.database_unavailable", action, requestId }, "server action could not reach the database");
+    return { status: "error", message: unavailable.message };
+  }
   if (isSafeError(error)) return { status: "error", message: error.message };
   log.error(
     {
