@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/db/embedded-postgres";
+import { migrateDeploy } from "../../scripts/db/migrate";
+import { testServerEnv } from "./server-env";
+
+/**
+ * A production server of a spec's own (`node .next/standalone/server.js`, the build the e2e suite
+ * serves) on an embedded PostgreSQL of its own, for specs that do what the shared e2e server must
+ * never suffer: stopping its database under it (e2e/database-outage.spec.ts). The database keeps
+ * its data directory and port across `stopDatabase()` / `startDatabase()`, as a restarted server does.
+ */
+export interface OwnServer {
+  baseUrl: string;
+  databaseUrl: string;
+  /** Stops PostgreSQL as an operator would (smart shutdown, then fast: every session ended). */
+  stopDatabase(): Promise<void>;
+  /** Starts it again on the same directory and port. */
+  startDatabase(): Promise<void>;
+  /** What the server printed (for a failing test's report). */
+  output(): string;
+  close(): Promise<void>;
+}
+
+const SERVER = ".next/standalone/server.js";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited (code ${server.exitCode})`);
+    const ok = await fetch(`${baseUrl}/api/health`).then(
+      (response) => response.ok,
+      (error: unknown) => (error instanceof TypeError ? false : Promise.reject(error)), // not listening yet
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not answer /api/health within ${timeoutMs} ms`);
+}
+
+export async function startOwnServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<OwnServer> {
+  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first.`);
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ems-own-server-"));
+  // As root the server runs as the `postgres` user (scripts/db/embedded-postgres.ts): it must reach the directory.
+  fs.chmodSync(parent, 0o755);
+  const dataDir = path.join(parent, "data");
+  let db: EmbeddedPostgres | null = await startEmbeddedPostgres({ dataDir, port: 0 });
+  const databaseUrl = db.url;
+  const databasePort = Number(new URL(databaseUrl).port);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let output = "";
+  let server: ChildProcess | null = null;
+  try {
+    await migrateDeploy(databaseUrl, { quiet: true });
+    server = spawn(process.execPath, [path.resolve(SERVER)], { env: { ...testServerEnv({ port, databaseUrl, baseUrl }), ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
+    server.stdout!.on("data", keep);
+    server.stderr!.on("data", keep);
+    await waitForHealth(baseUrl, server, 30_000);
+  } catch (error) {
+    server?.kill("SIGKILL");
+    await db.stop();
+    fs.rmSync(parent, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  const running = server;
+  return {
+    baseUrl,
+    databaseUrl,
+    async stopDatabase() {
+      await db?.stop();
+      db = null;
+    },
+    async startDatabase() {
+      db ??= await startEmbeddedPostgres({ dataDir, port: databasePort });
+    },
+    output: () => output,
+    async close() {
+      if (running.exitCode === null) {
+        const exited = new Promise((resolve) => running.once("exit", resolve));
+        running.kill("SIGTERM");
+        const killer = setTimeout(() => running.kill("SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(killer);
+      }
+      await db?.stop();
+      fs.rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
