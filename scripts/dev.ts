@@ -15,6 +15,7 @@ import pg from "pg";
 import { loadEnvFiles } from "../lib/config/load-env-files";
 import { embeddedDatabaseSettings } from "../lib/config/embedded-database";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "./db/embedded-postgres";
+import { ServerUserAccessError } from "./db/server-user-access";
 import { noticeLegacyPglite } from "./db/legacy-pglite";
 import { migrateDeploy } from "./db/migrate";
 import { runPrisma } from "./db/prisma-cli";
@@ -127,7 +128,8 @@ async function main(): Promise<number> {
       db = await startEmbeddedPostgres(settings);
     } catch (error) {
       console.error(`[dev] ${(error as Error).message}`);
-      console.error(`[dev] If port ${settings.port} is taken, set EMBEDDED_DATABASE_PORT to another port.`);
+      // The folders are the problem, not the port: the message above says what to do.
+      if (!(error instanceof ServerUserAccessError)) console.error(`[dev] If port ${settings.port} is taken, set EMBEDDED_DATABASE_PORT to another port.`);
       return 1;
     }
     childEnv.DATABASE_URL = db.url;

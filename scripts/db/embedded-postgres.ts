@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { foldersBlockingUser, ServerUserAccessError } from "./server-user-access";
 import { EMBEDDED_DATABASE, EMBEDDED_HOST, EMBEDDED_PASSWORD, EMBEDDED_USER, embeddedUrl, runningServer } from "../../lib/config/embedded-database";
 
 /**
@@ -23,7 +24,10 @@ import { EMBEDDED_DATABASE, EMBEDDED_HOST, EMBEDDED_PASSWORD, EMBEDDED_USER, emb
  * - initdb takes 1-6 s; its result is kept once per server version (.data/cache, git-ignored) and
  *   later new directories start as a copy of it, which takes a fraction of a second.
  * - PostgreSQL refuses to run as root: as root, it runs as a `postgres` system user, created if
- *   the machine has none (containers, CI).
+ *   the machine has none (containers, CI). That user must be able to pass through every folder
+ *   above the binaries and the data directory; when it cannot (a project under /root, mode 700),
+ *   nothing starts and a ServerUserAccessError says which folders and what to do
+ *   (./server-user-access.ts).
  * - The binaries are run here rather than through the package's class: its module installs
  *   process-exit hooks that call process.exit(0) on `beforeExit`, which turned a failed vitest run
  *   into a successful one.
@@ -129,20 +133,28 @@ async function binaries(): Promise<Binaries> {
   }
 }
 
+/** The user the server runs as when we are root. */
+const SERVER_USER = "postgres";
+
 /** As root, the uid/gid of the `postgres` user the server runs as (created if missing). */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (!asRoot) return undefined;
   const ids = () => ({
-    uid: Number(execFileSync("id", ["-u", "postgres"]).toString().trim()),
-    gid: Number(execFileSync("id", ["-g", "postgres"]).toString().trim()),
+    uid: Number(execFileSync("id", ["-u", SERVER_USER]).toString().trim()),
+    gid: Number(execFileSync("id", ["-g", SERVER_USER]).toString().trim()),
   });
   try {
     return ids();
   } catch {
-    execFileSync("groupadd", ["-f", "postgres"]);
-    execFileSync("useradd", ["-g", "postgres", "postgres"]);
+    execFileSync("groupadd", ["-f", SERVER_USER]);
+    execFileSync("useradd", ["-g", SERVER_USER, SERVER_USER]);
     return ids();
   }
+}
+
+/** The user's groups (`id -G`): a folder its group may search lets it through. */
+function supplementaryGroups(name: string): number[] {
+  return execFileSync("id", ["-G", name]).toString().trim().split(/\s+/).map(Number);
 }
 
 /** Runs a binary to completion; its output is only shown when it fails. */
@@ -278,6 +290,15 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
 
   const bin = await binaries();
   const user = serverUser();
+  if (user) {
+    // The data directory itself is made (or was made) for the server's user; the folders above it must let it through.
+    const serverUserInfo = { name: SERVER_USER, ...user, groups: supplementaryGroups(SERVER_USER) };
+    const blocked = foldersBlockingUser([path.dirname(bin.initdb), path.dirname(bin.postgres), path.dirname(dataDir)], serverUserInfo);
+    if (blocked.length > 0) {
+      if (ephemeral) fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new ServerUserAccessError(blocked, serverUserInfo);
+    }
+  }
   const port = options.port || (await freePort());
   let child: ChildProcess | undefined;
   try {
