@@ -4,12 +4,16 @@
  * What one page view costs a user, on what a user gets: a production build of the portal started
  * as `npm start` starts it, on a real PostgreSQL, with the standalone sandbox as the EMS API, beside
  * the floor: a minimal Next.js 16 app (bench/floor-app) whose one page fetches the same 20 rows from
- * the sandbox with a bearer token and renders them in a table. Everything is built and started here.
+ * the sandbox with a bearer token and renders them in a table. Everything is built and started here:
+ * the portal through `npm run build`, the project's own build (it copies the static files into
+ * .next/standalone, so `npm start` afterwards serves a complete portal), the floor with `next build`.
  *
  * - Database: a throwaway database on the PostgreSQL at --database (default
  *   postgresql://postgres@127.0.0.1:5432/postgres; loopback only), created, migrated and dropped;
  *   when that server cannot be reached (or with --embedded), the embedded PostgreSQL of `npm run dev`
- *   in memory, in a child process, at one connection as always with it.
+ *   (a real PostgreSQL server from npm, scripts/db/embedded.ts --ephemeral) in a child process, on a
+ *   throw-away data directory and a free port, deleted afterwards. Either way the portal gets the
+ *   same pool as in production (DATABASE_POOL_MAX 10); the bench's own seeding uses one connection.
  * - Database round trips per page view are counted on the wire (bench/db-round-trips.ts): the
  *   portal connects through a relay that counts the protocol's Query and Sync messages. Exact, and
  *   nothing in the portal changes for it (no flag, no counting code in production); unlike
@@ -215,15 +219,16 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-function build(label: string, args: string[]): void {
-  console.log(`Building ${label} (next ${args.join(" ")})…`);
+/** Runs a build to completion (its errors are shown); `command` is e.g. ["npm", "run", "build"]. */
+function build(label: string, [command, ...args]: [string, ...string[]]): void {
+  console.log(`Building ${label} (${[path.basename(command), ...args].join(" ")})…`);
   const started = Date.now();
-  const result = spawnSync(process.execPath, [NEXT_BIN, ...args], {
+  const result = spawnSync(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
-  if (result.status !== 0) throw new Error(`next ${args.join(" ")} failed`);
+  if (result.status !== 0) throw new Error(`${[path.basename(command), ...args].join(" ")} failed`);
   console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -311,8 +316,10 @@ async function main(): Promise<void> {
   }
   const nodeOptions = startNodeOptions();
   if (!flags["no-build"]) {
-    build("the portal", ["build"]);
-    build("the floor app", ["build", FLOOR_DIR]);
+    // The project's build, not `next build` alone: it also puts the static files into .next/standalone,
+    // which `npm start` (below, and whoever starts the portal after the bench) serves them from.
+    build("the portal", [NPM, "run", "--silent", "build"]);
+    build("the floor app", [process.execPath, NEXT_BIN, "build", FLOOR_DIR]);
   }
 
   const database = await startDatabase();
