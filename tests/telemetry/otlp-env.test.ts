@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { tracingEnv } from "@/lib/env";
+
+// The tracing variables as lib/env.ts checks them at start-up (lib/telemetry/tracing.ts reads them).
+const base = {};
+
+describe("OTEL_* variables", () => {
+  it("leave tracing off when the endpoint is unset, with ems-portal as the service name", () => {
+    const env = tracingEnv(base);
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(env.OTEL_EXPORTER_OTLP_HEADERS).toEqual({});
+    expect(env.OTEL_SERVICE_NAME).toBe("ems-portal");
+  });
+
+  it("take an http(s) endpoint without a trailing slash, and refuse one with a query or a user name", () => {
+    expect(tracingEnv({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: "https://otel.example.com:4318/" }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe("https://otel.example.com:4318");
+    for (const bad of ["otel.example.com:4318", "ftp://otel.example.com", "https://otel.example.com/?key=1", "https://user:pw@otel.example.com"]) {
+      expect(() => tracingEnv({ ...base, OTEL_EXPORTER_OTLP_ENDPOINT: bad }), bad).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http/);
+    }
+  });
+
+  it("parse headers as name=value pairs, URL-decoded, and never quote a value in an error", () => {
+    expect(tracingEnv({ ...base, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%3D1, x-team = t" }).OTEL_EXPORTER_OTLP_HEADERS).toEqual({
+      "x-api-key": "abc=1",
+      "x-team": "t",
+    });
+    let message = "";
+    try {
+      tracingEnv({ ...base, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=ok,very-secret-value" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/OTEL_EXPORTER_OTLP_HEADERS must be name=value pairs.*entry 2/);
+    expect(message).not.toContain("very-secret-value");
+  });
+});
