@@ -172,10 +172,19 @@ test("/api/metrics: a bearer token, and the counts of the traffic so far", async
 });
 
 test("no secret in any span or in the scrape", async ({ request }) => {
+  // Tokens and values in the portal's own addresses: an invitation's path, a sign-up link's query, a
+  // listing's search value. Next.js puts the request's URL on its spans; none of them may leave.
+  const markers = ["invite-path-" + randomBytes(12).toString("hex"), "invite-query-" + randomBytes(12).toString("hex"), "search-" + randomBytes(12).toString("hex")];
+  const since = BigInt(Date.now()) * 1_000_000n;
+  await page.goto(`/invite/${markers[0]}`);
+  await page.goto(`/sign-up?invite=${markers[1]}`);
+  await page.goto(`/sign-in?callbackUrl=${encodeURIComponent(`/webhook-groups?search=name~${markers[2]}`)}`);
+  await receiver.waitFor((spans) => spans.filter((span) => !span.parentSpanId && span.startNs >= since && span.kind === 2).length >= 3);
   const scrape = await (await request.get(`${portal.baseUrl}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).text();
   const cookies = await page.context().cookies();
   const basic = Buffer.from(`${DEMO.consumerKey}:${encodeURIComponent(DEMO.consumerSecret)}`).toString("base64");
   const secrets = [
+    ...markers,
     ...portal.secrets,
     DEMO.consumerSecret,
     encodeURIComponent(DEMO.consumerSecret),

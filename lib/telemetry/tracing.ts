@@ -3,7 +3,7 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 import { tracingEnv } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -24,6 +24,45 @@ import { markTracingOn } from "./spans";
 
 const holder = globalThis as unknown as { emsTracerProvider?: TracerProvider };
 
+/**
+ * Next.js puts the request's URL on its spans as `http.target`, query string and all (a listing's
+ * search values, `/sign-up?invite=<token>`), and the proxy's span the raw path (`/invite/<token>`).
+ * Before a span ends, this puts the route pattern there instead (`/invite/[token]`, from
+ * `next.route`), or, without one, the first path segment only: no id, token or query value leaves.
+ */
+export const URL_ATTRIBUTES = ["http.target", "http.url", "url.full", "url.path", "url.query"] as const;
+export class RequestUrlScrubber implements SpanProcessor {
+  onStart(): void {}
+  onEnding(span: Span): void {
+    const route = span.attributes["next.route"];
+    for (const key of URL_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value !== "string") continue;
+      // The portal's own EMS spans carry a path without its query (lib/ems/http.ts): kept as it is.
+      if (key === "url.path" && span.attributes["ems.resource"] !== undefined) continue;
+      span.setAttribute(
+        key,
+        typeof route === "string"
+          ? route
+          : `/${
+              value
+                .replace(/^[a-z]+:\/\/[^/]*/i, "")
+                .split(/[?#]/)[0]!
+                .split("/")
+                .filter(Boolean)[0] ?? ""
+            }`,
+      );
+    }
+  }
+  onEnd(_span: ReadableSpan): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 /** How often a batch of spans is sent: soon enough for a trace to show while the page is still fresh in mind. */
 const EXPORT_DELAY_MS = 2_000;
 
@@ -34,7 +73,8 @@ export function startTracing(): void {
   const exporter = new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: env.OTEL_EXPORTER_OTLP_HEADERS });
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME }),
-    spanProcessors: [new BatchSpanProcessor({ exporter, scheduledDelayMillis: EXPORT_DELAY_MS })],
+    // The scrubber first: processors see a span's end in this order.
+    spanProcessors: [new RequestUrlScrubber(), new BatchSpanProcessor({ exporter, scheduledDelayMillis: EXPORT_DELAY_MS })],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);

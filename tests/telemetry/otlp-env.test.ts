@@ -34,3 +34,24 @@ describe("OTEL_* variables", () => {
     expect(message).not.toContain("very-secret-value");
   });
 });
+
+describe("RequestUrlScrubber", () => {
+  it("puts the route pattern, or the first path segment, where Next.js put the request's URL", async () => {
+    const { TracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import("@opentelemetry/sdk-trace");
+    const { RequestUrlScrubber } = await import("@/lib/telemetry/tracing");
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new RequestUrlScrubber(), new SimpleSpanProcessor({ exporter })] });
+    const tracer = provider.getTracer("test");
+    const end = (attributes: Record<string, string>) => tracer.startSpan("span", { attributes }).end();
+    end({ "http.target": "/sign-up?invite=secret-1", "next.route": "/sign-up" });
+    end({ "http.target": "/invite/secret-2" });
+    end({ "http.target": "/webhook-groups?search=name~secret-3" });
+    end({ "url.path": "/api/v1/events/1190", "ems.resource": "events" });
+    expect(exporter.getFinishedSpans().map((span) => span.attributes)).toEqual([
+      { "http.target": "/sign-up", "next.route": "/sign-up" },
+      { "http.target": "/invite" },
+      { "http.target": "/webhook-groups" },
+      { "url.path": "/api/v1/events/1190", "ems.resource": "events" },
+    ]);
+  });
+});
