@@ -3,7 +3,7 @@ import { context, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, TracerProvider, type ReadableSpan, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace";
+import { BatchSpanProcessor, TracerProvider, type Span, type SpanProcessor } from "@opentelemetry/sdk-trace";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 import { tracingEnv } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -54,7 +54,7 @@ export class RequestUrlScrubber implements SpanProcessor {
       );
     }
   }
-  onEnd(_span: ReadableSpan): void {}
+  onEnd(): void {}
   forceFlush(): Promise<void> {
     return Promise.resolve();
   }
