@@ -152,7 +152,11 @@ describe("fields and expand", () => {
   });
 
   it("400 for unknown fields and expansions", async () => {
-    await bad("webhook-groups", "fields=id,colour", 'Unknown field "colour" in fields for webhook groups. Fields: id, name, headers, notification_emails, updated_at, updated_by.');
+    await bad(
+      "webhook-groups",
+      "fields=id,colour",
+      'Unknown field "colour" in fields for webhook groups. Fields: id, name, headers, notification_emails, updated_at, updated_by.',
+    );
     await bad(
       "webhook-groups",
       "fields=id,webhooks",
