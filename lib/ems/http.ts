@@ -5,7 +5,7 @@ import { emsLog } from "./log";
 import { outboundRequest } from "./outbound";
 
 export interface EmsHttpRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   /** The URL's path, for the logs (never the query: it may hold search values). */
   path: string;
