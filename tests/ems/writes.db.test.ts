@@ -76,7 +76,9 @@ describe("the form encoding", () => {
         headers: [{ key: "X-Api-Key", value: "k=1&2" }],
         notes: null,
       }),
-    ).toBe("name=a%20b%26c&group_id=&any_event=1&event_ids%5B%5D=15&event_ids%5B%5D=12&enabled=0&fields=&headers%5B0%5D%5Bkey%5D=X-Api-Key&headers%5B0%5D%5Bvalue%5D=k%3D1%262&notes=");
+    ).toBe(
+      "name=a%20b%26c&group_id=&any_event=1&event_ids%5B%5D=15&event_ids%5B%5D=12&enabled=0&fields=&headers%5B0%5D%5Bkey%5D=X-Api-Key&headers%5B0%5D%5Bvalue%5D=k%3D1%262&notes=",
+    );
   });
 
   it("what is sent is what is read back: Unicode, order, every kind of field; empty lists clear", async () => {
@@ -114,11 +116,20 @@ describe("the form encoding", () => {
 
     const cleared = await writer().updateWebhook(created.record.id, { event_ids: [], headers: [], custom_fields: [], fields: [], notes: null, group_id: null });
     expect(cleared.record).toMatchObject({ event_ids: [], headers: [], custom_fields: [], fields: [], notes: null, group_id: null, name: sent.name });
-    expect((await client().getOne("webhooks", created.record.id)).item).toMatchObject({ event_ids: [], headers: [], group_id: null, post_field_data: sent.post_field_data });
+    expect((await client().getOne("webhooks", created.record.id)).item).toMatchObject({
+      event_ids: [],
+      headers: [],
+      group_id: null,
+      post_field_data: sent.post_field_data,
+    });
   });
 
   it("groups: create, update and delete; updated_by names the API user", async () => {
-    const made = await writer().createWebhookGroup({ name: "Ops — 日本", notification_emails: ["b@example.com", "a@example.com"], headers: [{ key: "X-K", value: "v" }] });
+    const made = await writer().createWebhookGroup({
+      name: "Ops — 日本",
+      notification_emails: ["b@example.com", "a@example.com"],
+      headers: [{ key: "X-K", value: "v" }],
+    });
     expect(made.record).toMatchObject({ name: "Ops — 日本", notification_emails: ["b@example.com", "a@example.com"], updated_by: "API (ems_demo_key)" });
     const changed = await writer().updateWebhookGroup(made.record.id, { notification_emails: [] });
     expect(changed.record.notification_emails).toEqual([]);
