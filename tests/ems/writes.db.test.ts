@@ -10,7 +10,6 @@ import {
   getEmsClient,
   getEmsWriter,
   RecordGoneError,
-  WriteNotOfferedError,
   WriteOutcomeUnknownError,
   type EmsCredential,
 } from "@/lib/ems";
