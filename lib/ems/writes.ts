@@ -116,6 +116,16 @@ export interface EmsWriter {
   createWebhookGroup(group: NewWebhookGroup, options?: WriteOptions): Promise<WriteResult<WebhookGroup>>;
   updateWebhookGroup(id: number, changes: WebhookGroupChanges, options?: WriteOptions): Promise<WriteResult<WebhookGroup>>;
   deleteWebhookGroup(id: number, options?: WriteOptions): Promise<WriteResult<null>>;
+  /**
+   * Whether a write that may have been sent (an applier that stopped mid-step) was made: the same
+   * look as after an unclear failure. `since`: when it may have been sent (epoch ms). Throws
+   * RecordGoneError when an update's record no longer exists.
+   */
+  wasApplied(
+    operation: WriteOperation,
+    target: { id?: number; values?: WebhookChanges | WebhookGroupChanges; since: number },
+    options?: WriteOptions,
+  ): Promise<{ applied: boolean; record: Webhook | WebhookGroup | null }>;
 }
 
 /** Attempts of one write at most: each after the first only once a look showed the change was not made. */
@@ -201,6 +211,7 @@ export function getEmsWriter(credential: EmsCredential): EmsWriter {
     createWebhookGroup: (group, options = {}) => writer.create("webhook-groups", group, encodeWebhookGroupBody(group), options),
     updateWebhookGroup: (id, changes, options = {}) => writer.update("webhook-groups", id, changes, encodeWebhookGroupBody(changes), options),
     deleteWebhookGroup: (id, options = {}) => writer.remove("webhook-groups", id, options),
+    wasApplied: (operation, target, options = {}) => writer.wasApplied(operation, target, options),
   };
 }
 
@@ -266,6 +277,23 @@ class Writer {
       },
       look: async () => ((await this.readBack(resource, id, options)) === null ? { applied: true, record: null } : { applied: false }),
     });
+  }
+
+  async wasApplied(
+    operation: WriteOperation,
+    target: { id?: number; values?: WebhookChanges | WebhookGroupChanges; since: number },
+    options: WriteOptions,
+  ): Promise<{ applied: boolean; record: Webhook | WebhookGroup | null }> {
+    const [resource, op] = operation.split(".") as [Resource, "create" | "update" | "delete"];
+    if (op === "create") {
+      const found = await this.findCreated(resource, (target.values ?? {}) as NewWebhook, target.since, options);
+      return found.applied ? { applied: true, record: found.record } : { applied: false, record: null };
+    }
+    checkId(target.id ?? 0);
+    const record = await this.readBack(resource, target.id!, options);
+    if (op === "delete") return { applied: record === null, record };
+    if (!record) throw new RecordGoneError(WHAT[resource].one, target.id!);
+    return { applied: holdsChanges(record, target.values ?? {}), record };
   }
 
   /**
