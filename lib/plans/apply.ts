@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { prisma } from "@/lib/db/prisma";
 import {
   EmsError,
+  getEmsClient,
+  getEmsWriter,
   RecordGoneError,
   type EmsClient,
   type EmsWriter,
@@ -14,6 +16,13 @@ import {
   type WebhookGroupChanges,
   type WriteOperation,
 } from "@/lib/ems";
+import type { Actor } from "@/lib/access/actor";
+import { currentRole } from "@/lib/access/guards";
+import { assertRecentPassword } from "@/lib/access/recent-auth";
+import { canManageTeam } from "@/lib/access/roles";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { openChanges, type StepChanges } from "./steps";
 
@@ -263,4 +272,24 @@ async function carryExpectation(planId: string, position: number, operation: Wri
   const { item } = await deps.client.getOne(resource, recordId, {}, { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } });
   const updatedAt = (item as Webhook | WebhookGroup | null)?.updated_at ?? null;
   await prisma.changePlanStep.updateMany({ where: { id: { in: later.map((step) => step.id) } }, data: { expectedUpdatedAt: updatedAt } });
+}
+
+/**
+ * Applies a plan as the signed-in person (issue 27 §2): an owner or admin of the plan's team (the
+ * role as the database has it now), with a recent password, with their own credential, for the
+ * account the plan was made for. Another team's plan is "not found"; a plan not approved, or being
+ * applied elsewhere, is "busy".
+ */
+export async function applyPlan(actor: Actor, planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, accountKey: true } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const role = await currentRole(prisma, actor);
+  if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can apply a plan.");
+  assertRecentPassword(actor);
+  const credential = await loadOwnCredential(actor);
+  if (!credential) throw new NoCredentialError();
+  if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+    throw new ForbiddenError("Your API credentials are for another EMS account than this plan's. Apply it with credentials for its account.");
+  }
+  return applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: actor.teamId, signal: options.signal });
 }

@@ -1,13 +1,15 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, getEmsWriter, type EmsCredential, type EmsWriter, type Webhook } from "@/lib/ems";
-import { applyPlanSteps, type ApplyDeps } from "@/lib/plans/apply";
+import { saveCredential } from "@/lib/credentials/store";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { applyPlan, applyPlanSteps, type ApplyDeps } from "@/lib/plans/apply";
 import { insertPlan } from "@/lib/plans/store";
 import type { PlanStepInput } from "@/lib/plans/steps";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { createTeam } from "../teams/fixtures";
+import { addMember, createTeam } from "../teams/fixtures";
 
 /**
  * Applying a plan (lib/plans/apply.ts) on the real PostgreSQL against the sandbox over HTTP: two
@@ -79,7 +81,12 @@ function fiveSteps(tag: string): PlanStepInput[] {
   return [
     { operation: "webhooks.update", recordId: a.id, changes: { url: `https://${tag}.example.com/1` }, expectedUpdatedAt: a.updated_at },
     { operation: "webhooks.create", changes: { name: `${tag} two`, url: "https://hooks.example.com/2", trigger_object: "registrant", group_id: groupId } },
-    { operation: "webhooks.update", recordId: b.id, changes: { enabled: !b.enabled, headers: [{ key: "X-Api-Key", value: "k-secret" }] }, expectedUpdatedAt: b.updated_at },
+    {
+      operation: "webhooks.update",
+      recordId: b.id,
+      changes: { enabled: !b.enabled, headers: [{ key: "X-Api-Key", value: "k-secret" }] },
+      expectedUpdatedAt: b.updated_at,
+    },
     { operation: "webhooks.create", changes: { name: `${tag} four`, url: "https://hooks.example.com/4", trigger_object: "session", group_id: groupId } },
     { operation: "webhooks.delete", recordId: c.id, changes: {}, expectedUpdatedAt: c.updated_at },
   ];
@@ -87,7 +94,8 @@ function fiveSteps(tag: string): PlanStepInput[] {
 
 const plan = (tag: string, steps = fiveSteps(tag)) => insertPlan({ teamId, accountKey: "test-account", title: tag, status: "approved", steps });
 const stepsOf = (planId: string) => prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
-const named = async (name: string) => (await getEmsClient(credential()).listWebhooks({ fields: ["id", "name"], search: [{ field: "name", operator: "=", value: name }] })).items;
+const named = async (name: string) =>
+  (await getEmsClient(credential()).listWebhooks({ fields: ["id", "name"], search: [{ field: "name", operator: "=", value: name }] })).items;
 
 describe("applying a plan", () => {
   it("two appliers racing on the same plan: each step is sent once, in order, and the plan ends applied", async () => {
@@ -131,12 +139,17 @@ describe("applying a plan", () => {
     // Applied by this run: the third (found made), the fourth and the fifth.
     expect(outcome).toEqual({ status: "applied", applied: 3 });
     expect(sent.map((entry) => entry.call.split(" ")[0])).toEqual(["updateWebhook", "createWebhook", "updateWebhook", "createWebhook", "deleteWebhook"]);
-    expect((await getEmsClient(credential()).getOne("webhooks", hooks[1].id)).item).toMatchObject({ enabled: !hooks[1].enabled, headers: [{ key: "X-Api-Key", value: "k-secret" }] });
+    expect((await getEmsClient(credential()).getOne("webhooks", hooks[1].id)).item).toMatchObject({
+      enabled: !hooks[1].enabled,
+      headers: [{ key: "X-Api-Key", value: "k-secret" }],
+    });
   });
 
   it("a record changed in the EMS after planning stops its step as a conflict, saying by whom and when", async () => {
     const planId = await plan("conflict");
-    const [edit] = await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [{ kind: "set-url", webhookId: hooks[1].id, url: "https://changed-by-hand.example.com/" }]);
+    const [edit] = await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+      { kind: "set-url", webhookId: hooks[1].id, url: "https://changed-by-hand.example.com/" },
+    ]);
     const outcome = await applyPlanSteps(planId, deps(getEmsWriter(credential())));
     expect(outcome).toMatchObject({ status: "conflict", applied: 2 });
     const steps = await stepsOf(planId);
@@ -159,5 +172,28 @@ describe("applying a plan", () => {
     expect(stored[1].message).toBe("The EMS refused the change: name: Name cannot be blank.");
     // Header values are stored encrypted, never in the clear.
     expect(stored[2].changesCiphertext).not.toContain("k-secret");
+  });
+});
+
+describe("applyPlan: as the signed-in person", () => {
+  it("an owner or admin with a recent password and credentials for the plan's account; nobody else", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    const stranger = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    const planId = await insertPlan({
+      teamId: owner.teamId,
+      accountKey: accountKey(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey),
+      title: "as a person",
+      status: "approved",
+      steps: [fiveSteps("person")[0]],
+    });
+    await expect(applyPlan(stranger, planId)).rejects.toMatchObject({ code: "not_found" });
+    await expect(applyPlan(member, planId)).rejects.toMatchObject({ code: "forbidden" });
+    const stale = { ...owner, reauthenticatedAt: new Date(Date.now() - 86_400_000), passwordVerifiedAt: new Date(Date.now() - 86_400_000) };
+    await expect(applyPlan(stale, planId)).rejects.toMatchObject({ name: "ReauthRequired" });
+    expect((await stepsOf(planId)).map((step) => step.state)).toEqual(["pending"]);
+    expect(await applyPlan(owner, planId)).toEqual({ status: "applied", applied: 1 });
+    expect((await getEmsClient(credential()).getOne("webhooks", hooks[0].id)).item?.url).toBe("https://person.example.com/1");
   });
 });
