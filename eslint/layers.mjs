@@ -39,6 +39,7 @@ export const LAYERS = [
       "credentials",
       "audit-log",
       "retention",
+      "plans",
     ],
     files: [],
   },

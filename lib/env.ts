@@ -64,6 +64,42 @@ const webhookGroupsPath = z
   .default("/api/v1/webhook-groups");
 
 /**
+ * EMS_WRITE_PATHS: where the EMS takes each change of the setup (docs/ems-api.md §8), as
+ * `operation=path` pairs, comma-separated, each replacing the contract's default for its operation
+ * (lib/ems/config.ts WRITE_OPERATIONS): `webhooks.update=/api/v1/webhooks/{id}/edit`. An update's or
+ * a delete's path holds `{id}`; a create's does not.
+ */
+const WRITE_OPERATIONS = ["webhooks.create", "webhooks.update", "webhooks.delete", "webhook-groups.create", "webhook-groups.update", "webhook-groups.delete"] as const;
+const writePaths = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    const paths: Partial<Record<(typeof WRITE_OPERATIONS)[number], string>> = {};
+    for (const entry of (raw ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const equals = entry.indexOf("=");
+      const operation = entry.slice(0, Math.max(0, equals)).trim() as (typeof WRITE_OPERATIONS)[number];
+      const path = entry.slice(equals + 1).trim();
+      if (equals < 0 || !WRITE_OPERATIONS.includes(operation)) {
+        context.addIssue({ code: "custom", message: `"${entry}" is not <operation>=<path> with one of ${WRITE_OPERATIONS.join(", ")}` });
+        continue;
+      }
+      const needsId = !operation.endsWith(".create");
+      if (!path.startsWith("/") || /[?#\s]/.test(path) || path.includes("{id}") !== needsId) {
+        context.addIssue({
+          code: "custom",
+          message: `${operation}: "${path}" must be a path starting with "/" (no query)${needsId ? " holding {id}" : " without {id}"}`,
+        });
+        continue;
+      }
+      paths[operation] = path;
+    }
+    return paths;
+  });
+
+/**
  * EMS_ALLOWED_HOSTS: host names (`api.example.com`) or subdomain patterns (`*.example.com`, which
  * matches `eu.api.example.com` but not `example.com` itself), comma-separated, in the form URLs use
  * (lower case, punycode). Unset: any public host.
@@ -302,6 +338,7 @@ const serverEnvSchema = z.object({
   EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
   EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
   EMS_WEBHOOK_GROUPS_PATH: webhookGroupsPath,
+  EMS_WRITE_PATHS: writePaths,
   // Where the EMS client may connect (lib/ems/destination.ts)
   EMS_ALLOWED_HOSTS: allowedHosts,
   EMS_ALLOW_PRIVATE_ORIGINS: privateOrigins,
@@ -436,6 +473,7 @@ export const emsEnv = section(
     EMS_TOKEN_RENEW_BEFORE_SECONDS: true,
     EMS_TIMEOUT_MS: true,
     EMS_WEBHOOK_GROUPS_PATH: true,
+    EMS_WRITE_PATHS: true,
     EMS_SHARED_ANSWER_SECONDS: true,
     EMS_COVERAGE_CACHE_SECONDS: true,
     EMS_BACKGROUND_RESERVE_PERCENT: true,

@@ -8,7 +8,7 @@ import { outboundRequest, type OutboundRequest, type OutboundResponse } from "./
 import { emsResourceOf } from "./telemetry";
 
 export interface EmsHttpRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   /** The URL's path, for the logs (never the query: it may hold search values). */
   path: string;
