@@ -3,6 +3,7 @@ import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { databaseEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { setPoolStatsSource } from "@/lib/telemetry/metrics";
 import { noteDatabaseAnswered, noteDatabaseFailure, registerDatabaseProbe } from "./outage";
 
 /**
@@ -44,6 +45,8 @@ function createPrismaClient(): PrismaClient {
     min: 1,
     allowExitOnIdle: true,
   });
+  // /api/metrics reads the pool's figures.
+  setPoolStatsSource(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   registerDatabaseProbe((timeoutMs) => answersWithin(client, timeoutMs));
   return client;
