@@ -80,67 +80,66 @@ export function HealthFilterChips({ filters }: { filters: HealthFilters }) {
  */
 export function HealthFilterForm({ filters, byRule }: { filters: HealthFilters; byRule: ReadonlyMap<string, number> }) {
   return (
-    <form
-      method="get"
-      action="/health"
-      role="search"
-      aria-label="Filter the findings"
-      className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4 lg:grid-cols-8"
-      data-testid="health-filters"
-    >
-      <label className="col-span-2 min-w-0 lg:col-span-1">
-        <span className="text-xs font-medium text-slate-600">Search</span>
-        <input type="search" name="q" defaultValue={filters.q} maxLength={200} placeholder="Words in the finding" className={field} />
-      </label>
-      <label className="min-w-0">
-        <span className="text-xs font-medium text-slate-600">Severity</span>
-        <select name="severity" defaultValue={filters.severity ?? ""} className={field}>
-          <option value="">Any</option>
-          {SEVERITY_ORDER.map((severity) => (
-            <option key={severity} value={severity}>
-              {SEVERITY_WORDS[severity][1]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="min-w-0">
-        <span className="text-xs font-medium text-slate-600">Check</span>
-        <select name="rule" defaultValue={filters.rule ?? ""} className={field}>
-          <option value="">Any</option>
-          {HEALTH_RULES.map((rule) => (
-            <option key={rule.id} value={rule.id}>
-              {rule.title} ({formatCount(byRule.get(rule.id) ?? 0)})
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="min-w-0">
-        <span className="text-xs font-medium text-slate-600">Group id</span>
-        <input name="group" inputMode="numeric" defaultValue={filters.group ?? ""} maxLength={16} className={field} />
-      </label>
-      <label className="min-w-0">
-        <span className="text-xs font-medium text-slate-600">Event id</span>
-        <input name="event" inputMode="numeric" defaultValue={filters.event ?? ""} maxLength={16} className={field} />
-      </label>
-      <label className="min-w-0">
-        <span className="text-xs font-medium text-slate-600">Host</span>
-        <input name="host" defaultValue={filters.host} maxLength={200} placeholder="hooks.example.com" className={field} />
-      </label>
-      <div className="flex min-w-0 items-end gap-2">
-        <label className="min-w-0 flex-1">
-          <span className="text-xs font-medium text-slate-600">Muted</span>
-          <select name="muted" defaultValue={filters.muted} className={field}>
-            {Object.entries(MUTED_WORDS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
+    <form method="get" action="/health" role="search" aria-label="Filter the findings" className="space-y-2 text-sm" data-testid="health-filters">
+      <div className="grid grid-cols-2 items-end gap-2 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1.6fr)_auto]">
+        <label className="col-span-2 min-w-0 sm:col-span-1">
+          <span className="text-xs font-medium text-slate-600">Search</span>
+          <input type="search" name="q" defaultValue={filters.q} maxLength={200} placeholder="Words in the finding" className={field} />
+        </label>
+        <label className="min-w-0">
+          <span className="text-xs font-medium text-slate-600">Severity</span>
+          <select name="severity" defaultValue={filters.severity ?? ""} className={field}>
+            <option value="">Any</option>
+            {SEVERITY_ORDER.map((severity) => (
+              <option key={severity} value={severity}>
+                {SEVERITY_WORDS[severity][1]}
               </option>
             ))}
           </select>
         </label>
-        <button type="submit" className={buttonClasses("secondary", { size: "sm" })}>
+        <label className="min-w-0">
+          <span className="text-xs font-medium text-slate-600">Check</span>
+          <select name="rule" defaultValue={filters.rule ?? ""} className={field}>
+            <option value="">Any</option>
+            {HEALTH_RULES.map((rule) => (
+              <option key={rule.id} value={rule.id}>
+                {rule.title} ({formatCount(byRule.get(rule.id) ?? 0)})
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className={buttonClasses("secondary", { size: "sm", className: "col-span-2 sm:col-span-1" })}>
           Filter
         </button>
       </div>
+      {/* The rarer filters open on demand; one in force keeps them open. */}
+      <details open={filters.group !== null || filters.event !== null || filters.host !== "" || filters.muted !== "hide"} data-testid="health-more-filters">
+        <summary className="cursor-pointer text-xs font-medium text-slate-600 hover:text-slate-900">Group, event, host, muted</summary>
+        <div className="mt-1 grid grid-cols-2 gap-2 sm:grid-cols-4">
+          <label className="min-w-0">
+            <span className="text-xs font-medium text-slate-600">Group id</span>
+            <input name="group" inputMode="numeric" defaultValue={filters.group ?? ""} maxLength={16} className={field} />
+          </label>
+          <label className="min-w-0">
+            <span className="text-xs font-medium text-slate-600">Event id</span>
+            <input name="event" inputMode="numeric" defaultValue={filters.event ?? ""} maxLength={16} className={field} />
+          </label>
+          <label className="min-w-0">
+            <span className="text-xs font-medium text-slate-600">Host</span>
+            <input name="host" defaultValue={filters.host} maxLength={200} placeholder="hooks.example.com" className={field} />
+          </label>
+          <label className="min-w-0">
+            <span className="text-xs font-medium text-slate-600">Muted</span>
+            <select name="muted" defaultValue={filters.muted} className={field}>
+              {Object.entries(MUTED_WORDS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </details>
     </form>
   );
 }

@@ -107,7 +107,7 @@ export function RuleGroupView({
         ) : null}
       </summary>
       <div className="flex flex-wrap items-start gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-1.5 text-sm">
-        <details className="min-w-0 flex-1" data-testid="rule-details">
+        <details className="w-full min-w-0 sm:w-auto sm:flex-1" data-testid="rule-details">
           <summary className="cursor-pointer text-slate-600 hover:text-slate-900">Why it matters and how to fix it</summary>
           <div className="mt-1 max-w-3xl space-y-1 pb-1 text-slate-700">
             <p>{rule.why}</p>
