@@ -389,7 +389,7 @@ async function main(): Promise<void> {
   );
 
   if (flags.hold) {
-    console.log(`Holding (Ctrl-C stops): PORTAL=${portalUrl} FLOOR=${floorUrl}\nCOOKIE='${cookie}'`);
+    console.log(`Holding (Ctrl-C stops): PORTAL=${portalUrl} FLOOR=${floorUrl}\nCOOKIE='${cookie}'\nLARGE_COOKIE='${largeCookie}' (the large account's reader)`);
     await new Promise(() => {});
   }
 

@@ -161,3 +161,25 @@ test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff
   await expect(page).toHaveURL(new RegExp(`/webhook-groups/${String(group.id)}\\?asOf=`));
   await expect(page.getByTestId("group-as-of")).toContainText(newUrl);
 });
+
+test("Coverage, Health and an event's page hydrate without an error (no form inside a paragraph)", async ({ page }) => {
+  await signUpWithSandbox(page, "glance-hydrate");
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto("/coverage");
+  await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
+  const eventHref = await page.getByTestId("coverage-row").first().getByRole("link").first().getAttribute("href");
+  await page.goto("/health");
+  await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
+  await page.goto(eventHref!);
+  await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
+  // React's production hydration errors are minified (#418, #423, #425); the dev ones say "hydrat…" or "descendant".
+  expect(errors.filter((text) => /hydrat|descendant|#418|#423|#425/i.test(text))).toEqual([]);
+  // The refresh's words stay on one line.
+  const button = page.getByTestId("refresh-setup-form").getByRole("button");
+  const box = (await button.boundingBox())!;
+  expect(box.height).toBeLessThan(30);
+});
