@@ -25,6 +25,9 @@ const SHORT: Record<string, string> = {
   registrant_line_item: "Line item",
 };
 
+/** Column headings that would not fit their narrow column (the full name is their title). */
+const HEADER_LABELS: Record<string, string> = { session_attendance: "Attendance", registrant_line_item: "Line item" };
+
 /** Webhooks a panel's action lists before "+N more"; the rest open in place. */
 const SHOWN = 3;
 /** Most webhooks one action lists in the page (a catch-all setup may have hundreds): the event's page has all. */
@@ -58,8 +61,8 @@ export function HeatmapHeader({ objects }: { objects: readonly string[] }) {
     <div className={`hidden items-end gap-x-1 border-b border-slate-200 bg-slate-50 px-3 py-2 text-xs font-semibold text-slate-700 lg:grid ${GRID}`} aria-hidden>
       <span>Event</span>
       {objects.map((object) => (
-        <span key={object} className="text-center leading-tight">
-          {triggerObjectLabel(object)}
+        <span key={object} className="text-center leading-tight" title={triggerObjectLabel(object)}>
+          {HEADER_LABELS[object] ?? triggerObjectLabel(object)}
         </span>
       ))}
     </div>
