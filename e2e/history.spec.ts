@@ -60,7 +60,7 @@ test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the fee
 
   // The entry links to the webhook's card on its group's page, whose timeline has it too.
   await page.goto("/changes");
-  await page.getByTestId("change-entry").filter({ hasText: newUrl }).getByRole("link").click();
+  await page.getByTestId("change-entry").filter({ hasText: newUrl }).getByRole("link").first().click();
   await expect(page).toHaveURL(new RegExp(`/webhook-groups/${String(group.id)}#webhook-${hook.id}$`));
   const history = page.getByTestId("group-history");
   await expect(history.getByTestId("change-entry").filter({ hasText: newUrl })).toBeVisible();

@@ -101,7 +101,7 @@ function Filters({ filters }: { filters: FeedFilters }) {
   // The full form opens on demand; a filter only it sets keeps it open.
   const advanced = ["group", "webhook", "kind", "from", "to"].some((name) => filters[name as keyof FeedFilters] !== null) || filters.person !== "";
   return (
-    <div className="space-y-2">
+    <div className="space-y-2" data-testid="changes-filters">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <QuickChips filters={filters} />
         <ActiveChips filters={filters} />
@@ -113,7 +113,7 @@ function Filters({ filters }: { filters: FeedFilters }) {
           action="/changes"
           className="grid grid-cols-2 gap-3 border-t border-slate-100 p-4 sm:grid-cols-3 lg:grid-cols-6"
           aria-label="Filter the changes"
-          data-testid="changes-filters"
+          data-testid="changes-filter-form"
         >
           <FilterField name="kind" label="Record">
             {(props) => (
