@@ -13,7 +13,8 @@ export interface BenchUser {
   password: string;
 }
 
-export async function seedBenchUser(sandboxBaseUrl: string): Promise<BenchUser> {
+/** `credentials`: the sandbox account the user's credential reads (the demo account unless told). */
+export async function seedBenchUser(sandboxBaseUrl: string, credentials: { consumerKey: string; consumerSecret: string } = DEMO_CREDENTIALS): Promise<BenchUser> {
   const { prisma } = await import("../lib/db/prisma");
   const { hashPassword } = await import("../lib/auth/password");
   const { saveCredential } = await import("../lib/credentials/store");
@@ -40,7 +41,7 @@ export async function seedBenchUser(sandboxBaseUrl: string): Promise<BenchUser> 
       reauthenticatedAt: new Date(),
       passwordVerifiedAt: new Date(),
     };
-    await saveCredential(actor, { baseUrl: sandboxBaseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: DEMO_CREDENTIALS.consumerSecret });
+    await saveCredential(actor, { baseUrl: sandboxBaseUrl, consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret });
     await createView(actor, { page: "webhook-groups", name: "Team: 50 a page", query: "per-page=50", scope: "TEAM" });
     await createView(actor, { page: "webhook-groups", name: "Mine: 100 a page", query: "per-page=100", scope: "PERSONAL" });
     await createView(actor, { page: "events", name: "Team events", query: "per-page=50", scope: "TEAM" });

@@ -20,7 +20,9 @@
  *   pg_stat_database it counts round trips, not transactions, and needs no wait for statistics.
  *   Background writes (the EMS client's rate-limit figures, at most one a second) are included.
  * - Scenarios, each at concurrency 1 and 10 for --requests requests after a warm-up: the floor,
- *   /views (the app shell, the session check, one query) and /webhook-groups (20 rows).
+ *   /views (the app shell, the session check, one query), /webhook-groups (20 rows), and /health
+ *   for the demo account and for a large one (5,000 groups, 2,000 events: the sandbox's
+ *   generators, as bench:coverage uses them), read by a second user whose credential is for it.
  * - Memory: the portal's resident set fresh (started, nothing served), after the scenarios, and after
  *   --duration (default 5 minutes) of mixed load at concurrency 10 over the signed-in pages.
  *
@@ -41,11 +43,14 @@ import { freePort, nextServerRss, startService, waitForHttp, waitForOutput } fro
 import { seedBenchUser, signIn } from "./pages-seed";
 import { createAdminClient, type SandboxAdminClient } from "../lib/sandbox/testing";
 import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
+import { DEFAULT_ACCOUNTS } from "../lib/sandbox/core/config";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FLOOR_DIR = path.join(ROOT, "bench", "floor-app");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+/** The large account of the Health scenario (bench/coverage.ts measures the same one). */
+const LARGE_ACCOUNT = { key: "ems_bench_large_key", secret: "bench-large-secret-5000", groups: 5_000, events: 2_000, seed: 5150 };
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 const { values: flags } = parseArgs({
@@ -287,6 +292,7 @@ async function startSandbox(adminSecret: string): Promise<{ baseUrl: string; adm
       SANDBOX_HOST: "127.0.0.1",
       SANDBOX_ADMIN_SECRET: adminSecret,
       SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url"),
+      SANDBOX_ACCOUNTS: JSON.stringify([...DEFAULT_ACCOUNTS, LARGE_ACCOUNT]),
     },
   });
   cleanups.push(() => sandbox.stop());
@@ -337,6 +343,7 @@ async function main(): Promise<void> {
   // The sandbox is on loopback: the portal may reach it only as a listed private origin.
   Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1", EMS_ALLOW_PRIVATE_ORIGINS: new URL(sandbox.baseUrl).origin });
   const user = await seedBenchUser(sandbox.baseUrl);
+  const largeUser = await seedBenchUser(sandbox.baseUrl, { consumerKey: LARGE_ACCOUNT.key, consumerSecret: LARGE_ACCOUNT.secret });
   const { basicAuthorization } = await import("../lib/ems/credentials");
   const floorQuery = await portalWebhookGroupsQuery();
 
@@ -382,13 +389,14 @@ async function main(): Promise<void> {
   const rssFresh = portalRss();
 
   const cookie = await signIn(portalUrl, user);
+  const largeCookie = await signIn(portalUrl, largeUser);
   console.log(
     `bench:pages: portal ${portalUrl} (npm start, ${nodeOptions.join(" ") || "default heap"}), ${database.kind === "postgres" ? "PostgreSQL" : "embedded PostgreSQL"} (pool ${database.poolMax}), ` +
       `sandbox ${sandbox.baseUrl}, floor ${floorUrl}; ${REQUESTS} requests per scenario after ${WARMUP} warm-up.`,
   );
 
   if (flags.hold) {
-    console.log(`Holding (Ctrl-C stops): PORTAL=${portalUrl} FLOOR=${floorUrl}\nCOOKIE='${cookie}'`);
+    console.log(`Holding (Ctrl-C stops): PORTAL=${portalUrl} FLOOR=${floorUrl}\nCOOKIE='${cookie}'\nLARGE_COOKIE='${largeCookie}' (the large account's reader)`);
     await new Promise(() => {});
   }
 
@@ -412,6 +420,9 @@ async function main(): Promise<void> {
       marker: 'data-testid="listing-table"',
       countsRoundTrips: true,
     },
+    // Health: every finding of the account computed, one page of 50 rows rendered.
+    { name: "/health (demo, 140 groups)", url: `${portalUrl}/health`, cookie, marker: 'data-testid="health-list"', countsRoundTrips: true },
+    { name: "/health (large, 5,000 groups)", url: `${portalUrl}/health`, cookie: largeCookie, marker: 'data-testid="health-list"', countsRoundTrips: true },
   ];
   const results: Measurement[] = [];
   for (const concurrency of [1, 10]) {
@@ -475,6 +486,14 @@ async function main(): Promise<void> {
     })),
     { target: "140 groups with webhooks: HTML < 300 kB", measured: `${heavy.kb.toFixed(0)} kB`, met: heavy.kb < 300 },
     { target: "140 groups with webhooks: >= 40 req/s (concurrency 10)", measured: `${heavy.throughput.toFixed(1)} req/s`, met: heavy.throughput >= 40 },
+    ...[1, 10].map((c) => {
+      const health = at("/health (large", c);
+      return {
+        target: `/health, large account (5,000 groups): HTML < 300 kB, concurrency ${c}`,
+        measured: `${health.kb.toFixed(0)} kB, ${health.throughput.toFixed(1)} req/s (${ratio(health).toFixed(2)}x the floor)`,
+        met: health.kb < 300,
+      };
+    }),
     {
       // Background writes (the EMS client's rate-limit figures, at most one a second) come on top.
       target: "DB round trips per listing view <= 4 (session, saved views, credential, shared answer)",

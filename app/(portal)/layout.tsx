@@ -7,13 +7,14 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { ReauthProvider } from "@/components/auth/reauth-provider";
 import { CommandPalette } from "@/components/shell/command-palette";
 
-/** The last check's unmuted errors and warnings (notices are quiet); nothing before the first check. */
+/**
+ * The last check's unmuted errors, the number the Health page shows first (warnings and notices
+ * are in the title); nothing before the first check.
+ */
 function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] {
   if (!counts) return undefined;
-  const problems = counts.errors + counts.warnings;
-  const title = `${counts.errors} ${counts.errors === 1 ? "error" : "errors"}, ${counts.warnings} ${counts.warnings === 1 ? "warning" : "warnings"} at the last check`;
-  if (problems === 0) return { text: "0", title, tone: "ok" };
-  return { text: String(problems), title, tone: counts.errors > 0 ? "error" : "warning" };
+  const title = `${counts.errors} ${counts.errors === 1 ? "error" : "errors"} (and ${counts.warnings} ${counts.warnings === 1 ? "warning" : "warnings"}) at the last check`;
+  return { text: String(counts.errors), title, tone: counts.errors > 0 ? "error" : "ok" };
 }
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {

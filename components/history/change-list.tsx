@@ -1,5 +1,7 @@
 import Link from "next/link";
 import type { FeedEntry } from "@/lib/history/feed";
+import { changeBadge, changeDiff, type BadgeKind, type ChangeDiff } from "@/lib/history/skim";
+import { fieldLabel } from "@/lib/history/describe";
 
 const day = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 const time = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
@@ -10,11 +12,82 @@ function editTime(changedAt: Date, seenAt: Date): string {
   return changedAt.toISOString().slice(0, 10) === seenAt.toISOString().slice(0, 10) ? time.format(changedAt) : dayAndTime.format(changedAt);
 }
 
-const CHANGE_TONE: Record<FeedEntry["change"], string> = {
+const BADGE_TONE: Record<BadgeKind, string> = {
   added: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   removed: "bg-red-50 text-red-800 ring-red-200",
-  changed: "bg-sky-50 text-sky-800 ring-sky-200",
+  enabled: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  disabled: "bg-amber-50 text-amber-900 ring-amber-200",
+  url: "bg-violet-50 text-violet-800 ring-violet-200",
+  headers: "bg-fuchsia-50 text-fuchsia-800 ring-fuchsia-200",
+  events: "bg-sky-50 text-sky-800 ring-sky-200",
+  name: "bg-slate-100 text-slate-800 ring-slate-200",
+  moved: "bg-indigo-50 text-indigo-800 ring-indigo-200",
+  triggers: "bg-teal-50 text-teal-800 ring-teal-200",
+  changed: "bg-slate-100 text-slate-800 ring-slate-200",
 };
+
+/** The change's before and after, the changed part marked (header values never: names only). */
+function Diff({ diff }: { diff: ChangeDiff }) {
+  if (diff.kind === "none") return null;
+  const label = <span className="mr-1 text-slate-500">{fieldLabel(diff.field)}:</span>;
+  if (diff.kind === "text") {
+    const { prefix, removed, added, suffix } = diff.diff;
+    return (
+      <div className="min-w-0 space-y-0.5 font-mono text-xs" data-testid="change-diff">
+        <p className="break-all text-slate-600">
+          {label}
+          <span aria-hidden className="mr-1 text-red-700">
+            −
+          </span>
+          {prefix}
+          <del className="rounded-sm bg-red-100 text-red-900">{removed}</del>
+          {suffix}
+        </p>
+        <p className="break-all text-slate-800">
+          <span className="invisible mr-1">{fieldLabel(diff.field)}:</span>
+          <span aria-hidden className="mr-1 text-emerald-700">
+            +
+          </span>
+          {prefix}
+          <ins className="rounded-sm bg-emerald-100 text-emerald-900 no-underline">{added}</ins>
+          {suffix}
+        </p>
+      </div>
+    );
+  }
+  if (diff.kind === "items") {
+    return (
+      <p className="flex min-w-0 flex-wrap items-baseline gap-1 text-xs" data-testid="change-diff">
+        {label}
+        {diff.removed.map((item) => (
+          <del key={`-${item}`} className="rounded-sm bg-red-100 px-1 text-red-900">
+            {item}
+          </del>
+        ))}
+        {diff.added.map((item) => (
+          <ins key={`+${item}`} className="rounded-sm bg-emerald-100 px-1 text-emerald-900 no-underline">
+            {item}
+          </ins>
+        ))}
+      </p>
+    );
+  }
+  return (
+    <p className="min-w-0 break-words text-xs" data-testid="change-diff">
+      {label}
+      <del className="rounded-sm bg-red-100 px-1 text-red-900">{diff.before}</del> →{" "}
+      <ins className="rounded-sm bg-emerald-100 px-1 text-emerald-900 no-underline">{diff.after}</ins>
+    </p>
+  );
+}
+
+/** The group as it was just after this change (change history's "as of"); events have no past page. */
+export function asOfHref(entry: Pick<FeedEntry, "kind" | "recordId" | "groupId" | "seenAt">): string | null {
+  const groupId = entry.kind === "group" ? entry.recordId : entry.kind === "webhook" ? entry.groupId : null;
+  // "As of" reads whole seconds: the second after the change was seen, so the page includes it.
+  const after = new Date(Math.ceil(entry.seenAt.getTime() / 1000) * 1000);
+  return groupId === null ? null : `/webhook-groups/${groupId}?asOf=${after.toISOString().slice(0, 19)}`;
+}
 
 /** Where an entry's record lives in the portal: the group's page (a webhook: its card on it), the event's page. */
 export function recordHref(entry: Pick<FeedEntry, "kind" | "recordId" | "groupId" | "change">): string | null {
@@ -43,25 +116,49 @@ export function ChangeList({ entries, showAccount, compact }: { entries: FeedEnt
           <ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
             {list.map((entry) => {
               const href = recordHref(entry);
+              const badge = changeBadge(entry);
+              const asOf = asOfHref(entry);
+              const diff = changeDiff(entry);
+              // The diff says what changed; a change it cannot show (headers reordered) keeps its sentence.
+              const shownDiff = diff.kind === "text" || diff.kind === "values" || (diff.kind === "items" && diff.added.length + diff.removed.length > 0);
               return (
-                <li key={entry.id} className={`flex flex-col gap-1 ${compact ? "p-3" : "p-4"} sm:flex-row sm:items-start sm:gap-3`} data-testid="change-entry">
-                  <span className={`w-fit shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${CHANGE_TONE[entry.change]}`}>{entry.change}</span>
-                  <div className="min-w-0 flex-1 space-y-0.5">
+                <li
+                  key={entry.id}
+                  className={`grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-3 gap-y-1 ${compact ? "px-3 py-2" : "px-3 py-2.5"}`}
+                  data-testid="change-entry"
+                >
+                  <span
+                    className={`h-fit w-fit rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${BADGE_TONE[badge.kind]}`}
+                    data-testid="change-badge"
+                    data-kind={badge.kind}
+                  >
+                    {badge.label}
+                  </span>
+                  <div className="min-w-0 space-y-1">
                     <p className="break-words text-sm text-slate-900">
                       {href ? (
-                        <Link href={href} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+                        <Link href={href} prefetch={false} className="font-medium text-brand-700 underline-offset-2 hover:underline">
                           {entry.subject}
                         </Link>
                       ) : (
                         <span className="font-medium">{entry.subject}</span>
                       )}
-                      : {entry.what}
+                      {shownDiff ? null : <>: {entry.what}</>}
                     </p>
+                    {shownDiff ? <Diff diff={diff} /> : null}
                     <p className="break-words text-xs text-slate-600">
                       {entry.changedBy ? <>by {entry.changedBy} in the EMS</> : <>who: the EMS does not say</>}
                       {entry.changedAt ? <>, {editTime(entry.changedAt, entry.seenAt)}</> : null}
                       {"; "}seen <time dateTime={entry.seenAt.toISOString()}>{time.format(entry.seenAt)} UTC</time>
                       {showAccount ? <> · {entry.accountLabel}</> : null}
+                      {asOf ? (
+                        <>
+                          {" · "}
+                          <Link href={asOf} prefetch={false} className="text-brand-700 underline-offset-2 hover:underline" data-testid="change-as-of">
+                            as of then
+                          </Link>
+                        </>
+                      ) : null}
                     </p>
                   </div>
                 </li>

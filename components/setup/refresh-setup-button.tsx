@@ -8,13 +8,13 @@ import { useActionForm } from "@/components/forms/use-action-form";
 export function RefreshSetupButton({ returnTo, credits }: { returnTo: string; credits: number }) {
   const { state, pending, formProps } = useActionForm(refreshSetupAction);
   return (
-    <form {...formProps} className="inline" aria-label="Refresh the setup" data-testid="refresh-setup-form">
+    <form {...formProps} className="inline-flex flex-wrap items-baseline gap-x-2" aria-label="Refresh the setup" data-testid="refresh-setup-form">
       <input type="hidden" name="returnTo" value={returnTo} />
       <button
         type="submit"
         disabled={pending}
         aria-busy={pending || undefined}
-        className="rounded px-1 font-medium text-brand-700 underline decoration-dotted underline-offset-2 hover:decoration-solid disabled:text-slate-400"
+        className="whitespace-nowrap rounded px-1 font-medium text-brand-700 underline decoration-dotted underline-offset-2 hover:decoration-solid disabled:text-slate-400"
         title={`Ask the EMS API again now for every webhook group and event: ${credits} credits of the shared budget`}
       >
         {pending ? "Refreshing…" : `Refresh (${credits} credits)`}

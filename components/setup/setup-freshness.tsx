@@ -33,7 +33,8 @@ export function SetupFreshness({
           again.
         </p>
       ) : null}
-      <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
+      {/* A div, not a p: the refresh is a form, and a form inside a p is invalid HTML that React's hydration rejects. */}
+      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
         <span>
           {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"},{" "}
           {formatCount(events.length)} {events.length === 1 ? "event" : "events"}
@@ -46,7 +47,7 @@ export function SetupFreshness({
           ·
         </span>
         <RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />
-      </p>
+      </div>
     </div>
   );
 }

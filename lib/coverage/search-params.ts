@@ -20,8 +20,12 @@ export interface CoverageState {
   only: CoverageOnly;
   sort: CoverageSort;
   page: number;
+  /** the cell whose panel is open: an event and a trigger object ("61:registrant"), or null */
+  cell: { eventId: number; object: string } | null;
   notices: string[];
 }
+
+const CELL = /^(\d{1,15}):([a-z_]{1,40})$/;
 
 export function parseCoverageParams(input: URLSearchParams | PageSearchParams): CoverageState {
   const params = pageSearchParams(input);
@@ -46,10 +50,22 @@ export function parseCoverageParams(input: URLSearchParams | PageSearchParams): 
     .max(100_000)
     .catch(1)
     .parse(params.get("page") ?? 1);
-  return { scope: pick("scope", ["open", "all"] as const, "open"), q, only: pick("only", COVERAGE_ONLY, ""), sort: pick("sort", COVERAGE_SORTS, "start"), page, notices };
+  const rawCell = params.get("cell")?.trim() ?? "";
+  const cellMatch = CELL.exec(rawCell);
+  if (rawCell && !cellMatch) notices.push(`“${rawCell.slice(0, 40)}” is not a cell of the map; no panel is open.`);
+  const cell = cellMatch ? { eventId: Number(cellMatch[1]), object: cellMatch[2] } : null;
+  return {
+    scope: pick("scope", ["open", "all"] as const, "open"),
+    q,
+    only: pick("only", COVERAGE_ONLY, ""),
+    sort: pick("sort", COVERAGE_SORTS, "start"),
+    page,
+    cell,
+    notices,
+  };
 }
 
-/** The page's URL with some options changed (defaults left out, so links stay short). */
+/** The page's URL with some options changed (defaults left out, so links stay short); an open panel stays open unless `cell` says otherwise. */
 export function coverageHref(state: CoverageState, change: Partial<Omit<CoverageState, "notices">> = {}): string {
   const next = { ...state, ...change };
   const params = new URLSearchParams();
@@ -58,6 +74,7 @@ export function coverageHref(state: CoverageState, change: Partial<Omit<Coverage
   if (next.only) params.set("only", next.only);
   if (next.sort !== "start") params.set("sort", next.sort);
   if (next.page > 1) params.set("page", String(next.page));
+  if (next.cell) params.set("cell", `${next.cell.eventId}:${next.cell.object}`);
   const query = params.toString();
   return query ? `/coverage?${query}` : "/coverage";
 }

@@ -58,6 +58,25 @@ export async function recordHealthSummary(actor: Pick<Actor, "userId" | "teamId"
 }
 
 /**
+ * After a mute or an unmute: the acting person's counts computed again now, from the shared setup
+ * (no EMS call while the team's copy is fresh), and given to every teammate reading the same
+ * account, so no navigation badge blinks out or shows a stale number after the change. Teammates
+ * on another account (another credential) are forgotten: their next view stores theirs.
+ */
+export async function recountTeamHealth(actor: Actor): Promise<void> {
+  const report = await loadHealthReport(actor);
+  if (report.kind !== "ok") {
+    await forgetTeamHealthCounts(actor);
+    return;
+  }
+  const { fingerprint } = report.snapshot;
+  await prisma.$transaction([
+    prisma.healthSummary.updateMany({ where: { teamId: actor.teamId, fingerprint, userId: { not: actor.userId } }, data: { ...report.counts, computedAt: new Date() } }),
+    prisma.healthSummary.deleteMany({ where: { teamId: actor.teamId, fingerprint: { not: fingerprint } } }),
+  ]);
+}
+
+/**
  * After a change that moves every member's counts (a mute, an unmute, new required triggers): the
  * team's stored counts are dropped, so no badge shows a stale number; each member's next Health,
  * Coverage-refresh or event page view stores theirs again, without a call of its own.

@@ -204,3 +204,32 @@ describe("the navigation's counts", () => {
     expect((await actorForSession({ uid: owner.userId, sid: session.sessionId, sv: 0 }))?.healthCounts).toBeNull();
   });
 });
+
+describe("the navigation's counts after a mute", () => {
+  it("are recounted, not dropped: the owner and a teammate on the same account see one error fewer at once; a teammate on another account is forgotten", async () => {
+    const { owner, finding } = await teamWithFindings();
+    const sameAccount = await addMember(owner, "MEMBER");
+    await saveCredential(sameAccount, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await loadHealthReport(sameAccount);
+    const otherAccount = await addMember(owner, "MEMBER");
+    await saveCredential(otherAccount, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS });
+    await loadHealthReport(otherAccount);
+    const errorsOf = async (userId: string) => (await prisma.healthSummary.findUnique({ where: { userId } }))?.errors ?? null;
+    const before = (await errorsOf(owner.userId))!;
+    expect(before).toBeGreaterThan(0);
+    expect(await errorsOf(otherAccount.userId)).not.toBeNull();
+
+    const session = await signInAs(owner);
+    expect(await call(muteFindingAction, { ruleId: finding.ruleId, findingKey: finding.key, reason: "Known" })).toMatchObject({ status: "success" });
+    expect(await errorsOf(owner.userId)).toBe(before - 1);
+    expect(await errorsOf(sameAccount.userId)).toBe(before - 1);
+    expect(await errorsOf(otherAccount.userId)).toBeNull();
+    // What the layout reads for the badge: the new number, in the same request's next render.
+    expect((await actorForSession({ uid: owner.userId, sid: session.sessionId, sv: 0 }))?.healthCounts?.errors).toBe(before - 1);
+
+    const [mute] = await mutesOf(owner.teamId);
+    expect(await call(unmuteFindingAction, { muteId: mute!.id })).toMatchObject({ status: "success" });
+    expect(await errorsOf(owner.userId)).toBe(before);
+    expect(await errorsOf(sameAccount.userId)).toBe(before);
+  });
+});

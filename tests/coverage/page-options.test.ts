@@ -8,10 +8,22 @@ import { parseCsv } from "@/lib/csv";
 describe("the Coverage page's URL options", () => {
   it("reads every option, and writes back a URL that reproduces them (defaults left out)", () => {
     const state = parseCoverageParams({ scope: "all", q: " Gala ", only: "failing", sort: "-name", page: "3" });
-    expect(state).toEqual({ scope: "all", q: "Gala", only: "failing", sort: "-name", page: 3, notices: [] });
+    expect(state).toEqual({ scope: "all", q: "Gala", only: "failing", sort: "-name", page: 3, cell: null, notices: [] });
     expect(coverageHref(state)).toBe("/coverage?scope=all&q=Gala&only=failing&sort=-name&page=3");
     expect(parseCoverageParams(Object.fromEntries(new URL(`http://x${coverageHref(state)}`).searchParams))).toEqual(state);
     expect(coverageHref(parseCoverageParams({}))).toBe("/coverage");
+  });
+
+  it("reads the open panel's cell, keeps it across other options, and refuses a crafted one", () => {
+    const state = parseCoverageParams({ cell: "61:registrant", scope: "all" });
+    expect(state.cell).toEqual({ eventId: 61, object: "registrant" });
+    expect(coverageHref(state, { sort: "name" })).toBe("/coverage?scope=all&sort=name&cell=61%3Aregistrant");
+    expect(coverageHref(state, { cell: null })).toBe("/coverage?scope=all");
+    for (const cell of ["61", "x:registrant", "61:Registrant<script>", "1".repeat(16) + ":event"]) {
+      const parsed = parseCoverageParams({ cell });
+      expect(parsed.cell, cell).toBeNull();
+      expect(parsed.notices, cell).toHaveLength(1);
+    }
   });
 
   it("falls back to the defaults for hostile values and says which", () => {

@@ -9,6 +9,7 @@ import { ChangeList } from "@/components/history/change-list";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { FilterChips, type FilterChip } from "@/components/ui/filter-chips";
 
 export const metadata: Metadata = { title: "Changes" };
 
@@ -40,65 +41,130 @@ function Options({ any, choices }: { any: string; choices: readonly (readonly [s
   );
 }
 
+/** The kinds a skim looks for, as chips: each sets the change or the field filter (and clears the other). */
+const QUICK_CHIPS: readonly { label: string; change: FeedFilters["change"]; field: string | null }[] = [
+  { label: "Added", change: "added", field: null },
+  { label: "Removed", change: "removed", field: null },
+  { label: "Enabled / disabled", change: null, field: "enabled" },
+  { label: "URL", change: null, field: "url" },
+  { label: "Headers", change: null, field: "headers" },
+  { label: "Events", change: null, field: "event_ids" },
+  { label: "Renamed", change: null, field: "name" },
+];
+
+function QuickChips({ filters }: { filters: FeedFilters }) {
+  const none = filters.change === null && filters.field === null;
+  const chip =
+    "rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ring-slate-300 hover:bg-slate-50 aria-[current=true]:bg-brand-600 aria-[current=true]:text-white aria-[current=true]:ring-brand-600";
+  return (
+    <nav aria-label="Kind of change" className="flex flex-wrap gap-1.5" data-testid="changes-kind-chips">
+      <Link href={feedHref(filters, { change: null, field: null, page: 1 })} prefetch={false} aria-current={none ? "true" : undefined} className={chip}>
+        All
+      </Link>
+      {QUICK_CHIPS.map((quick) => {
+        const current = filters.change === quick.change && filters.field === quick.field;
+        return (
+          <Link
+            key={quick.label}
+            href={feedHref(filters, current ? { change: null, field: null, page: 1 } : { change: quick.change, field: quick.field, page: 1 })}
+            prefetch={false}
+            aria-current={current ? "true" : undefined}
+            className={chip}
+          >
+            {quick.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
+
+/** The filters in force as removable chips. */
+function ActiveChips({ filters }: { filters: FeedFilters }) {
+  const chips: FilterChip[] = [];
+  const without = (change: Partial<FeedFilters>) => feedHref(filters, { ...change, page: 1 });
+  if (filters.kind) chips.push({ label: KIND_WORDS[filters.kind], removeHref: without({ kind: null }) });
+  if (filters.change) chips.push({ label: CHANGE_WORDS[filters.change], removeHref: without({ change: null }) });
+  if (filters.field) chips.push({ label: `Field: ${FIELD_LABELS[filters.field] ?? filters.field}`, removeHref: without({ field: null }) });
+  if (filters.group !== null) chips.push({ label: `Group ${filters.group}`, removeHref: without({ group: null }) });
+  if (filters.webhook !== null) chips.push({ label: `Webhook ${filters.webhook}`, removeHref: without({ webhook: null }) });
+  if (filters.event !== null) chips.push({ label: `Event ${filters.event}`, removeHref: without({ event: null }) });
+  if (filters.person) chips.push({ label: `By “${filters.person}”`, removeHref: without({ person: "" }) });
+  if (filters.from) chips.push({ label: `From ${filters.from}`, removeHref: without({ from: null }) });
+  if (filters.to) chips.push({ label: `Until ${filters.to}`, removeHref: without({ to: null }) });
+  return <FilterChips chips={chips} clearHref="/changes" testId="changes-filter-chips" />;
+}
+
 function Filters({ filters }: { filters: FeedFilters }) {
   const active =
     ["group", "webhook", "event", "kind", "change", "field", "from", "to"].some((name) => filters[name as keyof FeedFilters] !== null) || filters.person !== "";
+  // The full form opens on demand; a filter only it sets keeps it open.
+  const advanced = ["group", "webhook", "kind", "from", "to"].some((name) => filters[name as keyof FeedFilters] !== null) || filters.person !== "";
   return (
-    <form
-      method="get"
-      action="/changes"
-      className="grid grid-cols-2 gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-3 lg:grid-cols-6"
-      aria-label="Filter the changes"
-      data-testid="changes-filters"
-    >
-      <FilterField name="kind" label="Record">
-        {(props) => (
-          <select {...props} defaultValue={filters.kind ?? ""}>
-            <Options any="All" choices={RECORD_KIND_FILTERS.map((kind) => [kind, KIND_WORDS[kind]] as const)} />
-          </select>
-        )}
-      </FilterField>
-      <FilterField name="change" label="Change">
-        {(props) => (
-          <select {...props} defaultValue={filters.change ?? ""}>
-            <Options any="Any" choices={CHANGE_KINDS.map((change) => [change, CHANGE_WORDS[change]] as const)} />
-          </select>
-        )}
-      </FilterField>
-      <FilterField name="field" label="Field">
-        {(props) => (
-          <select {...props} defaultValue={filters.field ?? ""}>
-            <Options any="Any" choices={Object.entries(FIELD_LABELS)} />
-          </select>
-        )}
-      </FilterField>
-      <FilterField name="group" label="Group id">
-        {(props) => <input {...props} inputMode="numeric" pattern="[0-9]*" defaultValue={filters.group ?? ""} />}
-      </FilterField>
-      <FilterField name="webhook" label="Webhook id">
-        {(props) => <input {...props} inputMode="numeric" pattern="[0-9]*" defaultValue={filters.webhook ?? ""} />}
-      </FilterField>
-      <FilterField name="person" label="Changed by">
-        {(props) => <input {...props} defaultValue={filters.person} placeholder="name or email" maxLength={200} />}
-      </FilterField>
-      <FilterField name="from" label="Seen from">
-        {(props) => <input {...props} type="date" defaultValue={filters.from ?? ""} />}
-      </FilterField>
-      <FilterField name="to" label="Seen until">
-        {(props) => <input {...props} type="date" defaultValue={filters.to ?? ""} />}
-      </FilterField>
-      {filters.event !== null ? <input type="hidden" name="event" value={filters.event} /> : null}
-      <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
-        <button type="submit" className={buttonClasses("primary")}>
-          Filter
-        </button>
-        {active ? (
-          <Link href="/changes" className={buttonClasses("ghost")}>
-            Clear
-          </Link>
-        ) : null}
+    <div className="space-y-2" data-testid="changes-filters">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <QuickChips filters={filters} />
+        <ActiveChips filters={filters} />
       </div>
-    </form>
+      <details open={advanced} className="rounded-lg border border-slate-200 bg-white">
+        <summary className="cursor-pointer px-4 py-2 text-sm font-medium text-slate-700">More filters</summary>
+        <form
+          method="get"
+          action="/changes"
+          className="grid grid-cols-2 gap-3 border-t border-slate-100 p-4 sm:grid-cols-3 lg:grid-cols-6"
+          aria-label="Filter the changes"
+          data-testid="changes-filter-form"
+        >
+          <FilterField name="kind" label="Record">
+            {(props) => (
+              <select {...props} defaultValue={filters.kind ?? ""}>
+                <Options any="All" choices={RECORD_KIND_FILTERS.map((kind) => [kind, KIND_WORDS[kind]] as const)} />
+              </select>
+            )}
+          </FilterField>
+          <FilterField name="change" label="Change">
+            {(props) => (
+              <select {...props} defaultValue={filters.change ?? ""}>
+                <Options any="Any" choices={CHANGE_KINDS.map((change) => [change, CHANGE_WORDS[change]] as const)} />
+              </select>
+            )}
+          </FilterField>
+          <FilterField name="field" label="Field">
+            {(props) => (
+              <select {...props} defaultValue={filters.field ?? ""}>
+                <Options any="Any" choices={Object.entries(FIELD_LABELS)} />
+              </select>
+            )}
+          </FilterField>
+          <FilterField name="group" label="Group id">
+            {(props) => <input {...props} inputMode="numeric" pattern="[0-9]*" defaultValue={filters.group ?? ""} />}
+          </FilterField>
+          <FilterField name="webhook" label="Webhook id">
+            {(props) => <input {...props} inputMode="numeric" pattern="[0-9]*" defaultValue={filters.webhook ?? ""} />}
+          </FilterField>
+          <FilterField name="person" label="Changed by">
+            {(props) => <input {...props} defaultValue={filters.person} placeholder="name or email" maxLength={200} />}
+          </FilterField>
+          <FilterField name="from" label="Seen from">
+            {(props) => <input {...props} type="date" defaultValue={filters.from ?? ""} />}
+          </FilterField>
+          <FilterField name="to" label="Seen until">
+            {(props) => <input {...props} type="date" defaultValue={filters.to ?? ""} />}
+          </FilterField>
+          {filters.event !== null ? <input type="hidden" name="event" value={filters.event} /> : null}
+          <div className="col-span-2 flex items-end gap-2 sm:col-span-1">
+            <button type="submit" className={buttonClasses("primary")}>
+              Filter
+            </button>
+            {active ? (
+              <Link href="/changes" className={buttonClasses("ghost")}>
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+      </details>
+    </div>
   );
 }
 

@@ -4,17 +4,16 @@ import { requireActor } from "@/lib/auth/session";
 import { computeCoverage } from "@/lib/coverage/compute";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { COVERAGE_PAGE_SIZE, coverageHref, parseCoverageParams, type CoverageState } from "@/lib/coverage/search-params";
-import { triggerLabel } from "@/lib/setup/triggers";
 import { gapCount, selectCoverageRows } from "@/lib/coverage/view";
 import { loadSetup } from "@/lib/setup/load";
 import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
-import { CoverageCellView } from "@/components/coverage/coverage-cell";
+import { CellPanelView, HeatmapHeader, HeatmapLegend, HeatmapRow } from "@/components/coverage/heatmap";
+import { cellPanel, heatmapObjects, heatmapRow } from "@/lib/coverage/heatmap";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
-import { ScrollX } from "@/components/ui/scroll-x";
 
 export const metadata: Metadata = { title: "Coverage" };
 
@@ -116,6 +115,7 @@ function CoverageBody({
   const page = Math.min(state.page, pageCount);
   const shown = rows.slice((page - 1) * COVERAGE_PAGE_SIZE, page * COVERAGE_PAGE_SIZE);
   const requiredSet = new Set(required);
+  const objects = heatmapObjects(report);
   const failing = report.events.filter((row) => !row.requirementsMet).length;
   const withGaps = report.events.filter((row) => gapCount(row) > 0).length;
   return (
@@ -137,67 +137,33 @@ function CoverageBody({
           </Link>
         </div>
       ) : (
-        <ScrollX className="max-w-full rounded-lg border border-slate-200 bg-white" data-testid="coverage-table-wrapper">
-          <table className="min-w-full border-collapse text-left text-sm" data-testid="coverage-table">
-            <caption className="sr-only">Webhooks that fire for each event and trigger</caption>
-            <thead className="bg-slate-50 text-xs text-slate-700">
-              <tr>
-                <th scope="col" className="sticky left-0 z-10 min-w-48 bg-slate-50 px-3 py-2 font-semibold">
-                  Event
-                </th>
-                {required.length > 0 ? (
-                  <th scope="col" className="min-w-28 px-2 py-2 font-semibold">
-                    Required
-                  </th>
-                ) : null}
-                {report.triggers.map((trigger) => (
-                  <th key={trigger} scope="col" className="min-w-40 border-l border-slate-100 px-2 py-2 font-semibold">
-                    {triggerLabel(trigger)}
-                    {requiredSet.has(trigger) ? <span className="ml-1 rounded bg-slate-200 px-1 font-normal">required</span> : null}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
+        <div className="space-y-2">
+          <HeatmapLegend />
+          <div className="rounded-lg border border-slate-200 bg-white" data-testid="coverage-table">
+            <HeatmapHeader objects={objects} />
+            <ol aria-label="Webhooks that fire for each event and trigger object">
               {shown.map((row) => {
-                const href = `/events/${row.event.id}`;
-                const missing = row.requirements.filter((check) => !check.pass);
+                const open = state.cell?.eventId === row.event.id ? state.cell.object : null;
                 return (
-                  <tr key={row.event.id} data-testid="coverage-row" data-event-id={row.event.id}>
-                    <th scope="row" className="sticky left-0 z-10 bg-white px-3 py-1.5 align-top font-normal">
-                      <Link href={href} className="block min-w-0 break-words font-medium text-brand-700 underline">
-                        {row.event.name || `Event ${row.event.id}`}
-                      </Link>
-                      <span className="text-xs text-slate-600">
-                        {row.event.status ?? "status unknown"}
-                        {row.event.start_date ? ` · ${row.event.start_date}` : ""}
-                      </span>
-                    </th>
-                    {required.length > 0 ? (
-                      <td className="px-2 py-1.5 align-top text-xs" data-testid="requirements">
-                        {row.requirementsMet ? (
-                          <span className="font-medium text-emerald-800">Pass</span>
-                        ) : (
-                          <span className="text-red-800">
-                            <span className="font-medium">Fail:</span> {missing.map((check) => triggerLabel(check.trigger)).join(", ")}
-                          </span>
-                        )}
-                      </td>
-                    ) : null}
-                    {row.cells.map((cell) => (
-                      <CoverageCellView key={cell.trigger} cell={cell} required={requiredSet.has(cell.trigger)} moreHref={href} />
-                    ))}
-                  </tr>
+                  <HeatmapRow
+                    key={row.event.id}
+                    row={row}
+                    cells={heatmapRow(row, report.triggers, objects, requiredSet)}
+                    open={open}
+                    cellHref={(object) => coverageHref(state, { cell: open === object ? null : { eventId: row.event.id, object } })}
+                  >
+                    {open ? <CellPanelView panel={cellPanel(row, report.triggers, open, requiredSet)} closeHref={coverageHref(state, { cell: null })} /> : null}
+                  </HeatmapRow>
                 );
               })}
-            </tbody>
-          </table>
-        </ScrollX>
+            </ol>
+          </div>
+        </div>
       )}
       {pageCount > 1 ? (
         <nav aria-label="Pages" className="flex flex-wrap items-center gap-3 text-sm">
           {page > 1 ? (
-            <Link href={coverageHref(state, { page: page - 1 })} className="text-brand-700 underline">
+            <Link href={coverageHref(state, { page: page - 1, cell: null })} className="text-brand-700 underline">
               Previous
             </Link>
           ) : null}
@@ -205,7 +171,7 @@ function CoverageBody({
             Page {page} of {pageCount}
           </span>
           {page < pageCount ? (
-            <Link href={coverageHref(state, { page: page + 1 })} className="text-brand-700 underline">
+            <Link href={coverageHref(state, { page: page + 1, cell: null })} className="text-brand-700 underline">
               Next
             </Link>
           ) : null}

@@ -1,87 +1,51 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
 import { loadHealthReport, type HealthReport } from "@/lib/health/report";
 import { ruleById } from "@/lib/health/rules";
-import { SEVERITY_ORDER, type Finding, type HealthRule, type Severity } from "@/lib/health/types";
-import { WHOLE_RULE } from "@/lib/health/mutes";
+import { WHOLE_RULE, type HealthMuteRecord } from "@/lib/health/mutes";
+import { activeFilters, healthHref, healthPage, healthRows, parseHealthParams, webhookHosts, type HealthFilters } from "@/lib/health/list";
 import { canManageTeam } from "@/lib/access/roles";
+import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
-import { SeverityBadge } from "@/components/health/severity-badge";
-import { SubjectLinks } from "@/components/health/subject-links";
-import { MuteForm, UnmuteButton } from "@/components/health/mute-form";
+import { UnmuteButton } from "@/components/health/mute-form";
+import { RuleGroupView } from "@/components/health/health-list";
+import { HealthFilterChips, HealthFilterForm, SeverityChips } from "@/components/health/health-filters";
+import { HealthBadgeSync } from "@/components/health/badge-sync";
 import { buttonClasses } from "@/components/ui/button";
+import { Notice } from "@/components/ui/notice";
 
 export const metadata: Metadata = { title: "Health" };
 
-const SECTION_TITLES: Record<Severity, string> = { error: "Errors", warning: "Warnings", notice: "Notices" };
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
-/** Findings of one severity, rule by rule, in the order the rules report them. */
-function byRule(findings: readonly Finding[], severity: Severity): { rule: HealthRule; findings: Finding[] }[] {
-  const groups = new Map<string, Finding[]>();
-  for (const finding of findings) {
-    if (finding.severity !== severity) continue;
-    groups.set(finding.ruleId, [...(groups.get(finding.ruleId) ?? []), finding]);
-  }
-  return [...groups].flatMap(([ruleId, list]) => {
-    const rule = ruleById(ruleId);
-    return rule ? [{ rule, findings: list }] : [];
-  });
-}
-
-function RuleSection({ rule, findings, canMute }: { rule: HealthRule; findings: Finding[]; canMute: boolean }) {
-  return (
-    <article className="rounded-lg border border-slate-200 bg-white shadow-sm" data-testid="health-rule" data-rule={rule.id} aria-labelledby={`rule-${rule.id}`}>
-      <header className="space-y-1 border-b border-slate-100 p-4">
-        <div className="flex flex-wrap items-center gap-2">
-          <SeverityBadge severity={rule.severity} />
-          <h3 id={`rule-${rule.id}`} className="min-w-0 break-words font-semibold text-slate-900">
-            {rule.title}
-          </h3>
-          <span className="text-sm text-slate-600">({findings.length})</span>
-        </div>
-        <p className="text-sm text-slate-700">{rule.why}</p>
-        <p className="text-sm text-slate-700">
-          <span className="font-medium">How to fix:</span> {rule.fix}
-        </p>
-        {canMute ? <MuteForm ruleId={rule.id} findingKey={WHOLE_RULE} label="Mute this check…" /> : null}
-      </header>
-      <ul className="divide-y divide-slate-100">
-        {findings.map((finding) => (
-          <li key={finding.key} className="space-y-1 p-4" data-testid="finding">
-            <p className="break-words text-sm text-slate-900">{finding.message}</p>
-            <SubjectLinks subjects={finding.subjects} />
-            {canMute ? <MuteForm ruleId={rule.id} findingKey={finding.key} label="Mute…" /> : null}
-          </li>
-        ))}
-      </ul>
-    </article>
-  );
-}
-
-function MutedList({ report, canMute }: { report: HealthReport; canMute: boolean }) {
+/** Every mute of the team (a whole check, or a finding that may be gone), collapsed under the list. */
+function MutesList({ report, canMute }: { report: HealthReport; canMute: boolean }) {
   if (report.mutes.length === 0) return null;
   const hiddenBy = new Map<string, number>();
   for (const { mute } of report.muted) hiddenBy.set(mute.id, (hiddenBy.get(mute.id) ?? 0) + 1);
   const messages = new Map(report.muted.map(({ finding, mute }) => [mute.id, finding.message]));
   return (
-    <section aria-labelledby="muted-heading" className="space-y-2">
-      <h2 id="muted-heading" className="text-lg font-semibold text-slate-900">
-        Muted <span className="text-sm font-normal text-slate-600">({report.mutes.length})</span>
-      </h2>
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white" data-testid="muted-list">
-        {report.mutes.map((mute) => {
+    <details className="rounded-lg border border-slate-200 bg-white" data-testid="mutes">
+      <summary className="cursor-pointer px-3 py-2 text-sm font-semibold text-slate-900">
+        Mutes{" "}
+        <span className="font-normal text-slate-600">
+          ({formatCount(report.mutes.length)}; they hide {formatCount(report.muted.length)} findings)
+        </span>
+      </summary>
+      <ul className="divide-y divide-slate-100 border-t border-slate-100" data-testid="muted-list">
+        {report.mutes.map((mute: HealthMuteRecord) => {
           const rule = ruleById(mute.ruleId);
           const what =
             mute.findingKey === WHOLE_RULE
               ? `Every finding of “${rule?.title ?? mute.ruleId}”`
               : (messages.get(mute.id) ?? `A finding of “${rule?.title ?? mute.ruleId}” that is no longer present`);
           return (
-            <li key={mute.id} className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:items-start sm:justify-between" data-testid="muted-item">
-              <div className="min-w-0 space-y-1">
+            <li key={mute.id} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-start sm:justify-between" data-testid="muted-item">
+              <div className="min-w-0 space-y-0.5">
                 <p className="break-words text-slate-900">{what}</p>
-                <p className="break-words text-slate-600">
+                <p className="break-words text-xs text-slate-600">
                   “{mute.reason}” — {mute.createdByEmail}, {utc.format(mute.createdAt)} UTC
                   {mute.findingKey === WHOLE_RULE ? ` · hides ${hiddenBy.get(mute.id) ?? 0} now` : ""}
                 </p>
@@ -91,21 +55,116 @@ function MutedList({ report, canMute }: { report: HealthReport; canMute: boolean
           );
         })}
       </ul>
-    </section>
+    </details>
+  );
+}
+
+function Pager({ filters, page, pageCount, from, to, total }: { filters: HealthFilters; page: number; pageCount: number; from: number; to: number; total: number }) {
+  if (pageCount <= 1) return null;
+  return (
+    <nav aria-label="Pages of findings" className="flex flex-wrap items-center justify-between gap-2 text-sm" data-testid="health-pager">
+      <span className="text-slate-600">
+        {formatCount(from)}–{formatCount(to)} of {formatCount(total)} · page {page} of {pageCount}
+      </span>
+      <span className="flex gap-2">
+        {page > 1 ? (
+          <Link href={healthHref(filters, { page: page - 1 })} prefetch={false} rel="prev" className={buttonClasses("secondary", { size: "sm" })}>
+            Previous
+          </Link>
+        ) : null}
+        {page < pageCount ? (
+          <Link href={healthHref(filters, { page: page + 1 })} prefetch={false} rel="next" className={buttonClasses("secondary", { size: "sm" })}>
+            Next
+          </Link>
+        ) : null}
+      </span>
+    </nav>
+  );
+}
+
+function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthReport; filters: HealthFilters; canMute: boolean; badgeShown: number | null }) {
+  const rows = healthRows(report.active, report.muted, webhookHosts(report.snapshot.data));
+  const page = healthPage(rows, filters);
+  const filtered = activeFilters(filters).length > 0;
+  return (
+    <>
+      <HealthBadgeSync shown={badgeShown} errors={report.counts.errors} />
+      <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+      <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
+        <span className="font-medium text-red-800" data-testid="health-error-count">
+          {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
+        </span>
+        <span className="font-medium text-amber-800">
+          {report.counts.warnings} {report.counts.warnings === 1 ? "warning" : "warnings"}
+        </span>
+        <span className="font-medium text-sky-800">
+          {report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}
+        </span>
+        {report.muted.length > 0 ? <span className="text-slate-600">{report.muted.length} muted</span> : null}
+        <span className="text-slate-500">in the whole account</span>
+      </p>
+      {report.active.length === 0 && report.muted.length === 0 ? (
+        <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-6 text-center" data-testid="health-clear">
+          <p className="font-semibold text-emerald-900">No problems found</p>
+          <p className="mt-1 text-sm text-emerald-800">Every check passed.</p>
+        </div>
+      ) : (
+        <section aria-labelledby="findings-heading" className="space-y-3">
+          <h2 id="findings-heading" className="sr-only">
+            Findings
+          </h2>
+          <HealthFilterForm filters={filters} byRule={page.byRule} />
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+            <SeverityChips filters={filters} counts={page.bySeverity} />
+            <HealthFilterChips filters={filters} />
+          </div>
+          <p className="text-sm text-slate-600" aria-live="polite" data-testid="health-shown">
+            {page.total === 0
+              ? "No finding matches these filters."
+              : `${formatCount(page.total)} ${page.total === 1 ? "finding" : "findings"}${filtered ? " match" : ""}${page.pageCount > 1 ? `, ${formatCount(page.from)}–${formatCount(page.to)} shown` : ""}.`}
+          </p>
+          {page.total === 0 ? (
+            <div className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600" data-testid="health-empty">
+              {report.active.length === 0 ? "Every check passed (muted findings aside). " : null}
+              <Link href="/health" className="text-brand-700 underline">
+                Show every finding
+              </Link>
+            </div>
+          ) : (
+            <div className="space-y-3" data-testid="health-list">
+              {page.groups.map((group) => (
+                <RuleGroupView
+                  key={`${group.ruleId}-${group.offset}`}
+                  group={group}
+                  canMute={canMute}
+                  ruleFilterHref={healthHref(filters, { rule: group.ruleId })}
+                  groupFilterHref={(groupId) => healthHref(filters, { group: groupId })}
+                />
+              ))}
+            </div>
+          )}
+          <Pager filters={filters} {...page} />
+        </section>
+      )}
+      <MutesList report={report} canMute={canMute} />
+    </>
   );
 }
 
 /**
- * What is wrong with the account's webhook setup, by severity and check, each finding linking to
- * its records; owners and admins mute a finding or a check with a reason. Built from the shared
- * setup (lib/setup/load.ts): no call of its own while the team's copy is fresh.
+ * What is wrong with the account's webhook setup: one row per finding, grouped by check, filtered
+ * and paged by the URL (lib/health/list.ts), each finding linking to its record; owners and admins
+ * mute a finding or a check with a reason. Built from the shared setup (lib/setup/load.ts): no call
+ * of its own while the team's copy is fresh.
  */
-export default async function HealthPage() {
+export default async function HealthPage(props: PageProps<"/health">) {
   const actor = await requireActor();
+  const filters = parseHealthParams(await props.searchParams);
+  const badgeShown = actor.healthCounts?.errors ?? null;
   const report = await loadHealthReport(actor);
   const canMute = canManageTeam(actor.role);
   return (
-    <div className="space-y-6">
+    <div className="space-y-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <h1 className="text-2xl font-semibold text-slate-900">Health</h1>
@@ -117,46 +176,15 @@ export default async function HealthPage() {
           </a>
         ) : null}
       </div>
+      {filters.notices.map((notice) => (
+        <Notice key={notice} tone="warning" testId="health-notice">
+          {notice}
+        </Notice>
+      ))}
       {report.kind !== "ok" ? (
         <StateMessage failure={report} retryHref="/health" />
       ) : (
-        <>
-          <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo="/health" />
-          <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
-            <span className="font-medium text-red-800">
-              {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
-            </span>
-            <span className="font-medium text-amber-800">
-              {report.counts.warnings} {report.counts.warnings === 1 ? "warning" : "warnings"}
-            </span>
-            <span className="font-medium text-sky-800">
-              {report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}
-            </span>
-            {report.muted.length > 0 ? <span className="text-slate-600">{report.muted.length} muted</span> : null}
-          </p>
-          {report.active.length === 0 ? (
-            <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-6 text-center" data-testid="health-clear">
-              <p className="font-semibold text-emerald-900">No problems found</p>
-              <p className="mt-1 text-sm text-emerald-800">Every check passed{report.muted.length > 0 ? " (muted findings aside)" : ""}.</p>
-            </div>
-          ) : (
-            SEVERITY_ORDER.map((severity) => {
-              const rules = byRule(report.active, severity);
-              if (rules.length === 0) return null;
-              return (
-                <section key={severity} aria-labelledby={`severity-${severity}`} className="space-y-3">
-                  <h2 id={`severity-${severity}`} className="text-lg font-semibold text-slate-900">
-                    {SECTION_TITLES[severity]}
-                  </h2>
-                  {rules.map(({ rule, findings }) => (
-                    <RuleSection key={rule.id} rule={rule} findings={findings} canMute={canMute} />
-                  ))}
-                </section>
-              );
-            })
-          )}
-          <MutedList report={report} canMute={canMute} />
-        </>
+        <HealthBody report={report} filters={filters} canMute={canMute} badgeShown={badgeShown} />
       )}
     </div>
   );

@@ -1,0 +1,222 @@
+import Link from "next/link";
+import type { CoverageWebhook, EventCoverage } from "@/lib/coverage/compute";
+import type { CellPanel, HeatCell, MarkState } from "@/lib/coverage/heatmap";
+import { formatCount } from "@/lib/listing/format";
+import { triggerLabel, triggerObjectLabel } from "@/lib/setup/triggers";
+import { webhookProblems } from "./coverage-cell";
+
+/** A mark's colour and its words (the legend and every cell's label use the same). */
+const MARKS: Record<MarkState, { className: string; words: string }> = {
+  ok: { className: "bg-emerald-500", words: "delivers" },
+  degraded: { className: "bg-amber-400", words: "webhooks, none delivering" },
+  none: { className: "bg-slate-200", words: "no webhook" },
+  missing: { className: "bg-red-600", words: "required, missing" },
+};
+
+/** Short names for a phone's row, where eight full names do not fit. */
+const SHORT: Record<string, string> = {
+  event: "Event",
+  contact: "Contact",
+  registrant: "Reg.",
+  speaker: "Speaker",
+  sponsor: "Sponsor",
+  session: "Session",
+  session_attendance: "Attend.",
+  registrant_line_item: "Line item",
+};
+
+/** Column headings that would not fit their narrow column (the full name is their title). */
+const HEADER_LABELS: Record<string, string> = { session_attendance: "Attendance", registrant_line_item: "Line item" };
+
+/** Webhooks a panel's action lists before "+N more"; the rest open in place. */
+const SHOWN = 3;
+/** Most webhooks one action lists in the page (a catch-all setup may have hundreds): the event's page has all. */
+const MOST = 200;
+
+export function Mark({ state }: { state: MarkState }) {
+  return <span aria-hidden className={`inline-block size-2.5 rounded-[2px] ${MARKS[state].className}`} />;
+}
+
+export function HeatmapLegend() {
+  return (
+    <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600" data-testid="coverage-legend">
+      <span className="font-medium text-slate-700">Each object: insert · update · delete</span>
+      {(Object.keys(MARKS) as MarkState[]).map((state) => (
+        <span key={state} className="inline-flex items-center gap-1.5">
+          <Mark state={state} /> {MARKS[state].words}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The grid's columns: the event, then one narrow column per object of the contract (a rare object
+ * outside it takes a further line of the row).
+ */
+const GRID = "lg:grid-cols-[minmax(14rem,1fr)_repeat(8,4.25rem)]";
+
+export function HeatmapHeader({ objects }: { objects: readonly string[] }) {
+  return (
+    <div className={`hidden items-end gap-x-1 border-b border-slate-200 bg-slate-50 px-3 py-2 text-xs font-semibold text-slate-700 lg:grid ${GRID}`} aria-hidden>
+      <span>Event</span>
+      {objects.map((object) => (
+        <span key={object} className="text-center leading-tight" title={triggerObjectLabel(object)}>
+          {HEADER_LABELS[object] ?? triggerObjectLabel(object)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+function cellLabel(eventName: string, cell: HeatCell): string {
+  const parts = cell.marks.map((mark) => `${mark.action} ${MARKS[mark.state].words}${mark.webhooks ? ` (${mark.webhooks})` : ""}`);
+  return `${triggerObjectLabel(cell.object)} for ${eventName}: ${parts.join(", ")}. Show the webhooks`;
+}
+
+/** One event: its name and state, then an object cell each, a link that opens its panel in place. */
+export function HeatmapRow({
+  row,
+  cells,
+  open,
+  cellHref,
+  children,
+}: {
+  row: EventCoverage;
+  cells: readonly HeatCell[];
+  /** the object whose panel is open in this row */
+  open: string | null;
+  cellHref: (object: string) => string;
+  children?: React.ReactNode;
+}) {
+  const name = row.event.name || `Event ${row.event.id}`;
+  const missing = row.requirements.filter((check) => !check.pass);
+  return (
+    <li className="border-b border-slate-100 last:border-b-0" data-testid="coverage-row" data-event-id={row.event.id}>
+      <div className={`grid grid-cols-1 items-center gap-x-1 gap-y-1.5 px-3 py-2 ${GRID}`}>
+        <div className="min-w-0">
+          <Link href={`/events/${row.event.id}`} prefetch={false} className="block truncate text-sm font-medium text-brand-700 hover:underline" title={name}>
+            {name}
+          </Link>
+          <p className="truncate text-xs text-slate-600">
+            {row.event.status ?? "status unknown"}
+            {row.event.start_date ? ` · ${row.event.start_date}` : ""}
+            {missing.length > 0 ? (
+              <span className="text-red-800" data-testid="requirements">
+                {" "}
+                · missing {missing.map((check) => triggerLabel(check.trigger)).join(", ")}
+              </span>
+            ) : null}
+          </p>
+        </div>
+        <ul className="flex flex-wrap gap-1 lg:contents" aria-label={`Coverage of ${name}`}>
+          {cells.map((cell) => {
+            const current = open === cell.object;
+            return (
+              <li key={cell.object} className="lg:flex lg:justify-center">
+                <Link
+                  href={cellHref(cell.object)}
+                  scroll={false}
+                  prefetch={false}
+                  aria-label={cellLabel(name, cell)}
+                  aria-expanded={current}
+                  className={`inline-flex items-center gap-1 rounded px-1.5 py-1 ring-inset hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 ${current ? "bg-brand-50 ring-2 ring-brand-500" : ""}`}
+                  data-testid="coverage-cell"
+                  data-object={cell.object}
+                  data-state={cell.marks.map((mark) => mark.state).join(" ")}
+                >
+                  <span aria-hidden className="text-[11px] text-slate-600 lg:hidden">
+                    {SHORT[cell.object] ?? triggerObjectLabel(cell.object)}
+                  </span>
+                  {cell.marks.map((mark) => (
+                    <Mark key={mark.action} state={mark.state} />
+                  ))}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+      {children}
+    </li>
+  );
+}
+
+function WebhookItem({ webhook }: { webhook: CoverageWebhook }) {
+  const problems = webhookProblems(webhook);
+  return (
+    <li className="min-w-0 py-1" data-testid="panel-webhook">
+      <Link href={`/webhooks/${webhook.webhookId}`} prefetch={false} className="block truncate font-medium text-brand-700 hover:underline">
+        {webhook.webhookName || `Webhook ${webhook.webhookId}`}
+      </Link>
+      <span className="block truncate text-xs text-slate-600">
+        <Link href={`/webhook-groups/${webhook.groupId}`} prefetch={false} className="hover:underline">
+          {webhook.groupName || `Group ${webhook.groupId}`}
+        </Link>{" "}
+        → {webhook.host ?? "no URL"}
+        {problems.length > 0 ? <span className="ml-1 rounded bg-amber-200/70 px-1 text-amber-950">{problems.join(", ")}</span> : null}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * The panel of one event and object, in place under its row: for insert, update and delete, the
+ * webhooks that cover it (to their page and their group), the first few and "+N more" that opens
+ * in place.
+ */
+export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHref: string }) {
+  const name = panel.event.name || `Event ${panel.event.id}`;
+  return (
+    <section aria-labelledby="coverage-panel-title" className="mx-3 mb-3 rounded-lg border border-brand-200 bg-brand-50/40 p-3 text-sm" data-testid="coverage-panel">
+      <div className="flex items-start justify-between gap-2">
+        <h3 id="coverage-panel-title" className="min-w-0 font-semibold text-slate-900">
+          {triggerObjectLabel(panel.object)} <span className="font-normal text-slate-600">for {name}</span>
+        </h3>
+        <Link href={closeHref} scroll={false} prefetch={false} className="shrink-0 rounded px-2 py-0.5 text-slate-600 hover:bg-white" aria-label="Close the panel">
+          Close ✕
+        </Link>
+      </div>
+      <div className="mt-2 grid gap-3 sm:grid-cols-3">
+        {panel.actions.map((action) => {
+          const listed = action.webhooks.slice(0, MOST);
+          return (
+            <div key={action.action} className="min-w-0" data-testid="panel-action" data-action={action.action}>
+              <p className="flex items-center gap-1.5 font-medium capitalize text-slate-800">
+                <Mark state={action.state} /> {action.action}
+                <span className="font-normal normal-case text-slate-600">
+                  ·{" "}
+                  {action.webhooks.length ? `${formatCount(action.webhooks.length)} ${action.webhooks.length === 1 ? "webhook" : "webhooks"}` : MARKS[action.state].words}
+                </span>
+              </p>
+              {listed.length > 0 ? (
+                <ul className="divide-y divide-slate-100">
+                  {listed.slice(0, SHOWN).map((webhook) => (
+                    <WebhookItem key={webhook.webhookId} webhook={webhook} />
+                  ))}
+                </ul>
+              ) : null}
+              {listed.length > SHOWN ? (
+                <details className="group/more">
+                  <summary className="cursor-pointer list-none py-1 text-brand-700 hover:underline group-open/more:hidden [&::-webkit-details-marker]:hidden">
+                    +{formatCount(listed.length - SHOWN)} more
+                  </summary>
+                  <ul className="divide-y divide-slate-100">
+                    {listed.slice(SHOWN).map((webhook) => (
+                      <WebhookItem key={webhook.webhookId} webhook={webhook} />
+                    ))}
+                  </ul>
+                </details>
+              ) : null}
+              {action.webhooks.length > MOST ? (
+                <Link href={`/events/${panel.event.id}`} prefetch={false} className="text-xs text-brand-700 underline">
+                  All {formatCount(action.webhooks.length)} on the event&apos;s page
+                </Link>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
