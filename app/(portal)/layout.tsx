@@ -19,6 +19,7 @@ function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const actor = await requireActor();
   const items: NavItem[] = [
+    { href: "/webhooks", label: "Webhooks" },
     { href: "/webhook-groups", label: "Webhook groups" },
     { href: "/events", label: "Events" },
     { href: "/coverage", label: "Coverage" },

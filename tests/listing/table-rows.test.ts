@@ -14,8 +14,9 @@ describe("tableData: a listing's rows as compact data", () => {
       ["id", "link"],
       ["headers", "code-list"],
       ["notification_emails", "list"],
+      ["webhooks", "contents"],
     ]);
-    expect(data.rows).toEqual([{ id: "7", cells: ["Support", "7", ["X-Api-Key"], ["a@example.org", "b@example.org", "c@example.org"]] }]);
+    expect(data.rows).toEqual([{ id: "7", cells: ["Support", "7", ["X-Api-Key"], ["a@example.org", "b@example.org", "c@example.org"], ["0 webhooks", ""]] }]);
     // A header's value never reaches the page's data: only its name.
     expect(JSON.stringify(data)).not.toContain("secret");
   });
@@ -43,7 +44,7 @@ describe("tableData: a listing's rows as compact data", () => {
     expect(data.columns.find((c) => c.field === "status")!.kind).toBe("status");
   });
 
-  it("marks changed rows, and with expand=webhooks gives each group its webhooks in one line each", () => {
+  it("marks changed rows, says what is in each group, and with expand=webhooks gives each group its webhooks in one line each", () => {
     const data = tableData(
       state("webhook-groups", { expand: "webhooks", fields: "id,name" }),
       [
@@ -70,21 +71,23 @@ describe("tableData: a listing's rows as compact data", () => {
     );
     expect(data.rows[0]).toEqual({
       id: "3",
-      cells: ["3", "Ops"],
+      cells: ["3", "Ops", ["2 webhooks", "1 enabled, 1 disabled", "hooks.example.org"]],
       webhooks: [
-        ["Sync", "https://hooks.example.org/a", "attendee", "iu", true],
-        ["Old", "https://hooks.example.org/b", "event", "", false],
+        ["Sync", "https://hooks.example.org/a", "attendee", "iu", true, "1"],
+        ["Old", "https://hooks.example.org/b", "event", "", false, "2"],
       ],
     });
-    expect(data.rows[1]).toEqual({ id: "4", cells: ["4", ""], changed: true, webhooks: [] });
+    expect(data.columns.at(-1)).toEqual({ field: "webhooks", label: "Contents", kind: "contents" });
+    expect(data.rows[1]).toEqual({ id: "4", cells: ["4", "", ["0 webhooks", ""]], changed: true, webhooks: [] });
     // With the name column hidden, the name comes along for the caption of the webhooks.
     const hidden = tableData(state("webhook-groups", { expand: "webhooks", fields: "id" }), [{ id: 3, name: "Ops", webhooks: [] }]);
-    expect(hidden.rows[0]).toEqual({ id: "3", cells: ["3"], name: "Ops", webhooks: [] });
+    expect(hidden.rows[0]).toEqual({ id: "3", cells: ["3", ["0 webhooks", ""]], name: "Ops", webhooks: [] });
     expect(JSON.stringify(data)).not.toContain("hidden");
   });
 
   it("writes a value of an unexpected shape as text, never as markup", () => {
     const data = tableData(state("webhook-groups", { fields: "id,name" }), [{ id: 9, name: { html: "<b>x</b>" } }]);
     expect(data.rows[0].cells[1]).toBe('{"html":"<b>x</b>"}');
+    expect(data.rows[0].cells[2]).toEqual(["0 webhooks", ""]);
   });
 });
