@@ -54,9 +54,23 @@ test.describe("webhooks", () => {
     const hook = withHeaders!;
     const values = (hook.headers as { key: string; value: string }[]).map((header) => header.value).filter((value) => value.length >= 6);
 
+    // From the list, the row opens a side panel with the same content over the list.
     await page.goto(`/webhooks?filter=${encodeURIComponent(`id=${hook.id}`)}`);
     await page.getByTestId("listing-row").first().locator("a.row-link").click();
     await expect(page).toHaveURL(new RegExp(`/webhooks/${hook.id}$`));
+    const panel = page.getByTestId("side-panel");
+    await expect(panel.getByTestId("webhook-view")).toBeVisible();
+    await expect(panel.getByTestId("webhook-url")).toHaveText(String(hook.url));
+    await expect(panel.getByRole("heading", { name: "Configuration" })).toBeVisible();
+    await expect(page.getByTestId("listing-row")).toHaveCount(1);
+    await shoot(page, "webhook-panel", false);
+    for (const value of values) expect(await page.content()).not.toContain(value);
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(page).toHaveURL(/\/webhooks\?filter=/);
+
+    // Its own page: the same, with the status line first.
+    await page.goto(`/webhooks/${hook.id}`);
     const view = page.getByTestId("webhook-view");
     await expect(view.getByRole("heading", { level: 1 })).toHaveText(String(hook.name));
     await expect(view.getByTestId("webhook-url")).toHaveText(String(hook.url));
@@ -75,6 +89,28 @@ test.describe("webhooks", () => {
       expect(html).not.toContain(value);
       expect(rendered).not.toContain(value);
     }
+  });
+
+  test("a webhook in the groups list's expanded webhooks opens in the panel", async ({ page }) => {
+    await page.goto("/webhook-groups?expand=webhooks");
+    const link = page.locator(".webhook-line-link").first();
+    const href = await link.getAttribute("href");
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+    await expect(page.getByTestId("side-panel").getByTestId("webhook-view")).toBeVisible();
+    // The full page is one click away.
+    await page.getByTestId("side-panel-full-page").click();
+    await expect(page.getByTestId("side-panel")).toHaveCount(0);
+    await expect(page.getByTestId("webhook-view").getByRole("heading", { level: 1 })).toBeVisible();
+  });
+
+  test("the groups list says what is in each group", async ({ page }) => {
+    const groups = await apiList("webhook-groups", "per-page=20&expand=webhooks");
+    await page.goto("/webhook-groups");
+    const first = page.getByTestId("listing-row").first();
+    const hooks = groups.items[0].webhooks as { url: string }[];
+    await expect(first).toContainText(`${hooks.length} webhook${hooks.length === 1 ? "" : "s"}`);
+    if (hooks.length > 0) await expect(first).toContainText(hostOf(hooks[0].url));
   });
 
   test("a webhook of another account, or no webhook at all, is not found", async ({ page }) => {

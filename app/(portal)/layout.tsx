@@ -16,7 +16,7 @@ function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] 
   return { text: String(problems), title, tone: counts.errors > 0 ? "error" : "warning" };
 }
 
-export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+export default async function PortalLayout({ children, panel }: { children: React.ReactNode; panel: React.ReactNode }) {
   const actor = await requireActor();
   const items: NavItem[] = [
     { href: "/webhooks", label: "Webhooks" },
@@ -88,6 +88,8 @@ export default async function PortalLayout({ children }: { children: React.React
         <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>
+        {/* A record opened from a list, over it (app/(portal)/@panel). */}
+        {panel}
       </div>
     </ReauthProvider>
   );

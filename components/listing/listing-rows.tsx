@@ -52,7 +52,13 @@ function Cell({ resource, column, value, id }: { resource: EmsResource; column: 
     case "link":
       // The link covers the whole row (.row-link::after over the positioned row): a click anywhere on
       // the row opens it, while the row stays one link for keyboards and screen readers.
-      return id ? (
+      // A webhook opens in the side panel over the list (a client navigation, intercepted by
+      // app/(portal)/@panel); the other records open their page.
+      return id && resource === "webhooks" ? (
+        <Link href={`/webhooks/${encodeURIComponent(id)}`} prefetch={false} scroll={false} className="row-link">
+          {text}
+        </Link>
+      ) : id ? (
         <a href={`/${resource}/${encodeURIComponent(id)}`} className="row-link">
           {text}
         </a>

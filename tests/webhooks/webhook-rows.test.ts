@@ -88,7 +88,15 @@ describe("the webhooks list's rows", () => {
     ]);
     expect(data.rows[0]).toEqual({
       id: "7",
-      cells: ["Registrants to CRM", ["3", "CRM sync"], ["registrant", "iu"], "hooks.example.com:8443", ["enabled", "warning", "2 warnings", ""], "2 events", ["2026-11-20 14:02 UTC", "ana@example.com"]],
+      cells: [
+        "Registrants to CRM",
+        ["3", "CRM sync"],
+        ["registrant", "iu"],
+        "hooks.example.com:8443",
+        ["enabled", "warning", "2 warnings", ""],
+        "2 events",
+        ["2026-11-20 14:02 UTC", "ana@example.com"],
+      ],
     });
     // The URL's path (a token, for chat services) is in no cell.
     expect(JSON.stringify(data)).not.toContain("SECRET-TOKEN");
@@ -105,8 +113,21 @@ describe("the webhooks list's rows", () => {
 describe("a webhook's findings and coverage", () => {
   it("counts each finding once per webhook it names", () => {
     const counts = findingsByWebhook([
-      { severity: "error", subjects: [{ kind: "webhook", id: 7 }, { kind: "webhook", id: 7 }, { kind: "group", id: 3 }] },
-      { severity: "warning", subjects: [{ kind: "webhook", id: 7 }, { kind: "webhook", id: 8 }] },
+      {
+        severity: "error",
+        subjects: [
+          { kind: "webhook", id: 7 },
+          { kind: "webhook", id: 7 },
+          { kind: "group", id: 3 },
+        ],
+      },
+      {
+        severity: "warning",
+        subjects: [
+          { kind: "webhook", id: 7 },
+          { kind: "webhook", id: 8 },
+        ],
+      },
       { severity: "notice", subjects: [{ kind: "event", id: 7 }] },
     ]);
     expect(Object.fromEntries(counts)).toEqual({ 7: { errors: 1, warnings: 1, notices: 0 }, 8: { errors: 0, warnings: 1, notices: 0 } });
