@@ -111,6 +111,11 @@ test.describe("webhooks", () => {
     const hooks = groups.items[0].webhooks as { url: string }[];
     await expect(first).toContainText(`${hooks.length} webhook${hooks.length === 1 ? "" : "s"}`);
     if (hooks.length > 0) await expect(first).toContainText(hostOf(hooks[0].url));
+    await shoot(page, "groups-list", false);
+    // A group's page: its health findings (or that there are none) before its fields.
+    await first.locator("a.row-link").click();
+    await expect(page.getByTestId("group-findings").or(page.getByTestId("group-no-findings"))).toBeVisible();
+    await shoot(page, "group-page", false);
   });
 
   test("a webhook of another account, or no webhook at all, is not found", async ({ page }) => {

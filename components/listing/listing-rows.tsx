@@ -65,6 +65,8 @@ function Cell({ resource, column, value, id }: { resource: EmsResource; column: 
       ) : (
         <>{text}</>
       );
+    case "count":
+      return <span className="whitespace-nowrap">{text}</span>;
     case "contents":
       return Array.isArray(value) ? <GroupContents summary={value} /> : null;
     case "list":

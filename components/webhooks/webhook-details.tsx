@@ -101,8 +101,9 @@ export function WebhookCard({
           History
         </Link>
       </header>
-      <p className="mt-1 flex flex-wrap items-baseline gap-2">
-        <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code>
+      <p className={heading ? "mt-1 flex flex-wrap items-baseline gap-2" : "-mt-2 flex flex-wrap items-baseline gap-2"}>
+        {/* On the webhook's own page the URL is in its title block, with a copy button. */}
+        {heading ? <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code> : null}
         {plainHttp ? (
           <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-900" title="Deliveries travel unencrypted">
             Not HTTPS

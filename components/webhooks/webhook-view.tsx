@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Suspense } from "react";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import type { GroupHistoryData } from "@/lib/history/group-history";
+import type { EventNames } from "@/lib/listing/group";
 import type { WebhookForPage } from "@/lib/listing/header-values";
 import { NEVER_FIRES_WORDS, webhookFiring, webhookHost } from "@/lib/setup/webhook-status";
 import type { WebhookEventCoverage, WebhookSurroundings } from "@/lib/webhooks/page";
@@ -28,6 +29,7 @@ export function WebhookView({
   freshness,
   surroundings,
   history,
+  eventNames,
   titleLevel = "h1",
 }: {
   /** Header names only: whatever is rendered goes out in the HTML and the RSC payload. */
@@ -36,6 +38,8 @@ export function WebhookView({
   freshness: Freshness;
   surroundings: Promise<WebhookSurroundings | ListingFailure>;
   history: Promise<GroupHistoryData> | null;
+  /** The names of the events it lists (lib/listing/group.ts), for its configuration. */
+  eventNames: Promise<EventNames> | null;
   titleLevel?: "h1" | "h2";
 }) {
   const Title = titleLevel;
@@ -82,7 +86,7 @@ export function WebhookView({
         <h2 id="config-heading" className="text-lg font-semibold text-slate-900">
           Configuration
         </h2>
-        <WebhookCard groupId={webhook.group_id ?? null} webhook={webhook} eventNames={null} heading={false} />
+        <WebhookCard groupId={webhook.group_id ?? null} webhook={webhook} eventNames={eventNames} heading={false} />
       </section>
 
       <section aria-labelledby="coverage-heading" className="space-y-2">
@@ -113,6 +117,13 @@ async function StatusLine({ webhook, surroundings }: { webhook: WebhookForPage; 
   const found = await surroundings;
   const firing = webhookFiring(webhook);
   const items: React.ReactNode[] = [];
+  if (firing.state === "disabled") {
+    items.push(
+      <Notice key="disabled" tone="warning" title="Disabled: this webhook never fires" testId="webhook-never-fires">
+        Nothing is sent until it is enabled again in the EMS, and changes made meanwhile are not replayed.
+      </Notice>,
+    );
+  }
   if (firing.state === "never-fires") {
     items.push(
       <Notice key="never" tone="warning" title="This webhook never fires" testId="webhook-never-fires">

@@ -36,7 +36,9 @@ export type CellKind =
   /** [when (UTC), by whom]. */
   | "stamp"
   /** A group's webhooks in short: [count, enabled/disabled, hosts…]. */
-  | "contents";
+  | "contents"
+  /** A short count in words ("3 events", "All events"), on one line. */
+  | "count";
 
 export interface TableColumn {
   field: string;
@@ -113,7 +115,7 @@ const WEBHOOK_KINDS: Readonly<Record<string, CellKind>> = {
   created_at: "stamp",
   headers: "code-list",
   fields: "list",
-  event_ids: "text",
+  event_ids: "count",
 };
 
 /** The column whose text links to the row's page: the id, or else the name. */

@@ -5,6 +5,7 @@ import { loadRecord, type Freshness, type ListingFailure, type RateBudget } from
 import { loadHealthReport } from "@/lib/health/report";
 import type { Finding } from "@/lib/health/rules";
 import { withoutWebhookHeaderValues, type WebhookForPage } from "@/lib/listing/header-values";
+import { loadEventNames, type EventNames } from "@/lib/listing/group";
 import { eventScope, isLive, labelOf, mayBeEnabled, possibleTriggers, utcDay, type TriggerKey } from "@/lib/setup/setup-data";
 
 /** What a webhook's page reads: the webhook itself, every field (one credit, shared like a listing). */
@@ -36,7 +37,15 @@ export interface WebhookSurroundings {
 }
 
 export type WebhookPageData =
-  | { kind: "ok"; webhook: WebhookForPage; budget: RateBudget | null; freshness: Freshness; surroundings: Promise<WebhookSurroundings | ListingFailure> }
+  | {
+      kind: "ok";
+      webhook: WebhookForPage;
+      budget: RateBudget | null;
+      freshness: Freshness;
+      surroundings: Promise<WebhookSurroundings | ListingFailure>;
+      /** The names of the events it lists (the team's shared event directory): null for a catch-all. */
+      eventNames: Promise<EventNames> | null;
+    }
   | { kind: "not-found" }
   | ListingFailure;
 
@@ -57,6 +66,7 @@ export async function loadWebhookPage(actor: Actor, id: number): Promise<Webhook
     budget: outcome.budget,
     freshness: outcome.freshness,
     surroundings: loadSurroundings(actor, webhook),
+    eventNames: webhook.event_ids && webhook.event_ids.length > 0 && !webhook.any_event ? loadEventNames(actor, webhook.event_ids) : null,
   };
 }
 

@@ -83,7 +83,7 @@ describe("the webhooks list's rows", () => {
       ["trigger_object", "trigger"],
       ["url", "host"],
       ["enabled", "firing"],
-      ["event_ids", "text"],
+      ["event_ids", "count"],
       ["updated_at", "stamp"],
     ]);
     expect(data.rows[0]).toEqual({

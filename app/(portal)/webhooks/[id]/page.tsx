@@ -38,6 +38,7 @@ export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
             budget={data.budget}
             freshness={data.freshness}
             surroundings={data.surroundings}
+            eventNames={data.eventNames}
             history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, id)}
           />
           {data.budget ? <BudgetLine budget={data.budget} /> : null}

@@ -22,7 +22,15 @@ export default async function WebhookPanel(props: PageProps<"/webhooks/[id]">) {
       ) : data.kind !== "ok" ? (
         <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
       ) : (
-        <WebhookView webhook={data.webhook} budget={data.budget} freshness={data.freshness} surroundings={data.surroundings} history={null} titleLevel="h2" />
+        <WebhookView
+          webhook={data.webhook}
+          budget={data.budget}
+          freshness={data.freshness}
+          surroundings={data.surroundings}
+          eventNames={data.eventNames}
+          history={null}
+          titleLevel="h2"
+        />
       )}
     </SidePanel>
   );
