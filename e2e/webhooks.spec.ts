@@ -93,7 +93,7 @@ test.describe("webhooks", () => {
 
   test("a webhook in the groups list's expanded webhooks opens in the panel", async ({ page }) => {
     await page.goto("/webhook-groups?expand=webhooks");
-    const link = page.locator(".webhook-line-link").first();
+    const link = page.locator(".webhook-lines a").first();
     const href = await link.getAttribute("href");
     await link.click();
     await expect(page).toHaveURL(new RegExp(`${href}$`));

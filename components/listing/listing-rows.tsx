@@ -125,14 +125,11 @@ function Collapsed({ items, code }: { items: string[]; code: boolean }) {
 function GroupContents({ summary }: { summary: string[] }) {
   const [count, state, ...hosts] = summary;
   return (
-    <span className="block min-w-40">
+    // Short markup (styled by `.cell-contents` in app/globals.css): it is on every row.
+    <span className="cell-contents">
       {count}
-      {state ? <span className="text-slate-600">{` · ${state}`}</span> : null}
-      {hosts.length > 0 ? (
-        <span className="block text-xs">
-          <Collapsed items={hosts} code />
-        </span>
-      ) : null}
+      {state ? <i>{` · ${state}`}</i> : null}
+      {hosts.length > 0 ? <Collapsed items={hosts} code /> : null}
     </span>
   );
 }
@@ -206,7 +203,8 @@ function Webhooks({ name, webhooks }: { name: string; webhooks: WebhookLine[] })
         // One text node per part: React separates adjacent ones with a comment, bytes on every line.
         <li key={index} data-disabled={enabled ? undefined : ""}>
           {id ? (
-            <Link href={`/webhooks/${encodeURIComponent(id)}`} prefetch={false} scroll={false} className="webhook-line-link">
+            // Styled by `.webhook-lines a` (app/globals.css): 511 lines carry no class string.
+            <Link href={`/webhooks/${encodeURIComponent(id)}`} prefetch={false} scroll={false}>
               {hookName || `Webhook ${id}`}
             </Link>
           ) : (

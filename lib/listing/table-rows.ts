@@ -221,7 +221,8 @@ export function tableData(state: ListingState, items: Item[], changed?: Readonly
   const config = listingConfig(state.resource);
   const linked = linkField(state.fields);
   const columns: TableColumn[] = state.fields.map((field) => ({ field, label: fieldLabel(config, field), kind: kindOf(state.resource, field, linked) }));
-  if (state.resource === "webhook-groups") columns.push(GROUP_CONTENTS_COLUMN);
+  // Collapsed, a group says what is in it; expanded, its webhook lines say it all.
+  if (state.resource === "webhook-groups" && !state.expand.includes("webhooks")) columns.push(GROUP_CONTENTS_COLUMN);
   const withWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   const rows = items.map((item): TableRow => {
     const row: TableRow = {

@@ -71,17 +71,32 @@ describe("tableData: a listing's rows as compact data", () => {
     );
     expect(data.rows[0]).toEqual({
       id: "3",
-      cells: ["3", "Ops", ["2 webhooks", "1 enabled, 1 disabled", "hooks.example.org"]],
+      cells: ["3", "Ops"],
       webhooks: [
         ["Sync", "https://hooks.example.org/a", "attendee", "iu", true, "1"],
         ["Old", "https://hooks.example.org/b", "event", "", false, "2"],
       ],
     });
-    expect(data.columns.at(-1)).toEqual({ field: "webhooks", label: "Contents", kind: "contents" });
-    expect(data.rows[1]).toEqual({ id: "4", cells: ["4", "", ["0 webhooks", ""]], changed: true, webhooks: [] });
+    // Expanded, the lines say what is in the group: no "Contents" column.
+    expect(data.columns.map((column) => column.kind)).not.toContain("contents");
+    expect(data.rows[1]).toEqual({ id: "4", cells: ["4", ""], changed: true, webhooks: [] });
+    // Collapsed, each group says what is in it.
+    const collapsed = tableData(state("webhook-groups", { fields: "id,name" }), [
+      {
+        id: 3,
+        name: "Ops",
+        webhooks: [
+          { id: 1, url: "https://hooks.example.org/a", enabled: true },
+          { id: 2, url: "https://hooks.example.org/b", enabled: false },
+          { id: 5, url: "http://10.0.0.1:8080/c?token=x", enabled: true },
+        ],
+      },
+    ]);
+    expect(collapsed.columns.at(-1)).toEqual({ field: "webhooks", label: "Contents", kind: "contents" });
+    expect(collapsed.rows[0].cells[2]).toEqual(["3 webhooks", "2 enabled, 1 disabled", "hooks.example.org", "10.0.0.1:8080"]);
     // With the name column hidden, the name comes along for the caption of the webhooks.
     const hidden = tableData(state("webhook-groups", { expand: "webhooks", fields: "id" }), [{ id: 3, name: "Ops", webhooks: [] }]);
-    expect(hidden.rows[0]).toEqual({ id: "3", cells: ["3", ["0 webhooks", ""]], name: "Ops", webhooks: [] });
+    expect(hidden.rows[0]).toEqual({ id: "3", cells: ["3"], name: "Ops", webhooks: [] });
     expect(JSON.stringify(data)).not.toContain("hidden");
   });
 
