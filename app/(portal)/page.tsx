@@ -1,14 +1,12 @@
 import { redirect } from "next/navigation";
 import { requireActor } from "@/lib/auth/session";
-import { getChecklist } from "@/lib/onboarding/checklist";
+import { hasWorkingCredential } from "@/lib/onboarding/checklist";
 
 /**
- * Home: the webhooks list for a person whose account is connected (or who put the first-run
- * checklist away); until then the webhook groups list, where the first-run checklist lives.
+ * Home: the webhooks list for a person whose credentials work; until then the webhook groups
+ * list, where the first-run checklist (connect an account first) lives.
  */
 export default async function Home() {
   const actor = await requireActor();
-  const checklist = actor.checklistDismissed ? null : await getChecklist(actor);
-  const connected = !checklist || checklist.steps.some((step) => step.key === "connect" && step.done);
-  redirect(connected ? "/webhooks" : "/webhook-groups");
+  redirect((await hasWorkingCredential(actor)) ? "/webhooks" : "/webhook-groups");
 }
