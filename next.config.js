@@ -34,7 +34,21 @@ export const PROXY_BODY_COPY_BYTES = BODY_LIMIT_BYTES + 256 * 1024;
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The Prisma client, argon2 and the job engine are server-only Node packages; keep them out of the bundle.
-  serverExternalPackages: ["@node-rs/argon2", "pg", "@prisma/adapter-pg", "pg-boss"],
+  // OpenTelemetry and prom-client keep process-wide state (the tracer provider, the metrics registry):
+  // one copy each, loaded by Node, not one per bundle.
+  serverExternalPackages: [
+    "@node-rs/argon2",
+    "pg",
+    "@prisma/adapter-pg",
+    "pg-boss",
+    "@opentelemetry/api",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace",
+    "@prisma/instrumentation",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // A self-contained server for Node hosts (.next/standalone/server.js, with only the files it
   // needs); `npm run build` copies the static files beside it. Vercel ignores this setting.

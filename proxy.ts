@@ -10,10 +10,10 @@ const SESSION_COOKIE = /^(__Secure-)?next-auth\.session-token(\.\d+)?$/;
 
 /**
  * Open to visitors without a session: the public pages, next-auth's own routes, the health check, the
- * cron routes (CRON_SECRET), the embedded sandbox (its own bearer auth), invitation links. Whole path
+ * metrics (METRICS_TOKEN), the cron routes (CRON_SECRET), the embedded sandbox (its own bearer auth), invitation links. Whole path
  * segments only: `/api/health-findings` is not `/api/health`, nor `/sandboxx` the sandbox.
  */
-const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|api\/cron\/[^/]+|sandbox)(\/|$)/;
+const PUBLIC_PATH = /^\/(sign-in|sign-up|invite|api\/auth|api\/health|api\/metrics|api\/cron\/[^/]+|sandbox)(\/|$)/;
 /** The embedded sandbox (app/sandbox/[...path]), and nothing that only starts like it. */
 const SANDBOX_PATH = /^\/sandbox(\/|$)/;
 

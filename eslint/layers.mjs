@@ -8,8 +8,8 @@
 export const LAYERS = [
   {
     name: "kernel",
-    why: "configuration, logging, errors, database, crypto and the other ideas every part shares",
-    folders: ["config", "db", "crypto", "security", "forms", "text", "http", "sandbox", "generated"],
+    why: "configuration, logging, telemetry, errors, database, crypto and the other ideas every part shares",
+    folders: ["config", "db", "crypto", "security", "forms", "text", "http", "sandbox", "generated", "telemetry"],
     files: ["env", "log", "errors", "duration", "deadline", "csv", "promises", "page-search-params", "portal-origin", "startup"],
   },
   {
@@ -40,6 +40,7 @@ export const LAYERS = [
       "audit-log",
       "retention",
       "webhooks",
+      "plans",
     ],
     files: [],
   },

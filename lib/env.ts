@@ -64,6 +64,42 @@ const webhookGroupsPath = z
   .default("/api/v1/webhook-groups");
 
 /**
+ * EMS_WRITE_PATHS: where the EMS takes each change of the setup (docs/ems-api.md §8), as
+ * `operation=path` pairs, comma-separated, each replacing the contract's default for its operation
+ * (lib/ems/config.ts WRITE_OPERATIONS): `webhooks.update=/api/v1/webhooks/{id}/edit`. An update's or
+ * a delete's path holds `{id}`; a create's does not.
+ */
+const WRITE_OPERATIONS = ["webhooks.create", "webhooks.update", "webhooks.delete", "webhook-groups.create", "webhook-groups.update", "webhook-groups.delete"] as const;
+const writePaths = z
+  .string()
+  .optional()
+  .transform((raw, context) => {
+    const paths: Partial<Record<(typeof WRITE_OPERATIONS)[number], string>> = {};
+    for (const entry of (raw ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const equals = entry.indexOf("=");
+      const operation = entry.slice(0, Math.max(0, equals)).trim() as (typeof WRITE_OPERATIONS)[number];
+      const path = entry.slice(equals + 1).trim();
+      if (equals < 0 || !WRITE_OPERATIONS.includes(operation)) {
+        context.addIssue({ code: "custom", message: `"${entry}" is not <operation>=<path> with one of ${WRITE_OPERATIONS.join(", ")}` });
+        continue;
+      }
+      const needsId = !operation.endsWith(".create");
+      if (!path.startsWith("/") || /[?#\s]/.test(path) || path.includes("{id}") !== needsId) {
+        context.addIssue({
+          code: "custom",
+          message: `${operation}: "${path}" must be a path starting with "/" (no query)${needsId ? " holding {id}" : " without {id}"}`,
+        });
+        continue;
+      }
+      paths[operation] = path;
+    }
+    return paths;
+  });
+
+/**
  * EMS_ALLOWED_HOSTS: host names (`api.example.com`) or subdomain patterns (`*.example.com`, which
  * matches `eu.api.example.com` but not `example.com` itself), comma-separated, in the form URLs use
  * (lower case, punycode). Unset: any public host.
@@ -160,6 +196,61 @@ const privateOrigins = z
     return origins;
   });
 
+/**
+ * OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL (http or https, no query); spans go to
+ * `<endpoint>/v1/traces`, as the OpenTelemetry specification says for this variable.
+ */
+const otlpEndpoint = z
+  .string()
+  .optional()
+  .refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        const url = new URL(value);
+        return /^https?:$/.test(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
+      } catch {
+        return false;
+      }
+    },
+    { error: "must be an http:// or https:// URL without a query or user name, e.g. http://127.0.0.1:4318 (spans go to <endpoint>/v1/traces)" },
+  )
+  .transform((value) => value?.replace(/\/+$/, ""));
+
+/**
+ * OTEL_EXPORTER_OTLP_HEADERS: `name=value` pairs, comma-separated, values URL-encoded (the
+ * OpenTelemetry format), sent with every export, e.g. a hosted collector's API key. Never logged.
+ */
+const otlpHeaders = z
+  .string()
+  .optional()
+  .transform((raw, ctx): Record<string, string> => {
+    const headers: Record<string, string> = {};
+    for (const pair of (raw ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const at = pair.indexOf("=");
+      const name = at > 0 ? pair.slice(0, at).trim() : "";
+      let value: string | null = null;
+      try {
+        value = at > 0 ? decodeURIComponent(pair.slice(at + 1).trim()) : null;
+      } catch {
+        value = null;
+      }
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) || value === null) {
+        // The value may be a secret: name the position, never the text.
+        ctx.addIssue({
+          code: "custom",
+          message: `must be name=value pairs, comma-separated (e.g. x-api-key=abc123); entry ${Object.keys(headers).length + 1} is not one`,
+        });
+        return z.NEVER;
+      }
+      headers[name] = value;
+    }
+    return headers;
+  });
+
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
 /** Who may create an account without an invitation (SIGNUP_MODE; lib/auth/sign-up-policy.ts). */
@@ -247,6 +338,7 @@ const serverEnvSchema = z.object({
   EMS_TOKEN_RENEW_BEFORE_SECONDS: numberFrom(300, 0, 1800, { whole: false }),
   EMS_TIMEOUT_MS: numberFrom(10_000, 1, 300_000),
   EMS_WEBHOOK_GROUPS_PATH: webhookGroupsPath,
+  EMS_WRITE_PATHS: writePaths,
   // Where the EMS client may connect (lib/ems/destination.ts)
   EMS_ALLOWED_HOSTS: allowedHosts,
   EMS_ALLOW_PRIVATE_ORIGINS: privateOrigins,
@@ -283,6 +375,15 @@ const serverEnvSchema = z.object({
   SANDBOX_HOST: z.string().default("127.0.0.1"),
   // Demo drift: random edits of the first sandbox account every this many seconds (0: off)
   SANDBOX_DRIFT_SECONDS: numberFrom(0, 0, 86_400),
+  // Traces (lib/telemetry/tracing.ts): exported over OTLP/HTTP (JSON) only when the endpoint is set
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+  OTEL_SERVICE_NAME: z.string().max(200, { error: "must be at most 200 characters" }).default("ems-portal"),
+  // Metrics (app/api/metrics): the bearer token a Prometheus scraper sends; unset, the route answers 404
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })
+    .optional(),
   // Logging (lib/log.ts reads these through logSettings(), leniently; here they are checked)
   LOG_LEVEL: z.preprocess(
     (value) => (typeof value === "string" ? value.trim().toLowerCase() : value),
@@ -372,6 +473,7 @@ export const emsEnv = section(
     EMS_TOKEN_RENEW_BEFORE_SECONDS: true,
     EMS_TIMEOUT_MS: true,
     EMS_WEBHOOK_GROUPS_PATH: true,
+    EMS_WRITE_PATHS: true,
     EMS_SHARED_ANSWER_SECONDS: true,
     EMS_COVERAGE_CACHE_SECONDS: true,
     EMS_BACKGROUND_RESERVE_PERCENT: true,
@@ -391,6 +493,10 @@ export const exportEnv = section(serverEnvSchema.pick({ EXPORT_MAX_ROWS: true, E
 export const viewsEnv = section(serverEnvSchema.pick({ VIEWS_MAX_PER_PERSON: true, VIEWS_MAX_PER_TEAM: true }));
 /** proxy.ts: development (a looser policy for React's dev tools) and HTTPS (HSTS). */
 export const securityHeadersEnv = section(serverEnvSchema.pick({ NODE_ENV: true, NEXTAUTH_URL: true }));
+/** lib/telemetry/tracing.ts: where spans go (none without an endpoint). */
+export const tracingEnv = section(serverEnvSchema.pick({ OTEL_EXPORTER_OTLP_ENDPOINT: true, OTEL_EXPORTER_OTLP_HEADERS: true, OTEL_SERVICE_NAME: true }));
+/** app/api/metrics: the scraper's bearer token (unset: no metrics route). */
+export const metricsEnv = section(serverEnvSchema.pick({ METRICS_TOKEN: true }));
 export const mailEnv = section(serverEnvSchema.pick({ SMTP_URL: true, SMTP_FROM: true }));
 export type MailEnv = ReturnType<typeof mailEnv>;
 

@@ -7,6 +7,8 @@ import { mailEnv } from "@/lib/env";
 import { SafeError, NotFoundError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/telemetry/metrics";
+import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
 import { memberMayReadHistory } from "@/lib/ems-access/account-readers";
 import { requireManager } from "@/lib/access/guards";
 import { alertBody, alertSubject } from "./compose";
@@ -202,8 +204,22 @@ async function claim({ ids, now, limit }: { ids?: string[]; now?: Date; limit: n
 
 type Settled = "sent" | "retrying" | "failed" | "released";
 
-/** Sends one claimed delivery and writes what came of it (only if the row is still this claim's). */
+/**
+ * `settleClaimed` as a span ("alert delivery": channel, attempt, result; never the recipient, the
+ * Slack URL or the text) and counted in alert_deliveries_total by channel and result.
+ */
 async function deliverClaimed(row: ClaimedDelivery, signal: AbortSignal): Promise<Settled> {
+  const channel = row.channel === "email" || row.channel === "slack" ? row.channel : "other";
+  return inSpan("alert delivery", { kind: "client", attributes: { "alert.channel": channel, "alert.attempt": row.attempts } }, async (span) => {
+    const settled = await settleClaimed(row, signal);
+    metrics().alertDeliveries.inc({ channel, result: settled });
+    setSpanAttributes(span, { "alert.result": settled });
+    return settled;
+  });
+}
+
+/** Sends one claimed delivery and writes what came of it (only if the row is still this claim's). */
+async function settleClaimed(row: ClaimedDelivery, signal: AbortSignal): Promise<Settled> {
   let outcome: SendOutcome;
   try {
     outcome = await send(row, signal);

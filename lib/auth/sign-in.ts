@@ -3,6 +3,7 @@ import { z } from "zod";
 import { prisma } from "@/lib/db/prisma";
 import { audit } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
+import { metrics } from "@/lib/telemetry/metrics";
 import { dummyPasswordHash, verifyPassword, MAX_PASSWORD_LENGTH } from "./password";
 import { beginPasswordAttempt, passwordAttemptSucceeded, throttleMessage } from "./throttle";
 import { ensureTeamFor } from "@/lib/teams/personal-team";
@@ -47,11 +48,15 @@ export async function signInWithPassword(input: unknown, meta: { ip: string; use
   const { email, password } = parsed.data;
 
   const attempt = await beginPasswordAttempt(email, meta.ip);
-  if (!attempt.allowed) throw new SafeError(throttleMessage(attempt.retryAfterSeconds), "throttled");
+  if (!attempt.allowed) {
+    metrics().signInThrottled.inc();
+    throw new SafeError(throttleMessage(attempt.retryAfterSeconds), "throttled");
+  }
 
   const user = await prisma.user.findUnique({ where: { email }, include: { membership: true } });
   const passwordMatches = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!user || !passwordMatches) {
+    metrics().signInFailures.inc();
     await audit({ action: "auth.sign_in_failed", teamId: user?.membership?.teamId, actorId: user?.id, actorEmail: email, ip: meta.ip });
     throw new SafeError(WRONG_CREDENTIALS_MESSAGE, "wrong_credentials");
   }

@@ -13,6 +13,8 @@ import { openedAnswer } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
+import { metrics } from "@/lib/telemetry/metrics";
+import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
 
 /**
  * Shared answers: identical listing queries, or reads of one record, of one team's credential within
@@ -317,12 +319,35 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     }
   }
 
+  /**
+   * `answer`, as a span ("EMS shared answer events") whose EMS calls, on a miss, are its children,
+   * and counted in ems_shared_answers_total: hit (a stored answer), miss (this request asked the
+   * API), joined (a call already under way in this process), stale (an older answer on a 429).
+   */
+  async function observedAnswer<T>(
+    resource: EmsApiResource,
+    client: EmsClient,
+    queryHash: string,
+    ask: (options: CallOptions) => Promise<ListResult<T>>,
+    options: SharedListOptions,
+  ): Promise<SharedAnswer<T>> {
+    return inSpan(`EMS shared answer ${resource}`, { attributes: { "ems.resource": resource, "ems.refresh": options.refresh === true } }, async (span) => {
+      const joined = { value: false };
+      const result = await answer(client, queryHash, ask, options, joined);
+      const outcome = result.stale ? "stale" : result.source === "api" ? "miss" : joined.value ? "joined" : "hit";
+      metrics().emsSharedAnswers.inc({ resource, result: outcome });
+      setSpanAttributes(span, { "ems.shared_answer": outcome, "ems.answer_age_seconds": result.ageSeconds, "ems.credits_remaining": result.rateLimit?.remaining });
+      return result;
+    });
+  }
+
   /** The answer to `queryHash`: joined if this process is already asking, else resolved. */
   async function answer<T>(
     client: EmsClient,
     queryHash: string,
     ask: (options: CallOptions) => Promise<ListResult<T>>,
     options: SharedListOptions,
+    joined: { value: boolean },
   ): Promise<SharedAnswer<T>> {
     const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
     if (windowMs <= 0) {
@@ -333,6 +358,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const key = `${options.teamId}\n${client.fingerprint}\n${queryHash}`;
     const inflight = flights.get(key) as Promise<SharedAnswer<T>> | undefined;
     // Joining a call already under way in this process: its answer, shared.
+    joined.value = inflight !== undefined;
     if (inflight) return (options.signal ? abortable(inflight, options.signal) : inflight).then((answer) => ({ ...answer, source: "shared" as const }));
     // The flight is shared: it must not end because the first caller's page gave up.
     const flight = resolve(client, ask, queryHash, { ...options, signal: undefined }, windowMs);
@@ -347,7 +373,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   return {
     async list(client, resource, query, options) {
       const { hash } = canonicalQuery(resource, query);
-      return await answer(client, hash, (callOptions) => client.list(resource, query, callOptions), options);
+      return await observedAnswer(resource, client, hash, (callOptions) => client.list(resource, query, callOptions), options);
     },
 
     async record(client, resource, id, query, options) {
@@ -356,7 +382,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
         const { item, rateLimit } = await client.getOne(resource, id, query, callOptions);
         return asListResult(item, rateLimit);
       };
-      const shared = await answer(client, hash, ask, options);
+      const shared = await observedAnswer(resource, client, hash, ask, options);
       return { item: shared.items[0] ?? null, rateLimit: shared.rateLimit, ageSeconds: shared.ageSeconds, source: shared.source, stale: shared.stale };
     },
 

@@ -9,8 +9,8 @@ import { ems } from "./state";
  * The budget plan of one credential's rate limit (docs/ems-api.md §5: 2,000 credits per 10 minutes).
  *
  * - Page views ("page") come first: they spend whatever is left.
- * - Everything else is background work ("export" today; "sync" and "coverage" for the history and
- *   coverage features): it spends only what is left above a reserve (EMS_BACKGROUND_RESERVE_PERCENT,
+ * - Everything else is background work ("export"; "sync" and "coverage" for the history and
+ *   coverage features; "write" for changes of the setup, docs/ems-api.md §8): it spends only what is left above a reserve (EMS_BACKGROUND_RESERVE_PERCENT,
  *   default 30 % of the window), and when the next call would dip into it, it waits for the window
  *   to reset (the `X-Rate-Limit-Reset` of the last answer) instead of failing.
  * - Every listing call is recorded by team, credential and kind, per minute (EmsBudgetUsage), so
@@ -20,7 +20,7 @@ import { ems } from "./state";
  * `{ kind, teamId }` as the call's `budget` option (lib/ems/client.ts).
  */
 
-export const BUDGET_KINDS = ["page", "export", "sync", "coverage"] as const;
+export const BUDGET_KINDS = ["page", "export", "sync", "coverage", "write"] as const;
 export type BudgetKind = (typeof BUDGET_KINDS)[number];
 
 export const BUDGET_KIND_LABELS: Record<BudgetKind, string> = {
@@ -28,6 +28,7 @@ export const BUDGET_KIND_LABELS: Record<BudgetKind, string> = {
   export: "Exports",
   sync: "History syncs",
   coverage: "Coverage refreshes",
+  write: "Changes to the setup",
 };
 
 /** Who spends: the team (for the usage record) and the kind of work (for the reserve). */

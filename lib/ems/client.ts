@@ -25,6 +25,7 @@ import {
   type WebhookGroup,
 } from "./responses";
 import { ems, type CachedToken } from "./state";
+import { countRateLimitWait } from "./telemetry";
 import { getToken, invalidateToken } from "./token";
 
 export type CallOptions = {
@@ -107,6 +108,7 @@ function resourcePath(resource: EmsApiResource): string {
 async function waitOrThrow(seconds: number, options: CallOptions, waits: number, detail: string, rateLimit: RateLimit | null): Promise<void> {
   if (!options.waitForRateLimit || waits >= MAX_RATE_LIMIT_WAITS) throw new RateLimitedError(seconds, detail, rateLimit);
   emsLog("info", "ems.rate_limit_wait", { requestId: options.requestId, seconds, detail });
+  countRateLimitWait("rate_limited", seconds);
   // A little jitter so that waiting jobs do not all return in the same millisecond.
   await sleep(seconds * 1000 + Math.random() * 250, options.signal);
 }
@@ -163,6 +165,7 @@ async function paceBackground(ms: number, options: CallOptions, spender: BudgetS
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   if (!options.waitForRateLimit) throw new RateLimitedError(seconds, `${spender.kind}: the rest of the window is kept for page views`, null);
   emsLog("info", "ems.rate_limit_wait", { requestId: options.requestId, seconds, detail: `${spender.kind}: keeping the reserve for page views` });
+  countRateLimitWait("reserve", seconds);
   await sleep(ms + Math.random() * 250, options.signal);
 }
 

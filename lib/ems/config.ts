@@ -15,6 +15,19 @@ export const SINGLE_CALL_COST = 1;
 /** GETs are retried up to twice on 5xx and network errors. */
 export const MAX_GET_RETRIES = 2;
 
+/** The changes of the setup the client makes (docs/ems-api.md §8), each at one path that EMS_WRITE_PATHS can change. */
+export type WriteOperation = "webhooks.create" | "webhooks.update" | "webhooks.delete" | "webhook-groups.create" | "webhook-groups.update" | "webhook-groups.delete";
+
+/** The contract's paths (§8.1, §8.2): `{id}` stands for the record's id. */
+export const DEFAULT_WRITE_PATHS: Readonly<Record<WriteOperation, string>> = {
+  "webhooks.create": "/api/v1/webhooks/create",
+  "webhooks.update": "/api/v1/webhooks/update/{id}",
+  "webhooks.delete": "/api/v1/webhooks/{id}",
+  "webhook-groups.create": "/api/v1/webhook-groups/create",
+  "webhook-groups.update": "/api/v1/webhook-groups/update/{id}",
+  "webhook-groups.delete": "/api/v1/webhook-groups/{id}",
+};
+
 export interface EmsConfig {
   /** Renew a token when fewer than this many ms of its life remain (EMS_TOKEN_RENEW_BEFORE_SECONDS, default 300 s). */
   renewBeforeMs: number;
@@ -22,6 +35,8 @@ export interface EmsConfig {
   timeoutMs: number;
   /** Path of the webhook-groups listing (EMS_WEBHOOK_GROUPS_PATH): the contract's path is ours (docs/ems-api.md §4.1). */
   webhookGroupsPath: string;
+  /** Where each write goes (EMS_WRITE_PATHS over DEFAULT_WRITE_PATHS). */
+  writePaths: Readonly<Record<WriteOperation, string>>;
   /** Identical listings of one credential within this long are answered once (EMS_SHARED_ANSWER_SECONDS, default 30 s; 0: off). */
   sharedAnswerMs: number;
   /** Coverage and health checks reuse the account's setup this long (EMS_COVERAGE_CACHE_SECONDS, default 60 s). */
@@ -44,6 +59,7 @@ function readConfig(): EmsConfig {
     renewBeforeMs: env.EMS_TOKEN_RENEW_BEFORE_SECONDS * 1000,
     timeoutMs: env.EMS_TIMEOUT_MS,
     webhookGroupsPath: env.EMS_WEBHOOK_GROUPS_PATH,
+    writePaths: { ...DEFAULT_WRITE_PATHS, ...env.EMS_WRITE_PATHS },
     sharedAnswerMs: env.EMS_SHARED_ANSWER_SECONDS * 1000,
     coverageCacheMs: env.EMS_COVERAGE_CACHE_SECONDS * 1000,
     recordAnswerMs: env.EMS_SHARED_ANSWER_SECONDS === 0 ? 0 : Math.max(env.EMS_SHARED_ANSWER_SECONDS, env.EMS_COVERAGE_CACHE_SECONDS) * 1000,
@@ -76,4 +92,10 @@ export function timeoutMs(): number {
 
 export function webhookGroupsPath(): string {
   return emsConfig().webhookGroupsPath;
+}
+
+/** The path of a write, with the record's id put in for `{id}`. */
+export function writePath(operation: WriteOperation, id?: number): string {
+  const path = emsConfig().writePaths[operation];
+  return id === undefined ? path : path.replace("{id}", String(id));
 }

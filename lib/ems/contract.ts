@@ -64,7 +64,9 @@ export const WEBHOOK_FIELDS = [
   "content_type",
   "all_fields",
   "use_default_fields",
+  "post_field_data",
   "fields",
+  "custom_fields",
   "headers",
   "notes",
   "created_at",
@@ -116,7 +118,7 @@ export const SEARCHABLE_FIELDS = {
 export const SORTABLE_FIELDS = {
   "webhook-groups": ["id", "name"],
   events: EVENT_FIELDS,
-  webhooks: WEBHOOK_FIELDS.filter((field) => field !== "event_ids" && field !== "fields" && field !== "headers"),
+  webhooks: WEBHOOK_FIELDS.filter((field) => !["event_ids", "fields", "post_field_data", "custom_fields", "headers"].includes(field)),
 } as const satisfies Record<EmsApiResource, readonly string[]>;
 
 /** Date fields holding `YYYY-MM-DD HH:MM:SS` timestamps (§4.2); the other date fields hold `YYYY-MM-DD`. */

@@ -119,6 +119,60 @@ export class RedirectRefusedError extends EmsError {
   }
 }
 
+/** One field the EMS refused in a write (a 422, docs/ems-api.md §6, §8.1): the field as sent and the EMS's words, cleaned. */
+export type EmsFieldError = { field: string; message: string };
+
+/**
+ * The EMS refused a change because of its fields (422): `fieldErrors` holds each field's message,
+ * so a form can show them next to the fields. Nothing was changed.
+ */
+export class EmsValidationError extends EmsError {
+  readonly fieldErrors: readonly EmsFieldError[];
+  constructor(fieldErrors: EmsFieldError[]) {
+    const summary = fieldErrors.map((error) => (error.field ? `${error.field}: ${error.message}` : error.message)).join("; ");
+    super(`The EMS refused the change: ${summary || "some fields are not valid"}`, { code: "ems_validation", status: 422, detail: summary });
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+/** The EMS does not offer this change through its API (a 405, or a 404 on a write path): nothing was changed, nothing is retried. */
+export class WriteNotOfferedError extends EmsError {
+  readonly operation: string;
+  constructor(operation: string, what: string, status: number) {
+    super(`This EMS does not offer ${what} through its API. Make the change in the EMS web app, or ask its provider.`, {
+      code: "ems_write_not_offered",
+      status,
+      detail: `${operation} answered ${status}`,
+    });
+    this.operation = operation;
+  }
+}
+
+/** The record a change was meant for no longer exists in the EMS (a 404 on update, confirmed by reading it). */
+export class RecordGoneError extends EmsError {
+  constructor(what: string, id: number) {
+    super(`The ${what} ${id} no longer exists in the EMS: it was deleted there.`, {
+      code: "ems_record_gone",
+      status: 404,
+      detail: `${what} ${id}: 404, and a read answered 404`,
+    });
+  }
+}
+
+/**
+ * A write got no clear answer (a timeout or 5xx) and the check that followed could not tell whether
+ * it was made (that read failed too). Nothing is retried: the person checks the record first.
+ */
+export class WriteOutcomeUnknownError extends EmsError {
+  constructor(detail: string, cause?: unknown) {
+    super("The EMS did not answer, and the portal could not check whether the change was made. Check the record in the EMS before trying again.", {
+      code: "ems_write_outcome_unknown",
+      detail,
+      cause,
+    });
+  }
+}
+
 export function isEmsError(error: unknown): error is EmsError {
   return error instanceof EmsError;
 }

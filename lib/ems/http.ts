@@ -1,11 +1,14 @@
 import "server-only";
+import { metrics } from "@/lib/telemetry/metrics";
+import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
 import { MAX_GET_RETRIES, timeoutMs } from "./config";
 import { EmsError, UpstreamUnavailableError } from "./errors";
 import { emsLog } from "./log";
-import { outboundRequest } from "./outbound";
+import { outboundRequest, type OutboundRequest, type OutboundResponse } from "./outbound";
+import { emsResourceOf } from "./telemetry";
 
 export interface EmsHttpRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   /** The URL's path, for the logs (never the query: it may hold search values). */
   path: string;
@@ -91,13 +94,11 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
     const started = performance.now();
     const logFields = { requestId: request.requestId, fingerprint: request.fingerprint, method: request.method, path, attempt };
     try {
-      const response = await outboundRequest({
-        method: request.method,
-        url: request.url,
-        headers: request.headers,
-        body: request.body,
-        signal: controller.signal,
-      });
+      const response = await observedAttempt(
+        { method: request.method, url: request.url, headers: request.headers, body: request.body, signal: controller.signal },
+        path,
+        attempt,
+      );
       const { bodyText } = response;
       const receivedAt = Date.now();
       const durationMs = Math.round(performance.now() - started);
@@ -130,6 +131,32 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
     }
     await sleep(backoffDelay(attempt - 1), request.signal);
   }
+}
+
+/**
+ * One attempt through the door, as a span ("EMS GET webhook-groups": resource, method, path, attempt,
+ * status, credits left; never the query string or a header) and counted in ems_calls_total.
+ */
+async function observedAttempt(request: OutboundRequest, path: string, attempt: number): Promise<OutboundResponse> {
+  const resource = emsResourceOf(path);
+  const attributes = { "ems.resource": resource, "http.request.method": request.method, "url.path": path, "ems.attempt": attempt };
+  return inSpan(`EMS ${request.method} ${resource}`, { kind: "client", attributes }, async (span) => {
+    let response: OutboundResponse;
+    try {
+      response = await outboundRequest(request);
+    } catch (error) {
+      metrics().emsCalls.inc({ resource, status: "error" });
+      throw error;
+    }
+    metrics().emsCalls.inc({ resource, status: String(response.status) });
+    if (response.status === 429) metrics().emsRateLimited.inc({ resource });
+    const remaining = response.headers.get("x-rate-limit-remaining");
+    setSpanAttributes(span, {
+      "http.response.status_code": response.status,
+      "ems.credits_remaining": remaining !== null && /^\s*\d+\s*$/.test(remaining) ? Number(remaining) : undefined,
+    });
+    return response;
+  });
 }
 
 function describeNetworkError(error: unknown): string {

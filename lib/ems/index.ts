@@ -2,6 +2,8 @@ import "server-only";
 
 /** The EMS client: the only code that talks to the EMS API or holds its tokens. */
 export { getEmsClient } from "./client";
+export { encodeWebhookBody, encodeWebhookGroupBody, getEmsWriter, MAX_WRITE_ATTEMPTS } from "./writes";
+export type { EmsWriter, NewWebhook, NewWebhookGroup, WebhookChanges, WebhookGroupChanges, WriteCheck, WriteOptions, WriteResult } from "./writes";
 export type { CallOptions, EmsClient, ItemFor, ListResult, RecordResult } from "./client";
 export { credentialFingerprint, normalizeBaseUrl, basicAuthorization, encodeCredentialPart } from "./credentials";
 export type { EmsCredential } from "./credentials";
@@ -10,6 +12,10 @@ export {
   CredentialsRejectedError,
   EmsBadRequestError,
   EmsError,
+  EmsValidationError,
+  RecordGoneError,
+  WriteNotOfferedError,
+  WriteOutcomeUnknownError,
   InvalidBaseUrlError,
   InvalidQueryError,
   InvalidResponseError,
@@ -18,6 +24,7 @@ export {
   RedirectRefusedError,
   UpstreamUnavailableError,
 } from "./errors";
+export type { EmsFieldError } from "./errors";
 export { credentialStateIfReadable, dropCredentialState, forgetCredential, getCredentialState } from "./credential-state";
 export type { CredentialState } from "./credential-state";
 export { tokenCacheAad } from "./token-cache";
@@ -29,7 +36,8 @@ export type { PeekedAnswer, SharedAnswer, SharedListOptions, SharedRecord } from
 export { BUDGET_KIND_LABELS, BUDGET_KINDS, flushBudgetUsage, isBudgetLow, reservedCredits, usageByKind } from "./budget";
 export type { BudgetKind, BudgetSpender, KindUsage } from "./budget";
 export { flushEmsState } from "./lifecycle";
-export { emsConfig, reloadEmsConfig } from "./config";
+export { DEFAULT_WRITE_PATHS, emsConfig, reloadEmsConfig, writePath } from "./config";
+export type { WriteOperation } from "./config";
 export * from "./contract";
 export * from "./query";
 export type { EmsEvent, EmsHeader, ListMeta, Webhook, WebhookGroup } from "./responses";

@@ -65,7 +65,7 @@ export function setTrustedCertificates(ca: string | null): void {
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface OutboundRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   url: string;
   headers: Record<string, string>;
   body?: string;

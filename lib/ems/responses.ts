@@ -65,6 +65,14 @@ function listOf<T extends z.ZodType>(item: T) {
   }, z.array(item));
 }
 
+export type EmsCustomField = { key: string; type: string; value: string };
+
+/** `custom_fields` (§4.1a): `[{key, type, value}]`; a missing part is empty text. */
+const customFieldsSchema = z.preprocess(
+  (value): unknown => (value === null || value === undefined || value === "" ? [] : typeof value === "object" && !Array.isArray(value) ? Object.values(value) : value),
+  z.array(z.object({ key: z.preprocess((v) => v ?? "", textLike), type: z.preprocess((v) => v ?? "", textLike), value: z.preprocess((v) => v ?? "", textLike) })),
+);
+
 /**
  * A webhook (docs/ems-api.md §4.1a). Every field but `id` may be missing: missing means unknown,
  * never false or empty. Values outside the documented ones (a new `trigger_object`, a
@@ -88,7 +96,9 @@ export const webhookSchema = z.object({
   content_type: textLike.optional(),
   all_fields: booleanLike.optional(),
   use_default_fields: booleanLike.optional(),
+  post_field_data: listOf(textLike).optional(),
   fields: listOf(textLike).optional(),
+  custom_fields: customFieldsSchema.optional(),
   headers: headersSchema.optional(),
   notes: nullableText.optional(),
   created_at: nullableText.optional(),
@@ -116,6 +126,9 @@ export const webhookGroupSchema = z.object({
   headers: headersSchema.optional(),
   notification_emails: emailsSchema.optional(),
   webhooks: webhooksSchema.optional(),
+  /** The last change (§4.1, §8.2); optional: not every EMS sends them. */
+  updated_at: nullableText.optional(),
+  updated_by: nullableText.optional(),
 });
 export type WebhookGroup = z.infer<typeof webhookGroupSchema>;
 
@@ -161,7 +174,9 @@ const strictWebhook = z.object({
   content_type: z.string().optional(),
   all_fields: z.boolean().optional(),
   use_default_fields: z.boolean().optional(),
+  post_field_data: z.array(z.string()).optional(),
   fields: z.array(z.string()).optional(),
+  custom_fields: z.array(z.object({ key: z.string(), type: z.string(), value: z.string() })).optional(),
   headers: strictHeaders.optional(),
   notes: z.string().nullable().optional(),
   created_at: z.string().nullable().optional(),
@@ -175,6 +190,8 @@ const strictWebhookGroup = z.object({
   headers: strictHeaders.optional(),
   notification_emails: z.array(z.string()).optional(),
   webhooks: z.array(strictWebhook).optional(),
+  updated_at: z.string().nullable().optional(),
+  updated_by: z.string().nullable().optional(),
 });
 const strictEvent = z.object({
   id: z.number().int(),

@@ -9,6 +9,8 @@ import { emsLog, shortId } from "./log";
 import { parseRateLimit, recordRateLimit, retryAfterSeconds } from "./rate-limit";
 import { apiErrorMessage } from "./responses";
 import type { CachedToken } from "./state";
+import { metrics } from "@/lib/telemetry/metrics";
+import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
 
 /** The token endpoint (contract section 2): one request for a new token, and nothing about storing it. */
 
@@ -31,6 +33,24 @@ export function tokenRequestDeadlineMs(): number {
  * like a GET. The result has no ciphertext yet: it is not stored anywhere.
  */
 export async function requestToken(credential: EmsCredential, requestId: string, signal?: AbortSignal): Promise<CachedToken> {
+  // A span with the attempts as its children, and a count by result: never the key, secret or token.
+  return inSpan("EMS token request", { kind: "internal" }, async (span) => {
+    let result = "failed";
+    try {
+      const token = await requestTokenOnce(credential, requestId, signal);
+      result = "issued";
+      return token;
+    } catch (error) {
+      result = error instanceof CredentialsRejectedError ? "rejected" : error instanceof RateLimitedError ? "rate_limited" : "failed";
+      throw error;
+    } finally {
+      metrics().emsTokenRequests.inc({ result });
+      setSpanAttributes(span, { "ems.token.result": result });
+    }
+  });
+}
+
+async function requestTokenOnce(credential: EmsCredential, requestId: string, signal?: AbortSignal): Promise<CachedToken> {
   const { fingerprint } = credential;
   const response = await emsHttp({
     method: "POST",

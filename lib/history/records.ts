@@ -53,7 +53,19 @@ export const recordKey = (kind: RecordKind, id: number): string => `${kind}:${id
  * The contract's webhook fields a change is recorded for: not the id, nor the group (the one it is
  * nested in, set separately), nor the headers (masked separately), nor who and when of the last edit.
  */
-const NOT_TRACKED = new Set(["id", "group_id", "headers", "created_at", "created_by", "updated_at", "updated_by"]);
+const NOT_TRACKED = new Set([
+  "id",
+  "group_id",
+  "headers",
+  "created_at",
+  "created_by",
+  "updated_at",
+  "updated_by",
+  // Newer fields of the contract (§4.1a): tracking them would report every webhook as changed at the
+  // first sync after an upgrade; they are read (plans, lib/ems writes) but not recorded yet.
+  "post_field_data",
+  "custom_fields",
+]);
 const TRACKED_WEBHOOK_FIELDS = WEBHOOK_FIELDS.filter((field) => !NOT_TRACKED.has(field)) as readonly (keyof Webhook)[];
 
 const EVENT_FIELDS = ["name", "status", "start_date", "end_date", "start_time", "end_time", "timezone"] as const satisfies readonly (keyof EmsEvent)[];

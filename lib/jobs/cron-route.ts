@@ -1,7 +1,8 @@
 import "server-only";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { jobsEnv } from "@/lib/env";
 import { log } from "@/lib/log";
+import { bearerTokenMatches } from "@/lib/security/bearer-token";
+import { runObserved } from "./observed-run";
 import { jobNamed } from "./registry";
 
 /**
@@ -11,24 +12,17 @@ import { jobNamed } from "./registry";
  *
  * - CRON_SECRET unset: 503, and the job does not run (a route that anyone could trigger is no
  *   cron route; set the secret, or use the job engine).
- * - No or another bearer token: 401. Compared in constant time (SHA-256 of both, then
- *   timingSafeEqual, so neither the content nor the length of the secret leaks through timing).
+ * - No or another bearer token: 401. Compared in constant time (lib/security/bearer-token.ts).
  * - Right token: 200 with what the job did; 500 if it failed (logged).
  */
 const NO_STORE = { "Cache-Control": "no-store" };
 
 export function cronRefusal(authorization: string | null, secret: string | undefined): Response | null {
   if (!secret) return Response.json({ error: "CRON_SECRET is not set on this deployment." }, { status: 503, headers: NO_STORE });
-  const match = /^Bearer (.+)$/.exec(authorization ?? "");
-  if (!match || !sameSecret(match[1]!, secret)) {
+  if (!bearerTokenMatches(authorization, secret)) {
     return Response.json({ error: "Unauthorized." }, { status: 401, headers: { ...NO_STORE, "WWW-Authenticate": 'Bearer realm="cron"' } });
   }
   return null;
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The GET handler of app/api/cron/<job>/route.ts. `maxSeconds`: the function's time limit. */
@@ -40,7 +34,7 @@ export function cronRouteFor(jobName: string, { maxSeconds }: { maxSeconds: numb
     // Leave a margin of the function's limit to answer; the next call goes on where this one stopped.
     const deadline = Date.now() + Math.max(1, maxSeconds - 10) * 1000;
     try {
-      const result = await job.run({ signal: request.signal, deadline }, undefined);
+      const result = await runObserved(job, { signal: request.signal, deadline }, undefined, "cron");
       return Response.json({ job: job.name, result }, { headers: NO_STORE });
     } catch (error) {
       log.error({ event: "jobs.cron_failed", job: job.name, err: error }, "cron job failed");

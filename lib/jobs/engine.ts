@@ -2,6 +2,7 @@ import "server-only";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { log } from "@/lib/log";
+import { runObserved } from "./observed-run";
 import { JOBS, type JobDefinition } from "./registry";
 
 /**
@@ -91,7 +92,7 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
       await boss.work(job.name, { batchSize: 1, ...(intervals.polling ? { pollingIntervalSeconds: intervals.polling } : {}) }, async ([pgJob]) => {
         const started = Date.now();
         try {
-          const result = await job.run({ signal: stopping.signal }, pgJob!.data);
+          const result = await runObserved(job, { signal: stopping.signal }, pgJob!.data, "engine");
           log.info({ event: "jobs.done", job: job.name, id: pgJob!.id, ms: Date.now() - started }, "job done");
           return result;
         } catch (error) {

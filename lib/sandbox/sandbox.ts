@@ -18,6 +18,7 @@ import { TokenSigner, type TokenCheck } from "./core/tokens";
 import { Drift } from "./data/drift";
 import { EditedAccounts } from "./data/edited-accounts";
 import type { AppliedEdit } from "./data/edits";
+import { handleWrite, WRITE_RESOURCES, type WriteOperation, type WriteResource } from "./api/writes";
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 60;
 const LISTING_COST = 10;
@@ -29,6 +30,7 @@ type Route =
   | { kind: "token" }
   | { kind: "listing"; resource: ListingResource }
   | { kind: "record"; resource: ListingResource; id: string }
+  | { kind: "write"; operation: WriteOperation }
   | { kind: "openapi" }
   | { kind: "admin" }
   | { kind: "unknown" };
@@ -47,6 +49,12 @@ function route(path: string): Route {
   const name = rest.endsWith(".json") ? rest.slice(0, -5) : rest;
   if (name === "oauth2/token") return { kind: "token" };
   if (isResource(name)) return { kind: "listing", resource: name };
+  // Writes (docs/ems-api.md §8): `<resource>/create`, `<resource>/update/{id}`; a DELETE of a record is one too.
+  const write = /^(webhooks|webhook-groups)\/(create|update\/([^/]*))$/.exec(name);
+  if (write) {
+    const resource = write[1] as WriteResource;
+    return { kind: "write", operation: write[2] === "create" ? { resource, op: "create" } : { resource, op: "update", rawId: write[3] } };
+  }
   const slash = name.indexOf("/");
   if (slash > 0) {
     const resource = name.slice(0, slash);
@@ -54,6 +62,26 @@ function route(path: string): Route {
     if (isResource(resource) && id !== "" && !id.includes("/")) return { kind: "record", resource, id };
   }
   return { kind: "unknown" };
+}
+
+const isWriteResource = (resource: string): resource is WriteResource => (WRITE_RESOURCES as readonly string[]).includes(resource);
+
+/**
+ * The write a request asks for: POST `<resource>/create`, PUT `<resource>/update/{id}`, DELETE
+ * `<resource>/{id}`; null when it is none (a read, or a method the path does not take: a 405).
+ */
+function writeOperation(target: Route, method: string): WriteOperation | null {
+  if (target.kind === "write") {
+    const expected = target.operation.op === "create" ? "POST" : "PUT";
+    if (method !== expected) throw new SandboxHttpError(405, `Method ${method} is not allowed here; use ${expected}.`, { allow: expected });
+    return target.operation;
+  }
+  if (target.kind === "record" && method === "DELETE" && isWriteResource(target.resource)) return { resource: target.resource, op: "delete", rawId: target.id };
+  return null;
+}
+
+function isWrite(target: Route, method: string): boolean {
+  return target.kind === "write" || (target.kind === "record" && method === "DELETE" && isWriteResource(target.resource));
 }
 
 type Caller = { accountKey?: string; bucket: string; bearer?: TokenCheck; basic?: BasicCredentialsResult; provenAccount?: SandboxAccount };
@@ -139,12 +167,18 @@ export class Sandbox implements SandboxControls {
     const target = route(request.path);
     if (target.kind === "admin") return handleAdminRequest(request, this.adminSecret, this);
 
-    const kind: CallKind = target.kind === "token" ? "token" : "api";
+    const kind: CallKind = target.kind === "token" ? "token" : isWrite(target, request.method) ? "write" : "api";
     const caller = this.identify(target, request);
-    const counted = target.kind === "token" || target.kind === "listing" || target.kind === "record";
-    if (counted) this.counters.record(kind, caller.accountKey);
+    const counted = target.kind === "token" || target.kind === "listing" || target.kind === "record" || target.kind === "write";
+    if (counted) this.counters.record(kind === "token" ? "token" : "api", caller.accountKey);
 
     const fault = counted ? this.faults.take(kind) : undefined;
+    // A write whose answer is lost: it is made now, then the answer is late and/or replaced by the fault.
+    if (fault?.afterWrite && kind === "write") {
+      const made = this.answer(target, request, caller, undefined);
+      const answered = fault.status || fault.malformedJson ? this.answer(target, request, caller, fault, made) : made;
+      return fault.delayMs ? sleep(fault.delayMs).then(() => answered) : answered;
+    }
     if (fault?.delayMs) {
       return sleep(fault.delayMs).then(() => this.answer(target, request, caller, fault));
     }
@@ -179,9 +213,11 @@ export class Sandbox implements SandboxControls {
     return check;
   }
 
-  private answer(target: Route, request: SandboxRequest, caller: Caller, fault: FaultRule | undefined): SandboxResponse {
+  private answer(target: Route, request: SandboxRequest, caller: Caller, fault: FaultRule | undefined, made?: SandboxResponse): SandboxResponse {
     let response: SandboxResponse;
-    if (fault?.status) {
+    if (made && !fault?.status) {
+      response = made;
+    } else if (fault?.status) {
       response = this.injectedFault(target, fault.status, fault.retryAfterSeconds, caller.bucket);
     } else {
       const cost = target.kind === "listing" ? LISTING_COST : OTHER_COST;
@@ -212,7 +248,8 @@ export class Sandbox implements SandboxControls {
           if (request.method !== "GET") throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET" });
           return openApiResponse(request.baseUrl);
         case "listing":
-        case "record": {
+        case "record":
+        case "write": {
           const bearer = caller.bearer;
           if (!bearer?.ok) {
             const message =
@@ -223,10 +260,14 @@ export class Sandbox implements SandboxControls {
                   : MESSAGES.invalidBearer;
             throw new SandboxHttpError(401, message, { "www-authenticate": WWW_AUTHENTICATE_BEARER });
           }
-          if (request.method !== "GET" && request.method !== "HEAD") {
-            throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use GET.`, { allow: "GET, HEAD" });
-          }
           const account = this.accounts.get(bearer.token.accountKey)!;
+          const write = writeOperation(target, request.method);
+          if (write) return this.write(write, request, account);
+          if (request.method !== "GET" && request.method !== "HEAD") {
+            const allow = target.kind === "record" && isWriteResource(target.resource) ? "GET, HEAD, DELETE" : "GET, HEAD";
+            throw new SandboxHttpError(405, `Method ${request.method} is not allowed here; use ${allow.replace(", HEAD", "")}.`, { allow });
+          }
+          if (target.kind === "write") throw new SandboxHttpError(404, MESSAGES.notFound);
           return target.kind === "listing"
             ? handleListing(target.resource, request, this.data.dataset(account), this.quirks)
             : handleSingleRecord(target.resource, target.id, request, this.data.dataset(account), this.quirks);
@@ -239,6 +280,14 @@ export class Sandbox implements SandboxControls {
       this.logger.error({ event: "sandbox.unexpected_error", method: request.method, path: request.path, err: error }, "sandbox request failed");
       return errorResponse(500, MESSAGES.internal);
     }
+  }
+
+  /** A create, update or delete (docs/ems-api.md §8): the account's data is replaced only when it succeeds. */
+  private write(operation: WriteOperation, request: SandboxRequest, account: SandboxAccount): SandboxResponse {
+    return handleWrite(operation, request, account.key, {
+      dataset: () => this.data.dataset(account),
+      commit: (change) => this.data.commit(account.key, this.clock.now(), change),
+    });
   }
 
   private rateLimited(limit: RateLimitOutcome): SandboxResponse {

@@ -26,7 +26,12 @@ export type SandboxAdminClient = {
     delayMs?: number;
     malformedJson?: boolean;
     retryAfterSeconds?: number;
-    paths?: "token" | "api" | "all";
+    /** `write`: only creates, updates and deletes (`api` includes them). */
+    paths?: "token" | "api" | "write" | "all";
+    /** Let this many matching calls through first (a failure at the third write: `skip: 2`). */
+    skip?: number;
+    /** For writes: the write is made, then its answer is lost (replaced by `status`, or late by `delayMs`). */
+    afterWrite?: boolean;
   }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Shifts the server's clock: its Date header, expires_at and token expiry checks. */

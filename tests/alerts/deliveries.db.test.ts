@@ -13,6 +13,7 @@ import { slackUrlAad } from "@/lib/alerts/slack-url";
 import type { Actor } from "@/lib/access/actor";
 import { encryptSecret, secretAad } from "@/lib/crypto";
 import { prisma } from "@/lib/db/prisma";
+import { metrics } from "@/lib/telemetry/metrics";
 import { setHostResolver } from "@/lib/ems/outbound";
 import { allowPrivateOrigin, withEnv, withLogLevel } from "@/tests/ems/support/env";
 import { captureOutput } from "@/tests/ems/support/capture-logs";
@@ -166,6 +167,13 @@ const alertFor = (tracker: { id: string }, owner: Actor, syncId: string, kind: "
 const deliveriesOf = (syncId: string) => prisma.alertDelivery.findMany({ where: { syncId }, orderBy: [{ channel: "asc" }, { recipient: "asc" }] });
 
 const seconds = (count: number) => count * 1000;
+
+/** alert_deliveries_total of the Slack channel, by result (the registry is the process's: compare before and after). */
+async function slackDeliveryCounts(): Promise<Record<"sent" | "retrying", number>> {
+  const { values } = await metrics().alertDeliveries.get();
+  const of = (result: string) => values.find((value) => value.labels.channel === "slack" && value.labels.result === result)?.value ?? 0;
+  return { sent: of("sent"), retrying: of("retrying") };
+}
 
 describe("queueAlerts", () => {
   it("emails the members whose preference wants that kind, in this team only, once per sync", async () => {
@@ -362,6 +370,7 @@ describe("Slack deliveries", () => {
     const owner = await createTeam();
     const tracker = await trackerOf(owner, receiver.url);
     const syncId = await syncOf(tracker.id);
+    const countsBefore = await slackDeliveryCounts();
     const restoreLevel = withLogLevel("debug");
     const { output, error } = await captureOutput(async () => {
       const queuedAt = Date.now();
@@ -403,6 +412,9 @@ describe("Slack deliveries", () => {
     expect(output).not.toContain("/services/T0001");
     const listed = await recentDeliveries(owner, tracker.id, 10);
     expect(listed.map((each) => [each.channel, each.status, each.attempts])).toEqual([["slack", "sent", 3]]);
+    // /api/metrics counts every attempt by result (alert_deliveries_total).
+    const countsAfter = await slackDeliveryCounts();
+    expect({ retrying: countsAfter.retrying - countsBefore.retrying, sent: countsAfter.sent - countsBefore.sent }).toEqual({ retrying: 2, sent: 1 });
   });
 
   it("a receiver that always fails: failed after the attempt limit, with the reason, and not tried again", async () => {

@@ -38,10 +38,31 @@ describe("proxy", () => {
 
   // Issue 24, finding 6: the public paths matched as prefixes of the path, not whole segments.
   it("opens only whole public path segments: /api/health-findings is not /api/health, /sign-inx is not /sign-in", async () => {
-    for (const path of ["/api/health", "/api/health/", "/sign-in", "/sign-up", "/invite/abc", "/api/auth/session", "/sandbox", "/sandbox/api/v1/events"]) {
+    for (const path of [
+      "/api/health",
+      "/api/health/",
+      "/api/metrics",
+      "/sign-in",
+      "/sign-up",
+      "/invite/abc",
+      "/api/auth/session",
+      "/sandbox",
+      "/sandbox/api/v1/events",
+    ]) {
       expect((await proxy(request(path))).status, path).toBe(200);
     }
-    for (const path of ["/api/health-findings", "/api/healthz", "/sign-inx", "/sign-up-now", "/invites", "/api/authx", "/sandboxx", "/sandbox-x/api", "/api/cron/"]) {
+    for (const path of [
+      "/api/health-findings",
+      "/api/healthz",
+      "/api/metricsx",
+      "/sign-inx",
+      "/sign-up-now",
+      "/invites",
+      "/api/authx",
+      "/sandboxx",
+      "/sandbox-x/api",
+      "/api/cron/",
+    ]) {
       const response = await proxy(request(path));
       expect(response.status, path).toBe(307);
       expect(new URL(response.headers.get("location")!).pathname, path).toBe("/sign-in");

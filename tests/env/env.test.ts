@@ -101,7 +101,14 @@ describe("the EMS client's variables", () => {
       EMS_COVERAGE_CACHE_SECONDS: 60,
       EMS_BACKGROUND_RESERVE_PERCENT: 30,
       EMS_LOW_BUDGET_PERCENT: 20,
+      EMS_WRITE_PATHS: {},
     });
+    expect(emsEnv({ EMS_WRITE_PATHS: "webhooks.update=/api/v1/webhooks/{id}/edit, webhook-groups.create=/api/v1/groups/new" }).EMS_WRITE_PATHS).toEqual({
+      "webhooks.update": "/api/v1/webhooks/{id}/edit",
+      "webhook-groups.create": "/api/v1/groups/new",
+    });
+    expect(problemsOf(() => emsEnv({ EMS_WRITE_PATHS: "webhooks.update=/api/v1/webhooks/edit" }))[0]).toMatch(/holding \{id\}/);
+    expect(problemsOf(() => emsEnv({ EMS_WRITE_PATHS: "webhooks.rename=/x" }))[0]).toMatch(/not <operation>=<path>/);
     expect(problemsOf(() => emsEnv({ EMS_COVERAGE_CACHE_SECONDS: "3601" }))).toEqual(["EMS_COVERAGE_CACHE_SECONDS must be a whole number from 0 to 3,600"]);
     expect(emsEnv({ EMS_SHARED_ANSWER_SECONDS: "0" }).EMS_SHARED_ANSWER_SECONDS).toBe(0);
     expect(problemsOf(() => emsEnv({ EMS_BACKGROUND_RESERVE_PERCENT: "95" }))).toEqual(["EMS_BACKGROUND_RESERVE_PERCENT must be a whole number from 0 to 90"]);

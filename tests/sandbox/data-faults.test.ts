@@ -40,7 +40,7 @@ function findFaults(events: EmsEvent[], groups: { group: WebhookGroup; webhooks:
   const byUrlAndTrigger = new Map<string, Set<number>>();
   for (const hook of hooks) {
     const key = `${hook.url} ${hook.trigger_object}`;
-    byUrlAndTrigger.set(key, (byUrlAndTrigger.get(key) ?? new Set()).add(hook.group_id));
+    byUrlAndTrigger.set(key, (byUrlAndTrigger.get(key) ?? new Set()).add(hook.group_id!));
   }
   const sameUrlInGroups = [...byUrlAndTrigger.values()].filter((groupIds) => groupIds.size >= 2);
   const credentialValues = new Map<string, Set<number>>();

@@ -37,6 +37,22 @@ describe("app/sandbox/[...path]/route.ts", () => {
     expect(body._links.next.href).toBe(`${base}/api/v1/webhook-groups.json?page=2&per-page=5`);
   });
 
+  it("takes writes: PUT and DELETE reach the sandbox, and a delete's 204 has no body", async () => {
+    const authorization = `Bearer ${await token()}`;
+    const form = { authorization, "content-type": "application/x-www-form-urlencoded;charset=UTF-8" };
+    const created = await route.POST(new Request(`${base}/api/v1/webhook-groups/create`, { method: "POST", headers: form, body: "name=Embedded%20write" }));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const updated = await route.PUT(
+      new Request(`${base}/api/v1/webhook-groups/update/${id}`, { method: "PUT", headers: form, body: "notification_emails[]=ops%40example.com" }),
+    );
+    expect(await updated.json()).toMatchObject({ id, name: "Embedded write", notification_emails: ["ops@example.com"], updated_by: "API (ems_demo_key)" });
+    const deleted = await route.DELETE(new Request(`${base}/api/v1/webhook-groups/${id}`, { method: "DELETE", headers: { authorization } }));
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe("");
+    expect((await route.GET(new Request(`${base}/api/v1/webhook-groups/${id}`, { headers: { authorization } }))).status).toBe(404);
+  });
+
   it("keeps one sandbox per process, so state survives between requests", async () => {
     const first = await token();
     const second = await token();

@@ -25,7 +25,7 @@ describe("the envelope", () => {
     expect(body._meta).toEqual({ totalCount: 140, pageCount: 7, currentPage: 1, perPage: 20 });
     expect(body.items).toHaveLength(20);
     for (const item of body.items) {
-      expect(Object.keys(item)).toEqual(["id", "name", "headers", "notification_emails"]);
+      expect(Object.keys(item)).toEqual(["id", "name", "headers", "notification_emails", "updated_at", "updated_by"]);
       webhookGroupSchema.strict().parse(item);
     }
     expect(Object.keys(body._links).sort()).toEqual(["first", "last", "next", "self"]);
@@ -152,11 +152,15 @@ describe("fields and expand", () => {
   });
 
   it("400 for unknown fields and expansions", async () => {
-    await bad("webhook-groups", "fields=id,colour", 'Unknown field "colour" in fields for webhook groups. Fields: id, name, headers, notification_emails.');
+    await bad(
+      "webhook-groups",
+      "fields=id,colour",
+      'Unknown field "colour" in fields for webhook groups. Fields: id, name, headers, notification_emails, updated_at, updated_by.',
+    );
     await bad(
       "webhook-groups",
       "fields=id,webhooks",
-      'Unknown field "webhooks" in fields for webhook groups (webhooks is an extra field: ask for it with expand=webhooks). Fields: id, name, headers, notification_emails.',
+      'Unknown field "webhooks" in fields for webhook groups (webhooks is an extra field: ask for it with expand=webhooks). Fields: id, name, headers, notification_emails, updated_at, updated_by.',
     );
     await bad("webhook-groups", "fields=id,,name", 'fields has an empty entry in "id,,name".');
     await bad("webhook-groups", "expand=events", 'Unknown expand "events" for webhook groups. Expandable: webhooks.');
@@ -164,7 +168,7 @@ describe("fields and expand", () => {
     await bad(
       "events",
       "fields=id,venue",
-      'Unknown field "venue" in fields for events. Fields: id, name, status, type_id, folder_id, start_date, end_date, start_time, end_time, timezone, capacity, free_event, url, created_at, updated_at.',
+      'Unknown field "venue" in fields for events. Fields: id, name, status, type_id, folder_id, start_date, end_date, start_time, end_time, timezone, capacity, free_event, url, created_at, updated_at, close_date, close_time, description, domain, hashtag, organizer_id, target_attendance, webinar_url, created_by, updated_by.',
     );
   });
 });

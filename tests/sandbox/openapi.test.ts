@@ -39,13 +39,22 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/openapi.json",
       "/api/v1/webhook-groups",
       "/api/v1/webhook-groups.json",
+      "/api/v1/webhook-groups/create",
+      "/api/v1/webhook-groups/create.json",
+      "/api/v1/webhook-groups/update/{id}",
+      "/api/v1/webhook-groups/update/{id}.json",
       "/api/v1/webhook-groups/{id}",
       "/api/v1/webhook-groups/{id}.json",
       "/api/v1/webhooks",
       "/api/v1/webhooks.json",
+      "/api/v1/webhooks/create",
+      "/api/v1/webhooks/create.json",
+      "/api/v1/webhooks/update/{id}",
+      "/api/v1/webhooks/update/{id}.json",
       "/api/v1/webhooks/{id}",
       "/api/v1/webhooks/{id}.json",
     ]);
+    expect(Object.keys(document.paths["/api/v1/webhooks/{id}"]).sort()).toEqual(["delete", "get"]);
     const parameters = document.paths["/api/v1/webhook-groups"].get.parameters!.map((parameter) => parameter.name);
     expect(parameters).toEqual(["fields", "expand", "search", "searchCondition", "page", "per-page", "sort", "ids"]);
     expect(document.paths["/api/v1/webhooks"].get.parameters!.map((parameter) => parameter.name)).toEqual(parameters);

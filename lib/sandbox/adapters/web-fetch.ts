@@ -56,5 +56,7 @@ export async function handleFetchRequest(sandbox: SandboxHandler, request: Reque
     remoteAddress: headers["x-forwarded-for"]?.split(",")[0]?.trim(),
   };
   const response = await sandbox.handle(normalized);
-  return new Response(request.method === "HEAD" ? null : response.body, { status: response.status, headers: response.headers });
+  // A 204 (a delete) and a HEAD carry no body: the Fetch Response refuses one, even empty.
+  const bodyless = request.method === "HEAD" || response.status === 204 || response.status === 304;
+  return new Response(bodyless ? null : response.body, { status: response.status, headers: response.headers });
 }

@@ -30,7 +30,7 @@ const groupFields = Object.keys(webhookGroupSchema.shape);
 const eventFields = Object.keys(eventSchema.shape);
 const webhookFields = Object.keys(webhookSchema.shape);
 /** Arrays have no meaningful order. */
-const ARRAY_FIELDS = ["event_ids", "fields", "headers"];
+const ARRAY_FIELDS = ["event_ids", "fields", "post_field_data", "custom_fields", "headers"];
 
 export const WEBHOOK_GROUPS: ResourceDescriptor = {
   path: "webhook-groups",
@@ -51,7 +51,8 @@ export const EVENTS: ResourceDescriptor = {
   // Production returns only id and name of an event without `fields` (docs/ems-api.md §4.2).
   defaultFields: ["id", "name"],
   expandable: [],
-  sortable: eventFields,
+  // The fields production also knows (docs/ems-api.md §4.2) are returned, not sorted on [ours].
+  sortable: eventFields.slice(0, eventFields.indexOf("updated_at") + 1),
   searchable: {
     id: "number",
     name: "text",

@@ -144,8 +144,79 @@ function singleRecordOperation(resource: ResourceDescriptor, itemSchema: string,
   };
 }
 
+/** The form fields of a write (docs/ems-api.md §8), described for people: lists use the bracket form. */
+const WRITE_FORM_DESCRIPTION =
+  "application/x-www-form-urlencoded;charset=UTF-8. Only the fields sent change (update). Booleans as 1 or 0; lists as name[]=a&name[]=b in order; " +
+  "lists of objects as headers[0][key]=…&headers[0][value]=…; an empty list as the bare name (headers=) clears it. Unknown fields are a 422.";
+
+function writeOperation(operationId: string, summary: string, success: JsonObject, options: { body: boolean; id: boolean; singular: string }): JsonObject {
+  return {
+    operationId,
+    summary,
+    description: "Costs 1 rate-limit credit, also when refused. Sets updated_at and updated_by (API (<consumer key>)).",
+    security: [{ bearerAuth: [] }],
+    ...(options.id
+      ? {
+          parameters: [
+            { name: "id", in: "path", required: true, description: `The ${options.singular}'s id, a positive integer.`, schema: { type: "integer", minimum: 1 } },
+          ],
+        }
+      : {}),
+    ...(options.body
+      ? {
+          requestBody: {
+            required: true,
+            description: WRITE_FORM_DESCRIPTION,
+            content: { "application/x-www-form-urlencoded": { schema: { type: "object", additionalProperties: { type: "string" } } } },
+          },
+        }
+      : {}),
+    responses: {
+      ...success,
+      ...(options.id ? { "400": errorResponse("The id is not a positive integer.") } : {}),
+      "401": errorResponse("Missing, unknown, expired or revoked token.", wwwAuthenticate),
+      ...(options.id ? { "404": errorResponse(`No such ${options.singular} in this account.`) } : {}),
+      "405": errorResponse("Another method is expected here.", { Allow: { schema: { type: "string" } } }),
+      ...(options.body ? { "415": errorResponse("The body is not form-encoded.") } : {}),
+      "422": { description: "Validation failed; nothing changed.", headers: rateLimitHeaders, content: { "application/json": { schema: ref("ValidationErrors") } } },
+      "429": errorResponse("Rate limit exceeded.", retryAfter),
+    },
+  };
+}
+
+/** Create, update and delete of webhooks or webhook groups (docs/ems-api.md §8.1, §8.2), each with its `.json` twin. */
+function writePaths(base: string, schema: string, name: string, singular: string): Record<string, JsonObject>[] {
+  const record = (description: string, status: string) => ({
+    [status]: { description, headers: rateLimitHeaders, content: { "application/json": { schema: ref(schema) } } },
+  });
+  return [
+    withJsonTwin(
+      `${base}/create`,
+      "post",
+      writeOperation(`create${name}`, `Create a ${singular}`, record(`The new ${singular}.`, "201"), { body: true, id: false, singular }),
+    ),
+    withJsonTwin(
+      `${base}/update/{id}`,
+      "put",
+      writeOperation(`update${name}`, `Change a ${singular}`, record(`The ${singular} after the change.`, "200"), { body: true, id: true, singular }),
+    ),
+    withJsonTwin(
+      `${base}/{id}`,
+      "delete",
+      writeOperation(`delete${name}`, `Delete a ${singular}`, { "204": { description: "Deleted.", headers: rateLimitHeaders } }, { body: false, id: true, singular }),
+    ),
+  ];
+}
+
+/** Path objects merged method by method (a record's path has its read and its delete). */
+function mergePaths(...parts: Record<string, JsonObject>[]): Record<string, JsonObject> {
+  const merged: Record<string, JsonObject> = {};
+  for (const part of parts) for (const [path, methods] of Object.entries(part)) merged[path] = { ...merged[path], ...methods };
+  return merged;
+}
+
 /** The path and its `.json` twin (docs/ems-api.md §1), with distinct operation ids. */
-function withJsonTwin(path: string, method: "get" | "post", operation: JsonObject): Record<string, JsonObject> {
+function withJsonTwin(path: string, method: "get" | "post" | "put" | "delete", operation: JsonObject): Record<string, JsonObject> {
   return { [path]: { [method]: operation }, [`${path}.json`]: { [method]: { ...operation, operationId: `${String(operation.operationId)}Json` } } };
 }
 
@@ -178,23 +249,27 @@ function buildDocument(baseUrl: string): JsonObject {
       description: "The EMS API contract as implemented by the EMS Portal sandbox. Errors share the Error shape; every answer carries X-Rate-Limit-* headers.",
     },
     servers: [{ url: baseUrl }],
-    paths: {
-      ...withJsonTwin("/api/v1/oauth2/token", "post", tokenOperation),
-      ...withJsonTwin("/api/v1/webhook-groups", "get", groups),
-      ...withJsonTwin("/api/v1/webhook-groups/{id}", "get", singleRecordOperation(WEBHOOK_GROUPS, "WebhookGroupItem", "getWebhookGroup", "webhook group")),
-      ...withJsonTwin("/api/v1/webhooks", "get", webhooks),
-      ...withJsonTwin("/api/v1/webhooks/{id}", "get", singleRecordOperation(WEBHOOKS, "WebhookItem", "getWebhook", "webhook")),
-      ...withJsonTwin("/api/v1/events", "get", events),
-      ...withJsonTwin("/api/v1/events/{id}", "get", singleRecordOperation(EVENTS, "EventItem", "getEvent", "event")),
-      "/api/v1/openapi.json": {
-        get: {
-          operationId: "getOpenApiDocument",
-          summary: "This document",
-          security: [],
-          responses: { "200": { description: "OpenAPI 3.1 document.", headers: rateLimitHeaders, content: { "application/json": { schema: { type: "object" } } } } },
+    paths: mergePaths(
+      {
+        ...withJsonTwin("/api/v1/oauth2/token", "post", tokenOperation),
+        ...withJsonTwin("/api/v1/webhook-groups", "get", groups),
+        ...withJsonTwin("/api/v1/webhook-groups/{id}", "get", singleRecordOperation(WEBHOOK_GROUPS, "WebhookGroupItem", "getWebhookGroup", "webhook group")),
+        ...withJsonTwin("/api/v1/webhooks", "get", webhooks),
+        ...withJsonTwin("/api/v1/webhooks/{id}", "get", singleRecordOperation(WEBHOOKS, "WebhookItem", "getWebhook", "webhook")),
+        ...withJsonTwin("/api/v1/events", "get", events),
+        ...withJsonTwin("/api/v1/events/{id}", "get", singleRecordOperation(EVENTS, "EventItem", "getEvent", "event")),
+        "/api/v1/openapi.json": {
+          get: {
+            operationId: "getOpenApiDocument",
+            summary: "This document",
+            security: [],
+            responses: { "200": { description: "OpenAPI 3.1 document.", headers: rateLimitHeaders, content: { "application/json": { schema: { type: "object" } } } } },
+          },
         },
       },
-    },
+      ...writePaths("/api/v1/webhooks", "Webhook", "Webhook", "webhook"),
+      ...writePaths("/api/v1/webhook-groups", "WebhookGroup", "WebhookGroup", "webhook group"),
+    ),
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

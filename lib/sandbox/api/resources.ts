@@ -13,6 +13,8 @@ import { z } from "zod";
  * would pass every test.
  */
 export const headerPairSchema = z.object({ key: z.string(), value: z.string() });
+/** An extra value of each delivery, e.g. `{ key: "event_id", type: "registrant", value: "event_id" }` (docs/ems-api.md §4.1a). */
+export const customFieldSchema = z.object({ key: z.string(), type: z.string(), value: z.string() });
 
 /** What a webhook can fire on (docs/ems-api.md §4.1a). */
 export const TRIGGER_OBJECTS = ["event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item"] as const;
@@ -28,7 +30,7 @@ export const webhookSchema = z.object({
   id: z.number().int().positive(),
   name: z.string(),
   url: z.string(),
-  group_id: z.number().int().positive(),
+  group_id: z.number().int().positive().nullable().meta({ description: "null: the webhook is in no group (docs/ems-api.md §8.1)" }),
   trigger_object: z.enum(TRIGGER_OBJECTS),
   trigger_on_insert: z.boolean(),
   trigger_on_update: z.boolean(),
@@ -42,7 +44,9 @@ export const webhookSchema = z.object({
   content_type: z.enum(CONTENT_TYPES).meta({ description: "json, or post (form-encoded)" }),
   all_fields: z.boolean(),
   use_default_fields: z.boolean(),
-  fields: z.array(z.string()).meta({ description: "The chosen fields when neither all_fields nor use_default_fields" }),
+  post_field_data: z.array(z.string()).meta({ description: "The fields a delivery carries when neither all_fields nor use_default_fields" }),
+  fields: z.array(z.string()).meta({ description: "The object's fields whose change fires the webhook (empty: any change)" }),
+  custom_fields: z.array(customFieldSchema).meta({ description: "Extra values added to each delivery" }),
   headers: z.array(headerPairSchema),
   notes: z.string().nullable(),
   created_at: timestampString,
@@ -59,6 +63,8 @@ export const webhookGroupSchema = z.object({
   name: z.string().meta({ description: "Any Unicode text" }),
   headers: z.array(headerPairSchema),
   notification_emails: z.array(z.string()),
+  updated_at: timestampString.meta({ description: "The last change; a group never changed carries its creation time" }),
+  updated_by: z.string().nullable().meta({ description: "Who made the last change; null for a group never changed" }),
 });
 
 export const webhookGroupExtraFields = {
@@ -90,11 +96,23 @@ export const eventSchema = z.object({
   url: z.string().meta({ description: "slug" }),
   created_at: timestampString,
   updated_at: timestampString,
+  // Known to the production service (docs/ems-api.md §4.2); a client treats them as optional.
+  close_date: dateString.nullable().meta({ description: "Registration closes (YYYY-MM-DD)" }),
+  close_time: timeString.nullable(),
+  description: z.string().nullable(),
+  domain: z.string().nullable().meta({ description: "Custom domain of the event's site" }),
+  hashtag: z.string().nullable(),
+  organizer_id: z.number().int().nullable(),
+  target_attendance: z.number().int().nullable(),
+  webinar_url: z.string().nullable(),
+  created_by: z.string().nullable(),
+  updated_by: z.string().nullable(),
 });
 
 export const eventItemSchema = eventSchema.partial().meta({ description: "An event limited to the requested fields (id and name without `fields`)" });
 
 export type Webhook = z.infer<typeof webhookSchema>;
+export type CustomField = z.infer<typeof customFieldSchema>;
 export type WebhookGroup = z.infer<typeof webhookGroupSchema>;
 export type EmsEvent = z.infer<typeof eventSchema>;
 

@@ -12,7 +12,12 @@ export const faultRuleSchema = z
     malformedJson: z.boolean().optional(),
     /** Seconds sent in Retry-After with an injected 429 or 503. */
     retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
-    paths: z.enum(["token", "api", "all"]).default("all"),
+    /** `api` is every API call, writes included; `write` only creates, updates and deletes (docs/ems-api.md §8). */
+    paths: z.enum(["token", "api", "write", "all"]).default("all"),
+    /** Let this many matching calls through first: a failure at the third write of five is `skip: 2`. */
+    skip: z.number().int().min(0).max(100_000).optional(),
+    /** For writes: make the write, then lose its answer (the status and/or delay apply to the answer). */
+    afterWrite: z.boolean().optional(),
   })
   .refine((rule) => rule.status !== undefined || rule.delayMs !== undefined || rule.malformedJson === true, {
     message: "A fault needs at least one of status, delayMs or malformedJson.",
@@ -20,21 +25,28 @@ export const faultRuleSchema = z
 export type FaultRuleInput = z.input<typeof faultRuleSchema>;
 export type FaultRule = z.output<typeof faultRuleSchema>;
 
-export type CallKind = "token" | "api";
+export type CallKind = "token" | "api" | "write";
 
 export class FaultQueue {
-  private rules: (FaultRule & { remaining: number })[] = [];
+  private rules: (FaultRule & { remaining: number; toSkip: number })[] = [];
 
   add(rule: FaultRule): void {
-    this.rules.push({ ...rule, remaining: rule.count });
+    this.rules.push({ ...rule, remaining: rule.count, toSkip: rule.skip ?? 0 });
   }
 
-  /** Takes one use of the first rule that applies to this kind of call, if any. */
+  /**
+   * Takes one use of the first rule that applies to this kind of call, if any; a rule still
+   * skipping lets the call through (and counts it).
+   */
   take(kind: CallKind): FaultRule | undefined {
     if (this.rules.length === 0) return undefined;
-    const index = this.rules.findIndex((rule) => rule.paths === "all" || rule.paths === kind);
+    const index = this.rules.findIndex((rule) => rule.paths === "all" || rule.paths === kind || (rule.paths === "api" && kind === "write"));
     if (index < 0) return undefined;
     const rule = this.rules[index];
+    if (rule.toSkip > 0) {
+      rule.toSkip -= 1;
+      return undefined;
+    }
     rule.remaining -= 1;
     if (rule.remaining <= 0) this.rules.splice(index, 1);
     return rule;

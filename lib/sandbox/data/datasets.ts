@@ -14,6 +14,8 @@ export type DatasetRows = {
   names: readonly string[];
   groupAt: (index: number) => WebhookGroup;
   webhooksOf: (index: number) => Webhook[];
+  /** webhooks in no group (docs/ems-api.md §8.1): only ever made by API writes */
+  ungrouped?: readonly Webhook[];
   events: Table<EmsEvent>;
   plan: FaultPlan;
 };
@@ -38,6 +40,7 @@ export type AccountDataset = {
  */
 function webhooksInIdOrder(rows: DatasetRows): Webhook[] {
   const all = Array.from({ length: rows.ids.length }, (_, index) => rows.webhooksOf(index)).flat();
+  if (rows.ungrouped?.length) all.push(...rows.ungrouped);
   for (let i = 1; i < all.length; i++) {
     if (all[i - 1].id > all[i].id) return all.sort((a, b) => a.id - b.id);
   }

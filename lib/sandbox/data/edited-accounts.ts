@@ -3,7 +3,8 @@ import type { SandboxAccount } from "../core/config";
 import { formatEmsTimestamp } from "../core/clock";
 import { DatasetCopy } from "./dataset-copy";
 import { datasetFor, type AccountDataset } from "./datasets";
-import { applyEdit, EditRejected, type AppliedEdit, type EditContext } from "./edits";
+import type { WriteContext } from "../api/writes";
+import { applyEdit, EditRejected, type AppliedEdit } from "./edits";
 import { randomEdit, randomEditStream } from "./random-edits";
 
 /**
@@ -19,6 +20,7 @@ import { randomEdit, randomEditStream } from "./random-edits";
 export class EditedAccounts {
   private readonly copies = new Map<string, DatasetCopy>();
   private generatedWebhookIdCeiling: number | undefined;
+  private generatedGroupIdCeiling: number | undefined;
 
   constructor(private readonly accounts: ReadonlyMap<string, SandboxAccount>) {}
 
@@ -51,20 +53,46 @@ export class EditedAccounts {
     });
   }
 
+  /**
+   * Runs `change` (an API write, api/writes.ts) on a draft of the account's data: kept if it
+   * returns, dropped if it throws, so a refused write leaves the data as it was.
+   */
+  commit<T>(accountKey: string, nowMs: number, change: (draft: DatasetCopy, context: WriteContext) => T): T {
+    let result: T;
+    this.editBatch(accountKey, nowMs, (draft, context) => {
+      result = change(draft, context);
+      return [];
+    });
+    return result!;
+  }
+
   /** Back to the generated data for every account. */
   reset(): void {
     this.copies.clear();
   }
 
-  private editBatch(accountKey: string, nowMs: number, edit: (draft: DatasetCopy, context: EditContext) => AppliedEdit[]): AppliedEdit[] {
+  private editBatch(accountKey: string, nowMs: number, edit: (draft: DatasetCopy, context: WriteContext) => AppliedEdit[]): AppliedEdit[] {
     const account = this.accounts.get(accountKey);
     if (!account) throw new EditRejected(`Unknown sandbox account "${accountKey}": use one of ${[...this.accounts.keys()].map((key) => `"${key}"`).join(", ")}.`);
     const current = this.copies.get(accountKey);
     const draft = current ? current.draft() : new DatasetCopy(datasetFor(account).rows);
     let lastId = this.highestWebhookId();
-    const applied = edit(draft, { now: formatEmsTimestamp(nowMs), newWebhookId: () => ++lastId });
+    let lastGroupId = this.highestGroupId();
+    const applied = edit(draft, { now: formatEmsTimestamp(nowMs), newWebhookId: () => ++lastId, newGroupId: () => ++lastGroupId });
     this.copies.set(accountKey, draft);
     return applied;
+  }
+
+  /** The highest group id of any account: a new group takes the next one, never given twice until a reset. */
+  private highestGroupId(): number {
+    this.generatedGroupIdCeiling ??= Math.max(
+      0,
+      ...[...this.accounts.values()].map((account) => {
+        const { ids } = datasetFor(account).rows;
+        return ids.length ? ids[ids.length - 1] : 0;
+      }),
+    );
+    return Math.max(this.generatedGroupIdCeiling, ...[...this.copies.values()].map((copy) => copy.highestAddedGroupId));
   }
 
   /**

@@ -1,12 +1,12 @@
 import type { Edit, EditKind, NewWebhookFields } from "../api/edit-schema";
 import type { Webhook, WebhookGroup } from "../api/resources";
-import type { DatasetCopy } from "./dataset-copy";
+import type { DatasetCopy, GroupSlot } from "./dataset-copy";
 import { WEBHOOK_EDITORS } from "./vocabulary";
 
 /**
  * Applies one edit, as a person saving a form in the EMS web app would, to an account's own copy of
- * its data (data/dataset-copy.ts). A webhook that is changed gets `updated_at` (the sandbox's now)
- * and `updated_by` (the person); groups have no such fields (docs/ems-api.md §4.1). An edit that
+ * its data (data/dataset-copy.ts). A webhook or group that is changed gets `updated_at` (the
+ * sandbox's now) and `updated_by` (the person) (docs/ems-api.md §4.1, §4.1a). An edit that
  * names something the account does not have is rejected with a message for the admin caller.
  */
 export class EditRejected extends Error {
@@ -19,7 +19,8 @@ export class EditRejected extends Error {
 /** What one edit did, for the admin answer. Header values never appear in it: they are credentials. */
 export type AppliedEdit = {
   kind: EditKind;
-  groupId: number;
+  /** null for a webhook in no group (made through the API, docs/ems-api.md §8.1) */
+  groupId: number | null;
   webhookId?: number;
   /** the changed field: `url`, `enabled`, `name`, `notification_emails`, `webhook` (added or removed), `headers.<key>` */
   field: string;
@@ -42,7 +43,7 @@ export const DEFAULT_EDITOR = WEBHOOK_EDITORS[0];
 export const MASKED_VALUE = "********";
 
 type HeaderPair = { key: string; value: string };
-type Located = { groupIndex: number; position: number; webhook: Webhook };
+type Located = { groupIndex: GroupSlot; position: number; webhook: Webhook };
 
 function requireGroup(copy: DatasetCopy, groupId: number): number {
   const index = copy.groupIndexOf(groupId);
@@ -97,7 +98,9 @@ function newWebhook(id: number, groupId: number, fields: NewWebhookFields, by: s
     content_type: fields.content_type ?? "json",
     all_fields: fields.all_fields ?? false,
     use_default_fields: fields.use_default_fields ?? !fields.all_fields,
+    post_field_data: fields.post_field_data ? [...fields.post_field_data] : [],
     fields: fields.fields ? [...fields.fields] : [],
+    custom_fields: fields.custom_fields ? fields.custom_fields.map(({ key, type, value }) => ({ key, type, value })) : [],
     headers: fields.headers ? fields.headers.map(({ key, value }) => ({ key, value })) : [],
     notes: fields.notes ?? null,
     created_at: now,
@@ -151,9 +154,9 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
     case "set-header":
     case "remove-header": {
       const located = edit.target === "webhook" ? requireWebhook(copy, edit.id) : undefined;
-      const groupIndex = located ? located.groupIndex : requireGroup(copy, edit.id);
-      const group: WebhookGroup = copy.groupAt(groupIndex);
-      const headers = located ? located.webhook.headers : group.headers;
+      const groupIndex = located ? null : requireGroup(copy, edit.id);
+      const group: WebhookGroup | null = groupIndex === null ? null : copy.groupAt(groupIndex);
+      const headers = located ? located.webhook.headers : group!.headers;
       const existing = headers.find((header) => sameKey(header.key, edit.key));
       let changed: HeaderPair[];
       if (edit.kind === "set-header") {
@@ -163,9 +166,9 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
         changed = headers.filter((header) => header !== existing);
       }
       if (located) saveWebhook(copy, located, { headers: changed }, by, now);
-      else copy.replaceGroup(groupIndex, { ...group, headers: changed });
+      else copy.replaceGroup(groupIndex!, { ...group!, headers: changed, updated_at: now, updated_by: by });
       return done({
-        groupId: group.id,
+        groupId: located ? located.webhook.group_id : group!.id,
         ...(located ? { webhookId: edit.id } : {}),
         field: `headers.${existing?.key ?? edit.key}`,
         before: existing ? MASKED_VALUE : null,
@@ -175,13 +178,13 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
     case "rename-group": {
       const groupIndex = requireGroup(copy, edit.groupId);
       const group = copy.groupAt(groupIndex);
-      copy.replaceGroup(groupIndex, { ...group, name: edit.name });
+      copy.replaceGroup(groupIndex, { ...group, name: edit.name, updated_at: now, updated_by: by });
       return done({ groupId: group.id, field: "name", before: group.name, after: edit.name });
     }
     case "set-notification-emails": {
       const groupIndex = requireGroup(copy, edit.groupId);
       const group = copy.groupAt(groupIndex);
-      copy.replaceGroup(groupIndex, { ...group, notification_emails: [...edit.emails] });
+      copy.replaceGroup(groupIndex, { ...group, notification_emails: [...edit.emails], updated_at: now, updated_by: by });
       return done({ groupId: group.id, field: "notification_emails", before: group.notification_emails, after: [...edit.emails] });
     }
   }

@@ -15,6 +15,8 @@ import {
   HOOK_HOSTS,
   TIME_ZONES,
   TRIGGER_FIELDS,
+  EVENT_DOMAINS,
+  US_PLACE_ZONES,
   WEBHOOK_EDITORS,
   WEBHOOK_NOTES,
 } from "./vocabulary";
@@ -72,7 +74,24 @@ function groupDetails(id: number, name: string, seed: number, planted: readonly 
   let headers = headerPairs(random, 3);
   if (planted.includes("no-emails")) notificationEmails = [];
   if (planted.includes("shared-credential")) headers = withSharedCredential(headers, plan);
-  return { id, name, headers, notification_emails: notificationEmails };
+  // A stream of its own (5), so the fields added later leave every other generated value as it was.
+  const created = rowRandom(seed, id, 5).int(0, HOOK_SPAN_SECONDS - 86_400 * 60);
+  // Never changed since it was made: its creation time and nobody (docs/ems-api.md §4.1).
+  return { id, name, headers, notification_emails: notificationEmails, updated_at: formatEmsTimestamp(HOOK_FIRST_MS + created * 1000), updated_by: null };
+}
+
+/**
+ * What a webhook's deliveries carry beyond the defaults: `post_field_data` (its chosen fields when
+ * neither all nor the default fields) and `custom_fields`. From a stream of their own (7), so the
+ * webhook's other values stay as the seed made them before these fields existed.
+ */
+function deliveryExtras(seed: number, hook: Webhook): Pick<Webhook, "post_field_data" | "custom_fields"> {
+  const random = rowRandom(seed, hook.id, 7);
+  const choices = TRIGGER_FIELDS[hook.trigger_object];
+  const postFieldData = hook.all_fields || hook.use_default_fields ? [] : choices.filter(() => random.chance(0.5));
+  const customFields: Webhook["custom_fields"] = random.chance(0.25) ? [{ key: "event_id", type: hook.trigger_object, value: "event_id" }] : [];
+  if (random.chance(0.1)) customFields.push({ key: "source", type: "static", value: "ems-portal" });
+  return { post_field_data: postFieldData.length || hook.all_fields || hook.use_default_fields ? postFieldData : [choices[0]], custom_fields: customFields };
 }
 
 /** Up to `max` distinct ids from `pool`, ascending. */
@@ -140,7 +159,9 @@ function generateWebhooks(groupId: number, seed: number, planted: readonly Plant
       content_type: random.chance(0.75) ? CONTENT_TYPES[0] : CONTENT_TYPES[1],
       all_fields: allFields,
       use_default_fields: useDefaultFields,
+      post_field_data: [],
       fields: fields.length || allFields || useDefaultFields ? fields : [fieldChoices[0]],
+      custom_fields: [],
       headers: headerPairs(random, 2),
       notes: random.chance(0.3) ? random.pick(WEBHOOK_NOTES) : null,
       created_at: formatEmsTimestamp(HOOK_FIRST_MS + createdSeconds * 1000),
@@ -152,6 +173,7 @@ function generateWebhooks(groupId: number, seed: number, planted: readonly Plant
     // events still to come: those faults are planted where they belong (below), not left to chance,
     // so the health checks of a demo account read like a real team's short list. No random draw.
     if (hook.trigger_on_insert) hook.trigger_on_delete = true;
+    Object.assign(hook, deliveryExtras(seed, hook));
     if (hook.event_ids!.length > 0 && hook.event_ids!.every((id) => past.has(id)) && plan.liveEventIds.length > 0) {
       hook.event_ids = [...hook.event_ids!, plan.liveEventIds[hook.id % plan.liveEventIds.length]];
     }
@@ -276,6 +298,25 @@ function slugify(text: string, id: number): string {
   return ascii.length >= 3 ? `${ascii}-${id}` : `event-${id}`;
 }
 
+/** The fields production also knows (docs/ems-api.md §4.2), from a stream of their own (6) per event. */
+function eventExtras(seed: number, id: number, name: string, startDay: number) {
+  const random = rowRandom(seed, id, 6);
+  const online = random.chance(0.2);
+  const slug = slugify(name, id);
+  return {
+    close_date: random.chance(0.7) ? isoDate(startDay - random.int(0, 14)) : null,
+    close_time: random.chance(0.7) ? `${pad2(random.int(8, 23))}:00:00` : null,
+    description: random.chance(0.6) ? `${name}: talks, workshops and people to meet.` : null,
+    domain: random.chance(0.3) ? random.pick(EVENT_DOMAINS) : null,
+    hashtag: random.chance(0.5) ? `#${slug.replace(/-\d+$/, "").replace(/-/g, "").slice(0, 20) || "event"}` : null,
+    organizer_id: random.chance(0.8) ? random.int(1, 40) : null,
+    target_attendance: random.chance(0.6) ? random.int(5, 300) * 10 : null,
+    webinar_url: online ? `https://webinar.example.com/join/${random.token(10)}` : null,
+    created_by: random.pick(WEBHOOK_EDITORS),
+    updated_by: random.chance(0.8) ? random.pick(WEBHOOK_EDITORS) : null,
+  };
+}
+
 export function generateEvents(count: number, seed: number): EmsEvent[] {
   const random = new SeededRandom(seed, 2);
   const events: EmsEvent[] = new Array(count);
@@ -314,7 +355,11 @@ export function generateEvents(count: number, seed: number): EmsEvent[] {
       url: slugify(name, id),
       created_at: formatEmsTimestamp(createdMs + shiftDays * 86_400_000),
       updated_at: formatEmsTimestamp(updatedMs + shiftDays * 86_400_000),
+      ...eventExtras(seed, id, name, startDay + shiftDays),
     };
+    // An event in the United States is in its place's zone, named as production names it (§4.2).
+    const usZone = Object.keys(US_PLACE_ZONES).find((place) => name.includes(place));
+    if (usZone) events[i].timezone = US_PLACE_ZONES[usZone];
   }
   return events;
 }

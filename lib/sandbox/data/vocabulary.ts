@@ -123,6 +123,12 @@ export const EVENT_PLACES = [
   "Cape Town",
 ];
 
+/** Events held in these places are in the United States: their time zone is the place's (US names, §4.2). */
+export const US_PLACE_ZONES: Readonly<Record<string, string>> = { "New York": "US/Eastern", Chicago: "US/Central" };
+
+/** Organizers' domains for the events' own sites (`domain`). */
+export const EVENT_DOMAINS = ["events.example.com", "summit.example.org", "conf.example.net"];
+
 export const EVENT_TOPICS = [
   "Cloud",
   "Data",
@@ -145,7 +151,10 @@ export const EVENT_TOPICS = [
   "🎵 Music",
 ];
 
-/** Time zones chosen to include half- and quarter-hour offsets and both hemispheres. */
+/**
+ * Time zones chosen to include half- and quarter-hour offsets and both hemispheres. Those of the
+ * United States take the names the production service writes (docs/ems-api.md §4.2: `US/Eastern`, ...).
+ */
 export const TIME_ZONES = [
   "UTC",
   "Europe/London",
@@ -173,12 +182,12 @@ export const TIME_ZONES = [
   "Australia/Sydney",
   "Pacific/Auckland",
   "Pacific/Chatham",
-  "Pacific/Honolulu",
-  "America/Anchorage",
-  "America/Los_Angeles",
-  "America/Denver",
-  "America/Chicago",
-  "America/New_York",
+  "US/Hawaii",
+  "US/Alaska",
+  "US/Pacific",
+  "US/Mountain",
+  "US/Central",
+  "US/Eastern",
   "America/Toronto",
   "America/Mexico_City",
   "America/Sao_Paulo",

@@ -1,0 +1,22 @@
+import "server-only";
+import { metrics } from "@/lib/telemetry/metrics";
+import { inSpan } from "@/lib/telemetry/spans";
+import type { JobContext, JobDefinition } from "./registry";
+
+/**
+ * One run of a job, as the job engine and the cron routes both run it: a span ("job retention", the
+ * root of the run's database and EMS spans), and job_runs_total / job_duration_seconds by job and
+ * result. The run's result and error pass through unchanged.
+ */
+export async function runObserved<TData>(job: JobDefinition<TData>, context: JobContext, data: TData, trigger: "engine" | "cron"): Promise<unknown> {
+  const started = performance.now();
+  let result: "ok" | "failed" = "failed";
+  try {
+    const outcome = await inSpan(`job ${job.name}`, { attributes: { "job.name": job.name, "job.trigger": trigger } }, () => job.run(context, data));
+    result = "ok";
+    return outcome;
+  } finally {
+    metrics().jobRuns.inc({ job: job.name, result });
+    metrics().jobDuration.observe({ job: job.name }, (performance.now() - started) / 1000);
+  }
+}

@@ -1,0 +1,295 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { prisma } from "@/lib/db/prisma";
+import {
+  EmsError,
+  getEmsClient,
+  getEmsWriter,
+  RecordGoneError,
+  type EmsClient,
+  type EmsWriter,
+  type NewWebhook,
+  type NewWebhookGroup,
+  type Webhook,
+  type WebhookChanges,
+  type WebhookGroup,
+  type WebhookGroupChanges,
+  type WriteOperation,
+} from "@/lib/ems";
+import type { Actor } from "@/lib/access/actor";
+import { currentRole } from "@/lib/access/guards";
+import { assertRecentPassword } from "@/lib/access/recent-auth";
+import { canManageTeam } from "@/lib/access/roles";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { openChanges, type StepChanges } from "./steps";
+
+/**
+ * Applies a plan's steps in order (issue 27 §2), resumably, on any number of instances:
+ *
+ * - One applier at a time: a conditional UPDATE claims the plan for `leaseMs` (like a change
+ *   history sync's tracker, lib/history/sync.ts); the holder renews it before every step, and a
+ *   claim whose holder died expires, so another applier resumes where it stopped.
+ * - Each step at most once: a step is started by one conditional UPDATE (pending → running) that
+ *   also requires the plan's lease to be the starter's; its outcome is stored (applied, failed with
+ *   the EMS's message, conflict, skipped) before the next step starts.
+ * - A step found "running" (its applier stopped mid-write) is not sent again blindly: the writer
+ *   looks whether it was made (lib/ems/writes.ts `wasApplied`), and only a step shown not made goes
+ *   back to pending.
+ * - Before an update or delete the record is read again (1 credit): if its `updated_at` moved since
+ *   the plan was made, the step stops as a conflict ("changed in the EMS by X at T") and so does the
+ *   apply. A delete of a record already gone is skipped.
+ */
+
+export type ApplyOutcome =
+  | { status: "applied"; applied: number }
+  | { status: "failed" | "conflict"; applied: number; message: string }
+  /** Not claimed: another applier holds it, or it is not ready to apply. */
+  | { status: "busy" }
+  /** Another applier took the plan over (this one was too slow): it stopped between steps. */
+  | { status: "lost-lease"; applied: number };
+
+export interface ApplyDeps {
+  /** The applier's own credential's writer and client (lib/ems). */
+  writer: EmsWriter;
+  client: EmsClient;
+  teamId: string;
+  /** How long a claim lasts without renewal; default 5 minutes (a write waits at most a rate-limit window). */
+  leaseMs?: number;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_LEASE_MS = 5 * 60_000;
+/** A step found running may have been sent this long before it was marked (clock skew, slow database). */
+const SENT_MARGIN_MS = 60_000;
+
+type StepRow = {
+  id: string;
+  position: number;
+  operation: string;
+  recordId: number | null;
+  changesCiphertext: string;
+  expectedUpdatedAt: string | null;
+  state: string;
+  startedBy: string | null;
+  startedAt: Date | null;
+};
+
+async function claim(planId: string, leaseId: string, leaseMs: number): Promise<boolean> {
+  const claimed = await prisma.$executeRaw`
+    UPDATE "ChangePlan"
+       SET "leaseId" = ${leaseId}, "leaseUntil" = now() + ${`${leaseMs} milliseconds`}::interval, "status" = 'applying', "updatedAt" = now()
+     WHERE "id" = ${planId}
+       AND "status" IN ('approved', 'applying')
+       AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`;
+  return claimed === 1;
+}
+
+/** Extends the claim; false when another applier has taken the plan over. */
+async function renew(planId: string, leaseId: string, leaseMs: number): Promise<boolean> {
+  const renewed = await prisma.$executeRaw`
+    UPDATE "ChangePlan" SET "leaseUntil" = now() + ${`${leaseMs} milliseconds`}::interval
+     WHERE "id" = ${planId} AND "leaseId" = ${leaseId}`;
+  return renewed === 1;
+}
+
+/** pending → running, only while this applier holds the plan: one statement, one winner. */
+async function startStep(stepId: string, planId: string, leaseId: string): Promise<boolean> {
+  const started = await prisma.$executeRaw`
+    UPDATE "ChangePlanStep" AS s
+       SET "state" = 'running', "startedBy" = ${leaseId}, "startedAt" = now()
+      FROM "ChangePlan" AS p
+     WHERE s."id" = ${stepId} AND s."state" = 'pending'
+       AND p."id" = ${planId} AND p."id" = s."planId" AND p."leaseId" = ${leaseId}`;
+  return started === 1;
+}
+
+/** Which row state a step's outcome may replace: the one this applier started, or the one it found. */
+type StepGuard = { state: "pending" } | { state: "running"; startedBy: string | null };
+
+async function finishStep(stepId: string, guard: StepGuard, data: { state: "applied" | "failed" | "conflict" | "skipped"; message?: string | null; recordId?: number }) {
+  await prisma.changePlanStep.updateMany({
+    where: { id: stepId, ...guard },
+    data: { state: data.state, message: data.message ?? null, ...(data.recordId !== undefined ? { recordId: data.recordId } : {}), finishedAt: new Date() },
+  });
+}
+
+async function stop(planId: string, leaseId: string, status: "applied" | "failed" | "conflict", stopReason: string | null): Promise<void> {
+  await prisma.changePlan.updateMany({
+    where: { id: planId, leaseId },
+    data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === "applied" ? { appliedAt: new Date() } : {}) },
+  });
+}
+
+async function release(planId: string, leaseId: string): Promise<void> {
+  await prisma.changePlan.updateMany({ where: { id: planId, leaseId }, data: { leaseId: null, leaseUntil: null } });
+}
+
+const resourceOf = (operation: string) => (operation.startsWith("webhook-groups.") ? "webhook-groups" : "webhooks");
+
+export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<ApplyOutcome> {
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseId = randomUUID();
+  if (!(await claim(planId, leaseId, leaseMs))) return { status: "busy" };
+  let applied = 0;
+  let finished = false;
+  try {
+    const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
+    for (const step of steps as StepRow[]) {
+      if (step.state === "applied" || step.state === "skipped") continue;
+      if (!(await renew(planId, leaseId, leaseMs))) return { status: "lost-lease", applied };
+      const outcome = await runStep(planId, step, leaseId, deps);
+      if (outcome === "lost-lease") return { status: "lost-lease", applied };
+      if (outcome.state === "applied" || outcome.state === "skipped") {
+        applied += outcome.state === "applied" ? 1 : 0;
+        continue;
+      }
+      await stop(planId, leaseId, outcome.state, outcome.message);
+      finished = true;
+      return { status: outcome.state, applied, message: outcome.message ?? "The step did not complete." };
+    }
+    await stop(planId, leaseId, "applied", null);
+    finished = true;
+    return { status: "applied", applied };
+  } finally {
+    // Stopped by an unexpected error or an abort: the next applier resumes (a running step is checked first).
+    if (!finished) await release(planId, leaseId);
+  }
+}
+
+type StepOutcome = { state: "applied" | "skipped" | "failed" | "conflict"; message: string | null } | "lost-lease";
+
+async function runStep(planId: string, step: StepRow, leaseId: string, deps: ApplyDeps): Promise<StepOutcome> {
+  const operation = step.operation as WriteOperation;
+  const changes = openChanges(planId, step.id, step.changesCiphertext);
+  const options = { signal: deps.signal, teamId: deps.teamId };
+  const id = step.recordId ?? undefined;
+
+  if (step.state === "running") {
+    // Its applier stopped mid-write: look before anything is sent again.
+    const since = (step.startedAt?.getTime() ?? Date.now()) - SENT_MARGIN_MS;
+    let made: { applied: boolean; record: Webhook | WebhookGroup | null };
+    try {
+      made = await deps.writer.wasApplied(operation, { id, values: changes as WebhookChanges, since }, options);
+    } catch (error) {
+      if (error instanceof RecordGoneError) return finish(step, { state: "running", startedBy: step.startedBy }, { state: "failed", message: error.userMessage });
+      throw error;
+    }
+    if (made.applied) return finish(step, { state: "running", startedBy: step.startedBy }, { state: "applied", message: null, recordId: made.record?.id });
+    const reset = await prisma.changePlanStep.updateMany({
+      where: { id: step.id, state: "running", startedBy: step.startedBy },
+      data: { state: "pending", startedBy: null, startedAt: null },
+    });
+    if (reset.count !== 1) return "lost-lease";
+  }
+
+  if (!operation.endsWith(".create") && id !== undefined) {
+    const { item } = await deps.client.getOne(
+      resourceOf(operation),
+      id,
+      {},
+      { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } },
+    );
+    if (!item) {
+      const gone = operation.endsWith(".delete");
+      return finish(step, PENDING, { state: gone ? "skipped" : "failed", message: gone ? "Already deleted in the EMS." : "The record no longer exists in the EMS." });
+    }
+    const current = item as Webhook | WebhookGroup;
+    if (step.expectedUpdatedAt && current.updated_at && current.updated_at !== step.expectedUpdatedAt) {
+      const message = `Changed in the EMS by ${current.updated_by ?? "someone"} at ${current.updated_at} UTC since this plan was made.`;
+      return finish(step, PENDING, { state: "conflict", message });
+    }
+  }
+
+  if (!(await startStep(step.id, planId, leaseId))) return "lost-lease";
+  const mine: StepGuard = { state: "running", startedBy: leaseId };
+  try {
+    const recordId = await send(deps.writer, operation, id, changes, options);
+    if (recordId !== null && operation.endsWith(".update")) await carryExpectation(planId, step.position, operation, recordId, deps);
+    return finish(step, mine, { state: "applied", message: null, recordId: recordId ?? undefined });
+  } catch (error) {
+    if (error instanceof RecordGoneError && operation.endsWith(".delete")) return finish(step, mine, { state: "skipped", message: "Already deleted in the EMS." });
+    // Stopped from outside mid-write (an abort, a function's time limit): whether it was made is
+    // unknown, so the step stays "running" for the next applier to check before anything is sent.
+    if (deps.signal?.aborted) throw error;
+    if (error instanceof EmsError) return finish(step, mine, { state: "failed", message: error.userMessage });
+    log.error({ event: "plans.step_failed_unexpectedly", planId, stepId: step.id, err: error }, "a plan step failed unexpectedly");
+    await finishStep(step.id, mine, { state: "failed", message: "The step failed unexpectedly; see the server logs." });
+    throw error;
+  }
+}
+
+const PENDING: StepGuard = { state: "pending" };
+
+async function finish(
+  step: StepRow,
+  guard: StepGuard,
+  outcome: { state: "applied" | "skipped" | "failed" | "conflict"; message: string | null; recordId?: number },
+): Promise<StepOutcome> {
+  await finishStep(step.id, guard, outcome);
+  return { state: outcome.state, message: outcome.message };
+}
+
+/** Sends one write; returns the id of the record written (null after a delete). */
+async function send(
+  writer: EmsWriter,
+  operation: WriteOperation,
+  id: number | undefined,
+  changes: StepChanges,
+  options: { signal?: AbortSignal; teamId: string },
+): Promise<number | null> {
+  switch (operation) {
+    case "webhooks.create":
+      return (await writer.createWebhook(changes as NewWebhook, options)).record.id;
+    case "webhooks.update":
+      return (await writer.updateWebhook(id!, changes as WebhookChanges, options)).record.id;
+    case "webhooks.delete":
+      await writer.deleteWebhook(id!, options);
+      return null;
+    case "webhook-groups.create":
+      return (await writer.createWebhookGroup(changes as NewWebhookGroup, options)).record.id;
+    case "webhook-groups.update":
+      return (await writer.updateWebhookGroup(id!, changes as WebhookGroupChanges, options)).record.id;
+    case "webhook-groups.delete":
+      await writer.deleteWebhookGroup(id!, options);
+      return null;
+  }
+}
+
+/**
+ * A later step of the plan on the record this step just changed expects the record as this step
+ * left it, not as it was when the plan was made (its own change is no conflict).
+ */
+async function carryExpectation(planId: string, position: number, operation: WriteOperation, recordId: number, deps: ApplyDeps): Promise<void> {
+  const resource = resourceOf(operation);
+  const later = await prisma.changePlanStep.findMany({
+    where: { planId, recordId, position: { gt: position }, state: "pending", operation: { in: [`${resource}.update`, `${resource}.delete`] } },
+    select: { id: true },
+  });
+  if (later.length === 0) return;
+  const { item } = await deps.client.getOne(resource, recordId, {}, { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } });
+  const updatedAt = (item as Webhook | WebhookGroup | null)?.updated_at ?? null;
+  await prisma.changePlanStep.updateMany({ where: { id: { in: later.map((step) => step.id) } }, data: { expectedUpdatedAt: updatedAt } });
+}
+
+/**
+ * Applies a plan as the signed-in person (issue 27 §2): an owner or admin of the plan's team (the
+ * role as the database has it now), with a recent password, with their own credential, for the
+ * account the plan was made for. Another team's plan is "not found"; a plan not approved, or being
+ * applied elsewhere, is "busy".
+ */
+export async function applyPlan(actor: Actor, planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, accountKey: true } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const role = await currentRole(prisma, actor);
+  if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can apply a plan.");
+  assertRecentPassword(actor);
+  const credential = await loadOwnCredential(actor);
+  if (!credential) throw new NoCredentialError();
+  if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+    throw new ForbiddenError("Your API credentials are for another EMS account than this plan's. Apply it with credentials for its account.");
+  }
+  return applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: actor.teamId, signal: options.signal });
+}
