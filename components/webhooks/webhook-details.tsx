@@ -128,6 +128,33 @@ export function WebhookCard({
         <dd>
           <FieldsSent webhook={webhook} />
         </dd>
+        <dt>Post field data</dt>
+        <dd>
+          {webhook.post_field_data === undefined ? (
+            <Unknown />
+          ) : webhook.post_field_data.length > 0 ? (
+            <span className="break-words font-mono text-xs">{webhook.post_field_data.join(", ")}</span>
+          ) : (
+            <span className="text-slate-500">None</span>
+          )}
+        </dd>
+        <dt>Custom fields</dt>
+        <dd data-testid="webhook-custom-fields">
+          {webhook.custom_fields === undefined ? (
+            <Unknown />
+          ) : webhook.custom_fields.length > 0 ? (
+            <ul className="space-y-0.5 font-mono text-xs">
+              {webhook.custom_fields.map((field, index) => (
+                <li key={`${field.key}-${index}`} className="break-words">
+                  {field.key} = {field.type ? `${field.type}.` : ""}
+                  {field.value}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="text-slate-500">None</span>
+          )}
+        </dd>
         <dt>Headers</dt>
         <dd>
           {webhook.headers === undefined ? <Unknown /> : <HeaderList headers={webhook.headers} place={groupId === null ? null : { groupId, webhookId: webhook.id }} />}

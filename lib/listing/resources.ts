@@ -78,6 +78,8 @@ const WEBHOOK_LABELS: Record<string, string> = {
   all_fields: "All fields",
   use_default_fields: "Default fields",
   fields: "Fields",
+  post_field_data: "Post field data",
+  custom_fields: "Custom fields",
   headers: "Headers",
   notes: "Notes",
   created_at: "Created",

@@ -115,6 +115,7 @@ const WEBHOOK_KINDS: Readonly<Record<string, CellKind>> = {
   created_at: "stamp",
   headers: "code-list",
   fields: "list",
+  post_field_data: "list",
   event_ids: "count",
 };
 
