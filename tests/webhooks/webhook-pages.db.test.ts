@@ -79,7 +79,7 @@ describe("a webhook's page", () => {
     const data = await loadWebhookPage(demo, hook.id);
     if (data.kind !== "ok") throw new Error(`the page failed: ${data.kind}`);
     expect(data.webhook.headers).toEqual(hook.headers!.map((header) => ({ key: header.key })));
-    expect(JSON.stringify(data.webhook)).not.toContain(`"value"`);
+    expect(JSON.stringify(data.webhook.headers)).not.toContain(`"value"`);
     for (const header of hook.headers!) if (header.value.length >= 6) expect(JSON.stringify(data.webhook)).not.toContain(header.value);
     const around = await data.surroundings;
     if (!("events" in around)) throw new Error("no setup");
