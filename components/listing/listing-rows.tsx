@@ -153,7 +153,7 @@ function TriggerMarks({ object, letters }: { object: string; letters: string }) 
   return (
     <span className="inline-flex items-center gap-1.5 whitespace-nowrap">
       <span>{object || "—"}</span>
-      <span className="trigger-marks" aria-label={letters ? `on ${triggersInWords(letters)}` : "on no change"}>
+      <span className="trigger-marks" role="img" aria-label={letters ? `on ${triggersInWords(letters)}` : "on no change"}>
         {Object.keys(TRIGGER_LETTERS).map((letter) => (
           <span key={letter} aria-hidden data-on={letters.includes(letter) ? "" : undefined}>
             {letter.toUpperCase()}

@@ -206,7 +206,7 @@ function EventTable({ events }: { events: WebhookEventCoverage[] }) {
               {event.name}
             </Link>
             {event.status ? <StatusBadge status={event.status} /> : null}
-            <span className="ml-auto trigger-marks" aria-label={event.cells.length ? `fills ${event.cells.join(", ")}` : "fills no cell"}>
+            <span className="ml-auto trigger-marks" role="img" aria-label={event.cells.length ? `fills ${event.cells.join(", ")}` : "fills no cell"}>
               {(["insert", "update", "delete"] as const).map((action) => (
                 <span key={action} aria-hidden data-on={event.cells.some((cell) => cell.endsWith(`:${action}`)) ? "" : undefined}>
                   {ACTION_LETTER[action]}
