@@ -412,6 +412,7 @@ async function main(): Promise<void> {
     { name: "floor (bench/floor-app)", url: `${floorUrl}/`, marker: 'data-testid="floor-table"', countsRoundTrips: false },
     { name: "/views", url: `${portalUrl}/views`, cookie, marker: "<main", countsRoundTrips: true },
     { name: "/webhook-groups (20 rows)", url: `${portalUrl}/webhook-groups`, cookie, marker: 'data-testid="listing-table"', countsRoundTrips: true },
+    { name: "/webhooks (20 rows)", url: `${portalUrl}/webhooks`, cookie, marker: 'data-testid="listing-table"', countsRoundTrips: true },
     // Every group of the demo account (140) with its webhooks: the heaviest page a person asks for.
     {
       name: "/webhook-groups (140, webhooks)",

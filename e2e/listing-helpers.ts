@@ -33,7 +33,7 @@ function encodePart(value: string): string {
 
 /** Straight to the API, as a second opinion on what the portal shows. */
 export async function apiList(
-  resource: "webhook-groups" | "events",
+  resource: "webhook-groups" | "events" | "webhooks",
   query: string,
   credentials = DEMO,
 ): Promise<{ items: Record<string, unknown>[]; _meta: { totalCount: number; pageCount: number; currentPage: number; perPage: number } }> {

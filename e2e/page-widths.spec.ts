@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { EVENT_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
+import { EVENT_FIELDS, WEBHOOK_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
 import { ROLE_STATE } from "./helpers/config";
 import { apiList } from "./listing-helpers";
 import { expectNoSeriousViolations } from "./helpers/axe";
@@ -44,6 +44,7 @@ test.describe("every page at 390 and 1,440 px: no sideways scroll, no serious ax
     const page = await context.newPage();
     const event = (await apiList("events", "per-page=1&sort=-id")).items[0]!;
     const group = (await apiList("webhook-groups", "per-page=1&expand=webhooks&sort=-id")).items[0]!;
+    const webhook = (await apiList("webhooks", "per-page=1&sort=-id")).items[0]!;
     await walk(page, [
       "/",
       `/webhook-groups?fields=${WEBHOOK_GROUP_FIELDS.join(",")}&expand=webhooks&per-page=50`,
@@ -53,6 +54,9 @@ test.describe("every page at 390 and 1,440 px: no sideways scroll, no serious ax
       "/events?filter=status%3D*in*live%7Cdraft&sort=-start_date",
       `/events/${event.id}`,
       "/events/999999",
+      `/webhooks?fields=${WEBHOOK_FIELDS.join(",")}&per-page=50`,
+      `/webhooks/${webhook.id}`,
+      "/webhooks/999999999",
     ]);
     await context.close();
   });

@@ -39,6 +39,7 @@ export const LAYERS = [
       "credentials",
       "audit-log",
       "retention",
+      "webhooks",
       "plans",
     ],
     files: [],
@@ -49,7 +50,8 @@ export const LAYERS = [
 /** The other features a feature may import (a DAG: a cycle here would be a folder cycle). */
 export const FEATURE_USES = {
   views: ["listing"],
-  "listing-page": ["listing", "views", "history"],
+  "listing-page": ["listing", "views", "history", "health"],
+  webhooks: ["listing", "health", "history", "coverage"],
   palette: ["auth", "listing", "views"],
   history: ["alerts", "health"],
   "audit-log": ["health", "listing"],

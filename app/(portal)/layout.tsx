@@ -17,9 +17,10 @@ function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] 
   return { text: String(counts.errors), title, tone: counts.errors > 0 ? "error" : "ok" };
 }
 
-export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+export default async function PortalLayout({ children, panel }: { children: React.ReactNode; panel: React.ReactNode }) {
   const actor = await requireActor();
   const items: NavItem[] = [
+    { href: "/webhooks", label: "Webhooks" },
     { href: "/webhook-groups", label: "Webhook groups" },
     { href: "/events", label: "Events" },
     { href: "/coverage", label: "Coverage" },
@@ -88,6 +89,8 @@ export default async function PortalLayout({ children }: { children: React.React
         <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6">
           {children}
         </main>
+        {/* A record opened from a list, over it (app/(portal)/@panel). */}
+        {panel}
       </div>
     </ReauthProvider>
   );

@@ -43,7 +43,7 @@ export function ListingResults({ state, results }: { state: ListingState; result
         </div>
       ) : (
         <>
-          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} changed={changed} />
+          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} changed={changed} context={results.webhookContext} />
           <Pagination state={{ ...state, page: meta.currentPage }} meta={meta} />
         </>
       )}

@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp } from "lucide-react";
 import { fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { hrefWith, sortByColumn, sortThenBy } from "@/lib/listing/href";
 import type { ListingState } from "@/lib/listing/search-params";
-import { tableData } from "@/lib/listing/table-rows";
+import { tableData, type WebhookRowContext } from "@/lib/listing/table-rows";
 import { directionInWords } from "@/lib/listing/words";
 import { ListingRows } from "./listing-rows";
 import { ListingLink } from "./toolbar/listing-navigation";
@@ -81,9 +81,19 @@ const TABLE_CLASSES = [
   "max-sm:[&>tbody>tr>td]:flex max-sm:[&>tbody>tr>td]:gap-3 max-sm:[&>tbody>tr>td]:[overflow-wrap:anywhere] max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td[data-label]]:before:w-24 max-sm:[&>tbody>tr>td[data-label]]:before:shrink-0 max-sm:[&>tbody>tr>td[data-label]]:before:text-xs max-sm:[&>tbody>tr>td[data-label]]:before:font-medium max-sm:[&>tbody>tr>td[data-label]]:before:text-slate-600 max-sm:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
 ].join(" ");
 
-export function ListingTable({ state, rows, changed }: { state: ListingState; rows: Record<string, unknown>[]; changed?: ReadonlySet<number> }) {
+export function ListingTable({
+  state,
+  rows,
+  changed,
+  context,
+}: {
+  state: ListingState;
+  rows: Record<string, unknown>[];
+  changed?: ReadonlySet<number>;
+  context?: WebhookRowContext;
+}) {
   const config = listingConfig(state.resource);
-  const data = tableData(state, rows, changed);
+  const data = tableData(state, rows, changed, context);
   return (
     <div
       tabIndex={0}
@@ -103,6 +113,12 @@ export function ListingTable({ state, rows, changed }: { state: ListingState; ro
           <tr className="text-xs uppercase tracking-wide text-slate-700">
             {state.fields.map((field) => (
               <SortHeader key={field} state={state} field={field} />
+            ))}
+            {/* Columns the page adds after the chosen ones (a group's contents): not sortable. */}
+            {data.columns.slice(state.fields.length).map((column) => (
+              <th key={column.field} scope="col" className={thClass}>
+                {column.label}
+              </th>
             ))}
           </tr>
         </thead>

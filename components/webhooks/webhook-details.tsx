@@ -3,6 +3,7 @@ import { Suspense, type ReactNode } from "react";
 import type { EventNames } from "@/lib/listing/group";
 import type { WebhookForPage as Webhook } from "@/lib/listing/header-values";
 import { HeaderList } from "./header-list";
+import { WebhookFiringPill } from "./webhook-firing-pill";
 
 /**
  * A group's webhooks, each with every field the API gives (docs/ems-api.md §4.1a) and the events it
@@ -65,7 +66,18 @@ function stamp(at: string | null | undefined, by: string | null | undefined): Re
   );
 }
 
-function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null; webhook: Webhook; eventNames: Promise<EventNames> | null }) {
+export function WebhookCard({
+  groupId,
+  webhook,
+  eventNames,
+  heading = true,
+}: {
+  groupId: number | null;
+  webhook: Webhook;
+  eventNames: Promise<EventNames> | null;
+  /** False on the webhook's own page, whose title and status line say it already. */
+  heading?: boolean;
+}) {
   const url = webhook.url ?? "";
   const plainHttp = /^http:\/\//i.test(url);
   return (
@@ -75,25 +87,23 @@ function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null;
       data-webhook-id={webhook.id}
       aria-labelledby={`webhook-${webhook.id}`}
     >
-      <header className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+      <header className={heading ? "flex flex-wrap items-baseline gap-x-3 gap-y-1" : "sr-only"}>
         <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
-          {webhook.name || `Webhook ${webhook.id}`}
+          <Link href={`/webhooks/${webhook.id}`} className="hover:underline" data-testid="webhook-page-link">
+            {webhook.name || `Webhook ${webhook.id}`}
+          </Link>
         </h3>
-        {webhook.enabled === undefined ? null : webhook.enabled ? (
-          <span className="rounded bg-green-100 px-1.5 text-xs text-green-900">Enabled</span>
-        ) : (
-          <span className="rounded bg-slate-200 px-1.5 text-xs text-slate-800" data-testid="webhook-disabled">
-            Disabled
-          </span>
-        )}
+        {/* Never a green "Enabled" on a webhook that cannot fire. */}
+        <WebhookFiringPill webhook={webhook} />
         <span className="text-xs text-slate-600">ID {webhook.id}</span>
         {/* The webhook's own timeline: the Changes feed narrowed to it (change history, when tracked). */}
         <Link href={`/changes?webhook=${webhook.id}`} className="ml-auto text-xs text-brand-700 underline" data-testid="webhook-history-link">
           History
         </Link>
       </header>
-      <p className="mt-1 flex flex-wrap items-baseline gap-2">
-        <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code>
+      <p className={heading ? "mt-1 flex flex-wrap items-baseline gap-2" : "-mt-2 flex flex-wrap items-baseline gap-2"}>
+        {/* On the webhook's own page the URL is in its title block, with a copy button. */}
+        {heading ? <code className="min-w-0 break-all font-mono text-xs text-slate-800">{url || "No URL"}</code> : null}
         {plainHttp ? (
           <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-900" title="Deliveries travel unencrypted">
             Not HTTPS
@@ -117,6 +127,33 @@ function WebhookCard({ groupId, webhook, eventNames }: { groupId: number | null;
         <dt>Fields sent</dt>
         <dd>
           <FieldsSent webhook={webhook} />
+        </dd>
+        <dt>Post field data</dt>
+        <dd>
+          {webhook.post_field_data === undefined ? (
+            <Unknown />
+          ) : webhook.post_field_data.length > 0 ? (
+            <span className="break-words font-mono text-xs">{webhook.post_field_data.join(", ")}</span>
+          ) : (
+            <span className="text-slate-500">None</span>
+          )}
+        </dd>
+        <dt>Custom fields</dt>
+        <dd data-testid="webhook-custom-fields">
+          {webhook.custom_fields === undefined ? (
+            <Unknown />
+          ) : webhook.custom_fields.length > 0 ? (
+            <ul className="space-y-0.5 font-mono text-xs">
+              {webhook.custom_fields.map((field, index) => (
+                <li key={`${field.key}-${index}`} className="break-words">
+                  {field.key} = {field.type ? `${field.type}.` : ""}
+                  {field.value}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <span className="text-slate-500">None</span>
+          )}
         </dd>
         <dt>Headers</dt>
         <dd>

@@ -12,10 +12,10 @@
  * pass every test.
  */
 
-/** The resources the portal's listing pages show. */
-export type EmsResource = "webhook-groups" | "events";
-/** Every resource the client reads: the listing pages' ones and webhooks on their own (§4.1a). */
-export type EmsApiResource = EmsResource | "webhooks";
+/** The resources the portal's listing pages show: webhook groups, events and webhooks on their own (§4.1a). */
+export type EmsResource = "webhook-groups" | "events" | "webhooks";
+/** Every resource the client reads (the listing pages' ones). */
+export type EmsApiResource = EmsResource;
 /** `boolean` fields are searched with `0`/`1` and equality only (§4.1a, ours). */
 export type FieldType = "number" | "text" | "date" | "boolean";
 

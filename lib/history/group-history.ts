@@ -18,3 +18,13 @@ export async function loadGroupHistory(actor: Pick<Actor, "teamId" | "userId">, 
   if (!tracker) return { tracked: false };
   return { tracked: true, entries: await groupTimeline(actor, tracker.id, groupId, { days: GROUP_HISTORY_DAYS }) };
 }
+
+/**
+ * A webhook's own recent history, for its page: the changes to it in its group's timeline (one
+ * indexed query, the same as the group page's), newest first.
+ */
+export async function loadWebhookHistory(actor: Pick<Actor, "teamId" | "userId">, groupId: number, webhookId: number): Promise<GroupHistoryData> {
+  const history = await loadGroupHistory(actor, groupId);
+  if (!history.tracked) return history;
+  return { tracked: true, entries: history.entries.filter((entry) => entry.kind === "webhook" && entry.recordId === webhookId) };
+}

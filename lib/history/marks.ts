@@ -9,12 +9,12 @@ const VISIT_GAP_MS = 30 * 60_000;
 
 /**
  * The rows of a listing page that changed since this person last looked (groups: the group or one
- * of its webhooks; events: the event), by the team's tracker of their own account. Notes this view.
+ * of its webhooks; events: the event; webhooks: the webhook), by the team's tracker of their own account. Notes this view.
  * Nothing is marked on a first visit, or when the account is not tracked.
  */
 export async function listingMarks(
   actor: Pick<Actor, "teamId" | "userId" | "teamTracksHistory">,
-  page: "webhook-groups" | "events",
+  page: "webhook-groups" | "events" | "webhooks",
   ids: readonly number[],
 ): Promise<Set<number>> {
   // Known from the session's statement: most teams track nothing, and their listings ask no more.
@@ -31,5 +31,5 @@ export async function listingMarks(
     update: { seenAt: now, markSince },
   });
   if (!markSince) return new Set();
-  return changedSince(actor, tracker.id, page === "events" ? "event" : "group", ids, markSince);
+  return changedSince(actor, tracker.id, page === "events" ? "event" : page === "webhooks" ? "webhook" : "group", ids, markSince);
 }

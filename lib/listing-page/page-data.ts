@@ -9,6 +9,8 @@ import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/sha
 import { resolveListing, type ResolvedListing } from "./resolve";
 import type { ListingResource } from "@/lib/listing/resources";
 import type { ListingState, SearchParamsInput } from "@/lib/listing/search-params";
+import type { WebhookRowContext } from "@/lib/listing/table-rows";
+import { webhookRowContext } from "./webhook-context";
 
 /** What the table part of a listing page shows: rows and what goes with them, or why there are none. */
 export type ListingResultsData =
@@ -22,6 +24,8 @@ export type ListingResultsData =
       changed: ReadonlySet<number>;
       /** The export's row cap (EXPORT_MAX_ROWS), shown by its button. */
       exportMaxRows: number;
+      /** The webhooks list: each webhook's group name and health findings. */
+      webhookContext?: WebhookRowContext;
     }
   | { kind: "failure"; failure: ListingFailure };
 
@@ -45,6 +49,8 @@ export async function loadListingPage(actor: Actor, resource: ListingResource, s
 }
 
 async function loadListingResults(actor: Actor, state: ListingState, emsClient: Promise<EmsClient | null>): Promise<ListingResultsData> {
+  // The webhooks list reads the account's setup (health findings, group names) beside its rows.
+  const context = state.resource === "webhooks" ? webhookRowContext(actor) : null;
   const outcome = await loadListing(actor, state, emsClient);
   if (outcome.kind !== "ok") return { kind: "failure", failure: outcome };
   // Marks are a nicety: a database error costs the marks, not the rows.
@@ -56,5 +62,5 @@ async function loadListingResults(actor: Actor, state: ListingState, emsClient: 
     log.error({ event: "listing.marks_failed", resource: state.resource, err: error }, "changed-since marks could not be worked out");
     return new Set<number>();
   });
-  return { ...outcome, changed, exportMaxRows: exportEnv().EXPORT_MAX_ROWS };
+  return { ...outcome, changed, exportMaxRows: exportEnv().EXPORT_MAX_ROWS, ...(context ? { webhookContext: await context } : {}) };
 }

@@ -6,7 +6,7 @@
  * before rendering starts, and resolveListing (lib/listing-page/resolve.ts) does the same for a client
  * navigation.
  */
-import { EVENT_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";
+import { EVENT_LISTING, WEBHOOK_LISTING, WEBHOOK_GROUP_LISTING, type ListingResource } from "./resources";
 import { pageSearchParams } from "@/lib/page-search-params";
 import { toSearchParams } from "./href";
 import { hasListingOptions, parseListingSearchParams, type ListingState, type SearchParamsInput } from "./search-params";
@@ -15,6 +15,7 @@ import { hasListingOptions, parseListingSearchParams, type ListingState, type Se
 export function listingAt(pathname: string): ListingResource | null {
   if (pathname === WEBHOOK_GROUP_LISTING.path) return WEBHOOK_GROUP_LISTING.resource;
   if (pathname === EVENT_LISTING.path) return EVENT_LISTING.resource;
+  if (pathname === WEBHOOK_LISTING.path) return WEBHOOK_LISTING.resource;
   return null;
 }
 

@@ -88,7 +88,11 @@ export async function startExport(client: EmsClient, state: ListingState, format
   const columns = exportColumns(state);
   const encoder = new TextEncoder();
   const line = (event: ExportEvent) => encoder.encode(`${JSON.stringify(event)}\n`);
-  const shape = options.includeHeaderValues || state.resource !== "webhook-groups" ? (item: Record<string, unknown>) => item : withHeaderValuesHidden;
+  // Events have no headers; a webhook's header values are never exported (only a group export may ask for them).
+  const shape =
+    state.resource === "events" || (options.includeHeaderValues && state.resource === "webhook-groups")
+      ? (item: Record<string, unknown>) => item
+      : withHeaderValuesHidden;
 
   let out: ReadableStreamDefaultController<Uint8Array> | null = null;
   let finished = false;

@@ -4,7 +4,7 @@
  * make sense for it ("greater than" is no question to ask of a status). The URL may still carry any
  * operator the contract allows for the field's type; the editor then shows it too.
  */
-import { EVENT_STATUSES, isSetOperator, type FieldType } from "@/lib/ems/contract";
+import { EVENT_STATUSES, TRIGGER_OBJECTS, isSetOperator, type FieldType } from "@/lib/ems/contract";
 import { operatorLabel } from "./filters";
 import { fieldLabel, listingConfig, type ListingResource } from "./resources";
 
@@ -28,7 +28,7 @@ const OPERATORS_BY_INPUT: Record<FilterInput, readonly string[]> = {
   boolean: ["=", "!="],
 };
 
-const CHOICES: Record<string, readonly string[]> = { status: EVENT_STATUSES };
+const CHOICES: Record<string, readonly string[]> = { status: EVENT_STATUSES, trigger_object: TRIGGER_OBJECTS, content_type: ["json", "post"] };
 
 function inputOf(name: string, type: FieldType): FilterInput {
   if (Object.hasOwn(CHOICES, name)) return "choice";

@@ -60,3 +60,9 @@ export function withoutHeaderValues(group: WebhookGroup): GroupForPage {
       : { webhooks: webhooks.map(({ headers: hookHeaders, ...hook }) => ({ ...hook, ...(hookHeaders === undefined ? {} : { headers: headerNames(hookHeaders) }) })) }),
   };
 }
+
+/** A webhook as its own page may hold it: its headers by name only. */
+export function withoutWebhookHeaderValues(webhook: Webhook): WebhookForPage {
+  const { headers, ...rest } = webhook;
+  return { ...rest, ...(headers === undefined ? {} : { headers: headerNames(headers) }) };
+}

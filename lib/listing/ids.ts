@@ -55,3 +55,8 @@ export function parseIdList(text: string): IdListResult {
 export function formatIdList(ids: readonly number[]): string {
   return ids.join(",");
 }
+
+/** A record's id from its page's address (`/webhooks/411`): a positive whole number, else null (the page then answers 404). */
+export function parseRecordId(raw: string): number | null {
+  return /^\d{1,15}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : null;
+}

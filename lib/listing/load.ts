@@ -38,7 +38,9 @@ export async function loadListing(
   emsClient?: Promise<EmsClient | null>,
   options: LoadOptions = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
-  const query = toEmsQuery(state) as QueryFor<typeof state.resource>;
+  // The groups list always shows what is in each group (./table-rows.ts "Contents"): the webhooks
+  // come with the same call (one credit either way), whether or not their lines are shown.
+  const query = toEmsQuery(state, state.resource === "webhook-groups" ? { expand: ["webhooks"] } : {}) as QueryFor<typeof state.resource>;
   const read = (asked: typeof query) =>
     loadShared(actor, canonicalQuery(state.resource, asked).hash, state.resource, emsClient, options, (client, shared) =>
       answerCache.list(client, state.resource, asked, shared),

@@ -18,6 +18,19 @@ export interface EmsListingQuery {
 
 const EVENT_DATE_FIELDS = ["start_date", "end_date", "created_at", "updated_at"];
 
+/**
+ * What a webhook's cell shows beyond its own field (lib/listing/table-rows.ts): the trigger with its
+ * insert/update/delete marks, the status with whether it can fire at all, the events with "all
+ * events", the last change with who made it.
+ */
+const WEBHOOK_CELL_NEEDS: Readonly<Record<string, readonly string[]>> = {
+  trigger_object: ["trigger_on_insert", "trigger_on_update", "trigger_on_delete"],
+  enabled: ["trigger_on_insert", "trigger_on_update", "trigger_on_delete", "public_user", "admin_user", "api_call", "any_event", "event_ids"],
+  event_ids: ["any_event"],
+  updated_at: ["updated_by"],
+  created_at: ["created_by"],
+};
+
 export function requestedFields(state: Pick<ListingState, "resource" | "fields">): string[] {
   const fields = new Set<string>(["id", ...state.fields]);
   if (state.resource === "events") {
@@ -25,6 +38,7 @@ export function requestedFields(state: Pick<ListingState, "resource" | "fields">
     if (state.fields.includes("start_date")) fields.add("start_time");
     if (state.fields.includes("end_date")) fields.add("end_time");
   }
+  if (state.resource === "webhooks") for (const field of state.fields) for (const extra of WEBHOOK_CELL_NEEDS[field] ?? []) fields.add(extra);
   return [...fields];
 }
 

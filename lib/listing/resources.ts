@@ -9,6 +9,7 @@ import {
   SORTABLE_FIELDS,
   WEBHOOK_GROUP_EXPAND,
   WEBHOOK_GROUP_FIELDS,
+  WEBHOOK_FIELDS,
   type EmsResource,
   type FieldType,
   type SortKey,
@@ -57,7 +58,38 @@ const EVENT_LABELS: Record<string, string> = {
   updated_at: "Updated",
 };
 
+/** A webhook's columns (§4.1a): some cells show more than their field (see lib/listing/table-rows.ts). */
+const WEBHOOK_LABELS: Record<string, string> = {
+  id: "ID",
+  name: "Name",
+  url: "Target",
+  group_id: "Group",
+  trigger_object: "Trigger",
+  trigger_on_insert: "On insert",
+  trigger_on_update: "On update",
+  trigger_on_delete: "On delete",
+  public_user: "Public users",
+  admin_user: "Admin users",
+  api_call: "API calls",
+  any_event: "All events",
+  event_ids: "Events",
+  enabled: "Status",
+  content_type: "Content type",
+  all_fields: "All fields",
+  use_default_fields: "Default fields",
+  fields: "Fields",
+  post_field_data: "Post field data",
+  custom_fields: "Custom fields",
+  headers: "Headers",
+  notes: "Notes",
+  created_at: "Created",
+  created_by: "Created by",
+  updated_at: "Last change",
+  updated_by: "Changed by",
+};
+
 const webhookGroupFields: readonly string[] = WEBHOOK_GROUP_FIELDS;
+const webhookFields: readonly string[] = WEBHOOK_FIELDS;
 const eventFields: readonly string[] = EVENT_FIELDS;
 
 export const WEBHOOK_GROUP_LISTING: ResourceConfig = {
@@ -87,8 +119,24 @@ export const EVENT_LISTING: ResourceConfig = {
   labels: EVENT_LABELS,
 };
 
+export const WEBHOOK_LISTING: ResourceConfig = {
+  resource: "webhooks",
+  path: "/webhooks",
+  title: LISTING_TITLES.webhooks,
+  fields: webhookFields,
+  // One dense row: the name links to the webhook; the status column also carries its health.
+  defaultFields: ["name", "group_id", "trigger_object", "url", "enabled", "event_ids", "updated_at"],
+  expandable: [],
+  sortable: SORTABLE_FIELDS.webhooks,
+  defaultSort: [],
+  searchable: SEARCHABLE_FIELDS.webhooks,
+  labels: WEBHOOK_LABELS,
+};
+
+const LISTINGS: Readonly<Record<ListingResource, ResourceConfig>> = { "webhook-groups": WEBHOOK_GROUP_LISTING, events: EVENT_LISTING, webhooks: WEBHOOK_LISTING };
+
 export function listingConfig(resource: ListingResource): ResourceConfig {
-  return resource === "events" ? EVENT_LISTING : WEBHOOK_GROUP_LISTING;
+  return LISTINGS[resource];
 }
 
 export function fieldLabel(config: ResourceConfig, field: string): string {

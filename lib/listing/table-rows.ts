@@ -3,6 +3,7 @@ import { formatEventLocal, formatUtcInZone, plainValue } from "./format";
 import type { ListingState } from "./search-params";
 import type { EmsResource } from "@/lib/ems/contract";
 import { TRIGGER_LETTERS } from "./trigger-letters";
+import { webhookEventCount, webhookFiring, webhookHost, NEVER_FIRES_WORDS } from "@/lib/setup/webhook-status";
 
 /**
  * A listing's rows as compact data for the table's client body (components/listing/listing-rows):
@@ -23,7 +24,21 @@ export type CellKind =
   | "code-list"
   | "status"
   /** A value that may be absent, shown as a dash. */
-  | "optional";
+  | "optional"
+  /** A webhook's group: [id, name], linked to the group. */
+  | "group"
+  /** A webhook's trigger: [object, letters of its actions ("iud")]. */
+  | "trigger"
+  /** A webhook's target host (never the path: it may hold a token). */
+  | "host"
+  /** A webhook's status: [state, worst severity of its findings or "", findings in words, why]. */
+  | "firing"
+  /** [when (UTC), by whom]. */
+  | "stamp"
+  /** A group's webhooks in short: [count, enabled/disabled, hosts…]. */
+  | "contents"
+  /** A short count in words ("3 events", "All events"), on one line. */
+  | "count";
 
 export interface TableColumn {
   field: string;
@@ -39,7 +54,7 @@ export type TableCell = string | string[] | null;
  * are letters, "i" insert, "u" update, "d" delete (e.g. "iu"): 511 webhooks write them out in words
  * in the browser, not in the page's data.
  */
-export type WebhookLine = [name: string, url: string, triggerObject: string, triggers: string, enabled: boolean];
+export type WebhookLine = [name: string, url: string, triggerObject: string, triggers: string, enabled: boolean, id: string];
 
 export interface TableRow {
   /** Absent when the API sent a row without one: the row then links nowhere. */
@@ -61,6 +76,49 @@ export interface TableData {
 
 type Item = Record<string, unknown>;
 
+/** Unmuted findings of one record by severity (lib/health), as the listing needs them. */
+export interface FindingCounts {
+  errors: number;
+  warnings: number;
+  notices: number;
+}
+
+/**
+ * What a webhook's row shows beyond the webhook itself, from the account's setup (lib/health's
+ * report): its group's name and its findings. Null parts are unknown (the setup could not be read):
+ * the row then shows the group's id and no findings.
+ */
+export interface WebhookRowContext {
+  groupNames: ReadonlyMap<number, string> | null;
+  findings: ReadonlyMap<number, FindingCounts> | null;
+}
+
+/** What a group's "Contents" cell says: [webhooks in words, enabled/disabled in words, hosts…]. */
+function groupContents(item: Item): string[] {
+  const hooks = Array.isArray(item.webhooks) ? (item.webhooks as Item[]) : [];
+  const disabled = hooks.filter((hook) => hook.enabled === false).length;
+  const hosts = [...new Set(hooks.map((hook) => webhookHost(typeof hook.url === "string" ? hook.url : undefined)).filter(Boolean))];
+  const state =
+    hooks.length === 0 ? "" : disabled === 0 ? "all enabled" : disabled === hooks.length ? "all disabled" : `${hooks.length - disabled} enabled, ${disabled} disabled`;
+  return [plural(hooks.length, "webhook"), state, ...hosts];
+}
+
+/** The column the groups list adds after the chosen ones: what is in each group (from `expand=webhooks`). */
+export const GROUP_CONTENTS_COLUMN: TableColumn = { field: "webhooks", label: "Contents", kind: "contents" };
+
+const WEBHOOK_KINDS: Readonly<Record<string, CellKind>> = {
+  group_id: "group",
+  trigger_object: "trigger",
+  url: "host",
+  enabled: "firing",
+  updated_at: "stamp",
+  created_at: "stamp",
+  headers: "code-list",
+  fields: "list",
+  post_field_data: "list",
+  event_ids: "count",
+};
+
 /** The column whose text links to the row's page: the id, or else the name. */
 function linkField(fields: readonly string[]): string | undefined {
   return fields.includes("id") ? "id" : fields.includes("name") ? "name" : undefined;
@@ -68,6 +126,7 @@ function linkField(fields: readonly string[]): string | undefined {
 
 function kindOf(resource: EmsResource, field: string, linked: string | undefined): CellKind {
   if (field === linked) return "link";
+  if (resource === "webhooks") return Object.hasOwn(WEBHOOK_KINDS, field) ? WEBHOOK_KINDS[field] : "text";
   if (resource === "webhook-groups") {
     if (field === "headers") return "code-list";
     if (field === "notification_emails") return "list";
@@ -80,7 +139,61 @@ function kindOf(resource: EmsResource, field: string, linked: string | undefined
 
 const isYes = (value: unknown) => value === true || value === 1 || value === "1";
 
-function cellOf(resource: EmsResource, kind: CellKind, field: string, item: Item): TableCell {
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** "2 errors, 1 warning" and the worst severity, for the status cell; notices count only when alone. */
+export function findingsInWords(counts: FindingCounts | undefined): { severity: "error" | "warning" | "notice" | ""; words: string } {
+  if (!counts) return { severity: "", words: "" };
+  const parts = [counts.errors ? plural(counts.errors, "error") : "", counts.warnings ? plural(counts.warnings, "warning") : ""].filter(Boolean);
+  if (parts.length > 0) return { severity: counts.errors ? "error" : "warning", words: parts.join(", ") };
+  return counts.notices ? { severity: "notice", words: plural(counts.notices, "notice") } : { severity: "", words: "" };
+}
+
+function webhookCell(kind: CellKind, field: string, item: Item, context: WebhookRowContext | undefined): TableCell | undefined {
+  const value = item[field];
+  switch (kind) {
+    case "group": {
+      const id = Number(value);
+      if (value === undefined || value === null || !Number.isFinite(id)) return null;
+      return [String(id), context?.groupNames?.get(id) ?? `Group ${id}`];
+    }
+    case "trigger":
+      return [plainValue(value), triggerLetters(item)];
+    case "host":
+      return webhookHost(typeof value === "string" ? value : undefined);
+    case "firing": {
+      const firing = webhookFiring(item);
+      const { severity, words } = findingsInWords(context?.findings?.get(Number(item.id)));
+      const why = firing.state === "never-fires" ? firing.reasons.map((reason) => NEVER_FIRES_WORDS[reason]).join("; ") : "";
+      return [firing.state, severity, words, why];
+    }
+    case "stamp": {
+      const by = item[field === "created_at" ? "created_by" : "updated_by"];
+      return [formatUtcInZone(value, "UTC"), plainValue(by)];
+    }
+    default:
+      if (field === "event_ids") {
+        const count = webhookEventCount(item);
+        return count === "all" ? "All events" : count === null ? "" : count === 0 ? "No events" : plural(count, "event");
+      }
+      return undefined;
+  }
+}
+
+function triggerLetters(hook: Item): string {
+  return Object.entries(TRIGGER_LETTERS)
+    .filter(([, what]) => isYes(hook[`trigger_on_${what}`]))
+    .map(([letter]) => letter)
+    .join("");
+}
+
+function cellOf(resource: EmsResource, kind: CellKind, field: string, item: Item, context?: WebhookRowContext): TableCell {
+  if (resource === "webhooks") {
+    const cell = webhookCell(kind, field, item, context);
+    if (cell !== undefined) return cell;
+  }
   const value = item[field];
   switch (kind) {
     case "code-list":
@@ -102,17 +215,20 @@ function cellOf(resource: EmsResource, kind: CellKind, field: string, item: Item
 }
 
 function webhookLine(hook: Item): WebhookLine {
-  const triggers = Object.entries(TRIGGER_LETTERS).filter(([, what]) => isYes(hook[`trigger_on_${what}`]));
-  return [plainValue(hook.name), plainValue(hook.url), plainValue(hook.trigger_object), triggers.map(([letter]) => letter).join(""), isYes(hook.enabled)];
+  return [plainValue(hook.name), plainValue(hook.url), plainValue(hook.trigger_object), triggerLetters(hook), isYes(hook.enabled), plainValue(hook.id)];
 }
 
-export function tableData(state: ListingState, items: Item[], changed?: ReadonlySet<number>): TableData {
+export function tableData(state: ListingState, items: Item[], changed?: ReadonlySet<number>, context?: WebhookRowContext): TableData {
   const config = listingConfig(state.resource);
   const linked = linkField(state.fields);
-  const columns = state.fields.map((field) => ({ field, label: fieldLabel(config, field), kind: kindOf(state.resource, field, linked) }));
+  const columns: TableColumn[] = state.fields.map((field) => ({ field, label: fieldLabel(config, field), kind: kindOf(state.resource, field, linked) }));
+  // Collapsed, a group says what is in it; expanded, its webhook lines say it all.
+  if (state.resource === "webhook-groups" && !state.expand.includes("webhooks")) columns.push(GROUP_CONTENTS_COLUMN);
   const withWebhooks = state.resource === "webhook-groups" && state.expand.includes("webhooks");
   const rows = items.map((item): TableRow => {
-    const row: TableRow = { cells: columns.map((column) => cellOf(state.resource, column.kind, column.field, item)) };
+    const row: TableRow = {
+      cells: columns.map((column) => (column.kind === "contents" ? groupContents(item) : cellOf(state.resource, column.kind, column.field, item, context))),
+    };
     if (item.id !== undefined && item.id !== null) row.id = plainValue(item.id);
     if (changed?.has(Number(item.id))) row.changed = true;
     if (withWebhooks) {

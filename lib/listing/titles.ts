@@ -3,7 +3,7 @@
  * entry mentions it. A module of its own, free of the contract's schemas, so that the browser's
  * command palette can name the pages too.
  */
-export const LISTING_TITLES = { "webhook-groups": "Webhook groups", events: "Events" } as const;
+export const LISTING_TITLES = { "webhook-groups": "Webhook groups", events: "Events", webhooks: "Webhooks" } as const;
 
 /** A listing page's title, or undefined for a page that is not one (e.g. a value from the database). */
 export function listingTitle(page: string): string | undefined {

@@ -21,6 +21,9 @@ const ORDER_KIND: Record<string, OrderKind> = {
   start_time: "time",
   end_time: "time",
   free_event: "boolean",
+  group_id: "number",
+  enabled: "boolean",
+  any_event: "boolean",
 };
 
 const DIRECTION_WORDS: Record<OrderKind, { asc: string; desc: string }> = {

@@ -103,3 +103,14 @@ export async function dismissChecklist(actor: Pick<Actor, "userId" | "teamId">):
     data: { checklistDismissedAt: new Date() },
   });
 }
+
+/**
+ * Whether the actor's own credentials work (saved, and their last check succeeded: Settings'
+ * "Connected", the checklist's first step): the home page opens the webhooks list then, else the
+ * webhook groups list with the first-run checklist. One statement on the actor's own row.
+ */
+export async function hasWorkingCredential(actor: Pick<Actor, "userId">): Promise<boolean> {
+  const credential = await prisma.apiCredential.findUnique({ where: { userId: actor.userId }, select: { lastVerifiedAt: true, lastErrorAt: true } });
+  if (!credential?.lastVerifiedAt) return false;
+  return credential.lastErrorAt === null || credential.lastErrorAt <= credential.lastVerifiedAt;
+}

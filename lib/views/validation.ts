@@ -2,7 +2,7 @@ import { z } from "zod";
 import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 import { MAX_VIEW_QUERY_LENGTH, MORE_VIEWS_SEARCH_MAX, VIEW_QUERY_TOO_LONG } from "./limits";
 
-export const LISTING_PAGES = ["webhook-groups", "events"] as const;
+export const LISTING_PAGES = ["webhooks", "webhook-groups", "events"] as const;
 export type ListingPage = (typeof LISTING_PAGES)[number];
 
 export const viewPageSchema = z.enum(LISTING_PAGES, { error: "Unknown page." });

@@ -160,6 +160,23 @@ describe("export", () => {
     expect(JSON.parse(included.file)).toEqual(expected);
   });
 
+  it("never writes a webhook's header values in the webhooks export, even when asked", async () => {
+    const state = parseListingSearchParams("webhooks", new URLSearchParams("fields=id,name,headers&sort=id"));
+    const direct = await client.listWebhooks({ fields: ["id", "headers"], sort: [{ field: "id", direction: "asc" }], perPage: 200 });
+    const secretValues = direct.items.flatMap((hook) => (hook.headers ?? []).map((h) => h.value)).filter((v) => v.length > 6);
+    expect(secretValues.length).toBeGreaterThan(5);
+    for (const includeHeaderValues of [false, true]) {
+      const json = await collectExport((await startExport(client, state, "json", options({ includeHeaderValues, maxRows: 200 }))).stream);
+      const csv = await readAll((await startExport(client, state, "csv", options({ includeHeaderValues, maxRows: 200 }))).stream);
+      const rows = JSON.parse(json.file) as { headers: { key: string; value: string }[] }[];
+      expect(rows.flatMap((row) => row.headers).every((header) => header.value === HIDDEN_VALUE)).toBe(true);
+      for (const value of secretValues) {
+        expect(json.file).not.toContain(value);
+        expect(csv).not.toContain(value);
+      }
+    }
+  });
+
   it("keeps talking while the API is slow: heartbeats before the first page, then the file", async () => {
     await sandbox.admin.injectFaults({ count: 1, delayMs: 1_500, paths: "api" });
     const state = parseListingSearchParams("webhook-groups", new URLSearchParams("sort=id"));

@@ -14,8 +14,9 @@ describe("tableData: a listing's rows as compact data", () => {
       ["id", "link"],
       ["headers", "code-list"],
       ["notification_emails", "list"],
+      ["webhooks", "contents"],
     ]);
-    expect(data.rows).toEqual([{ id: "7", cells: ["Support", "7", ["X-Api-Key"], ["a@example.org", "b@example.org", "c@example.org"]] }]);
+    expect(data.rows).toEqual([{ id: "7", cells: ["Support", "7", ["X-Api-Key"], ["a@example.org", "b@example.org", "c@example.org"], ["0 webhooks", ""]] }]);
     // A header's value never reaches the page's data: only its name.
     expect(JSON.stringify(data)).not.toContain("secret");
   });
@@ -43,7 +44,7 @@ describe("tableData: a listing's rows as compact data", () => {
     expect(data.columns.find((c) => c.field === "status")!.kind).toBe("status");
   });
 
-  it("marks changed rows, and with expand=webhooks gives each group its webhooks in one line each", () => {
+  it("marks changed rows, says what is in each group, and with expand=webhooks gives each group its webhooks in one line each", () => {
     const data = tableData(
       state("webhook-groups", { expand: "webhooks", fields: "id,name" }),
       [
@@ -72,11 +73,27 @@ describe("tableData: a listing's rows as compact data", () => {
       id: "3",
       cells: ["3", "Ops"],
       webhooks: [
-        ["Sync", "https://hooks.example.org/a", "attendee", "iu", true],
-        ["Old", "https://hooks.example.org/b", "event", "", false],
+        ["Sync", "https://hooks.example.org/a", "attendee", "iu", true, "1"],
+        ["Old", "https://hooks.example.org/b", "event", "", false, "2"],
       ],
     });
+    // Expanded, the lines say what is in the group: no "Contents" column.
+    expect(data.columns.map((column) => column.kind)).not.toContain("contents");
     expect(data.rows[1]).toEqual({ id: "4", cells: ["4", ""], changed: true, webhooks: [] });
+    // Collapsed, each group says what is in it.
+    const collapsed = tableData(state("webhook-groups", { fields: "id,name" }), [
+      {
+        id: 3,
+        name: "Ops",
+        webhooks: [
+          { id: 1, url: "https://hooks.example.org/a", enabled: true },
+          { id: 2, url: "https://hooks.example.org/b", enabled: false },
+          { id: 5, url: "http://10.0.0.1:8080/c?token=x", enabled: true },
+        ],
+      },
+    ]);
+    expect(collapsed.columns.at(-1)).toEqual({ field: "webhooks", label: "Contents", kind: "contents" });
+    expect(collapsed.rows[0].cells[2]).toEqual(["3 webhooks", "2 enabled, 1 disabled", "hooks.example.org", "10.0.0.1:8080"]);
     // With the name column hidden, the name comes along for the caption of the webhooks.
     const hidden = tableData(state("webhook-groups", { expand: "webhooks", fields: "id" }), [{ id: 3, name: "Ops", webhooks: [] }]);
     expect(hidden.rows[0]).toEqual({ id: "3", cells: ["3"], name: "Ops", webhooks: [] });
@@ -86,5 +103,6 @@ describe("tableData: a listing's rows as compact data", () => {
   it("writes a value of an unexpected shape as text, never as markup", () => {
     const data = tableData(state("webhook-groups", { fields: "id,name" }), [{ id: 9, name: { html: "<b>x</b>" } }]);
     expect(data.rows[0].cells[1]).toBe('{"html":"<b>x</b>"}');
+    expect(data.rows[0].cells[2]).toEqual(["0 webhooks", ""]);
   });
 });

@@ -5,7 +5,7 @@ import { z } from "zod";
  * listing's own schema) or one group's page. Nothing else is trusted: the answer is the actor's own.
  */
 export const refreshListingSchema = z.object({
-  resource: z.enum(["webhook-groups", "events"]),
+  resource: z.enum(["webhook-groups", "events", "webhooks"]),
   search: z.string().max(8_000).default(""),
   groupId: z
     .string()

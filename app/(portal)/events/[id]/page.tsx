@@ -74,7 +74,7 @@ function WhatFires({ coverage, required }: { coverage: SingleEventCoverage; requ
             <div className="min-w-0 space-y-0.5 text-xs">
               {webhooks.length === 0 ? <span className="text-slate-500">No webhook</span> : null}
               {webhooks.map((webhook) => (
-                <Link key={webhook.webhookId} href={`/webhook-groups/${webhook.groupId}#webhook-${webhook.webhookId}`} className="block hover:bg-slate-50">
+                <Link key={webhook.webhookId} href={`/webhooks/${webhook.webhookId}`} scroll={false} className="block hover:bg-slate-50">
                   <WebhookLine webhook={webhook} />
                 </Link>
               ))}
@@ -107,6 +107,30 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
       ? coverageForEvent(setupOutcome.snapshot.data, id, { now: new Date(), requiredTriggers: report.requiredTriggers })
       : null;
   const findings = report.kind === "ok" ? report.active.filter((finding) => finding.subjects.some((subject) => subject.kind === "event" && subject.id === id)) : [];
+  const findingsSection =
+    findings.length > 0 ? (
+      <section aria-labelledby="event-findings-heading" className="space-y-2">
+        <h2 id="event-findings-heading" className="text-lg font-semibold text-slate-900">
+          Health findings
+        </h2>
+        <ul className="space-y-2" data-testid="event-findings">
+          {findings.map((finding) => (
+            <li key={`${finding.ruleId}-${finding.key}`} className="space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
+              <p className="flex flex-wrap items-center gap-2">
+                <SeverityBadge severity={finding.severity} />
+                <span className="min-w-0 break-words">{finding.message}</span>
+              </p>
+              <SubjectLinks subjects={finding.subjects.filter((subject) => !(subject.kind === "event" && subject.id === id))} />
+            </li>
+          ))}
+        </ul>
+        <p className="text-sm">
+          <Link href="/health" className="text-brand-700 underline">
+            All findings on the Health page
+          </Link>
+        </p>
+      </section>
+    ) : null;
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -120,6 +144,8 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
       ) : (
         <>
           <h1 className="break-words text-2xl font-semibold text-slate-900">{event!.name || `Event ${id}`}</h1>
+          {/* Status first: what is wrong with this event's setup, before its fields. */}
+          {findingsSection}
           <EventDetails event={event!} />
         </>
       )}
@@ -155,29 +181,6 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
           )}
         </section>
       )}
-      {findings.length > 0 ? (
-        <section aria-labelledby="event-findings-heading" className="space-y-2">
-          <h2 id="event-findings-heading" className="text-lg font-semibold text-slate-900">
-            Health findings
-          </h2>
-          <ul className="space-y-2" data-testid="event-findings">
-            {findings.map((finding) => (
-              <li key={`${finding.ruleId}-${finding.key}`} className="space-y-1 rounded-lg border border-slate-200 bg-white p-3 text-sm">
-                <p className="flex flex-wrap items-center gap-2">
-                  <SeverityBadge severity={finding.severity} />
-                  <span className="min-w-0 break-words">{finding.message}</span>
-                </p>
-                <SubjectLinks subjects={finding.subjects.filter((subject) => !(subject.kind === "event" && subject.id === id))} />
-              </li>
-            ))}
-          </ul>
-          <p className="text-sm">
-            <Link href="/health" className="text-brand-700 underline">
-              All findings on the Health page
-            </Link>
-          </p>
-        </section>
-      ) : null}
     </div>
   );
 }

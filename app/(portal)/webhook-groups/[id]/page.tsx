@@ -17,6 +17,8 @@ import { requireActor } from "@/lib/auth/session";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
 import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-values";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
+import { loadHealthReport, type HealthOutcome } from "@/lib/health/report";
+import { SeverityBadge } from "@/components/health/severity-badge";
 
 export const metadata: Metadata = { title: "Webhook group" };
 
@@ -26,6 +28,7 @@ function GroupDetails({
   freshness,
   eventNames,
   history,
+  status,
 }: {
   /** Header names only: whatever is rendered here goes out in the HTML and the RSC payload. */
   group: GroupForPage;
@@ -33,6 +36,8 @@ function GroupDetails({
   freshness: Freshness;
   eventNames: Promise<EventNames> | null;
   history: React.ReactNode;
+  /** Its health findings, shown first. */
+  status: React.ReactNode;
 }) {
   const emails = group.notification_emails ?? [];
   const webhooks = group.webhooks ?? [];
@@ -40,6 +45,7 @@ function GroupDetails({
     <div className="space-y-6" data-testid="group-details">
       <div className="space-y-2">
         <h1 className="break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${group.id}`}</h1>
+        {status}
         <LowBudgetNotice budget={budget} />
         <StaleNotice freshness={freshness} budget={budget} />
         <DataAge freshness={freshness} refresh={{ resource: "webhook-groups", search: "", groupId: group.id }} />
@@ -68,14 +74,32 @@ function GroupDetails({
   );
 }
 
-/**
- * One group, read on its own (one credit, shared like a listing: lib/listing/group.ts). Nothing
- * streams before the group is known: a group that does not exist (or is not in this person's
- * account) answers a real 404, and the status is fixed once the first byte is sent. So this route
- * has no loading.tsx (the list's lives in its (list) group) and no Suspense above the lookup; the
- * wait is bounded by the page budget (EMS_PAGE_BUDGET_MS, lib/listing/load.ts). The names of the
- * events its webhooks fire for come after, streamed into the page.
- */
+/** Status first: the health findings about the group or any of its webhooks, streamed in when the setup is read. */
+async function GroupFindings({ report, groupId }: { report: Promise<HealthOutcome>; groupId: number }) {
+  const outcome = await report;
+  if (outcome.kind !== "ok") return null;
+  const findings = outcome.active.filter((finding) =>
+    finding.subjects.some((subject) => (subject.kind === "group" && subject.id === groupId) || (subject.kind === "webhook" && subject.groupId === groupId)),
+  );
+  if (findings.length === 0) {
+    return (
+      <p className="text-sm text-emerald-800" data-testid="group-no-findings">
+        No health findings about this group or its webhooks.
+      </p>
+    );
+  }
+  return (
+    <ul className="space-y-1.5" data-testid="group-findings" aria-label="Health findings">
+      {findings.map((finding) => (
+        <li key={`${finding.ruleId}-${finding.key}`} className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white px-3 py-2 text-sm">
+          <SeverityBadge severity={finding.severity} />
+          <span className="min-w-0 break-words">{finding.message}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * `asOf` from the URL, in UTC: "2026-11-20T14:02:11", "2026-11-20T14:02" (the end of that minute) or
  * "2026-11-20" (the end of that day); null when absent, "invalid" when unreadable.
@@ -191,6 +215,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   // fire for, and the group's history.
   const eventNames = outcome.kind === "ok" ? loadGroupEventNames(actor, outcome.item!) : null;
   const history = outcome.kind === "ok" ? loadGroupHistory(actor, id) : null;
+  const report = outcome.kind === "ok" ? loadHealthReport(actor) : null;
   return (
     <div className="space-y-4">
       {breadcrumb}
@@ -207,6 +232,11 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
           budget={outcome.budget}
           freshness={outcome.freshness}
           eventNames={eventNames}
+          status={
+            <Suspense fallback={<div className="h-8 animate-pulse rounded-md bg-slate-100" aria-label="Loading the health findings" />}>
+              <GroupFindings report={report!} groupId={id} />
+            </Suspense>
+          }
           history={
             <Suspense fallback={<div className="h-24 animate-pulse rounded-lg bg-slate-100" aria-label="Loading the history" />}>
               <GroupHistory groupId={id} history={history!} />

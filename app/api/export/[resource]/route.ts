@@ -45,7 +45,7 @@ const includesHeaderValues = (query: ExportQuery, resource: string) => resource 
 export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
   { name: "listing.export", query: exportQuery, recentAuth: (query, { resource }) => includesHeaderValues(query, resource) },
   async (query, { actor, requestId, ip, request, params: { resource } }) => {
-    if (resource !== "webhook-groups" && resource !== "events") return problem(404, "There is no such listing to export.");
+    if (resource !== "webhook-groups" && resource !== "events" && resource !== "webhooks") return problem(404, "There is no such listing to export.");
     const { format } = query;
     const includeHeaderValues = includesHeaderValues(query, resource);
     // The pipeline asked for the re-authentication already; this is the one rule "Reveal" follows too.

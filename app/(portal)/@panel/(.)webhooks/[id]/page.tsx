@@ -1,0 +1,37 @@
+import { RecordNotFound } from "@/components/listing/record-not-found";
+import { StateMessage } from "@/components/listing/state-message";
+import { SidePanel } from "@/components/shell/side-panel";
+import { WebhookView } from "@/components/webhooks/webhook-view";
+import { requireActor } from "@/lib/auth/session";
+import { parseRecordId } from "@/lib/listing/ids";
+import { loadWebhookPage } from "@/lib/webhooks/page";
+
+/**
+ * A webhook opened from a list (a client navigation to /webhooks/{id}): the same view as its page,
+ * in a side panel over the list, with a link to the full page (which a reload or a shared link opens).
+ * The data function checks access as the page does: another account's id is "not found" here too.
+ */
+export default async function WebhookPanel(props: PageProps<"/webhooks/[id]">) {
+  const actor = await requireActor();
+  const id = parseRecordId((await props.params).id);
+  const data = id === null ? ({ kind: "not-found" } as const) : await loadWebhookPage(actor, id);
+  return (
+    <SidePanel title={data.kind === "ok" ? data.webhook.name || `Webhook ${data.webhook.id}` : "Webhook"} fullPageHref={data.kind === "ok" ? `/webhooks/${id}` : null}>
+      {data.kind === "not-found" ? (
+        <RecordNotFound title="No such webhook in your account" backHref="/webhooks" backLabel="Back to the list" testId="webhook-not-found" />
+      ) : data.kind !== "ok" ? (
+        <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
+      ) : (
+        <WebhookView
+          webhook={data.webhook}
+          budget={data.budget}
+          freshness={data.freshness}
+          surroundings={data.surroundings}
+          eventNames={data.eventNames}
+          history={null}
+          titleLevel="h2"
+        />
+      )}
+    </SidePanel>
+  );
+}

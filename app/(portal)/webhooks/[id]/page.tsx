@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { StateMessage, BudgetLine } from "@/components/listing/state-message";
+import { WebhookView } from "@/components/webhooks/webhook-view";
+import { requireActor } from "@/lib/auth/session";
+import { loadWebhookHistory } from "@/lib/history/group-history";
+import { parseRecordId } from "@/lib/listing/ids";
+import { loadWebhookPage } from "@/lib/webhooks/page";
+
+export const metadata: Metadata = { title: "Webhook" };
+
+/**
+ * One webhook, read on its own (one credit, shared like a listing). Like a group's page, nothing
+ * streams before the webhook is known: an id of another account (or none) answers a real 404. Its
+ * status line, events and coverage (from the health report) and its history stream in after.
+ */
+export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
+  const actor = await requireActor();
+  const id = parseRecordId((await props.params).id);
+  if (id === null) notFound();
+  const data = await loadWebhookPage(actor, id);
+  if (data.kind === "not-found") notFound();
+  return (
+    <div className="space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/webhooks" className="text-brand-700 underline">
+          Webhooks
+        </Link>{" "}
+        / {id}
+      </nav>
+      {data.kind !== "ok" ? (
+        <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
+      ) : (
+        <>
+          <WebhookView
+            webhook={data.webhook}
+            budget={data.budget}
+            freshness={data.freshness}
+            surroundings={data.surroundings}
+            eventNames={data.eventNames}
+            history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, id)}
+          />
+          {data.budget ? <BudgetLine budget={data.budget} /> : null}
+        </>
+      )}
+    </div>
+  );
+}
