@@ -5,9 +5,11 @@
  * listing costs the same 10 credits whatever its per-page.
  *
  * Pages are cut from the block exactly as the API would have answered them, including its rule
- * that a page past the last one returns the last page again. Not read in blocks: expanded listings
- * (a group's webhooks would multiply the block's size tenfold) and a per-page that does not divide
- * 200 (none the pages offer), whose pages could straddle two blocks.
+ * that a page past the last one returns the last page again. Expanded listings are read in blocks
+ * too: the groups list always expands its webhooks (its "Contents" column), and paging it must not
+ * cost a call per page; a block of 200 groups with their webhooks is the price (about 4 webhooks a
+ * group in the large sandbox account). Not read in blocks: a per-page that does not divide 200
+ * (none the pages offer), whose pages could straddle two blocks.
  */
 import type { ListMeta } from "@/lib/ems";
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from "@/lib/ems/contract";
@@ -17,7 +19,6 @@ export const PAGE_BLOCK_ROWS = MAX_PER_PAGE;
 
 /** The block query that holds the page `query` asks for, or null when the page is read as it is. */
 export function pageBlockOf<Q extends EmsListingQuery>(query: Q): Q | null {
-  if (query.expand && query.expand.length > 0) return null;
   const perPage = query.perPage ?? DEFAULT_PER_PAGE;
   if (perPage >= PAGE_BLOCK_ROWS || PAGE_BLOCK_ROWS % perPage !== 0) return null;
   const index = Math.floor((((query.page ?? 1) - 1) * perPage) / PAGE_BLOCK_ROWS);

@@ -19,8 +19,11 @@ describe("a listing's pages read in blocks of 200 rows", () => {
     expect(pageBlockOf({ fields: ["id"] })).toEqual({ fields: ["id"], page: 1, perPage: PAGE_BLOCK_ROWS });
   });
 
-  it("an expanded listing, 200 rows a page, or a per-page whose pages straddle two blocks is read as it is", () => {
-    expect(pageBlockOf({ expand: ["webhooks"], page: 2, perPage: 20 })).toBeNull();
+  it("an expanded listing is read in blocks too (the groups list always expands its webhooks)", () => {
+    expect(pageBlockOf({ expand: ["webhooks"], page: 2, perPage: 20 })).toEqual({ expand: ["webhooks"], page: 1, perPage: PAGE_BLOCK_ROWS });
+  });
+
+  it("200 rows a page, or a per-page whose pages straddle two blocks, is read as it is", () => {
     expect(pageBlockOf({ page: 2, perPage: 200 })).toBeNull();
     expect(pageBlockOf({ page: 2, perPage: 30 })).toBeNull();
   });
