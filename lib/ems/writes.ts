@@ -27,7 +27,7 @@ import { apiErrorMessage, cleanApiMessage, parseRecordBody, ResponseShapeError, 
 import { ems, type CachedToken } from "./state";
 import { getToken, invalidateToken } from "./token";
 import type { z } from "zod";
-import type { SearchCondition } from "./contract";
+import { WEBHOOK_FIELDS, type SearchCondition } from "./contract";
 
 /**
  * Changing the webhook setup (docs/ems-api.md §8): create, update and delete of webhooks and
@@ -137,29 +137,9 @@ const MAX_RATE_LIMIT_WAITS = 5;
 
 // ---- the form encoding (§8.1) -----------------------------------------------------------------
 
-const WEBHOOK_ORDER: readonly (keyof WebhookChanges)[] = [
-  "name",
-  "url",
-  "group_id",
-  "trigger_object",
-  "trigger_on_insert",
-  "trigger_on_update",
-  "trigger_on_delete",
-  "public_user",
-  "admin_user",
-  "api_call",
-  "any_event",
-  "event_ids",
-  "enabled",
-  "content_type",
-  "all_fields",
-  "use_default_fields",
-  "post_field_data",
-  "fields",
-  "custom_fields",
-  "headers",
-  "notes",
-];
+/** The body's fields in the API's own order (§4.1a): every webhook field but those the service sets. */
+const SET_BY_THE_SERVICE: ReadonlySet<string> = new Set(["id", "created_at", "created_by", "updated_at", "updated_by"]);
+const WEBHOOK_ORDER = WEBHOOK_FIELDS.filter((field) => !SET_BY_THE_SERVICE.has(field)) as readonly (keyof WebhookChanges)[];
 const GROUP_ORDER: readonly (keyof WebhookGroupChanges)[] = ["name", "notification_emails", "headers"];
 
 const pair = (key: string, value: string) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
