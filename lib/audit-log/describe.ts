@@ -60,6 +60,15 @@ const LABELS: Record<AuditAction, string> = {
   "history.synced_now": "Synced change history now",
   "alerts.slack_url_set": "Set the Slack URL for alerts",
   "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
+  "plan.drafted": "Drafted a change plan",
+  "plan.submitted": "Sent a change plan for review",
+  "plan.approved": "Approved a change plan",
+  "plan.rejected": "Rejected a change plan",
+  "plan.cancelled": "Cancelled a change plan",
+  "plan.apply_started": "Started applying a change plan",
+  "plan.applied": "Applied a change plan",
+  "plan.apply_stopped": "A change plan stopped",
+  "plan.review_setting_changed": "Changed the plan review setting",
 };
 
 /** How a re-authentication was made, in words (`auth.reauthenticated`'s `with`). */
@@ -122,6 +131,21 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
       "history.synced_now",
       "alerts.slack_url_set",
       "alerts.slack_url_cleared",
+    ],
+  },
+  {
+    key: "plans",
+    label: "Changes to the EMS",
+    actions: [
+      "plan.drafted",
+      "plan.submitted",
+      "plan.approved",
+      "plan.rejected",
+      "plan.cancelled",
+      "plan.apply_started",
+      "plan.applied",
+      "plan.apply_stopped",
+      "plan.review_setting_changed",
     ],
   },
 ];
@@ -370,9 +394,40 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(m.replaced === true ? " replaced the Slack URL for alerts" : " set the Slack URL for alerts", text(m.label) ? ` (${text(m.label)})` : "");
     case "alerts.slack_url_cleared":
       return fromActor(" removed the Slack URL for alerts", text(m.label) ? ` (${text(m.label)})` : "");
+    case "plan.drafted":
+      return fromActor(m.reverts ? " drafted a plan to undo a change plan" : " drafted a change plan", planWords(m));
+    case "plan.submitted":
+      return fromActor(" sent a change plan for review", planWords(m));
+    case "plan.approved":
+      return fromActor(" approved a change plan", planWords(m));
+    case "plan.rejected":
+      return fromActor(" rejected a change plan", planWords(m), text(m.reason) ? `, because “${text(m.reason)}”` : "");
+    case "plan.cancelled":
+      return fromActor(" cancelled a change plan", planWords(m));
+    case "plan.apply_started":
+      return fromActor(" started applying a change plan", planWords(m), " to the EMS");
+    case "plan.applied":
+      return fromActor(" applied a change plan", planWords(m), " to the EMS");
+    case "plan.apply_stopped":
+      return fromActor("'s change plan stopped", planWords(m), text(m.reason) ? `: ${text(m.reason)}` : "");
+    case "plan.review_setting_changed":
+      return fromActor(
+        m.required === true
+          ? " required a second person's approval for change plans"
+          : m.required === false
+            ? " let owners and admins approve their own change plans"
+            : " reset the plan review setting to the default",
+      );
     default:
       return fromActor(" did something this version of the portal does not describe");
   }
+}
+
+/** “Fix plain http URLs” (12 changes). */
+function planWords(m: Record<string, unknown>): string {
+  const title = typeof m.title === "string" && m.title ? ` “${m.title}”` : "";
+  const operations = typeof m.operations === "number" ? ` (${m.operations.toLocaleString("en-US")} ${m.operations === 1 ? "change" : "changes"})` : "";
+  return `${title}${operations}`;
 }
 
 export function sentenceText(parts: readonly SentencePart[]): string {

@@ -42,7 +42,16 @@ export type AuditAction =
   | "history.schedule_changed"
   | "history.synced_now"
   | "alerts.slack_url_set"
-  | "alerts.slack_url_cleared";
+  | "alerts.slack_url_cleared"
+  | "plan.drafted"
+  | "plan.submitted"
+  | "plan.approved"
+  | "plan.rejected"
+  | "plan.cancelled"
+  | "plan.apply_started"
+  | "plan.applied"
+  | "plan.apply_stopped"
+  | "plan.review_setting_changed";
 
 export interface AuditEntry {
   action: AuditAction;

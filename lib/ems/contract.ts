@@ -75,6 +75,8 @@ export const WEBHOOK_FIELDS = [
   "updated_by",
 ] as const;
 /** What a webhook fires on (§4.1a). A client keeps values it does not know: production may add some. */
+/** A webhook's `content_type` values (§4.1a). */
+export const WEBHOOK_CONTENT_TYPES = ["json", "post"] as const;
 export const TRIGGER_OBJECTS = ["event", "contact", "registrant", "speaker", "sponsor", "session", "session_attendance", "registrant_line_item"] as const;
 
 export type WebhookGroupField = (typeof WEBHOOK_GROUP_FIELDS)[number];

@@ -1,6 +1,7 @@
 import "server-only";
 import { alertDeliveryJob } from "./alert-delivery-job";
 import { historySyncJob } from "./history-sync-job";
+import { planApplyJob } from "./plan-apply-job";
 import { retentionJob } from "./retention-job";
 
 /**
@@ -39,7 +40,12 @@ export interface JobDefinition<TData = unknown> {
   run(context: JobContext, data: TData): Promise<unknown>;
 }
 
-export const JOBS: readonly JobDefinition[] = [retentionJob as JobDefinition, historySyncJob as JobDefinition, alertDeliveryJob as JobDefinition];
+export const JOBS: readonly JobDefinition[] = [
+  retentionJob as JobDefinition,
+  historySyncJob as JobDefinition,
+  alertDeliveryJob as JobDefinition,
+  planApplyJob as JobDefinition,
+];
 
 export function jobNamed(name: string): JobDefinition {
   const job = JOBS.find((candidate) => candidate.name === name);

@@ -17,13 +17,15 @@ import {
   type WriteOperation,
 } from "@/lib/ems";
 import type { Actor } from "@/lib/access/actor";
-import { currentRole } from "@/lib/access/guards";
+import { currentRole, type RequestContext } from "@/lib/access/guards";
 import { assertRecentPassword } from "@/lib/access/recent-auth";
 import { canManageTeam } from "@/lib/access/roles";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
-import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { auditByActor } from "@/lib/audit/log";
+import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { planDigest } from "./review";
 import { openChanges, type StepChanges } from "./steps";
 
 /**
@@ -49,7 +51,9 @@ export type ApplyOutcome =
   /** Not claimed: another applier holds it, or it is not ready to apply. */
   | { status: "busy" }
   /** Another applier took the plan over (this one was too slow): it stopped between steps. */
-  | { status: "lost-lease"; applied: number };
+  | { status: "lost-lease"; applied: number }
+  /** Someone asked it to stop (lib/plans/review.ts cancelPlan): it stopped between steps. */
+  | { status: "cancelled"; applied: number };
 
 export interface ApplyDeps {
   /** The applier's own credential's writer and client (lib/ems). */
@@ -87,12 +91,17 @@ async function claim(planId: string, leaseId: string, leaseMs: number): Promise<
   return claimed === 1;
 }
 
-/** Extends the claim; false when another applier has taken the plan over. */
-async function renew(planId: string, leaseId: string, leaseMs: number): Promise<boolean> {
+/**
+ * Extends the claim before a step: "lost" when another applier has taken the plan over, "cancelled"
+ * when someone asked it to stop (the claim is kept: the caller stops the plan).
+ */
+async function renew(planId: string, leaseId: string, leaseMs: number): Promise<"ok" | "lost" | "cancelled"> {
   const renewed = await prisma.$executeRaw`
     UPDATE "ChangePlan" SET "leaseUntil" = now() + ${`${leaseMs} milliseconds`}::interval
-     WHERE "id" = ${planId} AND "leaseId" = ${leaseId}`;
-  return renewed === 1;
+     WHERE "id" = ${planId} AND "leaseId" = ${leaseId} AND "cancelRequestedAt" IS NULL`;
+  if (renewed === 1) return "ok";
+  const mine = await prisma.changePlan.count({ where: { id: planId, leaseId } });
+  return mine === 1 ? "cancelled" : "lost";
 }
 
 /** pending → running, only while this applier holds the plan: one statement, one winner. */
@@ -116,7 +125,7 @@ async function finishStep(stepId: string, guard: StepGuard, data: { state: "appl
   });
 }
 
-async function stop(planId: string, leaseId: string, status: "applied" | "failed" | "conflict", stopReason: string | null): Promise<void> {
+async function stop(planId: string, leaseId: string, status: "applied" | "failed" | "conflict" | "cancelled", stopReason: string | null): Promise<void> {
   await prisma.changePlan.updateMany({
     where: { id: planId, leaseId },
     data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === "applied" ? { appliedAt: new Date() } : {}) },
@@ -139,7 +148,14 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
     const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
     for (const step of steps as StepRow[]) {
       if (step.state === "applied" || step.state === "skipped") continue;
-      if (!(await renew(planId, leaseId, leaseMs))) return { status: "lost-lease", applied };
+      const lease = await renew(planId, leaseId, leaseMs);
+      if (lease === "lost") return { status: "lost-lease", applied };
+      if (lease === "cancelled") {
+        await prisma.changePlanStep.updateMany({ where: { planId, state: "pending" }, data: { state: "skipped", message: "Not applied: the plan was cancelled." } });
+        await stop(planId, leaseId, "cancelled", `Cancelled before step ${step.position + 1}.`);
+        finished = true;
+        return { status: "cancelled", applied };
+      }
       const outcome = await runStep(planId, step, leaseId, deps);
       if (outcome === "lost-lease") return { status: "lost-lease", applied };
       if (outcome.state === "applied" || outcome.state === "skipped") {
@@ -274,14 +290,24 @@ async function carryExpectation(planId: string, position: number, operation: Wri
   await prisma.changePlanStep.updateMany({ where: { id: { in: later.map((step) => step.id) } }, data: { expectedUpdatedAt: updatedAt } });
 }
 
+/** Why a plan cannot be applied as it stands: not approved, or changed since its approval. */
+export class PlanNotApprovedError extends SafeError {
+  constructor(message: string) {
+    super(message, "plan_not_approved");
+  }
+}
+
 /**
- * Applies a plan as the signed-in person (issue 27 §2): an owner or admin of the plan's team (the
- * role as the database has it now), with a recent password, with their own credential, for the
- * account the plan was made for. Another team's plan is "not found"; a plan not approved, or being
- * applied elsewhere, is "busy".
+ * The checks before a person applies a plan (issue 27 §2): an owner or admin of the plan's team (the
+ * role as the database has it now), with a recent password, with their own credential for the
+ * account the plan was made for; the plan approved, and its steps still the ones approved. Another
+ * team's plan is "not found". Returns the applier's credential.
  */
-export async function applyPlan(actor: Actor, planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, accountKey: true } });
+async function checkApplier(actor: Actor, planId: string) {
+  const plan = await prisma.changePlan.findFirst({
+    where: { id: planId, teamId: actor.teamId },
+    select: { id: true, accountKey: true, status: true, approvedDigest: true },
+  });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   const role = await currentRole(prisma, actor);
   if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can apply a plan.");
@@ -291,5 +317,42 @@ export async function applyPlan(actor: Actor, planId: string, options: { signal?
   if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
     throw new ForbiddenError("Your API credentials are for another EMS account than this plan's. Apply it with credentials for its account.");
   }
+  if (plan.status === "approved" && plan.approvedDigest !== (await planDigest(planId))) {
+    throw new PlanNotApprovedError("This plan changed after it was approved: it needs approval again.");
+  }
+  if (plan.status !== "approved" && plan.status !== "applying" && plan.status !== "failed" && plan.status !== "conflict") {
+    throw new PlanNotApprovedError(plan.status === "applied" ? "This plan is already applied." : "Only an approved plan can be applied.");
+  }
+  return credential;
+}
+
+/**
+ * Marks an approved plan as applied by this person and returns; the steps run in the background
+ * (lib/plans/run.ts: the job engine, or the request's own time on Vercel). A plan that stopped
+ * (failed, conflict) may be resumed: its remaining steps run again after a new check.
+ */
+export async function startApply(actor: Actor, planId: string, context: RequestContext = {}): Promise<void> {
+  await checkApplier(actor, planId);
+  const started = await prisma.changePlan.updateMany({
+    where: { id: planId, teamId: actor.teamId, status: { in: ["approved", "failed", "conflict"] } },
+    data: { status: "approved", appliedById: actor.userId, stopReason: null, cancelRequestedAt: null },
+  });
+  if (started.count !== 1) throw new PlanNotApprovedError("This plan is being applied already, or it is no longer approved.");
+  // A conflict or failure stopped these steps: they are tried again (each reads its record first).
+  await prisma.changePlanStep.updateMany({
+    where: { planId, state: { in: ["failed", "conflict"] } },
+    data: { state: "pending", message: null, startedBy: null, startedAt: null, finishedAt: null },
+  });
+  const plan = await prisma.changePlan.findUniqueOrThrow({ where: { id: planId }, select: { title: true, _count: { select: { steps: true } } } });
+  await auditByActor(actor, { action: "plan.apply_started", target: planId, ip: context.ip, metadata: { title: plan.title, operations: plan._count.steps } });
+}
+
+/**
+ * Applies a plan as the signed-in person, now, in this process: the checks of startApply, then the
+ * steps (lib/plans/run.ts runs them the same way from a job).
+ */
+export async function applyPlan(actor: Actor, planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome> {
+  const credential = await checkApplier(actor, planId);
+  await prisma.changePlan.updateMany({ where: { id: planId, status: "approved" }, data: { appliedById: actor.userId } });
   return applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: actor.teamId, signal: options.signal });
 }

@@ -4,6 +4,7 @@ import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, g
 import { saveCredential } from "@/lib/credentials/store";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { applyPlan, applyPlanSteps, type ApplyDeps } from "@/lib/plans/apply";
+import { planDigest } from "@/lib/plans/review";
 import { insertPlan } from "@/lib/plans/store";
 import type { PlanStepInput } from "@/lib/plans/steps";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
@@ -188,6 +189,8 @@ describe("applyPlan: as the signed-in person", () => {
       status: "approved",
       steps: [fiveSteps("person")[0]],
     });
+    // Approved as it is now (lib/plans/review.ts): the digest of its steps.
+    await prisma.changePlan.update({ where: { id: planId }, data: { approvedDigest: await planDigest(planId) } });
     await expect(applyPlan(stranger, planId)).rejects.toMatchObject({ code: "not_found" });
     await expect(applyPlan(member, planId)).rejects.toMatchObject({ code: "forbidden" });
     const stale = { ...owner, reauthenticatedAt: new Date(Date.now() - 86_400_000), passwordVerifiedAt: new Date(Date.now() - 86_400_000) };

@@ -1,0 +1,211 @@
+import "server-only";
+import { z } from "zod";
+import type { Actor } from "@/lib/access/actor";
+import { auditByActor } from "@/lib/audit/log";
+import { prisma } from "@/lib/db/prisma";
+import { getEmsClient, WEBHOOK_FIELDS, type EmsClient, type EmsCredential, type Webhook, type WebhookGroup } from "@/lib/ems";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
+import { failureOf } from "@/lib/ems-access/shared-read";
+import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
+import { loadSetup } from "@/lib/setup/load";
+import { describeOperation } from "./diff";
+import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
+import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
+import { insertPlan, readSteps, stepOf } from "./store";
+import { inverseOperations } from "./undo";
+
+/**
+ * Drafting a plan (issue 27 §2): a person's edits become operations against the records as the EMS
+ * holds them now, stored as a draft of their team for the account their own credential reads.
+ *
+ * Who may draft: any member who holds credentials for the account (owners and admins approve and
+ * apply: lib/plans/review.ts, apply.ts). The records come from the EMS with header values (a header
+ * kept as it is is sent with the value the EMS holds, never one from the browser):
+ * - a few records (a webhook's or a group's page): each read now, 1 credit each;
+ * - a bulk edit: the account's setup as Health reads it (shared for EMS_COVERAGE_CACHE_SECONDS).
+ *   A record changed in the EMS since is caught when the plan is applied: its `updated_at` moved,
+ *   and that step stops as a conflict.
+ */
+
+/** Records read one by one up to this many; beyond it the whole setup is read once. */
+const DIRECT_READS = 25;
+/** No plan holds more operations than this: 10,000 credits, five full windows of the budget. */
+export const MAX_PLAN_OPERATIONS = 5_000;
+
+export class PlanTooLargeError extends SafeError {
+  constructor(count: number) {
+    super(
+      `These edits make ${count.toLocaleString("en-US")} changes; a plan holds at most ${MAX_PLAN_OPERATIONS.toLocaleString("en-US")}. Narrow the selection.`,
+      "plan_too_large",
+    );
+  }
+}
+
+export class NothingToChangeError extends SafeError {
+  constructor() {
+    super("These edits change nothing: every record already is that way.", "plan_empty");
+  }
+}
+
+function referencedIds(edits: readonly PlanEdit[]): { webhooks: Set<number>; groups: Set<number> } {
+  const webhooks = new Set<number>();
+  const groups = new Set<number>();
+  for (const edit of edits) {
+    if (edit.kind === "webhook.update" || edit.kind === "webhook.delete" || edit.kind === "webhook.duplicate") webhooks.add(edit.id);
+    if (edit.kind === "group.update" || edit.kind === "group.delete") groups.add(edit.id);
+    if (edit.kind === "webhooks.bulk") edit.ids.forEach((id) => webhooks.add(id));
+    if (edit.kind === "groups.bulk") edit.ids.forEach((id) => groups.add(id));
+    const group =
+      edit.kind === "webhook.duplicate"
+        ? edit.groupId
+        : "values" in edit && "group_id" in edit.values
+          ? edit.values.group_id
+          : edit.kind === "webhooks.bulk" && edit.edit.kind === "move-to-group"
+            ? edit.edit.groupId
+            : null;
+    if (typeof group === "number") groups.add(group);
+  }
+  return { webhooks, groups };
+}
+
+const readOptions = { waitForRateLimit: true } as const;
+
+async function readDirectly(client: EmsClient, ids: { webhooks: Set<number>; groups: Set<number> }, teamId: string): Promise<RecordsNow> {
+  const budget = { kind: "write" as const, teamId };
+  const hooks = new Map<number, Webhook>();
+  const groups = new Map<number, WebhookGroup>();
+  await Promise.all([
+    ...[...ids.webhooks].map(async (id) => {
+      const { item } = await client.getOne("webhooks", id, { fields: [...WEBHOOK_FIELDS] }, { ...readOptions, budget });
+      if (item) hooks.set(id, item as Webhook);
+    }),
+    ...[...ids.groups].map(async (id) => {
+      const { item } = await client.getOne("webhook-groups", id, { expand: ["webhooks"] }, { ...readOptions, budget });
+      if (item) groups.set(id, item as WebhookGroup);
+    }),
+  ]);
+  return { webhook: (id) => hooks.get(id), group: (id) => groups.get(id) };
+}
+
+async function readSetupRecords(actor: Actor): Promise<RecordsNow> {
+  const setup = await loadSetup(actor);
+  if (setup.kind === "no-credentials") throw new NoCredentialError();
+  if (setup.kind !== "ok") throw new SafeError(`The account's setup could not be read: ${setup.message} Nothing was planned.`, "plan_setup_unreadable");
+  const hooks = new Map<number, Webhook>();
+  const groups = new Map<number, WebhookGroup>();
+  for (const group of setup.snapshot.data.groups) {
+    groups.set(group.id, group);
+    for (const hook of group.webhooks ?? []) hooks.set(hook.id, { ...hook, group_id: hook.group_id ?? group.id });
+  }
+  return { webhook: (id) => hooks.get(id), group: (id) => groups.get(id) };
+}
+
+/** The title a plan gets when its author gives none: its one operation, or how many. */
+export function defaultTitle(operations: readonly DraftOperation[]): string {
+  if (operations.length === 1) return describeOperation(operations[0]).sentence;
+  return `${operations.length.toLocaleString("en-US")} changes`;
+}
+
+export const planTitleSchema = z.string().trim().max(200, "A title is at most 200 characters.");
+
+export interface DraftInput {
+  title?: string;
+  edits: readonly PlanEdit[];
+  /** The plan this one undoes (lib/plans/undo.ts). */
+  revertsPlanId?: string;
+}
+
+/** The records `ids` names, as the EMS holds them now: read one by one when few, else the setup. */
+async function recordsNow(actor: Actor, credential: EmsCredential, ids: { webhooks: Set<number>; groups: Set<number> }, bulk: boolean): Promise<RecordsNow> {
+  const direct = ids.webhooks.size + ids.groups.size <= DIRECT_READS && !bulk;
+  try {
+    return direct ? await readDirectly(getEmsClient(credential), ids, actor.teamId) : await readSetupRecords(actor);
+  } catch (error) {
+    if (error instanceof SafeError) throw error;
+    const failure = failureOf(error);
+    throw new SafeError(
+      `The records could not be read from the EMS: ${"message" in failure ? failure.message : "no credentials"} Nothing was planned.`,
+      "plan_read_failed",
+    );
+  }
+}
+
+async function ownCredential(actor: Actor) {
+  const credential = await loadOwnCredential(actor);
+  if (!credential) throw new NoCredentialError();
+  return credential;
+}
+
+/** Drafts a plan from edits; throws EditProblemsError (each field's message) or a SafeError. */
+export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
+  const credential = await ownCredential(actor);
+  const records = await recordsNow(
+    actor,
+    credential,
+    referencedIds(input.edits),
+    input.edits.some((edit) => edit.kind.endsWith(".bulk")),
+  );
+  return storeDraft(actor, input, operationsFor(input.edits, records), accountKey(credential.baseUrl, credential.consumerKey), context);
+}
+
+/**
+ * Drafts the plan that undoes an applied (or partly applied) plan of the team: the inverse of its
+ * applied steps (lib/plans/undo.ts), each against the record as it is now (its "before" on the new
+ * plan's page, and the `updated_at` its apply expects). It goes through the same review.
+ */
+export async function draftUndoPlan(actor: Actor, planId: string, context: { ip?: string } = {}): Promise<{ planId: string; operations: number; cannot: number }> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, accountKey: true } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const credential = await ownCredential(actor);
+  if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+    throw new ForbiddenError("Your API credentials are for another EMS account than this plan's.");
+  }
+  const applied = (await readSteps(planId)).filter((step) => step.state === "applied").map((step) => step.operation);
+  if (applied.length === 0) throw new SafeError("Nothing of this plan was applied: there is nothing to undo.", "plan_nothing_applied");
+  const { operations, cannot } = inverseOperations(applied);
+  const ids = { webhooks: new Set<number>(), groups: new Set<number>() };
+  for (const op of operations) if (op.recordId !== undefined) (resourceOf(op.operation) === "webhooks" ? ids.webhooks : ids.groups).add(op.recordId);
+  const records = await recordsNow(actor, credential, ids, false);
+  const current = operations.map((op) => {
+    if (op.recordId === undefined) return op;
+    const now = resourceOf(op.operation) === "webhooks" ? records.webhook(op.recordId) : records.group(op.recordId);
+    return now ? { ...op, before: resourceOf(op.operation) === "webhooks" ? now : without(now, ["webhooks"]) } : { ...op, before: null };
+  });
+  const gone = current.filter((op) => op.recordId !== undefined && verbOf(op.operation) === "update" && op.before === null);
+  if (gone.length > 0)
+    throw new SafeError(`${gone.length} of the records this plan changed are gone from the EMS: undo cannot put them back as they were.`, "plan_undo_gone");
+  const stored = await storeDraft(actor, { title: `Undo “${plan.title}”`, revertsPlanId: plan.id }, current, plan.accountKey, context);
+  return { ...stored, cannot: cannot.length };
+}
+
+/** Stores drafted operations as a plan of the actor's team (also undo's way in). */
+export async function storeDraft(
+  actor: Actor,
+  input: Pick<DraftInput, "title" | "revertsPlanId">,
+  operations: readonly DraftOperation[],
+  account: string,
+  context: { ip?: string } = {},
+): Promise<{ planId: string; operations: number }> {
+  if (operations.length === 0) throw new NothingToChangeError();
+  if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
+  const title = planTitleSchema.parse(input.title ?? "") || defaultTitle(operations);
+  const planId = await prisma.$transaction(async (tx) => {
+    const id = await insertPlan(
+      { teamId: actor.teamId, accountKey: account, title, authorId: actor.userId, revertsPlanId: input.revertsPlanId ?? null, steps: operations.map(stepOf) },
+      tx,
+    );
+    await auditByActor(
+      actor,
+      {
+        action: "plan.drafted",
+        target: id,
+        ip: context.ip,
+        metadata: { title, operations: operations.length, ...(input.revertsPlanId ? { reverts: input.revertsPlanId } : {}) },
+      },
+      tx,
+    );
+    return id;
+  });
+  return { planId, operations: operations.length };
+}

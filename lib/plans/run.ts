@@ -1,0 +1,143 @@
+import "server-only";
+import { queueAlerts } from "@/lib/alerts/deliveries";
+import { audit } from "@/lib/audit/log";
+import { canManageTeam } from "@/lib/access/roles";
+import { prisma } from "@/lib/db/prisma";
+import { getEmsClient, getEmsWriter } from "@/lib/ems";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
+import { syncTracker } from "@/lib/history/sync";
+import { log } from "@/lib/log";
+import { portalOriginFor } from "@/lib/portal-origin";
+import { applyPlanSteps, type ApplyOutcome } from "./apply";
+
+/**
+ * Running a plan whose applier started it (lib/plans/apply.ts startApply), outside the request:
+ * the job engine's `plan-apply` job (lib/jobs/plan-apply-job.ts), or on Vercel the request's own
+ * time after the answer. Any instance may run it: the plan's lease makes one applier at a time, and
+ * a plan whose applier stopped (a crash, a function's time limit) is taken up by the next run.
+ *
+ * After the last step: the team's change history of the account is synced, its new changes are
+ * attributed to the person ("jane@example.com through EMS Portal"), the audit log and the team's
+ * alert destinations hear how it ended.
+ */
+
+/** Plans due now: started and not claimed, or claimed by an applier whose lease ran out. */
+export async function duePlanIds(limit = 10): Promise<string[]> {
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "ChangePlan"
+     WHERE ("status" = 'approved' AND "appliedById" IS NOT NULL AND "leaseId" IS NULL)
+        OR ("status" = 'applying' AND "leaseUntil" < now())
+     ORDER BY "updatedAt" ASC
+     LIMIT ${limit}`;
+  return rows.map((row) => row.id);
+}
+
+async function stopWithout(planId: string, reason: string): Promise<void> {
+  await prisma.changePlan.updateMany({
+    where: { id: planId, status: { in: ["approved", "applying"] } },
+    data: { status: "failed", stopReason: reason, leaseId: null, leaseUntil: null },
+  });
+}
+
+/** Runs one plan with its applier's own credential; null when it is not (any more) to be run. */
+export async function runPlan(planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome | null> {
+  const plan = await prisma.changePlan.findUnique({
+    where: { id: planId },
+    select: { id: true, teamId: true, title: true, accountKey: true, appliedById: true, status: true, _count: { select: { steps: true } } },
+  });
+  if (!plan?.appliedById || (plan.status !== "approved" && plan.status !== "applying")) return null;
+  // The applier as the database has them now: still an owner or admin of the plan's team.
+  const membership = await prisma.membership.findUnique({ where: { userId: plan.appliedById }, select: { teamId: true, role: true, user: { select: { email: true } } } });
+  if (!membership || membership.teamId !== plan.teamId || !canManageTeam(membership.role)) {
+    await stopWithout(planId, "The person who started it is no longer an owner or admin of the team. Start it again.");
+    return null;
+  }
+  const credential = await loadOwnCredential({ userId: plan.appliedById }).catch((error: unknown) => {
+    if (error instanceof CredentialUnreadableError) return null;
+    throw error;
+  });
+  if (!credential || accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+    await stopWithout(planId, "The credentials of the person who started it are gone or are for another account. Start it again.");
+    return null;
+  }
+  const started = Date.now();
+  const outcome = await applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: plan.teamId, signal: options.signal });
+  if (outcome.status === "busy" || outcome.status === "lost-lease") return outcome;
+  await afterApply({ ...plan, applierEmail: membership.user.email, applierId: plan.appliedById }, outcome, started).catch((error: unknown) => {
+    log.error({ event: "plans.after_apply_failed", planId, err: error }, "a plan's follow-up (history, audit, alerts) failed");
+  });
+  return outcome;
+}
+
+/** Runs the plans that are due, one after another, until the deadline (epoch ms). */
+export async function runDuePlans(options: { signal?: AbortSignal; deadline?: number } = {}): Promise<{ ran: number }> {
+  let ran = 0;
+  for (const id of await duePlanIds()) {
+    if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
+    if (await runPlan(id, options)) ran++;
+  }
+  return { ran };
+}
+
+const OUTCOME_WORDS: Record<"applied" | "failed" | "conflict" | "cancelled", string> = {
+  applied: "applied",
+  failed: "stopped: a step failed",
+  conflict: "stopped: a record changed in the EMS since the plan was made",
+  cancelled: "cancelled while being applied",
+};
+
+async function afterApply(
+  plan: { id: string; teamId: string; title: string; accountKey: string; applierEmail: string; applierId: string; _count: { steps: number } },
+  outcome: Exclude<ApplyOutcome, { status: "busy" | "lost-lease" }>,
+  started: number,
+): Promise<void> {
+  const reason = "message" in outcome ? outcome.message : null;
+  await audit({
+    action: outcome.status === "applied" ? "plan.applied" : "plan.apply_stopped",
+    teamId: plan.teamId,
+    actorId: plan.applierId,
+    actorEmail: plan.applierEmail,
+    target: plan.id,
+    metadata: { title: plan.title, operations: plan._count.steps, applied: outcome.applied, ...(reason ? { reason } : {}) },
+  });
+  const tracker = await prisma.changeTracker.findUnique({
+    where: { teamId_accountKey: { teamId: plan.teamId, accountKey: plan.accountKey } },
+    select: { id: true, status: true },
+  });
+  if (!tracker) return;
+  if (outcome.applied > 0 && tracker.status === "active") {
+    // The feed shows the change now, not at the next scheduled sync, and says who made it.
+    await syncTracker(tracker.id, { trigger: "manual", force: true });
+    await attributeChanges(tracker.id, plan.id, plan.applierEmail, new Date(started - 60_000));
+  }
+  await queueAlerts({
+    trackerId: tracker.id,
+    teamId: plan.teamId,
+    syncId: `plan:${plan.id}:${outcome.status}:${outcome.applied}`,
+    kind: "changes",
+    subject: `Change plan “${plan.title}” ${OUTCOME_WORDS[outcome.status]}`,
+    lines: [
+      `${plan.applierEmail} applied ${outcome.applied} of ${plan._count.steps} change${plan._count.steps === 1 ? "" : "s"} through EMS Portal.`,
+      ...(reason ? [reason] : []),
+    ],
+    link: `${portalOriginFor(null)}/plans/${plan.id}`,
+  });
+}
+
+/**
+ * The history's changes of the plan's records since it started, made through the API (the EMS says
+ * `API (<key>)`), are the plan's: they name the person who applied it.
+ */
+async function attributeChanges(trackerId: string, planId: string, email: string, since: Date): Promise<void> {
+  const steps = await prisma.changePlanStep.findMany({ where: { planId, state: "applied", recordId: { not: null } }, select: { recordId: true, operation: true } });
+  const byKind = { webhook: new Set<number>(), group: new Set<number>() };
+  for (const step of steps) byKind[step.operation.startsWith("webhook-groups.") ? "group" : "webhook"].add(step.recordId!);
+  for (const [kind, ids] of Object.entries(byKind)) {
+    if (ids.size === 0) continue;
+    await prisma.setupChange.updateMany({
+      where: { trackerId, kind, recordId: { in: [...ids] }, seenAt: { gte: since }, OR: [{ changedBy: null }, { changedBy: { startsWith: "API (" } }] },
+      data: { changedBy: `${email} through EMS Portal` },
+    });
+  }
+}

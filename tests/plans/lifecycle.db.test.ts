@@ -1,0 +1,183 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/access/actor";
+import { saveCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
+import { draftPlan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
+import { EditProblemsError } from "@/lib/plans/edits";
+import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
+import { approvePlan, cancelPlan, rejectPlan, reviewRequired, submitPlan } from "@/lib/plans/review";
+import { duePlanIds, runDuePlans } from "@/lib/plans/run";
+import { readSteps } from "@/lib/plans/store";
+import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { addMember, createTeam } from "../teams/fixtures";
+
+/**
+ * A plan's whole life on the real PostgreSQL against the sandbox over HTTP (issue 27 §2): a member
+ * drafts, the author cannot approve their own plan, a stale session cannot approve or apply, another
+ * admin approves, the plan runs as the job would run it, the sandbox holds the change, and undo
+ * puts it back through the same review. Header values are kept from the EMS and never stored in
+ * the clear.
+ */
+ensureEmsTestEnv();
+
+let sandbox: StartedSandbox;
+let owner: Actor;
+let admin: Actor;
+let member: Actor;
+let hook: Webhook;
+
+const client = () =>
+  getEmsClient({
+    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+    baseUrl: sandbox.baseUrl,
+    ...DEMO_CREDENTIALS,
+  });
+const stale = (actor: Actor): Actor => ({ ...actor, reauthenticatedAt: new Date(Date.now() - 86_400_000), passwordVerifiedAt: new Date(Date.now() - 86_400_000) });
+const read = async (id: number) => (await client().getOne("webhooks", id, { fields: [...WEBHOOK_FIELDS] })).item as Webhook;
+const statusOf = async (planId: string) => (await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).status;
+
+beforeAll(async () => {
+  sandbox = await startAllowedSandbox();
+});
+afterAll(async () => {
+  await flushEmsState();
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await sandbox.admin.reset();
+  owner = await createTeam();
+  admin = await addMember(owner, "ADMIN");
+  member = await addMember(owner, "MEMBER");
+  for (const person of [owner, admin, member]) await saveCredential(person, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+  await forgetCredential(credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret));
+  // A webhook with a header: its value must survive an edit of the URL and never be stored in the clear.
+  const first = (await client().listWebhooks({ perPage: 1, sort: [{ field: "id", direction: "asc" }] })).items[0];
+  await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [{ kind: "set-header", target: "webhook", id: first.id, key: "X-Api-Key", value: "k-lifecycle-secret" }]);
+  hook = await read(first.id);
+});
+afterEach(() => flushEmsState());
+
+describe("a plan from draft to applied, and undone", () => {
+  it("member drafts, another admin approves, it applies, the change is in the EMS, undo restores it", async () => {
+    const url = `https://moved.example.com/${hook.id}`;
+    const { planId, operations } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { url } }] });
+    expect(operations).toBe(1);
+    const [step] = await readSteps(planId);
+    expect(step.operation.changes).toEqual({ url });
+    expect(step.expectedUpdatedAt).toBe(hook.updated_at);
+    // Header values are in the before-state (undo needs them), encrypted: not in any column in the clear.
+    const raw = JSON.stringify(await prisma.changePlanStep.findMany({ where: { planId } }));
+    expect(raw).not.toContain("k-lifecycle-secret");
+    expect(JSON.stringify(step.operation.before)).toContain("k-lifecycle-secret");
+
+    // Two owners and admins: review is on by default; members neither approve nor apply.
+    expect(await reviewRequired(owner.teamId)).toBe(true);
+    await submitPlan(member, planId);
+    await expect(approvePlan(member, planId)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(approvePlan(stale(admin), planId)).rejects.toMatchObject({ name: "ReauthRequired" });
+    await approvePlan(admin, planId);
+    expect(await statusOf(planId)).toBe("approved");
+    await expect(startApply(member, planId)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(startApply(stale(owner), planId)).rejects.toMatchObject({ name: "ReauthRequired" });
+    expect(await duePlanIds()).not.toContain(planId);
+
+    await startApply(owner, planId);
+    expect(await duePlanIds()).toContain(planId);
+    await runDuePlans();
+    expect(await statusOf(planId)).toBe("applied");
+    const changed = await read(hook.id);
+    expect(changed.url).toBe(url);
+    expect(changed.headers).toEqual(hook.headers);
+    expect(changed.updated_by).toBe(`API (${DEMO_CREDENTIALS.consumerKey})`);
+
+    // Undo: a new plan, reviewed the same way, that puts the URL back.
+    const undo = await draftUndoPlan(member, planId);
+    const [back] = await readSteps(undo.planId);
+    expect(back.operation.changes).toEqual({ url: hook.url });
+    expect(back.expectedUpdatedAt).toBe(changed.updated_at);
+    await submitPlan(member, undo.planId);
+    await approvePlan(owner, undo.planId);
+    await startApply(admin, undo.planId);
+    await runDuePlans();
+    expect(await statusOf(undo.planId)).toBe("applied");
+    expect((await read(hook.id)).url).toBe(hook.url);
+
+    const actions = (await prisma.auditLog.findMany({ where: { teamId: owner.teamId, action: { startsWith: "plan." } }, orderBy: { createdAt: "asc" } })).map(
+      (entry) => entry.action,
+    );
+    expect(actions).toEqual(expect.arrayContaining(["plan.drafted", "plan.submitted", "plan.approved", "plan.apply_started", "plan.applied"]));
+  });
+
+  it("the author cannot approve their own plan while review is on; with it off, they can", async () => {
+    const { planId } = await draftPlan(admin, { edits: [{ kind: "webhook.update", id: hook.id, values: { enabled: !hook.enabled } }] });
+    await submitPlan(admin, planId);
+    await expect(approvePlan(admin, planId)).rejects.toMatchObject({ code: "forbidden", message: expect.stringMatching(/another owner or admin/) });
+    await prisma.team.update({ where: { id: owner.teamId }, data: { planReview: false } });
+    await approvePlan(admin, planId);
+    expect(await statusOf(planId)).toBe("approved");
+  });
+
+  it("a plan whose steps change after approval needs approval again", async () => {
+    const { planId } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Approved name" } }] });
+    await submitPlan(member, planId);
+    await approvePlan(admin, planId);
+    // The step changes after the approval (here: what it expects of the record).
+    await prisma.changePlanStep.updateMany({ where: { planId }, data: { expectedUpdatedAt: "1999-01-01 00:00:00" } });
+    await expect(startApply(owner, planId)).rejects.toBeInstanceOf(PlanNotApprovedError);
+    expect((await read(hook.id)).name).toBe(hook.name);
+  });
+
+  it("rejects with a reason; cancels before it runs; nothing reaches the EMS", async () => {
+    const one = await draftPlan(member, { edits: [{ kind: "webhook.delete", id: hook.id }] });
+    await submitPlan(member, one.planId);
+    await rejectPlan(owner, one.planId, "Not during the summit");
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: one.planId } })).toMatchObject({ status: "rejected", rejectReason: "Not during the summit" });
+    await expect(approvePlan(admin, one.planId)).rejects.toMatchObject({ code: "plan_state" });
+
+    const two = await draftPlan(member, { edits: [{ kind: "webhook.delete", id: hook.id }] });
+    await cancelPlan(member, two.planId);
+    expect(await statusOf(two.planId)).toBe("cancelled");
+    expect(await read(hook.id)).toBeTruthy();
+  });
+
+  it("bad edits get each field's message and plan nothing; an edit that changes nothing is refused", async () => {
+    const before = await prisma.changePlan.count({ where: { teamId: owner.teamId } });
+    const problems = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { url: "ftp://nope", name: "" } }] }).catch(
+      (error: unknown) => error,
+    );
+    expect(problems).toBeInstanceOf(EditProblemsError);
+    expect((problems as EditProblemsError).problems.map((problem) => problem.field).sort()).toEqual(["name", "url"]);
+    await expect(draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { url: hook.url } }] })).rejects.toBeInstanceOf(NothingToChangeError);
+    await expect(draftPlan(member, { edits: [{ kind: "webhook.update", id: 999_999_999, values: { url: "https://x.example" } }] })).rejects.toBeInstanceOf(
+      EditProblemsError,
+    );
+    expect(await prisma.changePlan.count({ where: { teamId: owner.teamId } })).toBe(before);
+  });
+
+  it("replacing one header keeps the others' values from the EMS", async () => {
+    await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [{ kind: "set-header", target: "webhook", id: hook.id, key: "X-Team", value: "team-value" }]);
+    const { planId } = await draftPlan(member, {
+      edits: [{ kind: "webhook.update", id: hook.id, values: { headers: [{ key: "x-api-key", action: "replace", value: "k-new" }] } }],
+    });
+    const [step] = await readSteps(planId);
+    // Every other header the webhook has (the demo data gives some their own) goes with its value.
+    const others = (hook.headers ?? []).filter((header) => header.key !== "X-Api-Key");
+    expect(others.length).toBeGreaterThan(0);
+    expect(step.operation.changes).toEqual({
+      headers: [
+        ...(hook.headers ?? []).map((header) => (header.key === "X-Api-Key" ? { key: "X-Api-Key", value: "k-new" } : header)),
+        { key: "X-Team", value: "team-value" },
+      ],
+    });
+  });
+
+  it("another team's plan is not found for anything", async () => {
+    const { planId } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { enabled: !hook.enabled } }] });
+    const stranger = await createTeam();
+    const attempts = [submitPlan, approvePlan, cancelPlan, startApply, draftUndoPlan];
+    for (const attempt of attempts) await expect(attempt(stranger, planId)).rejects.toMatchObject({ code: "not_found" });
+  });
+});

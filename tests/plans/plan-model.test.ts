@@ -1,0 +1,131 @@
+// The pure half of a plan: what an operation says in words, what bulk edits change, the setup after
+// a plan and its impact on health and coverage, and the inverse that undoes it.
+import { describe, expect, it } from "vitest";
+import type { Webhook } from "@/lib/ems";
+import { webhookBulkChanges, groupBulkChanges } from "@/lib/plans/bulk";
+import { describeOperation } from "@/lib/plans/diff";
+import { planImpact } from "@/lib/plans/impact";
+import type { DraftOperation } from "@/lib/plans/operations";
+import { simulatePlan } from "@/lib/plans/simulate";
+import { inverseOperations } from "@/lib/plans/undo";
+import { event, group, NOW, webhook } from "../health/builders";
+
+const context = { now: NOW, requiredTriggers: [] };
+
+function update(hook: Webhook, changes: DraftOperation["changes"]): DraftOperation {
+  return { operation: "webhooks.update", recordId: hook.id, before: hook, changes };
+}
+
+describe("an operation in words", () => {
+  it("names each changed field before → after, and a header by name only", () => {
+    const hook = webhook({ id: 411, name: "Orders", url: "http://a.example/x", headers: [{ key: "X-Api-Key", value: "s3cret-old" }] });
+    const diff = describeOperation(update(hook, { url: "https://a.example/x", enabled: false, headers: [{ key: "X-Api-Key", value: "s3cret-new" }] }));
+    expect(diff.sentence).toBe("Change the URL, enabled and headers of webhook “Orders” (#411)");
+    expect(diff.fields).toEqual([
+      { field: "url", label: "URL", before: "http://a.example/x", after: "https://a.example/x" },
+      { field: "enabled", label: "Enabled", before: "on", after: "off" },
+      { field: "headers", label: "Headers", before: "X-Api-Key", after: "X-Api-Key (new value)" },
+    ]);
+    expect(JSON.stringify(diff)).not.toMatch(/s3cret/);
+  });
+
+  it("says a group by its name and a delete by its record", () => {
+    const hook = webhook({ id: 7, name: "Badges", group_id: 1 });
+    const names = { group: (id: number) => ({ 1: "Main", 2: "Backup" })[id] };
+    expect(describeOperation(update(hook, { group_id: 2 }), names).fields).toEqual([{ field: "group_id", label: "Group", before: "Main (#1)", after: "Backup (#2)" }]);
+    expect(describeOperation({ operation: "webhooks.delete", recordId: 7, before: hook, changes: {} }).sentence).toBe("Delete webhook “Badges” (#7)");
+  });
+});
+
+describe("bulk edits", () => {
+  it("replace a host only where it is, keeping path and query", () => {
+    const edit = { kind: "replace-host", from: "old.example.com", to: "new.example.com" } as const;
+    expect(webhookBulkChanges(webhook({ url: "https://old.example.com/in?x=1" }), edit)).toEqual({ url: "https://new.example.com/in?x=1" });
+    expect(webhookBulkChanges(webhook({ url: "https://other.example.com/in" }), edit)).toBeNull();
+  });
+
+  it("set a header value by key, ignoring case, keeping the others' values", () => {
+    const hook = webhook({
+      headers: [
+        { key: "x-api-key", value: "a" },
+        { key: "X-Team", value: "t" },
+      ],
+    });
+    expect(webhookBulkChanges(hook, { kind: "set-header", key: "X-Api-Key", value: "b" })).toEqual({
+      headers: [
+        { key: "x-api-key", value: "b" },
+        { key: "X-Team", value: "t" },
+      ],
+    });
+    expect(webhookBulkChanges(hook, { kind: "set-header", key: "X-API-KEY", value: "a" })).toBeNull();
+  });
+
+  it("leave a record that already is so out, and never add events to a catch-all", () => {
+    expect(webhookBulkChanges(webhook({ enabled: false }), { kind: "set-enabled", enabled: false })).toBeNull();
+    expect(webhookBulkChanges(webhook({ any_event: true, event_ids: [] }), { kind: "add-events", eventIds: [5] })).toBeNull();
+    expect(webhookBulkChanges(webhook({ event_ids: [1] }), { kind: "add-events", eventIds: [5, 1] })).toEqual({ event_ids: [1, 5] });
+    expect(groupBulkChanges(group({ notification_emails: ["Ops@example.com"] }), { kind: "add-notification-email", email: "ops@example.com" })).toBeNull();
+  });
+});
+
+describe("the setup after a plan, and its impact", () => {
+  it("counts the findings it fixes and adds, and names a live event that loses its only webhook", () => {
+    const plain = webhook({ id: 1, url: "http://plain.example.com/in", event_ids: [1], trigger_object: "contact" });
+    const only = webhook({ id: 2, event_ids: [1], trigger_object: "registrant", trigger_on_update: false, trigger_on_delete: false });
+    const data = { groups: [group({ id: 10, webhooks: [plain, only] })], events: [event({ id: 1, name: "Spring Summit", status: "live" })] };
+    const impact = planImpact(data, [update(plain, { url: "https://plain.example.com/in" }), update(only, { enabled: false })], context);
+    expect(impact.fixed.map((finding) => finding.ruleId)).toContain("plain-http-url");
+    expect(impact.coverageLost).toEqual([expect.objectContaining({ eventId: 1, live: true, trigger: "registrant:insert", before: "ok" })]);
+    expect(impact.summary[0]).toMatch(/^Fixes \d+ findings?, adds/);
+    expect(impact.summary[1]).toBe("Live event “Spring Summit” loses its only registrant insert webhook.");
+    // The input is not changed.
+    expect(data.groups[0].webhooks![1].enabled).toBe(true);
+  });
+
+  it("moves a webhook between groups, creates and deletes", () => {
+    const a = webhook({ id: 1, group_id: 10 });
+    const b = webhook({ id: 2, group_id: 10 });
+    const data = { groups: [group({ id: 10, webhooks: [a, b] }), group({ id: 20, webhooks: [] })], events: [] };
+    const after = simulatePlan(data, [
+      update(a, { group_id: 20 }),
+      { operation: "webhooks.delete", recordId: 2, before: b, changes: {} },
+      { operation: "webhooks.create", before: null, changes: { name: "New", url: "https://n.example", trigger_object: "event", group_id: 10 } },
+    ]);
+    expect(after.groups.map((g) => [g.id, g.webhooks!.map((hook) => hook.id)])).toEqual([
+      [10, [-1]],
+      [20, [1]],
+    ]);
+  });
+
+  it("an empty plan fixes nothing and adds nothing", () => {
+    const data = { groups: [group({ id: 10, webhooks: [webhook({ id: 1 })] })], events: [event({ id: 1 })] };
+    expect(planImpact(data, [], context)).toMatchObject({ fixed: [], added: [], coverageLost: [], coverageGained: [], summary: ["Fixes no findings, adds none."] });
+  });
+});
+
+describe("undo", () => {
+  it("puts an update's fields back, header values included, last operation first", () => {
+    const hook = webhook({ id: 5, url: "https://a.example", headers: [{ key: "X-Key", value: "old" }] });
+    const first = update(hook, { url: "https://b.example" });
+    const second = update({ ...hook, url: "https://b.example" }, { headers: [{ key: "X-Key", value: "new" }] });
+    const { operations, cannot } = inverseOperations([first, second]);
+    expect(cannot).toEqual([]);
+    expect(operations.map((op) => [op.operation, op.recordId, op.changes])).toEqual([
+      ["webhooks.update", 5, { headers: [{ key: "X-Key", value: "old" }] }],
+      ["webhooks.update", 5, { url: "https://a.example" }],
+    ]);
+  });
+
+  it("deletes what a plan created and re-creates what it deleted", () => {
+    const gone = webhook({ id: 9, name: "Gone", group_id: 3, headers: [{ key: "A", value: "v" }] });
+    const { operations, cannot } = inverseOperations([
+      { operation: "webhooks.create", recordId: 77, before: null, changes: { name: "Made", url: "https://m.example", trigger_object: "event" } },
+      { operation: "webhooks.delete", recordId: 9, before: gone, changes: {} },
+      { operation: "webhooks.create", before: null, changes: { name: "Lost id", url: "https://l.example", trigger_object: "event" } },
+    ]);
+    expect(operations[0]).toMatchObject({ operation: "webhooks.create", changes: { name: "Gone", group_id: 3, headers: [{ key: "A", value: "v" }] } });
+    expect(operations[0].changes).not.toHaveProperty("id");
+    expect(operations[1]).toMatchObject({ operation: "webhooks.delete", recordId: 77 });
+    expect(cannot).toHaveLength(1);
+  });
+});
