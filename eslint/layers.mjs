@@ -58,7 +58,7 @@ export const FEATURE_USES = {
   auth: ["teams"],
   teams: ["credentials"],
   retention: ["auth"],
-  plans: ["health", "coverage", "history", "alerts"],
+  plans: ["health", "coverage", "history", "alerts", "listing"],
 };
 
 const pathsOf = (layer) => [...layer.folders.map((folder) => `./lib/${folder}`), ...layer.files.map((file) => `./lib/${file}.ts`)];

@@ -39,6 +39,24 @@ export class FieldError extends SafeError {
   }
 }
 
+/**
+ * Several inputs of a form wrong at once (a plan's edits checked against the EMS's rules): a server
+ * action answers each as that field's error, with the message as the form's.
+ */
+export class FieldErrorsError extends SafeError {
+  constructor(
+    readonly fieldErrors: Record<string, string>,
+    message = "Some fields need another look.",
+  ) {
+    super(message, "invalid_fields");
+    this.name = "FieldErrorsError";
+  }
+}
+
+export function isFieldErrorsError(error: unknown): error is FieldErrorsError {
+  return isSafeError(error) && typeof (error as { fieldErrors?: unknown }).fieldErrors === "object" && (error as { fieldErrors?: unknown }).fieldErrors !== null;
+}
+
 export function isFieldError(error: unknown): error is FieldError {
   return isSafeError(error) && typeof (error as { field?: unknown }).field === "string";
 }

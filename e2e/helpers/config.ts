@@ -10,6 +10,20 @@ export const E2E_SANDBOX_ADMIN_SECRET = process.env.E2E_SANDBOX_ADMIN_SECRET || 
 export const E2E_FAULT_SANDBOX_PORT = Number(process.env.E2E_FAULT_SANDBOX_PORT || 3101);
 export const E2E_FAULT_SANDBOX_URL = `http://127.0.0.1:${E2E_FAULT_SANDBOX_PORT}`;
 
+/**
+ * A third sandbox, for the specs that change the EMS (e2e/plans.spec.ts): each test writes to an
+ * account of its own (PLANS_ACCOUNTS), so no write reaches the demo account the listing specs read.
+ */
+export const E2E_PLANS_SANDBOX_PORT = Number(process.env.E2E_PLANS_SANDBOX_PORT || E2E_PORT + 4);
+export const E2E_PLANS_SANDBOX_URL = `http://127.0.0.1:${E2E_PLANS_SANDBOX_PORT}`;
+export const PLANS_ACCOUNTS = Array.from({ length: 6 }, (_, index) => ({
+  key: `plans_${index + 1}`,
+  secret: `plans-secret-${index + 1}`,
+  groups: 12,
+  events: 6,
+  seed: 40 + index,
+}));
+
 /** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
 export const ROLE_STATE = {
   /** An owner of a team of their own, with the sandbox's demo credentials saved: for read-only listing specs. */

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { E2E_FAULT_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET } from "./config";
+import { E2E_FAULT_SANDBOX_URL, E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET } from "./config";
 
 /**
  * The environment of a production server under test (`node .next/standalone/server.js`): fresh
@@ -23,8 +23,8 @@ export function testServerEnv({ port, databaseUrl, baseUrl }: { port: number; da
     SANDBOX_ENABLED: "true",
     SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url"),
     SANDBOX_ADMIN_SECRET: E2E_SANDBOX_ADMIN_SECRET,
-    // The fault specs' own sandbox is a private origin: listed on purpose, as an operator would.
-    EMS_ALLOW_PRIVATE_ORIGINS: E2E_FAULT_SANDBOX_URL,
+    // The fault and plan specs' own sandboxes are private origins: listed on purpose, as an operator would.
+    EMS_ALLOW_PRIVATE_ORIGINS: `${E2E_FAULT_SANDBOX_URL},${E2E_PLANS_SANDBOX_URL}`,
     // Every browser of the suite signs in from 127.0.0.1: the per-address limit is covered by the
     // throttle's database test; here it would throttle unrelated tests.
     AUTH_MAX_FAILURES_PER_ADDRESS: "100000",

@@ -6,7 +6,7 @@ import { requireActor } from "@/lib/auth/session";
 import { type Actor } from "@/lib/access/actor";
 import { clientIp } from "@/lib/auth/request-meta";
 import { assertRecentProof, isReauthRequired } from "@/lib/access/recent-auth";
-import { GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
+import { GENERIC_ERROR_MESSAGE, isFieldError, isFieldErrorsError, isSafeError } from "@/lib/errors";
 import { asDatabaseUnavailable } from "@/lib/db/outage";
 import type { ActionErrorState, ActionState, FormAction, ReauthProof } from "@/lib/forms/action-state";
 import { log } from "@/lib/log";
@@ -176,6 +176,7 @@ function invalidInput(error: z.ZodError, message: string | undefined): ActionErr
 function errorState(error: unknown, action: string, requestId: string): ActionErrorState {
   if (isReauthRequired(error)) return { status: "error", message: error.message, reauthRequired: error.reauthRequired };
   if (isFieldError(error)) return { status: "error", fieldErrors: { [error.field]: error.message } };
+  if (isFieldErrorsError(error)) return { status: "error", message: error.message, fieldErrors: error.fieldErrors };
   // The database is out of reach (lib/db/outage.ts): the input was fine and nothing was saved; the
   // form says so and keeps what was typed, for a try in a moment.
   const unavailable = asDatabaseUnavailable(error);

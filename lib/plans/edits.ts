@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EmsHeader, NewWebhook, NewWebhookGroup, Webhook, WebhookChanges, WebhookGroup, WebhookGroupChanges } from "@/lib/ems";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
+import { FieldErrorsError } from "@/lib/errors";
 import { groupBulkChanges, webhookBulkChanges, type GroupBulkEdit, type WebhookBulkEdit } from "./bulk";
 import { changedFields, without, type DraftOperation } from "./operations";
 
@@ -39,9 +40,20 @@ export interface EditProblem {
   message: string;
 }
 
-export class EditProblemsError extends Error {
+/** Every problem of the edits at once: a form shows each next to its field (the first per field). */
+export class EditProblemsError extends FieldErrorsError {
   constructor(readonly problems: EditProblem[]) {
-    super(problems.map((problem) => `${problem.field}: ${problem.message}`).join("; "));
+    const fieldErrors: Record<string, string> = {};
+    for (const problem of problems) fieldErrors[problem.field] ??= problem.message;
+    super(
+      fieldErrors,
+      problems.length === 1
+        ? problems[0].message
+        : `${problems.length} things need another look: ${problems
+            .map((problem) => problem.message)
+            .slice(0, 3)
+            .join(" ")}`,
+    );
     this.name = "EditProblemsError";
   }
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StateMessage, BudgetLine } from "@/components/listing/state-message";
 import { WebhookView } from "@/components/webhooks/webhook-view";
+import { buttonClasses } from "@/components/ui/button";
 import { requireActor } from "@/lib/auth/session";
 import { loadWebhookHistory } from "@/lib/history/group-history";
 import { parseRecordId } from "@/lib/listing/ids";
@@ -23,12 +24,19 @@ export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
   if (data.kind === "not-found") notFound();
   return (
     <div className="space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhooks" className="text-brand-700 underline">
-          Webhooks
-        </Link>{" "}
-        / {id}
-      </nav>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <nav aria-label="Breadcrumb" className="text-sm">
+          <Link href="/webhooks" className="text-brand-700 underline">
+            Webhooks
+          </Link>{" "}
+          / {id}
+        </nav>
+        {data.kind === "ok" ? (
+          <Link href={`/webhooks/${id}/edit`} prefetch={false} className={buttonClasses("secondary", { size: "sm" })} data-testid="webhook-edit">
+            Edit…
+          </Link>
+        ) : null}
+      </div>
       {data.kind !== "ok" ? (
         <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
       ) : (

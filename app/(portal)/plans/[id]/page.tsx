@@ -1,0 +1,236 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { OperationDiff } from "@/components/plans/operation-diff";
+import { PlanControls, PlanProgressRefresher } from "@/components/plans/plan-controls";
+import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
+import { Notice } from "@/components/ui/notice";
+import { requireActor } from "@/lib/auth/session";
+import { NotFoundError } from "@/lib/errors";
+import { durationInWords } from "@/lib/plans/cost";
+import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
+import { triggerLabel } from "@/lib/setup/triggers";
+
+export const metadata: Metadata = { title: "Change plan" };
+
+const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" });
+const at = (date: Date) => `${when.format(date)} UTC`;
+const count = (value: number, noun: string) => `${value.toLocaleString("en-US")} ${noun}${value === 1 ? "" : "s"}`;
+
+function Impact({ plan }: { plan: PlanPageData }) {
+  if (plan.impactUnavailable) return <p className="text-sm text-slate-600">The impact cannot be worked out now: {plan.impactUnavailable}</p>;
+  if (!plan.impact) return null;
+  const { impact } = plan;
+  return (
+    <div className="space-y-2 text-sm" data-testid="plan-impact">
+      {impact.summary.map((sentence) => (
+        <p key={sentence} className={sentence.includes("loses") ? "font-medium text-amber-900" : "text-slate-800"}>
+          {sentence}
+        </p>
+      ))}
+      {impact.fixed.length > 0 ? (
+        <details>
+          <summary className="cursor-pointer text-emerald-800">Fixes {count(impact.fixed.length, "finding")}</summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
+            {impact.fixed.slice(0, 20).map((finding) => (
+              <li key={`${finding.ruleId}:${finding.key}`}>{finding.message}</li>
+            ))}
+            {impact.fixed.length > 20 ? <li>and {count(impact.fixed.length - 20, "more")}</li> : null}
+          </ul>
+        </details>
+      ) : null}
+      {impact.added.length > 0 ? (
+        <details open>
+          <summary className="cursor-pointer text-red-800">Adds {count(impact.added.length, "finding")}</summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
+            {impact.added.slice(0, 20).map((finding) => (
+              <li key={`${finding.ruleId}:${finding.key}`}>{finding.message}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {impact.coverageLost.length > 0 ? (
+        <details open={impact.coverageLost.some((change) => change.live)}>
+          <summary className="cursor-pointer text-amber-900">Coverage lost in {count(impact.coverageLost.length, "event trigger")}</summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
+            {impact.coverageLost.slice(0, 20).map((change) => (
+              <li key={`${change.eventId}:${change.trigger}`}>
+                {change.eventName}
+                {change.live ? " (live)" : ""}: {triggerLabel(change.trigger).toLowerCase()}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {impact.coverageGained.length > 0 ? (
+        <p className="text-emerald-800">Covers {count(impact.coverageGained.length, "event trigger")} that had no healthy webhook.</p>
+      ) : null}
+    </div>
+  );
+}
+
+function Progress({ plan }: { plan: PlanPageData }) {
+  const done = plan.counts.applied + plan.counts.skipped;
+  const percent = plan.operationCount === 0 ? 0 : Math.round((done / plan.operationCount) * 100);
+  return (
+    <div className="space-y-1" data-testid="plan-progress">
+      <div
+        className="h-2 overflow-hidden rounded-full bg-slate-100"
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={plan.operationCount}
+        aria-valuenow={done}
+        aria-label="Steps done"
+      >
+        <div className="h-full bg-emerald-500 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="text-sm text-slate-700">
+        {done.toLocaleString("en-US")} of {count(plan.operationCount, "step")} done
+        {plan.counts.failed ? `, ${plan.counts.failed} failed` : ""}
+        {plan.counts.conflict ? `, ${plan.counts.conflict} in conflict` : ""}
+        {plan.counts.skipped ? ` (${plan.counts.skipped} skipped)` : ""}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * A change plan (issue 27 §2): what it will do, in words and side by side, grouped by group; its
+ * impact on Health and Coverage; what it costs; who drafted, approved and applied it; and live
+ * progress while it runs. Nothing here shows a header value.
+ */
+export default async function PlanPage(props: PageProps<"/plans/[id]">) {
+  const actor = await requireActor();
+  const { id } = await props.params;
+  const search = await props.searchParams;
+  const page = Number(typeof search.page === "string" ? search.page : "1");
+  if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
+  let plan: PlanPageData;
+  try {
+    plan = await loadPlanPage(actor, id, { page: Number.isFinite(page) ? page : 1 });
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+  const started = plan.status === "applying" || (plan.status === "approved" && plan.appliedBy !== null);
+  const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
+  return (
+    <div className="space-y-5">
+      <PlanProgressRefresher active={started} />
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/plans" className="text-brand-700 underline">
+          Plans
+        </Link>{" "}
+        / {plan.title}
+      </nav>
+      <header className="space-y-2">
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <h1 className="min-w-0 text-2xl font-semibold break-words">{plan.title}</h1>
+          <PlanStatusPill status={plan.status} />
+        </div>
+        <p className="text-sm text-slate-600">
+          {count(plan.operationCount, "change")} · drafted by {plan.author ?? "a former member"} on {at(plan.createdAt)}
+          {plan.approvedBy && plan.approvedAt ? ` · approved by ${plan.approvedBy} on ${at(plan.approvedAt)}` : ""}
+          {plan.appliedBy ? ` · ${plan.status === "applied" ? "applied" : "started"} by ${plan.appliedBy}${plan.appliedAt ? ` on ${at(plan.appliedAt)}` : ""}` : ""}
+        </p>
+        {plan.revertsPlan ? (
+          <p className="text-sm">
+            Undoes{" "}
+            <Link href={`/plans/${plan.revertsPlan.id}`} className="text-brand-700 underline">
+              {plan.revertsPlan.title}
+            </Link>
+          </p>
+        ) : null}
+        {plan.undoneBy ? (
+          <p className="text-sm">
+            Undone by{" "}
+            <Link href={`/plans/${plan.undoneBy.id}`} className="text-brand-700 underline">
+              {plan.undoneBy.title}
+            </Link>{" "}
+            ({planStatusLabel(plan.undoneBy.status as PlanPageData["status"]).toLowerCase()})
+          </p>
+        ) : null}
+      </header>
+
+      {plan.status === "rejected" ? (
+        <Notice tone="error" title={`Rejected by ${plan.rejectedBy ?? "an owner or admin"}`}>
+          {plan.rejectReason}
+        </Notice>
+      ) : null}
+      {plan.stopReason ? (
+        <Notice tone={plan.status === "cancelled" ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
+          {plan.stopReason}
+          {plan.status === "conflict" ? " Draft the change again from the record as it is now, or apply the rest once you have checked it." : ""}
+        </Notice>
+      ) : null}
+      {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
+      {plan.operationCount > 1000 && (plan.status === "draft" || plan.status === "submitted") ? (
+        <Notice tone="warning" title="A large plan" testId="plan-large">
+          It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
+          budget
+          {plan.cost.windowsWaited > 0 ? `, waiting for ${count(plan.cost.windowsWaited, "new rate-limit window")}` : ""}.
+        </Notice>
+      ) : null}
+
+      <section className="grid grid-cols-1 gap-3 lg:grid-cols-3" aria-label="Summary">
+        <div className="rounded-lg border border-slate-200 bg-white p-4 lg:col-span-2">
+          <h2 className="mb-2 text-sm font-semibold text-slate-900">{showStates ? "Progress" : "Impact"}</h2>
+          {showStates ? <Progress plan={plan} /> : <Impact plan={plan} />}
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
+          <h2 className="mb-2 text-sm font-semibold text-slate-900">Cost</h2>
+          <p className="text-sm text-slate-800">
+            {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
+          </p>
+          <p className="mt-1 text-xs text-slate-500">
+            Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
+          </p>
+          <p className="mt-2 text-xs text-slate-500">
+            {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
+          </p>
+        </div>
+      </section>
+
+      <PlanControls planId={plan.id} can={plan.can} operations={plan.operationCount} credits={plan.cost.credits} duration={durationInWords(plan.cost.seconds)} />
+      {plan.approveBlockedBecause ? <p className="text-sm text-slate-600">{plan.approveBlockedBecause}</p> : null}
+
+      <section aria-labelledby="operations-heading" className="space-y-4">
+        <h2 id="operations-heading" className="text-lg font-semibold">
+          Changes{plan.pageCount > 1 ? ` (page ${plan.page} of ${plan.pageCount})` : ""}
+        </h2>
+        {plan.sections.map((section) => (
+          <div key={section.groupId ?? "none"} className="space-y-2">
+            <h3 className="text-sm font-semibold break-words text-slate-700">
+              {section.groupId !== null && section.groupId > 0 ? (
+                <Link href={`/webhook-groups/${section.groupId}`} className="hover:underline">
+                  {section.groupName}
+                </Link>
+              ) : (
+                section.groupName
+              )}
+            </h3>
+            <ol className="space-y-2">
+              {section.steps.map((step) => (
+                <OperationDiff key={step.position} step={step} showState={showStates} />
+              ))}
+            </ol>
+          </div>
+        ))}
+        {plan.pageCount > 1 ? (
+          <nav aria-label="Pages of changes" className="flex flex-wrap gap-2 text-sm">
+            {plan.page > 1 ? (
+              <Link href={`/plans/${plan.id}?page=${plan.page - 1}`} className="text-brand-700 underline">
+                Previous
+              </Link>
+            ) : null}
+            {plan.page < plan.pageCount ? (
+              <Link href={`/plans/${plan.id}?page=${plan.page + 1}`} className="text-brand-700 underline">
+                Next
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { StateMessage } from "@/components/listing/state-message";
+import { BulkEditForm, type BulkDefaults } from "@/components/plans/bulk-edit-form";
+import { Notice } from "@/components/ui/notice";
+import { requireActor } from "@/lib/auth/session";
+import { loadHealthReport } from "@/lib/health/report";
+import { fixFor } from "@/lib/plans/fixes";
+import { accountGroups } from "@/lib/plans/forms";
+import { loadSelection } from "@/lib/plans/selection";
+
+export const metadata: Metadata = { title: "New plan" };
+
+const PREVIEW = 12;
+
+/**
+ * A bulk change (issue 27 §2) over records chosen like a list chooses them: `resource` and the list's
+ * own URL options (filters, search, `ids=` from a coverage cell or a finding), or `fix=<check>&key=`
+ * for Health's "Fix…" (the records and the change come from the finding, found in the current report).
+ */
+export default async function NewPlanPage(props: PageProps<"/plans/new">) {
+  const actor = await requireActor();
+  const search = await props.searchParams;
+  const text = (name: string) => (typeof search[name] === "string" ? (search[name] as string) : "");
+  let resource: "webhooks" | "webhook-groups" = text("resource") === "webhook-groups" ? "webhook-groups" : "webhooks";
+  let ids: number[] | null = null;
+  let defaults: BulkDefaults = {};
+  let fixMessage: string | null = null;
+
+  if (text("fix")) {
+    const report = await loadHealthReport(actor);
+    if (report.kind !== "ok") return <StateMessage failure={report} retryHref="/health" />;
+    const finding = report.active.find((candidate) => candidate.ruleId === text("fix") && candidate.key === text("key"));
+    const fix = finding ? fixFor(finding, actor.email) : null;
+    if (!finding || !fix) {
+      return (
+        <Notice tone="warning" title="Nothing to fix" testId="fix-gone">
+          That finding is not in the current health check (fixed already, muted, or never there), or its check has no mechanical fix.{" "}
+          <Link href="/health" className="underline">
+            Back to Health
+          </Link>
+        </Notice>
+      );
+    }
+    resource = fix.resource;
+    ids = fix.ids;
+    fixMessage = finding.message;
+    const edit = fix.edit;
+    defaults = {
+      edit: edit.kind,
+      title: fix.title,
+      ...(edit.kind === "add-notification-email" ? { emails: edit.email } : {}),
+      ...(edit.kind === "set-enabled" ? { enabled: edit.enabled ? "true" : "false" } : {}),
+    };
+  }
+
+  const selection = await loadSelection(
+    actor,
+    resource,
+    ids
+      ? new URLSearchParams({ ids: ids.join(",") })
+      : new URLSearchParams(Object.entries(search).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
+  );
+  const groups = resource === "webhooks" ? await accountGroups(actor) : [];
+  const noun = resource === "webhooks" ? "webhook" : "webhook group";
+  return (
+    <div className="max-w-3xl space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/plans" className="text-brand-700 underline">
+          Plans
+        </Link>{" "}
+        / New
+      </nav>
+      {selection.kind !== "ok" ? (
+        <StateMessage failure={selection} retryHref="/plans/new" />
+      ) : (
+        <>
+          <h1 className="text-2xl font-semibold">
+            Change {selection.records.length.toLocaleString("en-US")} {noun}
+            {selection.records.length === 1 ? "" : "s"}
+          </h1>
+          {fixMessage ? <p className="text-sm text-slate-700">Fixes: {fixMessage}</p> : null}
+          {selection.notices.length > 0 ? <Notice tone="warning">{selection.notices.join(" ")}</Notice> : null}
+          {selection.truncated ? (
+            <Notice tone="warning">
+              {selection.total.toLocaleString("en-US")} match; a plan changes at most {selection.records.length.toLocaleString("en-US")}. The first ones by id are
+              selected: narrow the filters to choose.
+            </Notice>
+          ) : null}
+          {selection.records.length === 0 ? (
+            <Notice tone="info" testId="selection-empty">
+              Nothing is selected: go back to the{" "}
+              <Link href={`/${resource}`} className="underline">
+                list
+              </Link>{" "}
+              and filter it to the records to change.
+            </Notice>
+          ) : (
+            <>
+              <details className="rounded-md border border-slate-200 bg-white p-3 text-sm" open={selection.records.length <= PREVIEW}>
+                <summary className="cursor-pointer font-medium">Selected {noun}s</summary>
+                <ul className="mt-2 space-y-0.5" data-testid="selection">
+                  {selection.records.slice(0, 200).map((record) => (
+                    <li key={record.id} className="break-words">
+                      {record.name} <span className="text-slate-500">#{record.id}</span>
+                    </li>
+                  ))}
+                  {selection.records.length > 200 ? <li className="text-slate-500">and {(selection.records.length - 200).toLocaleString("en-US")} more</li> : null}
+                </ul>
+              </details>
+              <BulkEditForm resource={resource} ids={selection.records.map((record) => record.id)} groups={groups} defaults={defaults} />
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

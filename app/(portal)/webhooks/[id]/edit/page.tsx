@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { StateMessage } from "@/components/listing/state-message";
+import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
+import { requireActor } from "@/lib/auth/session";
+import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
+import { parseRecordId } from "@/lib/listing/ids";
+import { loadWebhookForm } from "@/lib/plans/forms";
+
+export const metadata: Metadata = { title: "Edit webhook" };
+
+/** A webhook's fields as a draft plan (lib/plans): nothing reaches the EMS before review and apply. */
+export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/edit">) {
+  const actor = await requireActor();
+  const id = parseRecordId((await props.params).id);
+  if (id === null) notFound();
+  const data = await loadWebhookForm(actor, id);
+  if (data.kind === "not-found") notFound();
+  return (
+    <div className="max-w-3xl space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/webhooks" className="text-brand-700 underline">
+          Webhooks
+        </Link>{" "}
+        /{" "}
+        <Link href={`/webhooks/${id}`} className="text-brand-700 underline">
+          {id}
+        </Link>{" "}
+        / Edit
+      </nav>
+      <h1 className="text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `webhook ${id}`}</h1>
+      {data.kind === "ok" ? (
+        <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
+      ) : (
+        <StateMessage failure={data} retryHref={`/webhooks/${id}/edit`} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import { useEffect } from "react";
+import { useRouter } from "next/navigation";
+import { draftUndoAction } from "@/lib/actions/plans/draft";
+import { applyPlanAction, approvePlanAction, cancelPlanAction, rejectPlanAction, submitPlanAction } from "@/lib/actions/plans/review";
+import type { FormAction } from "@/lib/forms/action-state";
+import { buttonClasses } from "@/components/ui/button";
+import { ConfirmSubmit } from "@/components/ui/confirm-submit";
+import { FormMessage } from "@/components/forms/form-message";
+import { LatestMessageScope } from "@/components/forms/latest-message";
+import { useActionForm } from "@/components/forms/use-action-form";
+
+type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean };
+
+function ActionButton({
+  planId,
+  action,
+  label,
+  pendingLabel,
+  variant = "secondary",
+  testId,
+}: {
+  planId: string;
+  action: FormAction;
+  label: string;
+  pendingLabel: string;
+  variant?: "primary" | "secondary" | "ghost-danger";
+  testId: string;
+}) {
+  const { state, pending, formProps } = useActionForm(action);
+  return (
+    <form {...formProps} className="contents">
+      <input type="hidden" name="planId" value={planId} />
+      <button type="submit" disabled={pending} className={buttonClasses(variant, { size: "sm" })} data-testid={testId}>
+        {pending ? pendingLabel : label}
+      </button>
+      <FormMessage state={state} testId={testId} />
+    </form>
+  );
+}
+
+function ApplyButton({ planId, operations, credits, duration }: { planId: string; operations: number; credits: number; duration: string }) {
+  const { state, pending, formProps } = useActionForm(applyPlanAction);
+  return (
+    <form {...formProps} className="contents">
+      <input type="hidden" name="planId" value={planId} />
+      <ConfirmSubmit
+        trigger={pending ? "Starting…" : "Apply to the EMS"}
+        title="Apply this plan to the EMS?"
+        description={`${operations.toLocaleString("en-US")} change${operations === 1 ? "" : "s"} will be sent with your API credentials (${credits.toLocaleString("en-US")} credits, ${duration}). Each record is read first; one changed since the plan was made stops as a conflict.`}
+        confirmLabel="Apply now"
+        pending={pending}
+        triggerClassName={buttonClasses("primary", { size: "sm" })}
+        testId="plan-apply"
+      />
+      <FormMessage state={state} testId="plan-apply" />
+    </form>
+  );
+}
+
+function RejectForm({ planId }: { planId: string }) {
+  const { state, pending, fieldErrors, formProps } = useActionForm(rejectPlanAction);
+  return (
+    <details className="w-full">
+      <summary className={`${buttonClasses("ghost-danger", { size: "sm" })} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>Reject…</summary>
+      <form {...formProps} className="mt-2 max-w-lg space-y-2" aria-label="Reject this plan">
+        <input type="hidden" name="planId" value={planId} />
+        <label htmlFor="reject-reason" className="block text-sm font-medium text-slate-700">
+          Why? The author sees this.
+        </label>
+        <textarea
+          id="reject-reason"
+          name="reason"
+          rows={2}
+          maxLength={500}
+          required
+          aria-invalid={fieldErrors.reason ? true : undefined}
+          className="block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+        />
+        {fieldErrors.reason ? <p className="text-sm text-red-700">{fieldErrors.reason}</p> : null}
+        <button type="submit" disabled={pending} className={buttonClasses("danger", { size: "sm" })} data-testid="plan-reject">
+          {pending ? "Rejecting…" : "Reject the plan"}
+        </button>
+        <FormMessage state={state} testId="plan-reject" />
+      </form>
+    </details>
+  );
+}
+
+/** What this person may do with the plan now (lib/plans/page.ts `can`; the actions check again). */
+export function PlanControls({ planId, can, operations, credits, duration }: { planId: string; can: Can; operations: number; credits: number; duration: string }) {
+  if (!Object.values(can).some(Boolean)) return null;
+  return (
+    <LatestMessageScope>
+      <div className="flex flex-wrap items-center gap-2" data-testid="plan-controls">
+        {can.submit ? (
+          <ActionButton planId={planId} action={submitPlanAction} label="Send for review" pendingLabel="Sending…" variant="primary" testId="plan-submit" />
+        ) : null}
+        {can.approve ? (
+          <ActionButton planId={planId} action={approvePlanAction} label="Approve" pendingLabel="Approving…" variant="primary" testId="plan-approve" />
+        ) : null}
+        {can.apply ? <ApplyButton planId={planId} operations={operations} credits={credits} duration={duration} /> : null}
+        {can.undo ? <ActionButton planId={planId} action={draftUndoAction} label="Undo this plan…" pendingLabel="Drafting…" testId="plan-undo" /> : null}
+        {can.cancel ? (
+          <ActionButton planId={planId} action={cancelPlanAction} label="Cancel plan" pendingLabel="Cancelling…" variant="ghost-danger" testId="plan-cancel" />
+        ) : null}
+        {can.reject ? <RejectForm planId={planId} /> : null}
+      </div>
+    </LatestMessageScope>
+  );
+}
+
+/** Reloads the page's data every two seconds while the plan is being applied: live progress. */
+export function PlanProgressRefresher({ active }: { active: boolean }) {
+  const router = useRouter();
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => router.refresh(), 2000);
+    return () => clearInterval(timer);
+  }, [active, router]);
+  return null;
+}

@@ -1,0 +1,129 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { newTestUser, signUp } from "./helpers/auth";
+import { E2E_PLANS_SANDBOX_URL, PLANS_ACCOUNTS } from "./helpers/config";
+
+/**
+ * Changing the EMS through a reviewed plan (issue 27), in Chromium against the production build and a
+ * sandbox over HTTP. Each test writes to its own sandbox account (e2e/helpers/config.ts), never to
+ * the demo account the listing specs read.
+ */
+
+async function saveCredentials(page: Page, account: (typeof PLANS_ACCOUNTS)[number]) {
+  await page.goto("/settings");
+  await page.getByLabel("Base URL").fill(E2E_PLANS_SANDBOX_URL);
+  await page.getByLabel("Consumer key").fill(account.key);
+  await page.getByLabel("Consumer secret").fill(account.secret);
+  await page.getByRole("button", { name: "Save credentials" }).click();
+  await expect(page.getByTestId("credential-form-success")).toContainText("Connected and saved");
+}
+
+/** An owner and, in a browser of their own, an admin of the same team; both with the account's credentials. */
+async function ownerAndAdmin(page: Page, browser: Browser, account: (typeof PLANS_ACCOUNTS)[number]) {
+  const owner = newTestUser("owner");
+  await signUp(page, owner);
+  await page.goto("/team");
+  await page.getByLabel("Role", { exact: true }).selectOption({ label: "Admin" });
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = await page.getByTestId("invitation-link").inputValue();
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  const admin = newTestUser("admin");
+  await signUp(adminPage, admin, { invite: new URL(link).pathname.split("/").pop() });
+  await saveCredentials(page, account);
+  await saveCredentials(adminPage, account);
+  return { owner, admin, adminPage, adminContext };
+}
+
+async function firstWebhook(page: Page): Promise<{ id: string; url: string }> {
+  await page.goto("/webhooks?sort=id&fields=id,name,url");
+  const link = page.getByTestId("listing-results").locator("tbody tr a[href^='/webhooks/']").first();
+  const href = (await link.getAttribute("href"))!;
+  const id = href.split("/").pop()!.split("?")[0];
+  await page.goto(`/webhooks/${id}/edit`);
+  return { id, url: await page.getByLabel("URL").inputValue() };
+}
+
+test.describe("change plans", () => {
+  test("edit a URL → plan with its diff → the author cannot approve → a second person approves and applies → the EMS holds it → undo restores it", async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    const { adminPage, adminContext } = await ownerAndAdmin(page, browser, PLANS_ACCOUNTS[0]);
+    const { id, url } = await firstWebhook(page);
+    const newUrl = `https://moved.example.org/e2e/${id}`;
+
+    // The owner drafts: a bad URL first keeps what was typed and says why.
+    await page.getByLabel("URL").fill("ftp://nope.example.org");
+    await page.getByLabel("Plan title (optional)").fill("Move the hook");
+    await page.getByTestId("webhook-edit-submit").click();
+    await expect(page.locator("#field-url-error")).toContainText("http or https");
+    await expect(page.getByLabel("Plan title (optional)")).toHaveValue("Move the hook");
+    await page.getByLabel("URL").fill(newUrl);
+    await page.getByTestId("webhook-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    const planUrl = page.url();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Move the hook");
+    await expect(page.getByTestId("plan-status")).toHaveText("Draft");
+    const operation = page.getByTestId("plan-operation");
+    await expect(operation).toHaveCount(1);
+    await expect(operation).toContainText("Change the URL of webhook");
+    await expect(operation.locator("del")).toHaveText(url);
+    await expect(operation.locator("ins")).toHaveText(newUrl);
+    await expect(page.getByTestId("plan-impact")).toContainText(/^Fixes/);
+    await expect(page.getByTestId("plan-cost")).toContainText("2 credits");
+
+    await page.getByTestId("plan-submit").click();
+    await expect(page.getByTestId("plan-status")).toHaveText("Waiting for review");
+    await expect(page.getByTestId("plan-approve")).toHaveCount(0);
+    await expect(page.getByText("You drafted this plan: another owner or admin approves it.")).toBeVisible();
+
+    // The admin approves and applies (they signed in moments ago: their password is recent).
+    await adminPage.goto(planUrl);
+    await adminPage.getByTestId("plan-approve").click();
+    await expect(adminPage.getByTestId("plan-status")).toHaveText("Approved");
+    await adminPage.getByTestId("plan-apply").click();
+    await adminPage.getByRole("button", { name: "Apply now" }).click();
+    await expect(adminPage.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
+    await expect(adminPage.getByTestId("plan-progress")).toContainText("1 of 1 step done");
+    await expect(adminPage.getByTestId("step-state")).toHaveText("Done");
+
+    // The EMS holds the new URL, written by the API user.
+    await page.goto(`/webhooks/${id}`);
+    await expect(page.getByTestId("listing-results").or(page.locator("main"))).toContainText(newUrl);
+
+    // Undo: a new plan of the inverse, reviewed the same way.
+    await page.goto(planUrl);
+    await page.getByTestId("plan-undo").click();
+    await page.waitForURL((address) => address.href !== planUrl && /^\/plans\/[0-9a-f-]{36}$/.test(address.pathname));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Undo “Move the hook”");
+    await expect(page.getByTestId("plan-operation").locator("ins")).toHaveText(url);
+    await page.getByTestId("plan-submit").click();
+    const undoUrl = page.url();
+    await adminPage.goto(undoUrl);
+    await adminPage.getByTestId("plan-approve").click();
+    await adminPage.getByTestId("plan-apply").click();
+    await adminPage.getByRole("button", { name: "Apply now" }).click();
+    await expect(adminPage.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
+    await page.goto(`/webhooks/${id}`);
+    await expect(page.locator("main")).toContainText(url);
+    await page.goto(planUrl);
+    await expect(page.getByText("Undone by")).toBeVisible();
+    await adminContext.close();
+  });
+
+  test("a header value typed into a plan is never shown back, not on the plan page nor in its HTML", async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    const { adminContext } = await ownerAndAdmin(page, browser, PLANS_ACCOUNTS[1]);
+    await adminContext.close();
+    await firstWebhook(page);
+    await page.getByLabel("New header name").fill("X-E2E-Secret");
+    await page.getByLabel("Its value").fill("k-e2e-header-value-7f3a");
+    await page.getByTestId("webhook-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-operation")).toContainText("X-E2E-Secret (added)");
+    expect(await page.content()).not.toContain("k-e2e-header-value-7f3a");
+    const html = await (await page.request.get(page.url())).text();
+    expect(html).not.toContain("k-e2e-header-value-7f3a");
+  });
+});

@@ -1,0 +1,60 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { authedAction } from "@/lib/actions/pipeline";
+import { draftPlan, draftUndoPlan } from "@/lib/plans/draft";
+import type { PlanEdit } from "@/lib/plans/edits";
+import type { GroupBulkEdit, WebhookBulkEdit } from "@/lib/plans/bulk";
+import { bulkSchema, groupEditSchema, planIdSchema, webhookCreateSchema, webhookDeleteSchema, webhookDuplicateSchema, webhookEditSchema } from "./plan.validation";
+
+/**
+ * Drafting (lib/plans/draft.ts checks who may): each form's edits become a draft plan, and the
+ * person lands on its page to see the diff and the impact before anything is sent for review. A
+ * draft changes nothing in the EMS, so it needs no recent password (approving and applying do).
+ */
+
+async function toPlan(actor: Parameters<typeof draftPlan>[0], title: string | undefined, edits: PlanEdit[], ip: string): Promise<never> {
+  const { planId } = await draftPlan(actor, { title, edits }, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+}
+
+export const draftWebhookEditAction = authedAction({ name: "plans.draft-webhook-edit", schema: webhookEditSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "webhook.update", id: input.id, values: input.values }], ip),
+);
+
+export const draftWebhookCreateAction = authedAction({ name: "plans.draft-webhook-create", schema: webhookCreateSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "webhook.create", values: input.values as Extract<PlanEdit, { kind: "webhook.create" }>["values"] }], ip),
+);
+
+export const draftWebhookDuplicateAction = authedAction({ name: "plans.draft-webhook-duplicate", schema: webhookDuplicateSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "webhook.duplicate", id: input.id, groupId: input.group_id, name: input.name || undefined }], ip),
+);
+
+export const draftWebhookDeleteAction = authedAction({ name: "plans.draft-webhook-delete", schema: webhookDeleteSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "webhook.delete", id: input.id }], ip),
+);
+
+export const draftGroupEditAction = authedAction({ name: "plans.draft-group-edit", schema: groupEditSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "group.update", id: input.id, values: input.values }], ip),
+);
+
+export const draftBulkAction = authedAction({ name: "plans.draft-bulk", schema: bulkSchema }, async (input, { actor, ip }) =>
+  toPlan(
+    actor,
+    input.title,
+    [
+      input.resource === "webhooks"
+        ? { kind: "webhooks.bulk", ids: input.ids, edit: input.edit as WebhookBulkEdit }
+        : { kind: "groups.bulk", ids: input.ids, edit: input.edit as GroupBulkEdit },
+    ],
+    ip,
+  ),
+);
+
+export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: planIdSchema }, async (input, { actor, ip }) => {
+  const { planId } = await draftUndoPlan(actor, input.planId, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+});

@@ -1,0 +1,53 @@
+import type { Finding } from "@/lib/health/rules";
+import type { GroupBulkEdit, WebhookBulkEdit } from "./bulk";
+
+/**
+ * Health's "Fix…" (issue 27 §2): the checks whose fix is mechanical draft it as a bulk edit over the
+ * finding's records. Pure. The person still sees the plan, its diff and impact, and it goes through
+ * review like any other; a check without a mechanical fix offers none.
+ */
+export interface DraftedFix {
+  resource: "webhooks" | "webhook-groups";
+  ids: number[];
+  edit: WebhookBulkEdit | GroupBulkEdit;
+  title: string;
+}
+
+const subjectIds = (finding: Finding, kind: "webhook" | "group") => [
+  ...new Set(finding.subjects.filter((subject) => subject.kind === kind).map((subject) => subject.id)),
+];
+
+/** The fix of `finding`, or null when its check has no mechanical one. `email`: the address a group without one gets. */
+export function fixFor(finding: Finding, email: string): DraftedFix | null {
+  switch (finding.ruleId) {
+    case "plain-http-url":
+      return { resource: "webhooks", ids: subjectIds(finding, "webhook"), edit: { kind: "use-https" }, title: "Switch http URLs to https" };
+    case "group-without-notification-emails":
+      return { resource: "webhook-groups", ids: subjectIds(finding, "group"), edit: { kind: "add-notification-email", email }, title: "Add a notification address" };
+    case "duplicate-url-trigger": {
+      // Keep the first; disable the others that send the same thing to the same place.
+      const [, ...duplicates] = subjectIds(finding, "webhook");
+      return duplicates.length > 0 ? { resource: "webhooks", ids: duplicates, edit: { kind: "set-enabled", enabled: false }, title: "Disable duplicate webhooks" } : null;
+    }
+    case "disabled-webhook-live-event":
+      return { resource: "webhooks", ids: subjectIds(finding, "webhook"), edit: { kind: "set-enabled", enabled: true }, title: "Enable the webhook for its live event" };
+    case "webhook-ended-events-only":
+      return {
+        resource: "webhooks",
+        ids: subjectIds(finding, "webhook"),
+        edit: { kind: "set-enabled", enabled: false },
+        title: "Disable a webhook whose events have ended",
+      };
+    default:
+      return null;
+  }
+}
+
+/** Which checks offer "Fix…". */
+export const FIXABLE_RULES: ReadonlySet<string> = new Set([
+  "plain-http-url",
+  "group-without-notification-emails",
+  "duplicate-url-trigger",
+  "disabled-webhook-live-event",
+  "webhook-ended-events-only",
+]);

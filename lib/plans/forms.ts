@@ -1,0 +1,71 @@
+import "server-only";
+import type { Actor } from "@/lib/access/actor";
+import { WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
+import { loadRecord, type ListingFailure } from "@/lib/ems-access/shared-read";
+import { loadSetup } from "@/lib/setup/load";
+import { labelOf } from "@/lib/setup/setup-data";
+
+/**
+ * What the plan forms start from: a record's fields as they are, header names only (a header value
+ * never goes to a browser: the forms keep, replace or remove values, lib/plans/edits.ts), and the
+ * account's groups to choose from.
+ */
+
+export interface WebhookFormData {
+  kind: "ok";
+  defaults: {
+    id: number;
+    name: string;
+    url: string;
+    groupId: number | null;
+    triggerObject: string;
+    contentType: string;
+    enabled: boolean;
+    onInsert: boolean;
+    onUpdate: boolean;
+    onDelete: boolean;
+    publicUser: boolean;
+    adminUser: boolean;
+    apiCall: boolean;
+    anyEvent: boolean;
+    eventIds: number[];
+    notes: string;
+    headerNames: string[];
+  };
+  groups: { id: number; name: string }[];
+}
+
+export async function accountGroups(actor: Actor): Promise<{ id: number; name: string }[]> {
+  const setup = await loadSetup(actor);
+  return setup.kind === "ok" ? setup.snapshot.data.groups.map((group) => ({ id: group.id, name: labelOf(group) })) : [];
+}
+
+export async function loadWebhookForm(actor: Actor, id: number): Promise<WebhookFormData | { kind: "not-found" } | ListingFailure> {
+  const [outcome, groups] = await Promise.all([loadRecord(actor, "webhooks", id, { fields: [...WEBHOOK_FIELDS] }), accountGroups(actor)]);
+  if (outcome.kind !== "ok") return outcome;
+  if (!outcome.item) return { kind: "not-found" };
+  const hook = outcome.item as Webhook;
+  return {
+    kind: "ok",
+    defaults: {
+      id: hook.id,
+      name: hook.name ?? "",
+      url: hook.url ?? "",
+      groupId: hook.group_id ?? null,
+      triggerObject: hook.trigger_object ?? "registrant",
+      contentType: hook.content_type ?? "json",
+      enabled: hook.enabled ?? true,
+      onInsert: hook.trigger_on_insert ?? false,
+      onUpdate: hook.trigger_on_update ?? false,
+      onDelete: hook.trigger_on_delete ?? false,
+      publicUser: hook.public_user ?? false,
+      adminUser: hook.admin_user ?? false,
+      apiCall: hook.api_call ?? false,
+      anyEvent: hook.any_event ?? false,
+      eventIds: hook.event_ids ?? [],
+      notes: hook.notes ?? "",
+      headerNames: (hook.headers ?? []).map((header) => header.key),
+    },
+    groups,
+  };
+}

@@ -1,0 +1,233 @@
+import "server-only";
+import type { Actor } from "@/lib/access/actor";
+import { canManageTeam } from "@/lib/access/roles";
+import { prisma } from "@/lib/db/prisma";
+import { emsConfig } from "@/lib/ems";
+import { NotFoundError } from "@/lib/errors";
+import { loadHealthReport } from "@/lib/health/report";
+import { labelOf } from "@/lib/setup/setup-data";
+import { planCost, type PlanCost } from "./cost";
+import { describeOperation, type OperationDiff } from "./diff";
+import { planImpact, type PlanImpact } from "./impact";
+import type { PlanStatus } from "./review";
+import { reviewRequired } from "./review";
+import { readSteps } from "./store";
+import type { StepState } from "./steps";
+
+/**
+ * What the plan page shows (app/(portal)/plans/[id]): plain data only, never a header value (the
+ * diff names headers; before-states and changes stay on the server). The impact is computed on the
+ * account's setup as Health reads it, for a plan not applied yet.
+ */
+
+/** Operations shown per page of a large plan. */
+export const OPERATIONS_PER_PAGE = 100;
+
+export interface PlanStep {
+  position: number;
+  state: StepState;
+  message: string | null;
+  diff: OperationDiff;
+}
+
+export interface PlanGroupSection {
+  groupId: number | null;
+  groupName: string;
+  steps: PlanStep[];
+}
+
+export interface PlanPageData {
+  id: string;
+  title: string;
+  status: PlanStatus;
+  stopReason: string | null;
+  createdAt: Date;
+  author: string | null;
+  approvedBy: string | null;
+  approvedAt: Date | null;
+  rejectedBy: string | null;
+  rejectReason: string | null;
+  appliedBy: string | null;
+  appliedAt: Date | null;
+  cancelRequested: boolean;
+  revertsPlan: { id: string; title: string } | null;
+  undoneBy: { id: string; title: string; status: string } | null;
+  operationCount: number;
+  counts: Record<StepState, number>;
+  /** This page of operations, grouped by the group they are in. */
+  sections: PlanGroupSection[];
+  page: number;
+  pageCount: number;
+  impact: PlanImpact | null;
+  /** Why the impact is not shown (the setup could not be read), when it is not. */
+  impactUnavailable: string | null;
+  cost: PlanCost;
+  reviewRequired: boolean;
+  /** What this person may do now. */
+  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean };
+  /** Why this person may not approve, when the plan waits for approval. */
+  approveBlockedBecause: string | null;
+}
+
+const userLabel = (user: { name: string; email: string } | null | undefined) => (user ? `${user.name} (${user.email})` : null);
+
+export async function loadPlanPage(actor: Actor, planId: string, options: { page?: number } = {}): Promise<PlanPageData> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const userIds = [plan.authorId, plan.approvedById, plan.rejectedById, plan.appliedById].filter((id): id is string => Boolean(id));
+  const [users, membership, review, steps, reverts, undoneBy] = await Promise.all([
+    prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }),
+    prisma.membership.findUnique({ where: { userId: actor.userId }, select: { role: true, teamId: true } }),
+    reviewRequired(actor.teamId),
+    readSteps(plan.id),
+    plan.revertsPlanId ? prisma.changePlan.findFirst({ where: { id: plan.revertsPlanId, teamId: actor.teamId }, select: { id: true, title: true } }) : null,
+    prisma.changePlan.findFirst({
+      where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: "cancelled" } },
+      select: { id: true, title: true, status: true },
+      orderBy: { createdAt: "desc" },
+    }),
+  ]);
+  const byId = new Map(users.map((user) => [user.id, user]));
+  const status = plan.status as PlanStatus;
+  const open = status === "draft" || status === "submitted" || status === "approved";
+
+  const health = await loadHealthReport(actor);
+  const setup = health.kind === "ok" ? health.snapshot.data : null;
+  const groupNames = new Map((setup?.groups ?? []).map((group) => [group.id, labelOf(group)]));
+  const eventNames = new Map((setup?.events ?? []).map((event) => [event.id, labelOf(event)]));
+  const names = { group: (id: number) => groupNames.get(id), event: (id: number) => eventNames.get(id) };
+
+  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
+  for (const step of steps) counts[step.state]++;
+  const pageCount = Math.max(1, Math.ceil(steps.length / OPERATIONS_PER_PAGE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
+  const shown = steps.slice((page - 1) * OPERATIONS_PER_PAGE, page * OPERATIONS_PER_PAGE);
+  const sections = new Map<number | null, PlanGroupSection>();
+  for (const step of shown) {
+    const diff = describeOperation(step.operation, names);
+    const key = diff.groupId;
+    if (!sections.has(key)) sections.set(key, { groupId: key, groupName: key === null ? "No group" : (groupNames.get(key) ?? `Group #${key}`), steps: [] });
+    sections.get(key)!.steps.push({ position: step.position, state: step.state, message: step.message, diff });
+  }
+
+  const pending = steps.filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => step.operation);
+  const impact = open && setup && health.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
+  const budget = health.kind === "ok" ? health.budget : null;
+  const limit = budget?.limit ?? 2000;
+  const reserved = Math.ceil(limit * emsConfig().backgroundReserveShare);
+  const cost = planCost(pending, { limit, remaining: budget?.remaining ?? limit, resetInSeconds: budget?.resetInSeconds ?? 0, windowSeconds: 600, reserved });
+
+  const manager = membership?.teamId === actor.teamId && canManageTeam(membership.role);
+  const author = plan.authorId === actor.userId;
+  const ownApprovalBlocked = review && author;
+  return {
+    id: plan.id,
+    title: plan.title,
+    status,
+    stopReason: plan.stopReason,
+    createdAt: plan.createdAt,
+    author: userLabel(plan.authorId ? byId.get(plan.authorId) : null),
+    approvedBy: userLabel(plan.approvedById ? byId.get(plan.approvedById) : null) ?? plan.approvedByEmail,
+    approvedAt: plan.approvedAt,
+    rejectedBy: userLabel(plan.rejectedById ? byId.get(plan.rejectedById) : null),
+    rejectReason: plan.rejectReason,
+    appliedBy: userLabel(plan.appliedById ? byId.get(plan.appliedById) : null),
+    appliedAt: plan.appliedAt,
+    cancelRequested: plan.cancelRequestedAt !== null,
+    revertsPlan: reverts,
+    undoneBy,
+    operationCount: steps.length,
+    counts,
+    sections: [...sections.values()],
+    page,
+    pageCount,
+    impact,
+    impactUnavailable: open && health.kind !== "ok" ? ("message" in health ? health.message : "Save API credentials to see the impact.") : null,
+    cost,
+    reviewRequired: review,
+    can: {
+      submit: status === "draft" && (author || manager),
+      approve: status === "submitted" && manager && !ownApprovalBlocked,
+      reject: (status === "submitted" || status === "approved") && manager,
+      apply: (status === "approved" || status === "failed") && manager,
+      cancel:
+        ((status === "draft" || status === "submitted" || status === "approved" || status === "rejected") && (author || manager)) ||
+        (status === "applying" && manager && !plan.cancelRequestedAt),
+      undo: counts.applied > 0 && (status === "applied" || status === "failed" || status === "conflict" || status === "cancelled") && !undoneBy,
+    },
+    approveBlockedBecause:
+      status === "submitted" && manager && ownApprovalBlocked
+        ? "You drafted this plan: another owner or admin approves it."
+        : status === "submitted" && !manager
+          ? "An owner or admin approves it."
+          : null,
+  };
+}
+
+export interface PlanListItem {
+  id: string;
+  title: string;
+  status: PlanStatus;
+  author: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  operations: number;
+  reverts: boolean;
+}
+
+export const PLAN_FILTERS = {
+  open: ["draft", "submitted", "approved", "applying"],
+  applied: ["applied"],
+  stopped: ["failed", "conflict"],
+  closed: ["rejected", "cancelled"],
+} as const satisfies Record<string, readonly PlanStatus[]>;
+export type PlanFilter = keyof typeof PLAN_FILTERS | "all";
+export const PLANS_PER_PAGE = 50;
+
+/** The team's plans, newest first, by filter ("reverted": plans an applied undo reverted). */
+export async function listPlans(
+  actor: Actor,
+  filter: PlanFilter | "reverted",
+  page = 1,
+): Promise<{ items: PlanListItem[]; total: number; page: number; pageCount: number }> {
+  const reverted =
+    filter === "reverted"
+      ? (await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: "applied", revertsPlanId: { not: null } }, select: { revertsPlanId: true } })).map(
+          (plan) => plan.revertsPlanId!,
+        )
+      : null;
+  const where = {
+    teamId: actor.teamId,
+    ...(reverted ? { id: { in: reverted } } : filter !== "all" && filter !== "reverted" ? { status: { in: [...PLAN_FILTERS[filter]] } } : {}),
+  };
+  const total = await prisma.changePlan.count({ where });
+  const pageCount = Math.max(1, Math.ceil(total / PLANS_PER_PAGE));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const rows = await prisma.changePlan.findMany({
+    where,
+    orderBy: { updatedAt: "desc" },
+    skip: (current - 1) * PLANS_PER_PAGE,
+    take: PLANS_PER_PAGE,
+    select: { id: true, title: true, status: true, authorId: true, createdAt: true, updatedAt: true, revertsPlanId: true, _count: { select: { steps: true } } },
+  });
+  const authors = await prisma.user.findMany({
+    where: { id: { in: rows.map((row) => row.authorId).filter((id): id is string => Boolean(id)) } },
+    select: { id: true, name: true },
+  });
+  const names = new Map(authors.map((user) => [user.id, user.name]));
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      status: row.status as PlanStatus,
+      author: row.authorId ? (names.get(row.authorId) ?? null) : null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      operations: row._count.steps,
+      reverts: row.revertsPlanId !== null,
+    })),
+    total,
+    page: current,
+    pageCount,
+  };
+}

@@ -1,0 +1,36 @@
+import "server-only";
+import type { Actor } from "@/lib/access/actor";
+import { loadListing } from "@/lib/listing/load";
+import { parseListingSearchParams, type SearchParamsInput } from "@/lib/listing/search-params";
+import type { ListingFailure } from "@/lib/ems-access/shared-read";
+import { MAX_PLAN_OPERATIONS } from "./draft";
+
+/**
+ * The records a bulk edit is for, chosen the way the lists choose them: the same URL options (filters,
+ * search, ids) as /webhooks or /webhook-groups, every page of them, ids and names only (200 a call,
+ * 10 credits each, shared like any listing). A coverage cell or a health finding passes `ids=`.
+ */
+export interface Selection {
+  kind: "ok";
+  resource: "webhooks" | "webhook-groups";
+  records: { id: number; name: string }[];
+  total: number;
+  /** More match than a plan may hold: the first MAX_PLAN_OPERATIONS are selected. */
+  truncated: boolean;
+  /** What the URL asked for that was ignored, in words. */
+  notices: string[];
+}
+
+export async function loadSelection(actor: Actor, resource: "webhooks" | "webhook-groups", input: SearchParamsInput): Promise<Selection | ListingFailure> {
+  const state = parseListingSearchParams(resource, input);
+  const records: { id: number; name: string }[] = [];
+  let total = 0;
+  for (let page = 1; records.length < MAX_PLAN_OPERATIONS; page++) {
+    const outcome = await loadListing(actor, { ...state, fields: ["id", "name"], page, perPage: 200, sort: [{ field: "id", direction: "asc" }] });
+    if (outcome.kind !== "ok") return outcome;
+    total = outcome.meta.totalCount;
+    for (const item of outcome.items) records.push({ id: Number(item.id), name: typeof item.name === "string" ? item.name : `#${item.id}` });
+    if (page >= outcome.meta.pageCount || outcome.items.length === 0) break;
+  }
+  return { kind: "ok", resource, records: records.slice(0, MAX_PLAN_OPERATIONS), total, truncated: total > MAX_PLAN_OPERATIONS, notices: state.notices };
+}

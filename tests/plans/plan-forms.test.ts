@@ -1,0 +1,76 @@
+// The plan forms' fields (FormData strings) as the edits lib/plans/edits.ts takes.
+import { describe, expect, it } from "vitest";
+import { bulkSchema, groupEditSchema, headerEditsOf, webhookEditSchema } from "@/lib/actions/plans/plan.validation";
+
+const webhookForm = {
+  id: "321",
+  name: "Orders",
+  url: "https://a.example/x",
+  trigger_object: "registrant",
+  content_type: "json",
+  group_id: "5",
+  enabled: "on",
+  event_ids: "1, 2 2",
+  notes: "",
+  "header.0.key": "X-Api-Key",
+  "header.0.action": "replace",
+  "header.0.value": "new-value",
+  "header.1.key": "X-Old",
+  "header.1.action": "remove",
+  "newHeader.0.key": " X-New ",
+  "newHeader.0.value": "v",
+  "newHeader.1.key": "",
+};
+
+describe("the webhook edit form", () => {
+  it("reads every field, unchecked boxes as off, and the header rows as edits", () => {
+    const parsed = webhookEditSchema.parse(webhookForm);
+    expect(parsed.id).toBe(321);
+    expect(parsed.values).toMatchObject({ group_id: 5, enabled: true, trigger_on_insert: false, event_ids: [1, 2], notes: null });
+    expect(parsed.values.headers).toEqual([
+      { key: "X-Api-Key", action: "replace", value: "new-value" },
+      { key: "X-Old", action: "remove" },
+      { key: "X-New", action: "add", value: "v" },
+    ]);
+  });
+
+  it("a replace without a value keeps the header; no group is null; every event drops the list", () => {
+    const parsed = webhookEditSchema.parse({ ...webhookForm, "header.0.value": "", group_id: "", any_event: "on" });
+    expect(parsed.values.headers?.[0]).toEqual({ key: "X-Api-Key", action: "keep" });
+    expect(parsed.values.group_id).toBeNull();
+    expect(parsed.values.event_ids).toEqual([]);
+  });
+
+  it("refuses crafted ids and event lists with a message", () => {
+    expect(webhookEditSchema.safeParse({ ...webhookForm, id: "1 OR 1=1" }).success).toBe(false);
+    const events = webhookEditSchema.safeParse({ ...webhookForm, event_ids: "1, two" });
+    expect(events.success || events.error.issues[0].message).toBe("List event ids as whole numbers, separated by commas.");
+  });
+});
+
+describe("the bulk form", () => {
+  it("builds the edit its fields describe, and says which field is missing", () => {
+    expect(bulkSchema.parse({ resource: "webhooks", ids: "3,1,3", edit: "replace-host", from: "old.example.com", to: "new.example.com" })).toMatchObject({
+      ids: [3, 1],
+      edit: { kind: "replace-host", from: "old.example.com", to: "new.example.com" },
+    });
+    const missing = bulkSchema.safeParse({ resource: "webhooks", ids: "1", edit: "set-header", key: "X-Key" });
+    expect(missing.success || missing.error.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["value", "Give the header a value."]]);
+    const wrong = bulkSchema.safeParse({ resource: "webhooks", ids: "1", edit: "add-notification-email", emails: "a@example.com" });
+    expect(wrong.success || wrong.error.issues[0].message).toBe("That change is for webhook groups.");
+    expect(bulkSchema.safeParse({ resource: "webhooks", ids: "", edit: "use-https" }).success).toBe(false);
+  });
+});
+
+describe("the group edit form", () => {
+  it("splits addresses and reads its header rows", () => {
+    expect(
+      groupEditSchema.parse({ id: "7", name: "Main", notification_emails: "a@example.com, b@example.com;c@example.com", "header.0.key": "A", "header.0.action": "keep" }),
+    ).toEqual({
+      id: 7,
+      title: undefined,
+      values: { name: "Main", notification_emails: ["a@example.com", "b@example.com", "c@example.com"], headers: [{ key: "A", action: "keep" }] },
+    });
+    expect(headerEditsOf({})).toEqual([]);
+  });
+});
