@@ -9,6 +9,8 @@ import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
 import { approvePlan, cancelPlan, rejectPlan, reviewRequired, submitPlan } from "@/lib/plans/review";
 import { duePlanIds, runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
+import { syncTracker } from "@/lib/history/sync";
+import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
@@ -172,6 +174,45 @@ describe("a plan from draft to applied, and undone", () => {
         { key: "X-Team", value: "team-value" },
       ],
     });
+  });
+
+  it("a fault at step 3 of 5 stops the plan there; resuming finishes it and no step runs twice", async () => {
+    const group = hook.group_id!;
+    const names = [1, 2, 3, 4, 5].map((n) => `Resume ${n} ${owner.teamId.slice(-6)}`);
+    const { planId } = await draftPlan(member, {
+      edits: names.map((name) => ({ kind: "webhook.create" as const, values: { name, url: "https://resume.example.com/in", trigger_object: "registrant", group_id: group } })),
+    });
+    await submitPlan(member, planId);
+    await approvePlan(admin, planId);
+    // The third write is refused by the EMS (a 422); the others would go through.
+    await sandbox.admin.injectFaults({ count: 1, status: 422, paths: "write", skip: 2 });
+    await startApply(owner, planId);
+    await runDuePlans();
+    expect(await statusOf(planId)).toBe("failed");
+    expect((await readSteps(planId)).map((step) => step.state)).toEqual(["applied", "applied", "failed", "pending", "pending"]);
+
+    await sandbox.admin.clearFaults();
+    await startApply(owner, planId);
+    await runDuePlans();
+    expect(await statusOf(planId)).toBe("applied");
+    for (const name of names) {
+      const found = await client().listWebhooks({ fields: ["id", "name"], search: [{ field: "name", operator: "=", value: name }] });
+      expect(found.items, name).toHaveLength(1);
+    }
+  });
+
+  it("the change history shows an applied plan's changes as the person's, through EMS Portal", async () => {
+    await startTracking(owner, { intervalMinutes: 15 });
+    const tracker = await prisma.changeTracker.findFirstOrThrow({ where: { teamId: owner.teamId } });
+    await syncTracker(tracker.id, { trigger: "manual", force: true });
+    const { planId } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { url: `https://attributed.example.com/${hook.id}` } }] });
+    await submitPlan(member, planId);
+    await approvePlan(admin, planId);
+    await startApply(owner, planId);
+    await runDuePlans();
+    const change = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, kind: "webhook", recordId: hook.id, field: "url" } });
+    expect(change.after).toBe(`https://attributed.example.com/${hook.id}`);
+    expect(change.changedBy).toBe(`${owner.email} through EMS Portal`);
   });
 
   it("another team's plan is not found for anything", async () => {
