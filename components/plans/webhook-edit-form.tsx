@@ -1,6 +1,6 @@
 "use client";
 
-import { draftWebhookEditAction } from "@/lib/actions/plans/draft";
+import { draftWebhookCreateAction, draftWebhookEditAction } from "@/lib/actions/plans/draft";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
@@ -8,7 +8,8 @@ import { useActionForm } from "@/components/forms/use-action-form";
 import { HeaderEdits } from "./header-edits";
 
 export interface WebhookEditDefaults {
-  id: number;
+  /** null: a new webhook. */
+  id: number | null;
   name: string;
   url: string;
   groupId: number | null;
@@ -54,10 +55,10 @@ export function WebhookEditForm({
   triggerObjects: readonly string[];
   contentTypes: readonly string[];
 }) {
-  const { state, pending, fieldErrors, formProps } = useActionForm(draftWebhookEditAction);
+  const { state, pending, fieldErrors, formProps } = useActionForm(defaults.id === null ? draftWebhookCreateAction : draftWebhookEditAction);
   return (
-    <form {...formProps} className="space-y-5" aria-label={`Edit webhook ${defaults.name}`} data-testid="webhook-edit-form">
-      <input type="hidden" name="id" value={defaults.id} />
+    <form {...formProps} className="space-y-5" aria-label={defaults.id === null ? "New webhook" : `Edit webhook ${defaults.name}`} data-testid="webhook-edit-form">
+      {defaults.id === null ? null : <input type="hidden" name="id" value={String(defaults.id)} />}
       <FormMessage state={state} testId="webhook-edit" />
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Field name="name" label="Name" defaultValue={defaults.name} error={fieldErrors.name} required maxLength={255} />

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
+import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
 import { loadRecord, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { loadSetup } from "@/lib/setup/load";
 import { labelOf } from "@/lib/setup/setup-data";
@@ -14,7 +14,7 @@ import { labelOf } from "@/lib/setup/setup-data";
 export interface WebhookFormData {
   kind: "ok";
   defaults: {
-    id: number;
+    id: number | null;
     name: string;
     url: string;
     groupId: number | null;
@@ -67,5 +67,54 @@ export async function loadWebhookForm(actor: Actor, id: number): Promise<Webhook
       headerNames: (hook.headers ?? []).map((header) => header.key),
     },
     groups,
+  };
+}
+
+/** A new webhook's form: the contract's defaults (docs/ems-api.md §8.1), in the group it was asked for. */
+export async function loadNewWebhookForm(actor: Actor, groupId: number | null): Promise<WebhookFormData> {
+  const groups = await accountGroups(actor);
+  return {
+    kind: "ok",
+    defaults: {
+      id: null,
+      name: "",
+      url: "https://",
+      groupId: groupId !== null && groups.some((group) => group.id === groupId) ? groupId : null,
+      triggerObject: "registrant",
+      contentType: "json",
+      enabled: true,
+      onInsert: true,
+      onUpdate: false,
+      onDelete: false,
+      publicUser: true,
+      adminUser: true,
+      apiCall: false,
+      anyEvent: false,
+      eventIds: [],
+      notes: "",
+      headerNames: [],
+    },
+    groups,
+  };
+}
+
+export interface GroupFormData {
+  kind: "ok";
+  defaults: { id: number; name: string; emails: string; headerNames: string[] };
+}
+
+export async function loadGroupForm(actor: Actor, id: number): Promise<GroupFormData | { kind: "not-found" } | ListingFailure> {
+  const outcome = await loadRecord(actor, "webhook-groups", id, { fields: ["id", "name", "headers", "notification_emails"] });
+  if (outcome.kind !== "ok") return outcome;
+  if (!outcome.item) return { kind: "not-found" };
+  const group = outcome.item as WebhookGroup;
+  return {
+    kind: "ok",
+    defaults: {
+      id: group.id,
+      name: group.name ?? "",
+      emails: (group.notification_emails ?? []).join(", "),
+      headerNames: (group.headers ?? []).map((header) => header.key),
+    },
   };
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
+import { WebhookMoreForms } from "@/components/plans/webhook-more-forms";
 import { requireActor } from "@/lib/auth/session";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
@@ -31,7 +32,10 @@ export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/e
       </nav>
       <h1 className="text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `webhook ${id}`}</h1>
       {data.kind === "ok" ? (
-        <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
+        <>
+          <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
+          <WebhookMoreForms id={id} groups={data.groups} />
+        </>
       ) : (
         <StateMessage failure={data} retryHref={`/webhooks/${id}/edit`} />
       )}

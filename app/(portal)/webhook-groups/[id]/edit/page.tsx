@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { StateMessage } from "@/components/listing/state-message";
+import { GroupEditForm } from "@/components/plans/group-edit-form";
+import { buttonClasses } from "@/components/ui/button";
+import { requireActor } from "@/lib/auth/session";
+import { parseRecordId } from "@/lib/listing/ids";
+import { loadGroupForm } from "@/lib/plans/forms";
+
+export const metadata: Metadata = { title: "Edit webhook group" };
+
+/** A group's fields as a draft plan (lib/plans); its webhooks are edited from their own pages. */
+export default async function EditGroupPage(props: PageProps<"/webhook-groups/[id]/edit">) {
+  const actor = await requireActor();
+  const id = parseRecordId((await props.params).id);
+  if (id === null) notFound();
+  const data = await loadGroupForm(actor, id);
+  if (data.kind === "not-found") notFound();
+  return (
+    <div className="max-w-3xl space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/webhook-groups" className="text-brand-700 underline">
+          Webhook groups
+        </Link>{" "}
+        /{" "}
+        <Link href={`/webhook-groups/${id}`} className="text-brand-700 underline">
+          {id}
+        </Link>{" "}
+        / Edit
+      </nav>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="min-w-0 text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `group ${id}`}</h1>
+        {/* A full page load: a client navigation to /webhooks/new would be taken by the webhook panel's route. */}
+        <a href={`/webhooks/new?group=${id}`} className={buttonClasses("secondary", { size: "sm" })}>
+          New webhook in this group
+        </a>
+      </div>
+      {data.kind === "ok" ? <GroupEditForm defaults={data.defaults} /> : <StateMessage failure={data} retryHref={`/webhook-groups/${id}/edit`} />}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
+import { requireActor } from "@/lib/auth/session";
+import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
+import { parseRecordId } from "@/lib/listing/ids";
+import { loadNewWebhookForm } from "@/lib/plans/forms";
+
+export const metadata: Metadata = { title: "New webhook" };
+
+/** A new webhook as a draft plan: created in the EMS only once the plan is reviewed and applied. */
+export default async function NewWebhookPage(props: PageProps<"/webhooks/new">) {
+  const actor = await requireActor();
+  const group = (await props.searchParams).group;
+  const data = await loadNewWebhookForm(actor, typeof group === "string" ? parseRecordId(group) : null);
+  return (
+    <div className="max-w-3xl space-y-4">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <Link href="/webhooks" className="text-brand-700 underline">
+          Webhooks
+        </Link>{" "}
+        / New
+      </nav>
+      <h1 className="text-2xl font-semibold">New webhook</h1>
+      <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
+    </div>
+  );
+}
