@@ -25,6 +25,7 @@ import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credentia
 import { auditByActor } from "@/lib/audit/log";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
 import { openChanges, type StepChanges } from "./steps";
 
@@ -118,7 +119,13 @@ async function startStep(stepId: string, planId: string, leaseId: string): Promi
 /** Which row state a step's outcome may replace: the one this applier started, or the one it found. */
 type StepGuard = { state: "pending" } | { state: "running"; startedBy: string | null };
 
-async function finishStep(stepId: string, guard: StepGuard, data: { state: "applied" | "failed" | "conflict" | "skipped"; message?: string | null; recordId?: number }) {
+async function finishStep(
+  stepId: string,
+  guard: StepGuard,
+  data: { state: "applied" | "failed" | "conflict" | "skipped"; message?: string | null; recordId?: number },
+  operation?: string,
+) {
+  if (operation) metrics().planSteps.inc({ operation, state: data.state });
   await prisma.changePlanStep.updateMany({
     where: { id: stepId, ...guard },
     data: { state: data.state, message: data.message ?? null, ...(data.recordId !== undefined ? { recordId: data.recordId } : {}), finishedAt: new Date() },
@@ -232,7 +239,7 @@ async function runStep(planId: string, step: StepRow, leaseId: string, deps: App
     if (deps.signal?.aborted) throw error;
     if (error instanceof EmsError) return finish(step, mine, { state: "failed", message: error.userMessage });
     log.error({ event: "plans.step_failed_unexpectedly", planId, stepId: step.id, err: error }, "a plan step failed unexpectedly");
-    await finishStep(step.id, mine, { state: "failed", message: "The step failed unexpectedly; see the server logs." });
+    await finishStep(step.id, mine, { state: "failed", message: "The step failed unexpectedly; see the server logs." }, step.operation);
     throw error;
   }
 }
@@ -244,7 +251,7 @@ async function finish(
   guard: StepGuard,
   outcome: { state: "applied" | "skipped" | "failed" | "conflict"; message: string | null; recordId?: number },
 ): Promise<StepOutcome> {
-  await finishStep(step.id, guard, outcome);
+  await finishStep(step.id, guard, outcome, step.operation);
   return { state: outcome.state, message: outcome.message };
 }
 

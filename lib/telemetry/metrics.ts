@@ -75,6 +75,12 @@ function createMetrics() {
       labelNames: ["channel", "result"] as const,
       registers,
     }),
+    planSteps: new Counter({
+      name: "plan_steps_total",
+      help: "Change plan steps finished, by operation (webhooks.update, ...) and outcome (applied, failed, conflict, skipped)",
+      labelNames: ["operation", "state"] as const,
+      registers,
+    }),
     signInFailures: new Counter({
       name: "auth_sign_in_failures_total",
       help: "Sign-ins refused for a wrong email or password",

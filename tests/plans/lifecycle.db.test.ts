@@ -10,6 +10,7 @@ import { approvePlan, cancelPlan, rejectPlan, reviewRequired, submitPlan } from 
 import { duePlanIds, runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
 import { syncTracker } from "@/lib/history/sync";
+import { metrics } from "@/lib/telemetry/metrics";
 import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
@@ -180,11 +181,17 @@ describe("a plan from draft to applied, and undone", () => {
     const group = hook.group_id!;
     const names = [1, 2, 3, 4, 5].map((n) => `Resume ${n} ${owner.teamId.slice(-6)}`);
     const { planId } = await draftPlan(member, {
-      edits: names.map((name) => ({ kind: "webhook.create" as const, values: { name, url: "https://resume.example.com/in", trigger_object: "registrant", group_id: group } })),
+      edits: names.map((name) => ({
+        kind: "webhook.create" as const,
+        values: { name, url: "https://resume.example.com/in", trigger_object: "registrant", group_id: group },
+      })),
     });
     await submitPlan(member, planId);
     await approvePlan(admin, planId);
     // The third write is refused by the EMS (a 422); the others would go through.
+    const counted = async (state: string) =>
+      (await metrics().planSteps.get()).values.find((value) => value.labels.operation === "webhooks.create" && value.labels.state === state)?.value ?? 0;
+    const [appliedBefore, failedBefore] = [await counted("applied"), await counted("failed")];
     await sandbox.admin.injectFaults({ count: 1, status: 422, paths: "write", skip: 2 });
     await startApply(owner, planId);
     await runDuePlans();
@@ -199,6 +206,8 @@ describe("a plan from draft to applied, and undone", () => {
       const found = await client().listWebhooks({ fields: ["id", "name"], search: [{ field: "name", operator: "=", value: name }] });
       expect(found.items, name).toHaveLength(1);
     }
+    // /api/metrics counts each step's outcome (plan_steps_total).
+    expect([(await counted("applied")) - appliedBefore, (await counted("failed")) - failedBefore]).toEqual([5, 1]);
   });
 
   it("the change history shows an applied plan's changes as the person's, through EMS Portal", async () => {
