@@ -19,9 +19,13 @@ import { changedFields, without, type DraftOperation } from "./operations";
 export type HeaderEdit =
   { key: string; action: "keep" } | { key: string; action: "remove" } | { key: string; action: "replace"; value: string } | { key: string; action: "add"; value: string };
 
-/** A webhook's editable fields, as a form sends them (headers as edits). */
-export type WebhookValues = Omit<WebhookChanges, "headers"> & { headers?: HeaderEdit[] };
-export type GroupValues = Omit<WebhookGroupChanges, "headers"> & { headers?: HeaderEdit[] };
+/**
+ * A webhook's editable fields, as a form sends them (headers as edits). `exactHeaders` sets the whole
+ * list, values included: only the server uses it (undo puts back a list it recorded); no form field
+ * maps to it (lib/actions/plans/plan.validation.ts builds the values field by field).
+ */
+export type WebhookValues = Omit<WebhookChanges, "headers"> & { headers?: HeaderEdit[]; exactHeaders?: EmsHeader[] };
+export type GroupValues = Omit<WebhookGroupChanges, "headers"> & { headers?: HeaderEdit[]; exactHeaders?: EmsHeader[] };
 
 export type PlanEdit =
   | { kind: "webhook.update"; id: number; values: WebhookValues }
@@ -139,8 +143,12 @@ export interface RecordsNow {
   group(id: number): WebhookGroup | undefined;
 }
 
-function resolveValues<T extends { headers?: HeaderEdit[] }>(values: T, currentHeaders: readonly EmsHeader[]): Omit<T, "headers"> & { headers?: EmsHeader[] } {
-  const { headers, ...rest } = values;
+function resolveValues<T extends { headers?: HeaderEdit[]; exactHeaders?: EmsHeader[] }>(
+  values: T,
+  currentHeaders: readonly EmsHeader[],
+): Omit<T, "headers" | "exactHeaders"> & { headers?: EmsHeader[] } {
+  const { headers, exactHeaders, ...rest } = values;
+  if (exactHeaders) return { ...rest, headers: exactHeaders.map((header) => ({ key: header.key, value: header.value })) };
   return headers ? { ...rest, headers: applyHeaderEdits(currentHeaders, headers) } : rest;
 }
 

@@ -9,6 +9,7 @@ import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
 import { approvePlan, cancelPlan, rejectPlan, reviewRequired, submitPlan } from "@/lib/plans/review";
 import { duePlanIds, runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
+import { draftUndoChange } from "@/lib/plans/undo-change";
 import { syncTracker } from "@/lib/history/sync";
 import { metrics } from "@/lib/telemetry/metrics";
 import { startTracking } from "@/lib/history/trackers";
@@ -222,6 +223,28 @@ describe("a plan from draft to applied, and undone", () => {
     const change = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, kind: "webhook", recordId: hook.id, field: "url" } });
     expect(change.after).toBe(`https://attributed.example.com/${hook.id}`);
     expect(change.changedBy).toBe(`${owner.email} through EMS Portal`);
+  });
+
+  it("one change of the Changes feed becomes a plan that puts it back, header values included", async () => {
+    await startTracking(owner, { intervalMinutes: 15 });
+    const tracker = await prisma.changeTracker.findFirstOrThrow({ where: { teamId: owner.teamId } });
+    await syncTracker(tracker.id, { trigger: "manual", force: true });
+    // Someone edits the webhook in the EMS: a new URL, and a new value for its key header.
+    await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+      { kind: "set-url", webhookId: hook.id, url: "https://elsewhere.example.net/in" },
+      { kind: "set-header", target: "webhook", id: hook.id, key: "X-Api-Key", value: "k-stolen" },
+    ]);
+    await forgetCredential(credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret));
+    await syncTracker(tracker.id, { trigger: "manual", force: true });
+    const urlChange = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, recordId: hook.id, field: "url" } });
+    const headerChange = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, recordId: hook.id, field: "headers" } });
+
+    const back = await draftUndoChange(member, urlChange.id);
+    expect((await readSteps(back.planId))[0].operation.changes).toEqual({ url: hook.url });
+    const keys = await draftUndoChange(member, headerChange.id);
+    expect((await readSteps(keys.planId))[0].operation.changes).toEqual({ headers: hook.headers });
+    // Another team cannot reach the change at all.
+    await expect(draftUndoChange(await createTeam(), urlChange.id)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("another team's plan is not found for anything", async () => {

@@ -4,9 +4,19 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { authedAction } from "@/lib/actions/pipeline";
 import { draftPlan, draftUndoPlan } from "@/lib/plans/draft";
+import { draftUndoChange } from "@/lib/plans/undo-change";
 import type { PlanEdit } from "@/lib/plans/edits";
 import type { GroupBulkEdit, WebhookBulkEdit } from "@/lib/plans/bulk";
-import { bulkSchema, groupEditSchema, planIdSchema, webhookCreateSchema, webhookDeleteSchema, webhookDuplicateSchema, webhookEditSchema } from "./plan.validation";
+import {
+  bulkSchema,
+  changeIdSchema,
+  groupEditSchema,
+  planIdSchema,
+  webhookCreateSchema,
+  webhookDeleteSchema,
+  webhookDuplicateSchema,
+  webhookEditSchema,
+} from "./plan.validation";
 
 /**
  * Drafting (lib/plans/draft.ts checks who may): each form's edits become a draft plan, and the
@@ -55,6 +65,12 @@ export const draftBulkAction = authedAction({ name: "plans.draft-bulk", schema: 
 
 export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: planIdSchema }, async (input, { actor, ip }) => {
   const { planId } = await draftUndoPlan(actor, input.planId, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+});
+
+export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) => {
+  const { planId } = await draftUndoChange(actor, input.changeId, { ip });
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
 });

@@ -11,6 +11,7 @@ import type { WebhookBulkEdit, GroupBulkEdit } from "@/lib/plans/bulk";
  */
 
 export const planIdSchema = z.object({ planId: z.uuid("That plan does not exist.") });
+export const changeIdSchema = z.object({ changeId: z.uuid("That change does not exist.") });
 export const recordId = z.coerce
   .number({ error: "That record does not exist." })
   .int("That record does not exist.")
