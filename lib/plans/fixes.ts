@@ -51,3 +51,9 @@ export const FIXABLE_RULES: ReadonlySet<string> = new Set([
   "disabled-webhook-live-event",
   "webhook-ended-events-only",
 ]);
+
+/** Where Health's "Fix…" of a finding leads (null: its check has no mechanical fix). */
+export function fixHref(finding: Pick<Finding, "ruleId" | "key">): string | null {
+  if (!FIXABLE_RULES.has(finding.ruleId)) return null;
+  return `/plans/new?${new URLSearchParams({ fix: finding.ruleId, key: finding.key }).toString()}`;
+}

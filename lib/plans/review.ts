@@ -147,3 +147,9 @@ export async function setPlanReview(actor: Actor, required: boolean | null, cont
   await prisma.team.update({ where: { id: actor.teamId }, data: { planReview: required } });
   await auditByActor(actor, { action: "plan.review_setting_changed", ip: context.ip, metadata: { required } });
 }
+
+/** The team's review setting as Team shows it: what owners chose (null: the default) and what holds now. */
+export async function planReviewSetting(actor: Pick<Actor, "teamId">): Promise<{ setting: boolean | null; effective: boolean }> {
+  const team = await prisma.team.findUnique({ where: { id: actor.teamId }, select: { planReview: true } });
+  return { setting: team?.planReview ?? null, effective: await reviewRequired(actor.teamId) };
+}
