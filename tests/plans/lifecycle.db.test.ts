@@ -6,7 +6,7 @@ import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, W
 import { draftPlan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
 import { EditProblemsError } from "@/lib/plans/edits";
 import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
-import { approvePlan, cancelPlan, rejectPlan, reviewRequired, submitPlan } from "@/lib/plans/review";
+import { approvePlan, cancelPlan, planReviewSetting, rejectPlan, reviewRequired, setPlanReview, submitPlan } from "@/lib/plans/review";
 import { duePlanIds, runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
 import { draftUndoChange } from "@/lib/plans/undo-change";
@@ -122,6 +122,15 @@ describe("a plan from draft to applied, and undone", () => {
     await prisma.team.update({ where: { id: owner.teamId }, data: { planReview: false } });
     await approvePlan(admin, planId);
     expect(await statusOf(planId)).toBe("approved");
+  });
+
+  it("only an owner with a recent password sets whether plans need a second person", async () => {
+    await expect(setPlanReview(admin, false)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(setPlanReview(stale(owner), false)).rejects.toMatchObject({ name: "ReauthRequired" });
+    await setPlanReview(owner, false);
+    expect(await planReviewSetting(owner)).toEqual({ setting: false, effective: false });
+    await setPlanReview(owner, null);
+    expect(await planReviewSetting(owner)).toEqual({ setting: null, effective: true });
   });
 
   it("a plan whose steps change after approval needs approval again", async () => {
