@@ -49,7 +49,10 @@ export function WebhookEditForm({
   groups,
   triggerObjects,
   contentTypes,
+  replacesPlanId = null,
 }: {
+  /** A draft of this person's that saving replaces (editing a draft). */
+  replacesPlanId?: string | null;
   defaults: WebhookEditDefaults;
   groups: { id: number; name: string }[];
   triggerObjects: readonly string[];
@@ -59,6 +62,7 @@ export function WebhookEditForm({
   return (
     <form {...formProps} className="space-y-5" aria-label={defaults.id === null ? "New webhook" : `Edit webhook ${defaults.name}`} data-testid="webhook-edit-form">
       {defaults.id === null ? null : <input type="hidden" name="id" value={String(defaults.id)} />}
+      {replacesPlanId ? <input type="hidden" name="replacesPlanId" value={replacesPlanId} /> : null}
       <FormMessage state={state} testId="webhook-edit" />
       <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Field name="name" label="Name" defaultValue={defaults.name} error={fieldErrors.name} required maxLength={255} />

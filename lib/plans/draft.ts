@@ -114,6 +114,8 @@ export interface DraftInput {
   edits: readonly PlanEdit[];
   /** The plan this one undoes (lib/plans/undo.ts). */
   revertsPlanId?: string;
+  /** A draft of the actor's this one replaces (its edit): cancelled with the new one's creation. */
+  replacesPlanId?: string;
 }
 
 /** The records `ids` names, as the EMS holds them now: read one by one when few, else the setup. */
@@ -182,7 +184,7 @@ export async function draftUndoPlan(actor: Actor, planId: string, context: { ip?
 /** Stores drafted operations as a plan of the actor's team (also undo's way in). */
 export async function storeDraft(
   actor: Actor,
-  input: Pick<DraftInput, "title" | "revertsPlanId">,
+  input: Pick<DraftInput, "title" | "revertsPlanId" | "replacesPlanId">,
   operations: readonly DraftOperation[],
   account: string,
   context: { ip?: string } = {},
@@ -191,6 +193,14 @@ export async function storeDraft(
   if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
   const title = planTitleSchema.parse(input.title ?? "") || defaultTitle(operations);
   const planId = await prisma.$transaction(async (tx) => {
+    if (input.replacesPlanId) {
+      // Only a draft, of this team, by this person: anything else is not theirs to replace.
+      const replaced = await tx.changePlan.updateMany({
+        where: { id: input.replacesPlanId, teamId: actor.teamId, authorId: actor.userId, status: "draft" },
+        data: { status: "cancelled", stopReason: "Replaced by an edited draft." },
+      });
+      if (replaced.count !== 1) throw new SafeError("That draft can no longer be edited: it was sent for review, or it is not yours.", "plan_not_draft");
+    }
     const id = await insertPlan(
       { teamId: actor.teamId, accountKey: account, title, authorId: actor.userId, revertsPlanId: input.revertsPlanId ?? null, steps: operations.map(stepOf) },
       tx,

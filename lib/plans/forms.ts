@@ -4,6 +4,8 @@ import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
 import { loadRecord, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { loadSetup } from "@/lib/setup/load";
 import { labelOf } from "@/lib/setup/setup-data";
+import { prisma } from "@/lib/db/prisma";
+import { readSteps } from "./store";
 
 /**
  * What the plan forms start from: a record's fields as they are, header names only (a header value
@@ -116,5 +118,41 @@ export async function loadGroupForm(actor: Actor, id: number): Promise<GroupForm
       emails: (group.notification_emails ?? []).join(", "),
       headerNames: (group.headers ?? []).map((header) => header.key),
     },
+  };
+}
+
+/**
+ * A draft's change of this webhook laid over its fields, for editing the draft (its author only, while
+ * it is a draft): null when there is none. Header edits are not carried over: values are never read back.
+ */
+export async function draftChangesOf(actor: Actor, planId: string, webhookId: number): Promise<Partial<Webhook> | null> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId, authorId: actor.userId, status: "draft" }, select: { id: true } });
+  if (!plan) return null;
+  const step = (await readSteps(plan.id)).find((candidate) => candidate.operation.operation === "webhooks.update" && candidate.operation.recordId === webhookId);
+  if (!step) return null;
+  const { headers: _headers, ...changes } = step.operation.changes as Partial<Webhook>;
+  void _headers;
+  return changes;
+}
+
+/** The form's defaults with a draft's changes laid over them. */
+export function withDraft(defaults: WebhookFormData["defaults"], changes: Partial<Webhook>): WebhookFormData["defaults"] {
+  return {
+    ...defaults,
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.url !== undefined ? { url: changes.url } : {}),
+    ...(changes.group_id !== undefined ? { groupId: changes.group_id } : {}),
+    ...(changes.trigger_object !== undefined ? { triggerObject: changes.trigger_object } : {}),
+    ...(changes.content_type !== undefined ? { contentType: changes.content_type } : {}),
+    ...(changes.enabled !== undefined ? { enabled: changes.enabled } : {}),
+    ...(changes.trigger_on_insert !== undefined ? { onInsert: changes.trigger_on_insert } : {}),
+    ...(changes.trigger_on_update !== undefined ? { onUpdate: changes.trigger_on_update } : {}),
+    ...(changes.trigger_on_delete !== undefined ? { onDelete: changes.trigger_on_delete } : {}),
+    ...(changes.public_user !== undefined ? { publicUser: changes.public_user } : {}),
+    ...(changes.admin_user !== undefined ? { adminUser: changes.admin_user } : {}),
+    ...(changes.api_call !== undefined ? { apiCall: changes.api_call } : {}),
+    ...(changes.any_event !== undefined ? { anyEvent: changes.any_event } : {}),
+    ...(changes.event_ids !== undefined ? { eventIds: changes.event_ids } : {}),
+    ...(changes.notes !== undefined ? { notes: changes.notes ?? "" } : {}),
   };
 }

@@ -65,6 +65,8 @@ export interface PlanPageData {
   reviewRequired: boolean;
   /** What this person may do now. */
   can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean };
+  /** Where its author edits it while it is a draft (a plan of one webhook change). */
+  editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */
   approveBlockedBecause: string | null;
 }
@@ -155,6 +157,10 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
         (status === "applying" && manager && !plan.cancelRequestedAt),
       undo: counts.applied > 0 && (status === "applied" || status === "failed" || status === "conflict" || status === "cancelled") && !undoneBy,
     },
+    editHref:
+      status === "draft" && author && steps.length === 1 && steps[0].operation.operation === "webhooks.update"
+        ? `/webhooks/${steps[0].operation.recordId}/edit?plan=${plan.id}`
+        : null,
     approveBlockedBecause:
       status === "submitted" && manager && ownApprovalBlocked
         ? "You drafted this plan: another owner or admin approves it."

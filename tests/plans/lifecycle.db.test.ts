@@ -124,6 +124,21 @@ describe("a plan from draft to applied, and undone", () => {
     expect(await statusOf(planId)).toBe("approved");
   });
 
+  it("a draft is edited by drafting it again: the old one is cancelled; nobody else's, and no submitted plan, can be replaced", async () => {
+    const first = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "First try" } }] });
+    const second = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Second try" } }], replacesPlanId: first.planId });
+    expect(await statusOf(first.planId)).toBe("cancelled");
+    expect(await statusOf(second.planId)).toBe("draft");
+    await expect(
+      draftPlan(admin, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Not mine" } }], replacesPlanId: second.planId }),
+    ).rejects.toMatchObject({ code: "plan_not_draft" });
+    await submitPlan(member, second.planId);
+    await expect(
+      draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Too late" } }], replacesPlanId: second.planId }),
+    ).rejects.toMatchObject({ code: "plan_not_draft" });
+    expect(await statusOf(second.planId)).toBe("submitted");
+  });
+
   it("only an owner with a recent password sets whether plans need a second person", async () => {
     await expect(setPlanReview(admin, false)).rejects.toMatchObject({ code: "forbidden" });
     await expect(setPlanReview(stale(owner), false)).rejects.toMatchObject({ name: "ReauthRequired" });

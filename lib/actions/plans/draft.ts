@@ -24,14 +24,14 @@ import {
  * draft changes nothing in the EMS, so it needs no recent password (approving and applying do).
  */
 
-async function toPlan(actor: Parameters<typeof draftPlan>[0], title: string | undefined, edits: PlanEdit[], ip: string): Promise<never> {
-  const { planId } = await draftPlan(actor, { title, edits }, { ip });
+async function toPlan(actor: Parameters<typeof draftPlan>[0], title: string | undefined, edits: PlanEdit[], ip: string, replacesPlanId?: string): Promise<never> {
+  const { planId } = await draftPlan(actor, { title, edits, replacesPlanId }, { ip });
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
 }
 
 export const draftWebhookEditAction = authedAction({ name: "plans.draft-webhook-edit", schema: webhookEditSchema }, async (input, { actor, ip }) =>
-  toPlan(actor, input.title, [{ kind: "webhook.update", id: input.id, values: input.values }], ip),
+  toPlan(actor, input.title, [{ kind: "webhook.update", id: input.id, values: input.values }], ip, input.replacesPlanId),
 );
 
 export const draftWebhookCreateAction = authedAction({ name: "plans.draft-webhook-create", schema: webhookCreateSchema }, async (input, { actor, ip }) =>

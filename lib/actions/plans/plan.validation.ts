@@ -105,10 +105,16 @@ function toWebhookValues(input: z.output<typeof webhookFields>, fields: Record<s
 }
 
 /** The webhook edit form: every field it shows, as the webhook should be. */
+const replacesPlanId = z
+  .string()
+  .default("")
+  .pipe(z.union([z.literal(""), z.uuid("That draft does not exist.")]))
+  .transform((value) => value || undefined);
+
 export const webhookEditSchema = webhookFields
-  .extend({ id: recordId })
+  .extend({ id: recordId, replacesPlanId })
   .loose()
-  .transform((input) => ({ id: input.id, title: input.title, values: toWebhookValues(input, input as Record<string, unknown>) }));
+  .transform((input) => ({ id: input.id, title: input.title, replacesPlanId: input.replacesPlanId, values: toWebhookValues(input, input as Record<string, unknown>) }));
 
 /** The new-webhook form (the same fields, no id). */
 export const webhookCreateSchema = webhookFields.loose().transform((input) => ({ title: input.title, values: toWebhookValues(input, input as Record<string, unknown>) }));

@@ -191,7 +191,14 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </div>
       </section>
 
-      <PlanControls planId={plan.id} can={plan.can} operations={plan.operationCount} credits={plan.cost.credits} duration={durationInWords(plan.cost.seconds)} />
+      <div className="flex flex-wrap items-center gap-2">
+        <PlanControls planId={plan.id} can={plan.can} operations={plan.operationCount} credits={plan.cost.credits} duration={durationInWords(plan.cost.seconds)} />
+        {plan.editHref ? (
+          <Link href={plan.editHref} prefetch={false} className="text-sm text-brand-700 underline" data-testid="plan-edit">
+            Edit the change
+          </Link>
+        ) : null}
+      </div>
       {plan.approveBlockedBecause ? <p className="text-sm text-slate-600">{plan.approveBlockedBecause}</p> : null}
 
       <section aria-labelledby="operations-heading" className="space-y-4">

@@ -7,7 +7,7 @@ import { WebhookMoreForms } from "@/components/plans/webhook-more-forms";
 import { requireActor } from "@/lib/auth/session";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
-import { loadWebhookForm } from "@/lib/plans/forms";
+import { draftChangesOf, loadWebhookForm, withDraft } from "@/lib/plans/forms";
 
 export const metadata: Metadata = { title: "Edit webhook" };
 
@@ -16,8 +16,13 @@ export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/e
   const actor = await requireActor();
   const id = parseRecordId((await props.params).id);
   if (id === null) notFound();
-  const data = await loadWebhookForm(actor, id);
+  const planParam = (await props.searchParams).plan;
+  const [data, draft] = await Promise.all([
+    loadWebhookForm(actor, id),
+    typeof planParam === "string" && /^[0-9a-f-]{36}$/.test(planParam) ? draftChangesOf(actor, planParam, id) : null,
+  ]);
   if (data.kind === "not-found") notFound();
+  const replacesPlanId = draft && typeof planParam === "string" ? planParam : null;
   return (
     <div className="max-w-3xl space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
@@ -33,7 +38,16 @@ export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/e
       <h1 className="text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `webhook ${id}`}</h1>
       {data.kind === "ok" ? (
         <>
-          <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
+          {replacesPlanId ? (
+            <p className="text-sm text-slate-600">Editing your draft: saving replaces it. Header changes of the draft are not shown; enter them again.</p>
+          ) : null}
+          <WebhookEditForm
+            defaults={draft ? withDraft(data.defaults, draft) : data.defaults}
+            groups={data.groups}
+            triggerObjects={TRIGGER_OBJECTS}
+            contentTypes={WEBHOOK_CONTENT_TYPES}
+            replacesPlanId={replacesPlanId}
+          />
           <WebhookMoreForms id={id} groups={data.groups} />
         </>
       ) : (
