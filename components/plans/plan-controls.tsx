@@ -2,7 +2,7 @@
 
 import { useEffect } from "react";
 import { useRouter } from "next/navigation";
-import { draftUndoAction } from "@/lib/actions/plans/draft";
+import { draftReplanAction, draftUndoAction } from "@/lib/actions/plans/draft";
 import { applyPlanAction, approvePlanAction, cancelPlanAction, rejectPlanAction, submitPlanAction } from "@/lib/actions/plans/review";
 import type { FormAction } from "@/lib/forms/action-state";
 import { buttonClasses } from "@/components/ui/button";
@@ -11,7 +11,7 @@ import { FormMessage } from "@/components/forms/form-message";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 
-type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean };
+type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean };
 
 function ActionButton({
   planId,
@@ -101,6 +101,7 @@ export function PlanControls({ planId, can, operations, credits, duration }: { p
           <ActionButton planId={planId} action={approvePlanAction} label="Approve" pendingLabel="Approving…" variant="primary" testId="plan-approve" />
         ) : null}
         {can.apply ? <ApplyButton planId={planId} operations={operations} credits={credits} duration={duration} /> : null}
+        {can.replan ? <ActionButton planId={planId} action={draftReplanAction} label="Plan the rest again" pendingLabel="Drafting…" testId="plan-replan" /> : null}
         {can.undo ? <ActionButton planId={planId} action={draftUndoAction} label="Undo this plan…" pendingLabel="Drafting…" testId="plan-undo" /> : null}
         {can.cancel ? (
           <ActionButton planId={planId} action={cancelPlanAction} label="Cancel plan" pendingLabel="Cancelling…" variant="ghost-danger" testId="plan-cancel" />

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
-import { getEmsClient, WEBHOOK_FIELDS, type EmsClient, type EmsCredential, type Webhook, type WebhookGroup } from "@/lib/ems";
+import { getEmsClient, WEBHOOK_FIELDS, type EmsClient, type EmsCredential, type EmsHeader, type Webhook, type WebhookGroup } from "@/lib/ems";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
 import { failureOf } from "@/lib/ems-access/shared-read";
@@ -218,4 +218,35 @@ export async function storeDraft(
     return id;
   });
   return { planId, operations: operations.length };
+}
+
+/** A stored operation as the edit that asks for the same end state (header lists whole, with their values). */
+function editOf(op: DraftOperation): PlanEdit {
+  const changes = op.changes as Record<string, unknown>;
+  const { headers, ...rest } = changes;
+  const values = { ...rest, ...(headers ? { exactHeaders: headers as EmsHeader[] } : {}) };
+  const webhooks = resourceOf(op.operation) === "webhooks";
+  switch (verbOf(op.operation)) {
+    case "create":
+      return webhooks
+        ? { kind: "webhook.create", values: values as Extract<PlanEdit, { kind: "webhook.create" }>["values"] }
+        : { kind: "group.create", values: values as Extract<PlanEdit, { kind: "group.create" }>["values"] };
+    case "delete":
+      return webhooks ? { kind: "webhook.delete", id: op.recordId! } : { kind: "group.delete", id: op.recordId! };
+    default:
+      return webhooks ? { kind: "webhook.update", id: op.recordId!, values } : { kind: "group.update", id: op.recordId!, values };
+  }
+}
+
+/**
+ * Re-plan (after a conflict or a failure): the steps not applied yet, drafted again against the
+ * records as they are now: same end state, a fresh diff, fresh expectations, and review again.
+ */
+export async function draftReplan(actor: Actor, planId: string, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, status: true } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  if (plan.status !== "conflict" && plan.status !== "failed")
+    throw new SafeError("Only a plan that stopped (a conflict or a failed step) is planned again.", "plan_state");
+  const remaining = (await readSteps(planId)).filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => editOf(step.operation));
+  return draftPlan(actor, { title: `${plan.title} (planned again)`, edits: remaining }, context);
 }

@@ -64,7 +64,7 @@ export interface PlanPageData {
   cost: PlanCost;
   reviewRequired: boolean;
   /** What this person may do now. */
-  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean };
+  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean };
   /** Where its author edits it while it is a draft (a plan of one webhook change). */
   editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */
@@ -155,6 +155,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
       cancel:
         ((status === "draft" || status === "submitted" || status === "approved" || status === "rejected") && (author || manager)) ||
         (status === "applying" && manager && !plan.cancelRequestedAt),
+      replan: status === "conflict" || status === "failed",
       undo: counts.applied > 0 && (status === "applied" || status === "failed" || status === "conflict" || status === "cancelled") && !undoneBy,
     },
     editHref:

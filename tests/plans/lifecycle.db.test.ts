@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
-import { draftPlan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
+import { draftPlan, draftReplan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
 import { EditProblemsError } from "@/lib/plans/edits";
 import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
 import { approvePlan, cancelPlan, planReviewSetting, rejectPlan, reviewRequired, setPlanReview, submitPlan } from "@/lib/plans/review";
@@ -137,6 +137,26 @@ describe("a plan from draft to applied, and undone", () => {
       draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Too late" } }], replacesPlanId: second.planId }),
     ).rejects.toMatchObject({ code: "plan_not_draft" });
     expect(await statusOf(second.planId)).toBe("submitted");
+  });
+
+  it("a record changed in the EMS after planning stops its step as a conflict; planning the rest again starts from the record as it is", async () => {
+    const { planId } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { url: "https://ours.example.com/in" } }] });
+    await submitPlan(member, planId);
+    await approvePlan(admin, planId);
+    await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [{ kind: "set-url", webhookId: hook.id, url: "https://theirs.example.com/in", by: "Jane in the EMS" }]);
+    await startApply(owner, planId);
+    await runDuePlans();
+    expect(await statusOf(planId)).toBe("conflict");
+    const [stopped] = await readSteps(planId);
+    expect(stopped.state).toBe("conflict");
+    expect(stopped.message).toMatch(/^Changed in the EMS by Jane in the EMS at .+ since this plan was made\.$/);
+    expect((await read(hook.id)).url).toBe("https://theirs.example.com/in");
+
+    const again = await draftReplan(member, planId);
+    const [step] = await readSteps(again.planId);
+    expect(step.operation.changes).toEqual({ url: "https://ours.example.com/in" });
+    expect((step.operation.before as Webhook).url).toBe("https://theirs.example.com/in");
+    expect(step.expectedUpdatedAt).toBe((await read(hook.id)).updated_at);
   });
 
   it("only an owner with a recent password sets whether plans need a second person", async () => {

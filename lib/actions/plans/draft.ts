@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { authedAction } from "@/lib/actions/pipeline";
-import { draftPlan, draftUndoPlan } from "@/lib/plans/draft";
+import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
 import { draftUndoChange } from "@/lib/plans/undo-change";
 import type { PlanEdit } from "@/lib/plans/edits";
 import type { GroupBulkEdit, WebhookBulkEdit } from "@/lib/plans/bulk";
@@ -71,6 +71,12 @@ export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: 
 
 export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) => {
   const { planId } = await draftUndoChange(actor, input.changeId, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+});
+
+export const draftReplanAction = authedAction({ name: "plans.draft-replan", schema: planIdSchema }, async (input, { actor, ip }) => {
+  const { planId } = await draftReplan(actor, input.planId, { ip });
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
 });

@@ -160,7 +160,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
       {plan.stopReason ? (
         <Notice tone={plan.status === "cancelled" ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
           {plan.stopReason}
-          {plan.status === "conflict" ? " Draft the change again from the record as it is now, or apply the rest once you have checked it." : ""}
+          {plan.status === "conflict" ? " “Plan the rest again” drafts what is left against the record as it is now, for a fresh look and review." : ""}
         </Notice>
       ) : null}
       {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
