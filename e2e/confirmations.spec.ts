@@ -44,7 +44,7 @@ test("destructive actions ask first: Cancel and Esc keep, confirming does it and
   await page.getByRole("button", { name: "Sign out of all sessions…" }).click();
   await dialog(page).getByRole("button", { name: "Cancel" }).click();
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Security", exact: true })).toBeVisible();
 });
 
 test("without JavaScript the confirming button is a plain submit: signing out everywhere still works", async ({ page, browser }) => {

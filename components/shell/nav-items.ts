@@ -78,7 +78,8 @@ export function palettePages(groups: NavGroup[]): { href: string; label: string 
   const pages = new Map<string, string>();
   for (const item of groups.flatMap((group) => group.items)) pages.set(item.href, item.label);
   // Named without "Settings", which names the first section's entry.
-  for (const section of SETTINGS_SECTIONS) if (!pages.has(section.href)) pages.set(section.href, section.href === "/account" ? "Security: two-factor and password" : section.label);
+  for (const section of SETTINGS_SECTIONS)
+    if (!pages.has(section.href)) pages.set(section.href, section.href === "/account" ? "Security: two-factor and password" : section.label);
   pages.set("/account/sessions", "Sessions: browsers signed in");
   return [...pages].map(([href, label]) => ({ href, label }));
 }

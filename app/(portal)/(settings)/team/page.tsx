@@ -10,11 +10,38 @@ import { ChangeRoleForm, RemoveMemberForm } from "@/components/team/member-actio
 import { RevokeInvitationForm } from "@/components/team/revoke-invitation-form";
 import { TwoFactorRequirementForm } from "@/components/team/two-factor-requirement-form";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
-import { ScrollX } from "@/components/ui/scroll-x";
+import type { TeamMember } from "@/lib/teams/members";
 
 export const metadata: Metadata = { title: "Team" };
 
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+const CREDENTIAL_TONES: Record<NonNullable<TeamMember["credential"]>["kind"], string> = {
+  connected: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  rejected: "bg-red-50 text-red-800 ring-red-200",
+  unreachable: "bg-amber-50 text-amber-900 ring-amber-200",
+  failing: "bg-amber-50 text-amber-900 ring-amber-200",
+  unchecked: "bg-slate-100 text-slate-700 ring-slate-200",
+};
+
+/** A member's credentials as their last check left them (never "Saved" for ones the EMS refused). */
+function CredentialBadge({ credential }: { credential: TeamMember["credential"] }) {
+  if (!credential) return <span className="text-slate-500">None</span>;
+  const when = credential.checkedAt ? `checked ${utc.format(credential.checkedAt)} UTC` : "not checked yet";
+  return (
+    <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${CREDENTIAL_TONES[credential.kind]}`} title={when}>
+      {credential.label}
+    </span>
+  );
+}
+
+/** "Ann (ann@example.com) does not", "Ann and Bo do not", "Ann, Bo and 3 others do not". */
+function peopleWithout(members: TeamMember[]): string {
+  const names = members.map((member) => (member.isYou ? "You" : member.name));
+  const shown = names.length > 4 ? [...names.slice(0, 3), `${names.length - 3} others`] : names;
+  const list = shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+  return `${list} ${shown.length === 1 && names[0] !== "You" ? "does" : "do"} not use it yet.`;
+}
 
 export default async function TeamPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
@@ -25,6 +52,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
   const roles = assignableRoles(team.yourRole);
   const lastOwner = team.yourRole === "OWNER" && team.ownerCount <= 1;
   const twoFactor = team.yourRole === "OWNER" ? await teamTwoFactorOverview(actor) : null;
+  const withoutTwoFactor = team.members.filter((member) => !member.twoFactorEnabled);
 
   return (
     <div className="space-y-8">
@@ -45,73 +73,83 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
         </Notice>
       ) : null}
 
-      <section aria-labelledby="members-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+      <section aria-labelledby="members-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="members-heading" className="text-lg font-semibold">
           Members <span className="text-sm font-normal text-slate-500">({team.members.length})</span>
         </h2>
-        <ScrollX className="mt-4">
-          <table className="w-full min-w-[40rem] text-left text-sm" data-testid="member-list">
-            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Name
+        {/* A table from 640 px; below, each member is two lines (name, then role, joined and
+            credentials), the actions under them: nothing wider than a phone. */}
+        <table className="mt-4 w-full text-left text-sm max-sm:block" data-testid="member-list">
+          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-sm:sr-only">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Name
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Role
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                Joined
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                API credentials
+              </th>
+              {manager ? (
+                <th scope="col" className="py-2 font-medium">
+                  <span className="sr-only">Actions</span>
                 </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Role
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  Joined
-                </th>
-                <th scope="col" className="py-2 pr-4 font-medium">
-                  API credentials
-                </th>
-                {manager ? (
-                  <th scope="col" className="py-2 font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {team.members.map((member) => {
-                const manageable = manager && !member.isYou && canManageMember(team.yourRole, member.role);
-                return (
-                  <tr key={member.membershipId} data-testid="member-row" data-email={member.email} data-membership-id={member.membershipId} className="align-top">
-                    <td className="py-3 pr-4">
-                      <div className="font-medium text-slate-900">
-                        {member.name} {member.isYou ? <span className="text-xs font-normal text-slate-500">(you)</span> : null}
-                      </div>
-                      <div className="text-slate-500">{member.email}</div>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 max-sm:block">
+            {team.members.map((member) => {
+              const manageable = manager && !member.isYou && canManageMember(team.yourRole, member.role);
+              return (
+                <tr
+                  key={member.membershipId}
+                  data-testid="member-row"
+                  data-email={member.email}
+                  data-membership-id={member.membershipId}
+                  className="align-top max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-3"
+                >
+                  <td className="py-3 pr-4 max-sm:w-full max-sm:p-0">
+                    <div className="font-medium break-words text-slate-900">
+                      {member.name} {member.isYou ? <span className="text-xs font-normal text-slate-500">(you)</span> : null}
+                    </div>
+                    <div className="break-all text-slate-500">{member.email}</div>
+                  </td>
+                  <td className="py-3 pr-4 max-sm:p-0" data-testid="member-role">
+                    {ROLE_LABELS[member.role]}
+                  </td>
+                  <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:p-0">
+                    <span className="sm:hidden">· joined </span>
+                    <time dateTime={member.joinedAt.toISOString()}>{utc.format(member.joinedAt)}</time>
+                  </td>
+                  <td className="py-3 pr-4 max-sm:p-0" data-testid="member-credential">
+                    <span className="sr-only sm:hidden">API credentials: </span>
+                    <CredentialBadge credential={member.credential} />
+                  </td>
+                  {manager ? (
+                    <td className="py-3 max-sm:w-full max-sm:p-0 max-sm:pt-1">
+                      {manageable ? (
+                        <div className="flex flex-wrap items-start gap-2">
+                          <ChangeRoleForm membershipId={member.membershipId} name={member.name} role={member.role} roles={roles} />
+                          <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
+                        </div>
+                      ) : (
+                        <span className="text-xs text-slate-500">{member.isYou ? "" : "Only an owner can change an owner."}</span>
+                      )}
                     </td>
-                    <td className="py-3 pr-4" data-testid="member-role">
-                      {ROLE_LABELS[member.role]}
-                    </td>
-                    <td className="py-3 pr-4 text-slate-600">
-                      <time dateTime={member.joinedAt.toISOString()}>{utc.format(member.joinedAt)}</time>
-                    </td>
-                    <td className="py-3 pr-4 text-slate-600">{member.hasCredential ? "Saved" : "None"}</td>
-                    {manager ? (
-                      <td className="py-3">
-                        {manageable ? (
-                          <div className="space-y-2">
-                            <ChangeRoleForm membershipId={member.membershipId} name={member.name} role={member.role} roles={roles} />
-                            <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
-                          </div>
-                        ) : (
-                          <span className="text-xs text-slate-500">{member.isYou ? "" : "Only an owner can change an owner."}</span>
-                        )}
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </ScrollX>
+                  ) : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       </section>
 
       {manager ? (
-        <section aria-labelledby="invite-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="invite-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
           <h2 id="invite-heading" className="text-lg font-semibold">
             Invite someone
           </h2>
@@ -147,7 +185,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
       ) : null}
 
       {twoFactor ? (
-        <section aria-labelledby="team-two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+        <section aria-labelledby="team-two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
           <h2 id="team-two-factor-heading" className="text-lg font-semibold">
             Two-factor sign-in
           </h2>
@@ -155,9 +193,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
             {twoFactor.required
               ? "Required: everyone signs in with a code from their phone. Members without it are asked to set it up before anything else."
               : "Not required. When you require it, members without two-factor must set it up before they can use anything else."}{" "}
-            {twoFactor.membersWithout === 0
-              ? "Everyone in the team uses it."
-              : `${twoFactor.membersWithout} ${twoFactor.membersWithout === 1 ? "person does" : "people do"} not use it yet.`}
+            {withoutTwoFactor.length === 0 ? "Everyone in the team uses it." : peopleWithout(withoutTwoFactor)}
           </p>
           <div className="mt-4">
             <TwoFactorRequirementForm required={twoFactor.required} ownTwoFactor={actor.twoFactorEnabled} />
@@ -165,7 +201,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
         </section>
       ) : null}
 
-      <section aria-labelledby="leave-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+      <section aria-labelledby="leave-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="leave-heading" className="text-lg font-semibold">
           Leave {team.teamName}
         </h2>
