@@ -168,7 +168,7 @@ test("the Team page: credentials as their last check left them, who lacks two-fa
   }
   // On a phone a member is two short lines, not a card of key/value pairs.
   await page.setViewportSize({ width: 390, height: 900 });
-  expect((await row.boundingBox())!.height).toBeLessThan(110);
+  expect((await row.boundingBox())!.height).toBeLessThan(80);
 });
 
 test("“Confirm it's you” opens with no red refusal behind it, and Cancel leaves none", async ({ page }) => {

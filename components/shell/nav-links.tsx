@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { isCurrent, type NavGroup, type NavItem } from "./nav-items";
@@ -74,8 +75,16 @@ export function NavGroups({ groups, idPrefix, onNavigate }: { groups: NavGroup[]
 /** A plain list of places (Settings' sections): a column beside the page at lg, a scrolling row of tabs above it below. */
 export function SectionLinks({ items }: { items: readonly NavItem[] }) {
   const pathname = usePathname();
+  const strip = useRef<HTMLUListElement>(null);
+  // In the phone's scrolling row, the current section is in sight (not scrolled off to the right).
+  useEffect(() => {
+    const list = strip.current;
+    const current = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !current || list.scrollWidth <= list.clientWidth) return;
+    list.scrollLeft = current.offsetLeft - (list.clientWidth - current.offsetWidth) / 2;
+  }, [pathname]);
   return (
-    <ul className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1 lg:mx-0 lg:flex-col lg:gap-0.5 lg:overflow-visible lg:px-0 lg:pb-0">
+    <ul ref={strip} className="relative -mx-1 flex gap-1 overflow-x-auto px-1 pb-1 lg:mx-0 lg:flex-col lg:gap-0.5 lg:overflow-visible lg:px-0 lg:pb-0">
       {items.map((item) => {
         const current = isCurrent(item, pathname);
         return (

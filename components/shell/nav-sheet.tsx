@@ -47,6 +47,22 @@ export function NavSheet({ groups, teamName }: { groups: NavGroup[]; teamName: s
         ref={dialog}
         aria-label="Menu"
         onClose={() => setOpen(false)}
+        // The page behind is inert, but Tab past the last link would leave for the browser's own
+        // controls: it wraps around inside the sheet instead.
+        onKeyDown={(event) => {
+          if (event.key !== "Tab") return;
+          const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>("a[href], button:not([disabled])")];
+          const first = focusable[0];
+          const last = focusable.at(-1);
+          if (!first || !last) return;
+          if (event.shiftKey && document.activeElement === first) {
+            event.preventDefault();
+            last.focus();
+          } else if (!event.shiftKey && document.activeElement === last) {
+            event.preventDefault();
+            first.focus();
+          }
+        }}
         // A click on the backdrop lands on the dialog itself (its content fills it to the edges).
         onClick={(event) => {
           if (event.target === event.currentTarget) setOpen(false);

@@ -77,8 +77,8 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
         <h2 id="members-heading" className="text-lg font-semibold">
           Members <span className="text-sm font-normal text-slate-500">({team.members.length})</span>
         </h2>
-        {/* A table from 640 px; below, each member is two lines (name, then role, joined and
-            credentials), the actions under them: nothing wider than a phone. */}
+        {/* A table from 640 px; below, each member is two lines (name and credentials, then email
+            and role), the actions under them: nothing wider than a phone. */}
         <table className="mt-4 w-full text-left text-sm max-sm:block" data-testid="member-list">
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-sm:sr-only">
             <tr>
@@ -112,32 +112,32 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                   data-membership-id={member.membershipId}
                   className="align-top max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-3"
                 >
-                  <td className="py-3 pr-4 max-sm:w-full max-sm:p-0">
+                  <td className="py-3 pr-4 max-sm:order-1 max-sm:min-w-0 max-sm:flex-1 max-sm:p-0">
                     <div className="font-medium break-words text-slate-900">
                       {member.name} {member.isYou ? <span className="text-xs font-normal text-slate-500">(you)</span> : null}
                     </div>
-                    <div className="break-all text-slate-500">{member.email}</div>
+                    <div className="break-all text-slate-500 max-sm:hidden">{member.email}</div>
                   </td>
-                  <td className="py-3 pr-4 max-sm:p-0" data-testid="member-role">
-                    {ROLE_LABELS[member.role]}
+                  <td className="py-3 pr-4 max-sm:order-3 max-sm:w-full max-sm:p-0 max-sm:text-xs max-sm:text-slate-600">
+                    <span className="break-all sm:hidden">{member.email} · </span>
+                    <span data-testid="member-role">{ROLE_LABELS[member.role]}</span>
                   </td>
-                  <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:p-0">
-                    <span className="sm:hidden">· joined </span>
+                  <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:hidden">
                     <time dateTime={member.joinedAt.toISOString()}>{utc.format(member.joinedAt)}</time>
                   </td>
-                  <td className="py-3 pr-4 max-sm:p-0" data-testid="member-credential">
+                  <td className="py-3 pr-4 max-sm:order-2 max-sm:p-0" data-testid="member-credential">
                     <span className="sr-only sm:hidden">API credentials: </span>
                     <CredentialBadge credential={member.credential} />
                   </td>
                   {manager ? (
-                    <td className="py-3 max-sm:w-full max-sm:p-0 max-sm:pt-1">
+                    <td className="py-3 max-sm:order-4 max-sm:w-full max-sm:p-0 max-sm:pt-1 max-sm:empty:hidden">
                       {manageable ? (
                         <div className="flex flex-wrap items-start gap-2">
                           <ChangeRoleForm membershipId={member.membershipId} name={member.name} role={member.role} roles={roles} />
                           <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
                         </div>
-                      ) : (
-                        <span className="text-xs text-slate-500">{member.isYou ? "" : "Only an owner can change an owner."}</span>
+                      ) : member.isYou ? null : (
+                        <span className="text-xs text-slate-500">Only an owner can change an owner.</span>
                       )}
                     </td>
                   ) : null}
