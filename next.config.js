@@ -62,6 +62,12 @@ const nextConfig = {
   // `npm test` type-checks in a step of its own beside the build (scripts/test-all.mjs); every
   // other build (deploys, `npm run build`) checks types itself and fails on an error.
   typescript: { ignoreBuildErrors: process.env.EMS_BUILD_SKIP_TYPECHECK === "1" },
+  // Settings opens on its first section. Here, not in the page: an HTTP redirect keeps an old
+  // link's fragment (/settings#history-heading), which the sections' layout forwards to its section
+  // (components/settings/legacy-anchor.tsx); a redirect from a streamed page would drop it.
+  async redirects() {
+    return [{ source: "/settings", destination: "/settings/credentials", permanent: false }];
+  },
   async headers() {
     return [
       { source: "/:path*", headers: SECURITY_HEADERS },

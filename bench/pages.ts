@@ -441,7 +441,7 @@ async function main(): Promise<void> {
     "/views",
     "/events",
     "/webhook-groups?expand=webhooks&per-page=200",
-    "/settings",
+    "/settings/credentials",
     "/team",
     "/account",
     "/webhook-groups?page=2",

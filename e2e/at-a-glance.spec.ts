@@ -115,7 +115,7 @@ async function editInTheEms(edits: object[]): Promise<void> {
 
 test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff marked, chips to filter, as of from a change", async ({ page }) => {
   await signUpWithSandbox(page, "glance-changes", "other");
-  await page.goto("/settings");
+  await page.goto("/settings/tracking");
   const section = page.getByTestId("history-section");
   await section.getByRole("button", { name: "Turn on tracking" }).click();
   await expect(section.getByTestId("tracker-status")).toHaveText("Tracking", { timeout: 30_000 });

@@ -76,7 +76,7 @@ test.describe("sign-up and sign-in", () => {
     await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Faccount/);
     await fillSignIn(page, user);
     await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Security", exact: true })).toBeVisible();
   });
 
   test("signing out of all sessions ends the session in another browser", async ({ page, browser }) => {
@@ -86,7 +86,7 @@ test.describe("sign-up and sign-in", () => {
     const otherContext = await browser.newContext();
     const otherPage = await otherContext.newPage();
     await signIn(otherPage, user, "/sign-in?callbackUrl=%2Faccount");
-    await expect(otherPage.getByRole("heading", { name: "Account" })).toBeVisible();
+    await expect(otherPage.getByRole("heading", { name: "Security", exact: true })).toBeVisible();
 
     await page.goto("/account");
     await page.getByRole("button", { name: "Sign out of all sessions…" }).click();
@@ -113,7 +113,7 @@ test.describe("sign-up and sign-in", () => {
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Password changed. Other sessions have been signed out.")).toBeVisible();
     await page.reload();
-    await expect(page.getByRole("heading", { name: "Account" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Security", exact: true })).toBeVisible();
 
     await otherPage.goto("/account");
     await expect(otherPage).toHaveURL(/\/sign-in/);

@@ -27,7 +27,7 @@ test("destructive actions ask first: Cancel and Esc keep, confirming does it and
   await expect(page.getByTestId("no-invitations")).toBeVisible();
 
   // Deleting credentials: Esc keeps them, confirming deletes them.
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await page.getByRole("button", { name: "Delete credentials…" }).click();
   await expect(dialog(page)).toContainText("Delete your API credentials?");
   await page.keyboard.press("Escape");
@@ -44,7 +44,7 @@ test("destructive actions ask first: Cancel and Esc keep, confirming does it and
   await page.getByRole("button", { name: "Sign out of all sessions…" }).click();
   await dialog(page).getByRole("button", { name: "Cancel" }).click();
   await page.reload();
-  await expect(page.getByRole("heading", { name: "Account", exact: true })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Security", exact: true })).toBeVisible();
 });
 
 test("without JavaScript the confirming button is a plain submit: signing out everywhere still works", async ({ page, browser }) => {
@@ -55,9 +55,9 @@ test("without JavaScript the confirming button is a plain submit: signing out ev
   await plain.goto("/account");
   await plain.getByTestId("sign-out-everywhere").click();
   // The server action ended every session: the next page is the sign-in page.
-  await plain.goto("/settings");
+  await plain.goto("/settings/credentials");
   await expect(plain).toHaveURL(/\/sign-in/);
   await context.close();
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await expect(page).toHaveURL(/\/sign-in/);
 });

@@ -21,7 +21,7 @@ test.afterAll(async () => {
 /** A new person whose saved credentials point at the fault sandbox's demo account (or another one). */
 async function signUpOnFaultSandbox(page: Page, prefix: string, credentials: { consumerKey: string; consumerSecret: string } = DEMO): Promise<void> {
   await signUp(page, newTestUser(prefix));
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await page.getByLabel("Base URL").fill(E2E_FAULT_SANDBOX_URL);
   await page.getByLabel("Consumer key").fill(credentials.consumerKey);
   await page.getByLabel("Consumer secret").fill(credentials.consumerSecret);
@@ -33,7 +33,7 @@ test("an API that does not answer the check before saving: 'Save anyway' saves u
   page,
 }) => {
   await signUp(page, newTestUser("unchecked"));
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await page.getByLabel("Base URL").fill(E2E_FAULT_SANDBOX_URL);
   await page.getByLabel("Consumer key").fill(DEMO.consumerKey);
   await page.getByLabel("Consumer secret").fill(DEMO.consumerSecret);
@@ -56,7 +56,7 @@ test("an API that does not answer the check before saving: 'Save anyway' saves u
   await expect(page.getByTestId("state-rejected")).toContainText("rejected your API credentials");
   await page.goto("/events");
   await expect(page.getByTestId("state-rejected")).toBeVisible();
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await expect(page.getByTestId("credential-status-badge")).toHaveText("Rejected");
   await shoot(page, "settings-rejected", false);
 });
@@ -192,7 +192,7 @@ test("a low budget: every member sees a quiet notice with the reset; Settings sh
   await expect(page.getByTestId("data-age")).toBeVisible();
   await shoot(page, "listing-low-budget", false);
 
-  await page.goto("/settings");
+  await page.goto("/settings/budget");
   await expect(page.getByTestId("budget-credits-page")).toHaveText("90");
   await expect(page.getByTestId("budget-credits-export")).toHaveText("0");
   await expect(page.getByTestId("budget-usage").getByTestId("low-budget")).toBeVisible();

@@ -25,7 +25,7 @@ test("after sign-up a checklist leads through the first steps, ticks each one do
 
   // 1. Connect: the step's link leads to Settings, where the sandbox is one click.
   await step(page, "connect").click();
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings\/credentials$/);
   await page.getByRole("button", { name: "Use the sandbox" }).click();
   await expect(page.getByTestId("sandbox-quick-start-success")).toBeVisible({ timeout: 30_000 });
 

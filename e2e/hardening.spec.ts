@@ -10,7 +10,7 @@ test.describe("a base URL inside the network is refused when saved", () => {
 
   test("loopback admin paths, metadata addresses and odd IPv4 spellings get a clear message and are not saved", async ({ page }) => {
     await signUp(page, newTestUser("ssrf"));
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     for (const baseUrl of [
       "http://127.0.0.1:4999/internal-admin",
       "https://169.254.169.254",

@@ -23,7 +23,7 @@ async function editInTheEms(edits: object[]): Promise<void> {
 
 test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the feed, the group's timeline and its past say so", async ({ page }) => {
   await signUpWithSandbox(page, "history", "other");
-  await page.goto("/settings");
+  await page.goto("/settings/tracking");
   const section = page.getByTestId("history-section");
   await section.getByRole("button", { name: "Turn on tracking" }).click();
   // The tracker's card replaces the form, with the first snapshot as its last run.
@@ -78,7 +78,7 @@ test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the fee
 test("a member reads an account's history only with their own credentials for it; before, /changes says why and where to add them", async ({ page, browser }) => {
   // The owner tracks the second demo account.
   await signUpWithSandbox(page, "history-owner", "other");
-  await page.goto("/settings");
+  await page.goto("/settings/tracking");
   const section = page.getByTestId("history-section");
   await section.getByRole("button", { name: "Turn on tracking" }).click();
   await expect(section.getByTestId("tracker-last-run")).toContainText("First snapshot", { timeout: 30_000 });
@@ -108,7 +108,7 @@ test("a member reads an account's history only with their own credentials for it
     await expect(member.getByTestId("changes-filters")).toHaveCount(0);
 
     // Their own credentials of the tracked account: the feed.
-    await member.goto("/settings");
+    await member.goto("/settings/credentials");
     await member.getByRole("button", { name: "Switch to the built-in sandbox" }).click();
     await member.getByLabel("Second demo account").check();
     await member.getByRole("button", { name: "Use the sandbox" }).click();

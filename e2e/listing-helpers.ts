@@ -15,7 +15,7 @@ export async function signUpWithSandbox(page: Page, prefix = "lister", account: 
 }
 
 export async function chooseSandbox(page: Page, account: "demo" | "other" = "demo"): Promise<void> {
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   if (account === "other") await page.getByLabel("Second demo account").check();
   await page.getByRole("button", { name: "Use the sandbox" }).click();
   await expect(page.getByTestId("sandbox-quick-start-success").or(page.getByText("Saved, encrypted (never shown)")).first()).toBeVisible({ timeout: 30_000 });

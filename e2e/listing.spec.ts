@@ -473,7 +473,7 @@ test.describe("credentials states", () => {
     await expect(page.getByTestId("state-no-credentials")).toBeVisible();
     await expect(page.getByTestId("state-no-credentials").getByRole("link", { name: "Add them in Settings" })).toHaveAttribute("href", "/settings");
 
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     await page.getByLabel("Base URL").fill(SANDBOX_BASE_URL);
     await page.getByLabel("Consumer key").fill("ems_demo_key");
     await page.getByLabel("Consumer secret").fill("not the secret");

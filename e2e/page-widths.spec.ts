@@ -64,7 +64,21 @@ test.describe("every page at 390 and 1,440 px: no sideways scroll, no serious ax
   test("the other pages of a signed-in person", async ({ browser }) => {
     const context = await browser.newContext({ storageState: ROLE_STATE.lister });
     const page = await context.newPage();
-    await walk(page, ["/coverage", "/coverage?q=Paris&scope=all", "/health", "/changes", "/views", "/settings", "/team", "/audit", "/account", "/account/sessions"]);
+    await walk(page, [
+      "/coverage",
+      "/coverage?q=Paris&scope=all",
+      "/health",
+      "/changes",
+      "/views",
+      "/settings/credentials",
+      "/settings/budget",
+      "/settings/tracking",
+      "/settings/alerts",
+      "/team",
+      "/audit",
+      "/account",
+      "/account/sessions",
+    ]);
     await context.close();
   });
 

@@ -70,7 +70,7 @@ test("Ctrl+K jumps to a page, to a webhook group by number and by name; Esc clos
   await expect(palette(page)).toBeVisible();
   await expect(palette(page).getByRole("option", { name: "Settings" })).toBeVisible();
   await palette(page).getByRole("option", { name: "Settings" }).click();
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings\/credentials$/);
 });
 
 test("without credentials, a name search says how to connect", async ({ page }) => {

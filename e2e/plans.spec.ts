@@ -9,7 +9,7 @@ import { E2E_PLANS_SANDBOX_URL, PLANS_ACCOUNTS } from "./helpers/config";
  */
 
 async function saveCredentials(page: Page, account: (typeof PLANS_ACCOUNTS)[number]) {
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await page.getByLabel("Base URL").fill(E2E_PLANS_SANDBOX_URL);
   await page.getByLabel("Consumer key").fill(account.key);
   await page.getByLabel("Consumer secret").fill(account.secret);

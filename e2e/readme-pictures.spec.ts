@@ -56,7 +56,7 @@ test("the README's pictures", async ({ page }) => {
   await expect(page.getByTestId("group-details")).toBeVisible();
   await picture(page, "docs/screenshots/group-detail-1440.png", DESKTOP);
 
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await expect(page.getByText("Connected").first()).toBeVisible();
   await picture(page, "docs/screenshots/settings-1440.png", DESKTOP, true);
 

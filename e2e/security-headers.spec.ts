@@ -91,7 +91,7 @@ test.describe("signed out", () => {
       "/webhook-groups/3",
       "/events",
       "/views",
-      "/settings",
+      "/settings/credentials",
       "/team",
       "/audit",
       "/account",
@@ -157,7 +157,7 @@ test.describe("signed in", () => {
       "/webhook-groups/3",
       "/events",
       "/views",
-      "/settings",
+      "/settings/credentials",
       "/team",
       "/audit",
       "/account",
@@ -279,17 +279,17 @@ test.describe("signed in", () => {
 
   test("server action requests that are cross-site or cannot be decoded answer 4xx, not 500", async ({ page }) => {
     const request = page.request;
-    const html = await (await request.get("/settings")).text();
+    const html = await (await request.get("/settings/credentials")).text();
     const actionId = /\$ACTION_ID_([0-9a-f]{40,})/.exec(html)?.[1] ?? /&quot;id&quot;:&quot;([0-9a-f]{40,})&quot;/.exec(html)?.[1];
     expect(actionId, "a server action id on /settings").toBeTruthy();
     const origin = new URL(E2E_BASE_URL).origin;
     const asText = { "Content-Type": "text/plain;charset=UTF-8", "Next-Action": actionId! };
 
     // Cross-site: Next.js aborted these with 500.
-    const crossSite = await request.post("/settings", { headers: { ...asText, Origin: "https://evil.example" }, data: '[{"status":"idle"},"$K1"]' });
+    const crossSite = await request.post("/settings/credentials", { headers: { ...asText, Origin: "https://evil.example" }, data: '[{"status":"idle"},"$K1"]' });
     expect(crossSite.status()).toBe(403);
     expect(await crossSite.text()).toContain("sent from another site");
-    const crossSiteForm = await request.post("/settings", {
+    const crossSiteForm = await request.post("/settings/credentials", {
       headers: { Origin: "https://evil.example" },
       multipart: { [`$ACTION_ID_${actionId}`]: "", baseUrl: "https://x.example" },
     });
@@ -297,12 +297,12 @@ test.describe("signed in", () => {
 
     // Undecodable bodies, from the portal's own origin: Next.js threw while decoding (500).
     for (const body of ["garbage", '"x"', "{"]) {
-      const response = await request.post("/settings", { headers: { ...asText, Origin: origin }, data: body });
+      const response = await request.post("/settings/credentials", { headers: { ...asText, Origin: origin }, data: body });
       expect(response.status(), body).toBe(400);
     }
-    const noBoundary = await request.post("/settings", { headers: { Origin: origin, "Content-Type": "multipart/form-data" }, data: "x" });
+    const noBoundary = await request.post("/settings/credentials", { headers: { Origin: origin, "Content-Type": "multipart/form-data" }, data: "x" });
     expect(noBoundary.status()).toBe(400);
-    const brokenMultipart = await request.post("/settings", {
+    const brokenMultipart = await request.post("/settings/credentials", {
       headers: { Origin: origin, "Content-Type": "multipart/form-data; boundary=zzz" },
       data: "not multipart at all",
     });
@@ -310,7 +310,7 @@ test.describe("signed in", () => {
 
     // Unknown action ids: Next.js's own 4xx (400 for what is not an id, 409 for an id of no action in this build).
     for (const id of ["abc", "00".repeat(21)]) {
-      const response = await request.post("/settings", { headers: { ...asText, "Next-Action": id, Origin: origin }, data: "[]" });
+      const response = await request.post("/settings/credentials", { headers: { ...asText, "Next-Action": id, Origin: origin }, data: "[]" });
       expect(response.status(), id).toBeGreaterThanOrEqual(400);
       expect(response.status(), id).toBeLessThan(500);
     }

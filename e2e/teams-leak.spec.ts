@@ -46,7 +46,7 @@ test("after saving credentials, no page the user can open carries the key, the s
 
   const user = newTestUser("leak");
   await signUp(page, user);
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await page.getByRole("button", { name: /Use the built-in sandbox URL/ }).click();
   await page.getByLabel("Consumer key").fill(KEY);
   await page.getByLabel("Consumer secret").fill(SECRET);
@@ -81,7 +81,7 @@ test("after saving credentials, no page the user can open carries the key, the s
   for (const { url, body } of captured) expect(leaksIn(body), url).toEqual([]);
 
   // The page still tells the person what they saved.
-  await page.goto("/settings");
+  await page.goto("/settings/credentials");
   await expect(page.getByTestId("credential-key-last4")).toContainText(KEY.slice(-4));
   // The replace form starts empty: the saved key is never put back into a field.
   await expect(page.getByLabel("Consumer key")).toHaveValue("");

@@ -51,7 +51,7 @@ test.describe("teams and credentials", () => {
     await thirdContext.close();
 
     // The owner: the sandbox in one click (demo account), then "Test connection".
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     await page.getByRole("button", { name: "Use the sandbox" }).click();
     await expect(page.getByTestId("sandbox-quick-start-success")).toContainText(/sees \d+ webhook groups/);
     await expect(page.getByTestId("credential-key-last4")).toContainText("_key");
@@ -93,7 +93,7 @@ test.describe("teams and credentials", () => {
     await expect(memberPage.getByTestId("invite-form")).toHaveCount(0);
     await memberPage.goto("/audit");
     await expect(memberPage.getByTestId("audit-forbidden")).toBeVisible();
-    await memberPage.goto("/settings");
+    await memberPage.goto("/settings/credentials");
 
     // The owner removes the member.
     await page.goto("/team");
@@ -166,12 +166,12 @@ test.describe("teams and credentials", () => {
     await expect(page.getByTestId("member-row").filter({ hasText: owner.email }).getByTestId("member-role")).toHaveText("Owner");
 
     // Crafted: the member's own delete form, pointed at the owner's saved credentials.
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     await page.getByRole("button", { name: "Use the sandbox" }).click();
     await expect(page.getByTestId("sandbox-quick-start-success")).toBeVisible();
     await page.reload();
     const ownersCredentialId = await page.locator('form[aria-label="Delete API credentials"] input[name="credentialId"]').inputValue();
-    await memberPage.goto("/settings");
+    await memberPage.goto("/settings/credentials");
     await memberPage.getByRole("button", { name: "Use the sandbox" }).click();
     await expect(memberPage.getByTestId("sandbox-quick-start-success")).toBeVisible();
     await memberPage.reload();
@@ -219,7 +219,7 @@ test.describe("teams and credentials", () => {
     test.setTimeout(120_000);
     const owner = newTestUser("axe-owner");
     await signUp(page, owner);
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     await expectNoSeriousViolations(page);
     // Keyboard only: the sandbox button is reachable with Tab and works with Enter.
     const sandboxButton = page.getByRole("button", { name: "Use the sandbox" });

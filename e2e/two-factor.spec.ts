@@ -186,8 +186,8 @@ test.describe("two-factor sign-in", () => {
     const app = new Authenticator(await readSecret(memberPage));
     await confirmEnrolment(memberPage, app, /continue/);
     await expect(memberPage.getByTestId("user-name")).toHaveText(member.name);
-    await memberPage.goto("/settings");
-    await expect(memberPage).toHaveURL(/\/settings$/);
+    await memberPage.goto("/settings/credentials");
+    await expect(memberPage).toHaveURL(/\/settings\/credentials$/);
     await memberContext.close();
   });
 
@@ -197,7 +197,7 @@ test.describe("two-factor sign-in", () => {
     await signUp(page, user);
     await ageSessions(user.email);
 
-    await page.goto("/settings");
+    await page.goto("/settings/credentials");
     await page.getByRole("button", { name: /Use the built-in sandbox URL/ }).click();
     await page.getByLabel("Consumer key").fill("ems_other_key");
     await page.getByLabel("Consumer secret").fill("other-secret-123");

@@ -46,7 +46,7 @@ export async function GroupHistory({ groupId, history }: { groupId: number; hist
       {!data.tracked ? (
         <p className="text-sm text-slate-600">
           Changes to this group are not tracked. Owners and admins can turn on change history in{" "}
-          <Link href="/settings#history-heading" className="text-brand-700 underline">
+          <Link href="/settings/tracking" className="text-brand-700 underline">
             Settings
           </Link>
           .

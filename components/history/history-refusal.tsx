@@ -15,7 +15,7 @@ export function HistoryRefusal({ accounts, testId = "history-refused" }: { accou
       ))}
       <p className="mt-1">
         Add your credentials in{" "}
-        <Link href="/settings#credentials-heading" className="font-medium underline" data-testid="history-refused-settings">
+        <Link href="/settings/credentials" className="font-medium underline" data-testid="history-refused-settings">
           Settings
         </Link>
         .

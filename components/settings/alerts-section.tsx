@@ -30,14 +30,10 @@ export function AlertsSection({
   overview: AlertsOverview;
 }) {
   return (
-    <section aria-labelledby="alerts-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="alerts-section">
+    <section aria-labelledby="alerts-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" data-testid="alerts-section">
       <h2 id="alerts-heading" className="text-lg font-semibold">
-        Alerts
+        Your alert emails
       </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        After each sync of {actor.teamName}&apos;s webhook setup, the portal can email you what changed and which health checks started failing, and post the same to a
-        Slack channel.
-      </p>
       <div className="mt-4 space-y-6">
         <AlertPreferencesForm emailChanges={preferences.emailChanges} emailHealth={preferences.emailHealth} emailAvailable={emailAvailable} />
         {tracker ? (

@@ -147,19 +147,15 @@ function TrackerCard({ tracker, canManage }: { tracker: TrackerOverview; canMana
   );
 }
 
-/** Settings' change-history section: the team's trackers, and turning tracking on for one's own account. */
+/** Settings → Change tracking: the team's trackers, and turning tracking on for one's own account. */
 export function HistorySection({ actor, trackers, hasCredential }: { actor: Actor; trackers: TrackerOverview[]; hasCredential: boolean }) {
   const canManage = canManageTeam(actor.role);
   const ownTracked = trackers.some((tracker) => tracker.isOwnAccount);
   return (
-    <section aria-labelledby="history-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="history-section">
+    <section aria-labelledby="history-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" data-testid="history-section">
       <h2 id="history-heading" className="text-lg font-semibold">
-        Change history
+        Tracked accounts
       </h2>
-      <p className="mt-1 max-w-2xl text-sm text-slate-600">
-        The portal takes a snapshot of the account&apos;s webhook groups, webhooks and events on a schedule and keeps what changed, who changed it and when. Syncs spend
-        at most a tenth of the account&apos;s rate limit.
-      </p>
       <div className="mt-4 space-y-4">
         {trackers.map((tracker) => (
           <TrackerCard key={tracker.id} tracker={tracker} canManage={canManage} />
@@ -177,7 +173,12 @@ export function HistorySection({ actor, trackers, hasCredential }: { actor: Acto
                 </button>
               </ActionForm>
             ) : (
-              <p className="text-sm text-slate-600">Save your API credentials above to track their account.</p>
+              <p className="text-sm text-slate-600">
+                <Link href="/settings/credentials" className="text-brand-700 underline underline-offset-2">
+                  Save your API credentials
+                </Link>{" "}
+                to track their account.
+              </p>
             )
           ) : trackers.length === 0 ? (
             <p className="text-sm text-slate-600" data-testid="history-member-hint">

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requireTwoFactorAction } from "@/lib/actions/team/require-two-factor";
 import { ActionForm } from "@/components/forms/action-form";
 import { Button } from "@/components/ui/button";
@@ -10,7 +11,15 @@ export function TwoFactorRequirementForm({ required, ownTwoFactor }: { required:
       <Button type="submit" variant={required ? "secondary" : "primary"} disabled={!required && !ownTwoFactor}>
         {required ? "Stop requiring two-factor" : "Require two-factor sign-in"}
       </Button>
-      {!required && !ownTwoFactor ? <span className="text-sm text-slate-600">Turn on two-factor for yourself first, on your Account page.</span> : null}
+      {!required && !ownTwoFactor ? (
+        <span className="text-sm text-slate-600">
+          Turn on two-factor for yourself first, on the{" "}
+          <Link href="/account" className="text-brand-700 underline">
+            Security
+          </Link>{" "}
+          page.
+        </span>
+      ) : null}
     </ActionForm>
   );
 }

@@ -12,7 +12,7 @@ const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "U
  */
 export function TwoFactorSection({ actor, overview: { status, enrolment } }: { actor: Pick<Actor, "teamRequiresTwoFactor">; overview: TwoFactorOverview }) {
   return (
-    <section aria-labelledby="two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-6" data-testid="two-factor-section">
+    <section aria-labelledby="two-factor-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6" data-testid="two-factor-section">
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="two-factor-heading" className="text-lg font-semibold">
           Two-factor sign-in

@@ -152,7 +152,7 @@ function MoreViewsList({ page, onChosen }: { page: string; onChosen: () => void 
         </>
       )}
       <Link href="/views" prefetch={false} onClick={onChosen} className="block text-sm text-brand-700 underline">
-        Manage views
+        All saved views
       </Link>
     </div>
   );

@@ -95,7 +95,7 @@ export function ViewTabs(props: ViewTabsProps) {
         ) : null}
         {!active || modified ? <SaveAsNew {...props} label={active ? "Save as new" : "Save view"} /> : null}
         <Link href="/views" prefetch={false} className="px-1 text-sm text-brand-700 underline">
-          Manage views
+          All saved views
         </Link>
       </div>
     </div>

@@ -239,7 +239,7 @@ async function WebhookHistory({ webhookId, groupId, history }: { webhookId: numb
       {!data.tracked ? (
         <p className="text-sm text-slate-600">
           Changes to this webhook are not tracked. Owners and admins can turn on change history in{" "}
-          <Link href="/settings#history-heading" className="text-brand-700 underline">
+          <Link href="/settings/tracking" className="text-brand-700 underline">
             Settings
           </Link>
           .

@@ -7,6 +7,7 @@ import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { currentRole, lockTeam, requireManager, type RequestContext } from "@/lib/access/guards";
 import { ROLE_LABELS, assignableRoles, canManageMember, type TeamRole } from "@/lib/access/roles";
+import { credentialStatus, type CredentialStatusKind } from "@/lib/credentials/status";
 
 export interface TeamMember {
   membershipId: string;
@@ -17,6 +18,10 @@ export interface TeamMember {
   joinedAt: Date;
   /** Whether they have saved API credentials; never the credentials themselves. */
   hasCredential: boolean;
+  /** Their credentials' last check (lib/credentials/status.ts), without its message; null with none saved. */
+  credential: { kind: CredentialStatusKind; label: string; checkedAt: Date | null } | null;
+  /** Whether they sign in with two-factor. */
+  twoFactorEnabled: boolean;
   isYou: boolean;
 }
 
@@ -29,6 +34,12 @@ export interface TeamOverview {
 
 const ROLE_ORDER: Record<TeamRole, number> = { OWNER: 0, ADMIN: 1, MEMBER: 2 };
 
+/** What a teammate may know of a member's credentials: how the last check went, not what it said. */
+function memberCredential(check: Parameters<typeof credentialStatus>[0]): TeamMember["credential"] {
+  const { kind, label, checkedAt } = credentialStatus(check);
+  return { kind, label, checkedAt };
+}
+
 /** Everyone in the actor's team. Any member may see who is in their team. */
 export async function getTeamOverview(actor: Actor): Promise<TeamOverview> {
   return prisma.$transaction(async (tx) => {
@@ -40,7 +51,15 @@ export async function getTeamOverview(actor: Actor): Promise<TeamOverview> {
         id: true,
         role: true,
         createdAt: true,
-        user: { select: { id: true, name: true, email: true, credential: { select: { id: true } } } },
+        user: {
+          select: {
+            id: true,
+            name: true,
+            email: true,
+            credential: { select: { id: true, lastVerifiedAt: true, lastErrorAt: true, lastError: true, lastErrorCode: true } },
+            twoFactor: { select: { enabledAt: true } },
+          },
+        },
       },
     });
     const members = rows
@@ -52,6 +71,8 @@ export async function getTeamOverview(actor: Actor): Promise<TeamOverview> {
         role: row.role,
         joinedAt: row.createdAt,
         hasCredential: row.user.credential !== null,
+        credential: row.user.credential ? memberCredential(row.user.credential) : null,
+        twoFactorEnabled: Boolean(row.user.twoFactor?.enabledAt),
         isYou: row.user.id === actor.userId,
       }))
       .sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.joinedAt.getTime() - b.joinedAt.getTime());

@@ -11,8 +11,11 @@ import { toViewSummary, viewRowColumns, visibleViewsWhere, type ViewRow, type Vi
  * team, by name.
  */
 
+/** A view as /views lists it: with when this person last opened it (null: never). */
+export type DirectoryView = ViewSummary & { lastUsedAt: Date | null };
+
 export interface ViewDirectoryPage {
-  views: ViewSummary[];
+  views: DirectoryView[];
   /** Every view the person sees, and per listing page (a section with none says how to make one). */
   total: number;
   totalByPage: Record<ListingPage, number>;
@@ -43,8 +46,9 @@ export async function listViewDirectory(actor: Actor, requestedPage: number): Pr
   const rows =
     total === 0
       ? []
-      : await prisma.$queryRaw<ViewRow[]>`
-    SELECT ${viewRowColumns(actor)}
+      : await prisma.$queryRaw<(ViewRow & { lastUsedAt: Date | null })[]>`
+    SELECT ${viewRowColumns(actor)},
+           (SELECT u."lastUsedAt" FROM "SavedViewUsage" AS u WHERE u."viewId" = v."id" AND u."userId" = ${actor.userId}) AS "lastUsedAt"
     FROM "SavedView" AS v
     LEFT JOIN "User" AS o ON o."id" = v."ownerId"
     WHERE ${visibleViewsWhere(actor)}
@@ -52,6 +56,6 @@ export async function listViewDirectory(actor: Actor, requestedPage: number): Pr
              EXISTS (SELECT 1 FROM "SavedViewFavourite" AS f WHERE f."viewId" = v."id" AND f."userId" = ${actor.userId}) DESC,
              v."scope" ASC, v."name" ASC, v."id" ASC
     OFFSET ${offset} LIMIT ${VIEWS_PER_PAGE}`;
-  const views = rows.map((row) => toViewSummary(actor, row));
+  const views = rows.map((row) => ({ ...toViewSummary(actor, row), lastUsedAt: row.lastUsedAt }));
   return { views, total, totalByPage, pageNumber, pageCount, from: views.length ? offset + 1 : 0, to: offset + views.length };
 }

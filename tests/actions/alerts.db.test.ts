@@ -228,7 +228,7 @@ describe("sendTestAlertAction", () => {
     expect(await call(sendTestAlertAction, { trackerId, channel: "slack" })).toEqual({ status: "success", message: "Test alert sent to Slack." });
     expect(received).toHaveLength(1);
     expect(received[0]).toContain(`${admin.name} sent this test from Settings`);
-    expect(received[0]!.split("\n").at(-1)).toBe("http://localhost:3000/settings");
+    expect(received[0]!.split("\n").at(-1)).toBe("http://localhost:3000/settings/alerts");
     const [listed] = await recentDeliveries(owner, trackerId, 10);
     expect(listed).toMatchObject({ channel: "slack", recipient: "Slack", status: "sent", attempts: 1, test: true });
     await expect(recentDeliveries(stranger, trackerId, 10)).rejects.toThrow("That change tracker no longer exists.");

@@ -47,7 +47,7 @@ describe("checklistOf", () => {
     expect(checklistOf({ ...facts, hasOwnView: true })).toMatchObject({ doneCount: 4, allDone: true });
     expect(checklistOf({ ...facts, dismissed: true })).toBeNull();
     expect(checklistOf(facts)?.steps.map((step) => [step.key, step.href])).toEqual([
-      ["connect", "/settings"],
+      ["connect", "/settings/credentials"],
       ["groups", "/webhook-groups"],
       ["view", "/webhook-groups"],
       ["invite", "/team"],

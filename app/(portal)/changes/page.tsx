@@ -193,7 +193,7 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
           {canManageTeam(actor.role) ? (
             <>
               Turn on change history for your account in{" "}
-              <Link href="/settings#history-heading" className="font-medium underline">
+              <Link href="/settings/tracking" className="font-medium underline">
                 Settings
               </Link>
               : the first snapshot is taken at once, and every change after it shows here.

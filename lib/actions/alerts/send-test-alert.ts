@@ -9,7 +9,7 @@ import { sendTestAlertSchema } from "./send-test-alert.validation";
 
 /** Owners and admins: one test alert to the team's Slack URL or to their own address, tried at once and listed with the deliveries. */
 export const sendTestAlertAction = authedAction({ name: "alerts.send-test", schema: sendTestAlertSchema }, async (input, { actor }) => {
-  const result = await sendTestAlert(actor, input, `${await portalOrigin()}/settings`);
+  const result = await sendTestAlert(actor, input, `${await portalOrigin()}/settings/alerts`);
   revalidatePath("/settings");
   const where = result.channel === "slack" ? "to Slack" : `to ${result.recipient}`;
   if (result.status === "sent") return { message: `Test alert sent ${where}.` };

@@ -1,25 +1,20 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { alertsOverview } from "@/lib/alerts/overview";
 import { requireActor } from "@/lib/auth/session";
-import { getBudgetOverview } from "@/lib/credentials/budget";
 import { credentialStatus, type CredentialStatus, type CredentialStatusKind } from "@/lib/credentials/status";
 import { getCredentialSummary } from "@/lib/credentials/store";
 import { sandboxBaseUrl } from "@/lib/credentials/sandbox";
 import { sandboxSettings } from "@/lib/env";
-import { listTrackers } from "@/lib/history/trackers";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { Notice } from "@/components/ui/notice";
-import { AlertsSection } from "@/components/settings/alerts-section";
-import { BudgetUsage } from "@/components/settings/budget-usage";
 import { Collapsible } from "@/components/settings/collapsible";
 import { CredentialForm } from "@/components/settings/credential-form";
 import { DeleteCredentialForm } from "@/components/settings/delete-credential-form";
-import { HistorySection } from "@/components/settings/history-section";
 import { SandboxQuickStart } from "@/components/settings/sandbox-quick-start";
 import { TestConnectionForm } from "@/components/settings/test-connection-form";
+import { SettingsHeading } from "@/components/settings/settings-heading";
 
-export const metadata: Metadata = { title: "Settings" };
+export const metadata: Metadata = { title: "API credentials · Settings" };
 
 const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -54,26 +49,19 @@ function CredentialStatusLine({ status }: { status: CredentialStatus }) {
   );
 }
 
-export default async function SettingsPage() {
+export default async function CredentialsSettingsPage() {
   const actor = await requireActor();
-  const [summary, budget, trackers] = await Promise.all([getCredentialSummary(actor), getBudgetOverview(actor), listTrackers(actor)]);
-  // Alerts belong to a tracker: the one of this person's own account, else the team's first.
-  const alertTracker = trackers.find((tracker) => tracker.isOwnAccount) ?? trackers[0] ?? null;
-  const alerts = await alertsOverview(actor, alertTracker?.id ?? null);
+  const summary = await getCredentialSummary(actor);
   const sandboxUrl = sandboxSettings().enabled ? sandboxBaseUrl(await headers()) : null;
 
   return (
-    <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-semibold">Settings</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Your own EMS API credentials. Each member of {actor.teamName} uses their own; nobody else, not even an owner, can read yours.
-        </p>
-      </div>
-
-      <section aria-labelledby="credentials-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+    <div>
+      <SettingsHeading title="API credentials">
+        Your own EMS API credentials. Each member of {actor.teamName} uses their own; nobody else, not even an owner, can read yours.
+      </SettingsHeading>
+      <section aria-labelledby="credentials-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="credentials-heading" className="text-lg font-semibold">
-          EMS API credentials
+          Connection
         </h2>
         {/* One tree for both states (none saved / saved): the stateful forms keep their place, so the
             outcome of a save or a sandbox set-up stays on screen when the page re-renders. */}
@@ -126,18 +114,6 @@ export default async function SettingsPage() {
           </div>
         </LatestMessageScope>
       </section>
-
-      <HistorySection actor={actor} trackers={trackers} hasCredential={summary?.readable ?? false} />
-      <AlertsSection actor={actor} tracker={alertTracker ? { id: alertTracker.id, slackUrlLabel: alertTracker.slackUrlLabel } : null} overview={alerts} />
-
-      {budget ? (
-        <section aria-labelledby="budget-heading" className="rounded-xl border border-slate-200 bg-white p-6">
-          <h2 id="budget-heading" className="mb-3 text-lg font-semibold">
-            API budget
-          </h2>
-          <BudgetUsage overview={budget} />
-        </section>
-      ) : null}
     </div>
   );
 }

@@ -17,11 +17,11 @@ export default async function SessionsPage() {
   const sessions = await listOpenSessions(actor, policy, now);
   const others = sessions.filter((session) => !session.current).length;
   return (
-    <div className="mx-auto max-w-3xl space-y-6">
+    <div className="space-y-6">
       <div>
         <p className="text-sm">
           <Link href="/account" className="text-brand-700 hover:underline">
-            Account
+            Security
           </Link>
           <span aria-hidden className="text-slate-400">
             {" "}

@@ -7,7 +7,7 @@ import { ChangePasswordForm } from "@/components/auth/change-password-form";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere-button";
 import { TwoFactorSection } from "@/components/two-factor/two-factor-section";
 
-export const metadata: Metadata = { title: "Account" };
+export const metadata: Metadata = { title: "Security · Settings" };
 
 export default async function AccountPage() {
   const actor = await requireActor();
@@ -15,13 +15,13 @@ export default async function AccountPage() {
   return (
     <div className="space-y-8">
       <div>
-        <h1 className="text-2xl font-semibold">Account</h1>
+        <h1 className="text-2xl font-semibold">Security</h1>
         <p className="mt-1 text-sm text-slate-600">
-          {actor.name} · {actor.email}
+          How you sign in as {actor.name} ({actor.email}): your password, two-factor sign-in and the browsers signed in.
         </p>
       </div>
 
-      <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+      <section aria-labelledby="password-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="password-heading" className="mb-4 text-lg font-semibold">
           Password
         </h2>
@@ -30,7 +30,7 @@ export default async function AccountPage() {
 
       <TwoFactorSection actor={actor} overview={twoFactor} />
 
-      <section aria-labelledby="sessions-heading" className="rounded-xl border border-slate-200 bg-white p-6">
+      <section aria-labelledby="sessions-heading" className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="sessions-heading" className="text-lg font-semibold">
           Sessions
         </h2>
