@@ -51,6 +51,7 @@ export function navGroups({ role, healthCounts }: { role: TeamRole; healthCounts
         { href: "/webhooks", label: "Webhooks" },
         { href: "/webhook-groups", label: "Webhook groups" },
         { href: "/events", label: "Events" },
+        { href: "/plans", label: "Plans" },
       ],
     },
     {

@@ -9,6 +9,8 @@ import { LeaveTeamForm } from "@/components/team/leave-team-form";
 import { ChangeRoleForm, RemoveMemberForm } from "@/components/team/member-actions";
 import { RevokeInvitationForm } from "@/components/team/revoke-invitation-form";
 import { TwoFactorRequirementForm } from "@/components/team/two-factor-requirement-form";
+import { PlanReviewSetting } from "@/components/plans/plan-review-setting";
+import { planReviewSetting } from "@/lib/plans/review";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 import type { TeamMember } from "@/lib/teams/members";
 
@@ -53,6 +55,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
   const lastOwner = team.yourRole === "OWNER" && team.ownerCount <= 1;
   const twoFactor = team.yourRole === "OWNER" ? await teamTwoFactorOverview(actor) : null;
   const withoutTwoFactor = team.members.filter((member) => !member.twoFactorEnabled);
+  const planReview = team.yourRole === "OWNER" ? await planReviewSetting(actor) : null;
 
   return (
     <div className="space-y-8">
@@ -198,6 +201,12 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
           <div className="mt-4">
             <TwoFactorRequirementForm required={twoFactor.required} ownTwoFactor={actor.twoFactorEnabled} />
           </div>
+        </section>
+      ) : null}
+
+      {planReview ? (
+        <section className="rounded-xl border border-slate-200 bg-white p-4 sm:p-6">
+          <PlanReviewSetting setting={planReview.setting} effective={planReview.effective} />
         </section>
       ) : null}
 
