@@ -2,7 +2,8 @@ import { LISTING_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import type { SetupSnapshot } from "@/lib/setup/load";
-import { formatAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { DataStatus } from "@/components/listing/data-status";
 import { RefreshSetupButton } from "./refresh-setup-button";
 
 /**
@@ -33,20 +34,14 @@ export function SetupFreshness({
           again.
         </p>
       ) : null}
-      {/* A div, not a p: the refresh is a form, and a form inside a p is invalid HTML that React's hydration rejects. */}
-      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
-        <span>
-          {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"},{" "}
-          {formatCount(events.length)} {events.length === 1 ? "event" : "events"}
-        </span>
-        <span aria-hidden className="text-slate-300">
-          ·
-        </span>
-        <span data-testid="setup-age">{freshness.ageSeconds < 1 ? "read just now" : `as of ${formatAge(freshness.ageSeconds)}`}</span>
-        <span aria-hidden className="text-slate-300">
-          ·
-        </span>
-        <RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />
+      {/* One small indicator (its panel says what was read, when, and holds the refresh): not a sentence on every page. */}
+      <div className="flex justify-end" data-testid="setup-freshness">
+        <DataStatus
+          age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
+          budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
+          details={`The whole setup: ${formatCount(groups.length)} ${groups.length === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events.length)} ${events.length === 1 ? "event" : "events"}.`}
+          refresh={<RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />}
+        />
       </div>
     </div>
   );

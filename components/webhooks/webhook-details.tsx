@@ -82,13 +82,15 @@ export function WebhookCard({
   const plainHttp = /^http:\/\//i.test(url);
   return (
     <article
+      // The target of `#webhook-411` (the Changes feed links there): scrolled to below the bar, marked for a moment.
+      id={`webhook-${webhook.id}`}
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       data-testid="webhook-card"
       data-webhook-id={webhook.id}
-      aria-labelledby={`webhook-${webhook.id}`}
+      aria-labelledby={`webhook-${webhook.id}-name`}
     >
       <header className={heading ? "flex flex-wrap items-baseline gap-x-3 gap-y-1" : "sr-only"}>
-        <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
+        <h3 id={`webhook-${webhook.id}-name`} className="min-w-0 break-words font-semibold text-slate-900">
           <Link href={`/webhooks/${webhook.id}`} className="hover:underline" data-testid="webhook-page-link">
             {webhook.name || `Webhook ${webhook.id}`}
           </Link>
