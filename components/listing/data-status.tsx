@@ -59,7 +59,11 @@ export function DataStatus({
           <span className="sr-only">Data: </span>
           {age ? <span data-testid="data-age-value">{formatAge(age.seconds)}</span> : null}
           {age?.stale ? <span className="font-medium"> (stale)</span> : null}
-          {age && budget ? <span aria-hidden>·</span> : null}
+          {age && budget ? (
+            <span aria-hidden className="max-sm:hidden">
+              ·
+            </span>
+          ) : null}
           {budget ? (
             <span className="max-sm:sr-only" data-testid="data-budget-value">
               {formatCount(budget.remaining)} credits

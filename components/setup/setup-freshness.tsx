@@ -16,14 +16,15 @@ export function SetupFreshness({
   freshness,
   budget,
   returnTo,
+  status = true,
 }: {
   snapshot: SetupSnapshot;
   freshness: Freshness;
   budget: RateBudget | null;
   returnTo: string;
+  /** False where the page shows the indicator in its header (SetupStatus). */
+  status?: boolean;
 }) {
-  const { groups, events } = snapshot.data;
-  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
   return (
     <div className="space-y-2">
       <LowBudgetNotice budget={budget} />
@@ -34,15 +35,30 @@ export function SetupFreshness({
           again.
         </p>
       ) : null}
-      {/* One small indicator (its panel says what was read, when, and holds the refresh): not a sentence on every page. */}
-      <div className="flex justify-end" data-testid="setup-freshness">
-        <DataStatus
-          age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
-          budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
-          details={`The whole setup: ${formatCount(groups.length)} ${groups.length === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events.length)} ${events.length === 1 ? "event" : "events"}.`}
-          refresh={<RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />}
-        />
-      </div>
+      {status ? (
+        <div className="flex justify-end">
+          <SetupStatus snapshot={snapshot} freshness={freshness} budget={budget} returnTo={returnTo} />
+        </div>
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * How old the setup is and the API budget, as one small indicator; its panel says what was read and
+ * holds the refresh (which says its cost). Not a sentence on every page.
+ */
+export function SetupStatus({ snapshot, freshness, budget, returnTo }: { snapshot: SetupSnapshot; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
+  const { groups, events } = snapshot.data;
+  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
+  return (
+    <span data-testid="setup-freshness">
+      <DataStatus
+        age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
+        budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
+        details={`The whole setup: ${formatCount(groups.length)} ${groups.length === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events.length)} ${events.length === 1 ? "event" : "events"}.`}
+        refresh={<RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />}
+      />
+    </span>
   );
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StatusBadge } from "@/components/listing/status-badge";
 import { Suspense, type ReactNode } from "react";
 import type { EventNames } from "@/lib/listing/group";
 import type { WebhookForPage as Webhook } from "@/lib/listing/header-values";
@@ -209,7 +210,11 @@ function EventLinks({ ids, names, asked }: { ids: number[]; names: Map<number, {
             <Link href={`/events?ids=${id}`} className="break-words text-brand-700 underline" data-testid="webhook-event-link">
               {event?.name || `Event ${id}`}
             </Link>
-            {event?.status ? <span className="ml-1 text-xs text-slate-600">({event.status})</span> : null}
+            {event?.status ? (
+              <span className="ml-1.5">
+                <StatusBadge status={event.status} testId="webhook-event-status" />
+              </span>
+            ) : null}
             {names && !event && asked?.has(id) ? <span className="ml-1 text-xs text-slate-600">(not in this account)</span> : null}
           </li>
         );
