@@ -156,8 +156,21 @@ test("at 1,440 px the lists and pages look right (screenshots when asked)", asyn
   }
   await page.goto("/webhooks");
   await page.getByTestId("data-age").click();
+  await expect(page.getByRole("dialog", { name: "Data and API budget" })).toBeVisible();
   await shoot(page, "webhooks-1440-data-status");
   await page.keyboard.press("Escape");
   await page.getByTestId("export-menu").click();
+  await expect(page.getByTestId("export-csv")).toBeVisible();
   await shoot(page, "webhooks-1440-export");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.keyboard.press("Escape");
+  await page.getByTestId("data-age").click();
+  await expect(page.getByRole("dialog", { name: "Data and API budget" })).toBeVisible();
+  await shoot(page, "webhooks-390-data-status");
+  await page.goto("/health");
+  await shoot(page, "health-390");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shoot(page, "health-1440");
+  await page.goto("/coverage");
+  await shoot(page, "coverage-1440");
 });

@@ -11,7 +11,8 @@ import { useTargetFlash } from "@/components/ui/use-target-flash";
  */
 export function ListingScroll({ label, children }: { label: string; children: React.ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
-  const [wide, setWide] = useState(false);
+  // Null until measured: the box then scrolls sideways, whatever the table's width (app/globals.css).
+  const [wide, setWide] = useState<boolean | null>(null);
   useTargetFlash(box);
 
   useEffect(() => {
@@ -59,11 +60,13 @@ export function ListingScroll({ label, children }: { label: string; children: Re
   return (
     <div
       ref={box}
-      // Focusable and named only while it scrolls: a box that does not is no region of its own.
-      tabIndex={wide ? 0 : undefined}
-      role={wide ? "region" : undefined}
-      aria-label={wide ? label : undefined}
+      // Focusable and named while it may scroll (a keyboard scrolls it with the arrows); a box whose
+      // table fits is no region of its own.
+      tabIndex={wide !== false ? 0 : undefined}
+      role={wide !== false ? "region" : undefined}
+      aria-label={wide !== false ? label : undefined}
       data-wide={wide ? "" : undefined}
+      data-fits={wide === false ? "" : undefined}
       className="listing-scroll"
       data-testid="listing-scroll"
     >

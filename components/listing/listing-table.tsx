@@ -8,7 +8,8 @@ import { ListingRows } from "./listing-rows";
 import { ListingScroll } from "./listing-scroll";
 import { ListingLink } from "./toolbar/listing-navigation";
 
-const thClass = "sticky top-(--portal-sticky-top) z-10 whitespace-nowrap bg-slate-50 px-2 py-2 shadow-[inset_0_-2px_0_var(--color-slate-300)]";
+// Sticky (below the portal's bar) or moved by script: .listing-scroll in app/globals.css.
+const thClass = "z-10 whitespace-nowrap bg-slate-50 px-2 py-2 shadow-[inset_0_-2px_0_var(--color-slate-300)]";
 
 /**
  * A header sorts by its column: click for ascending → descending → off, shift-click to add it as the
