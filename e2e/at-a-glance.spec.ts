@@ -170,11 +170,14 @@ test("Coverage, Health and an event's page hydrate without an error (no form ins
   });
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto("/coverage");
+  await page.getByTestId("data-age").click();
   await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
   const eventHref = await page.getByTestId("coverage-row").first().getByRole("link").first().getAttribute("href");
   await page.goto("/health");
+  await page.getByTestId("data-age").click();
   await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
   await page.goto(eventHref!);
+  await page.getByTestId("data-age").click();
   await expect(page.getByTestId("refresh-setup-form")).toBeVisible();
   // React's production hydration errors are minified (#418, #423, #425); the dev ones say "hydrat…" or "descendant".
   expect(errors.filter((text) => /hydrat|descendant|#418|#423|#425/i.test(text))).toEqual([]);

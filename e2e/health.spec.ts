@@ -34,7 +34,8 @@ test.describe("read-only", () => {
     const event = await uncoveredLiveEvent();
     await page.goto("/coverage");
     await expect(page.getByTestId("coverage-table")).toBeVisible();
-    await expect(page.getByTestId("setup-freshness")).toContainText("groups");
+    await page.getByTestId("data-age").click();
+    await expect(page.getByRole("dialog", { name: "Data and API budget" })).toContainText("groups");
     await shoot(page, "coverage", false);
 
     const row = page.locator(`[data-testid="coverage-row"][data-event-id="${event.id}"]`);

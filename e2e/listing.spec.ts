@@ -262,6 +262,7 @@ test.describe("webhook groups listing", () => {
     // Webhook names repeat within a group: the card is picked by the webhook's id.
     const everyCard = page.locator(`[data-testid="webhook-card"][data-webhook-id="${every.id}"]`);
     await expect(everyCard.getByTestId("webhook-events")).toHaveText("Every event");
+    await page.getByTestId("data-age").click();
     await expect(page.getByTestId("refresh-form").getByRole("button")).toHaveText("Refresh (1 credit)");
   });
 
@@ -269,6 +270,8 @@ test.describe("webhook groups listing", () => {
     await page.goto("/webhook-groups?sort=-id&expand=webhooks");
     const expected = await apiListAll("webhook-groups", "sort=-id&expand=webhooks");
 
+    // Export is a menu of the toolbar.
+    await page.getByTestId("export-menu").click();
     const jsonDownload = page.waitForEvent("download");
     await page.getByTestId("export-json").click();
     const json = JSON.parse(await (await (await jsonDownload).createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString("utf8")));
@@ -398,15 +401,20 @@ test.describe("the table", () => {
     expect(html.indexOf('data-testid="listing-loading"')).toBe(-1);
   });
 
-  test("at phone width rows are cards, and sorting is in the sort menu", async ({ page }) => {
+  test("at phone width each row is two lines (name, status pill, dates), and sorting is in the sort menu", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto("/events");
-    const card = page.getByTestId("listing-row").first();
-    await expect(card).toBeVisible();
+    const row = page.getByTestId("listing-row").first();
+    await expect(row).toBeVisible();
+    const id = await row.getAttribute("data-id");
+    const first = (await apiList("events", `fields=id,name,status,start_date,start_time,end_date,end_time,timezone&search=id%3D${id}`)).items[0]!;
     await expect(page.getByRole("columnheader").first()).toBeHidden();
-    // Each value is labelled inside its card.
-    const status = card.locator('[data-label="Status"]');
-    expect(await status.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"Status"');
+    // Not a card of labelled values: the name as the title, the status as a pill, the dates as one line.
+    await expect(row.getByRole("link", { name: String(first.name), exact: true })).toBeVisible();
+    await expect(row.getByTestId("phone-status")).toHaveText(String(first.status).charAt(0).toUpperCase() + String(first.status).slice(1));
+    await expect(row.locator(".phone-detail")).toContainText(String(first.start_date));
+    await expect(row.locator('[data-label="Status"]')).toBeHidden();
+    expect((await row.boundingBox())!.height).toBeLessThanOrEqual(80);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByTestId("sort-menu").click();
     await page.getByLabel("Sort by").selectOption("name");
@@ -440,6 +448,9 @@ test.describe("shared answers", () => {
     await page.reload();
     // Within the sharing window: the stored answer, with its age.
     await expect(page.getByTestId("data-age-value")).toHaveText(/^\d+ s ago$/);
+    // One small indicator in the toolbar; its panel holds the refresh and the budget.
+    await page.getByTestId("data-age").click();
+    await expect(page.getByTestId("rate-budget")).toContainText(/API budget: [\d,]+ of [\d,]+ credits left/);
     const refresh = page.getByRole("button", { name: "Refresh (10 credits)" });
     await refresh.click();
     await expect(page.getByTestId("data-age-value")).toHaveText("just now");
@@ -454,7 +465,8 @@ test.describe("events listing", () => {
     await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
     const first = expected.items[0];
     const row = page.getByTestId("listing-row").first();
-    await expect(row.getByTestId("status-badge")).toHaveText(String(first.status));
+    // The API's lowercase value ("live") as a labelled pill ("Live").
+    await expect(row.getByTestId("status-badge")).toHaveText(String(first.status).charAt(0).toUpperCase() + String(first.status).slice(1));
     await expect(row.locator('[data-label="Starts"]')).toContainText(`${first.start_date} ${String(first.start_time).slice(0, 5)}`);
     await expect(row.locator('[data-label="Time zone"]')).toHaveText(String(first.timezone));
 

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StatusBadge } from "@/components/listing/status-badge";
 import type { CoverageWebhook, EventCoverage } from "@/lib/coverage/compute";
 import type { CellPanel, HeatCell, MarkState } from "@/lib/coverage/heatmap";
 import { formatCount } from "@/lib/listing/format";
@@ -99,7 +100,7 @@ export function HeatmapRow({
             {name}
           </Link>
           <p className="truncate text-xs text-slate-600">
-            {row.event.status ?? "status unknown"}
+            {row.event.status ? <StatusBadge status={row.event.status} testId="coverage-status" /> : "Status unknown"}
             {row.event.start_date ? ` · ${row.event.start_date}` : ""}
             {missing.length > 0 ? (
               <span className="text-red-800" data-testid="requirements">

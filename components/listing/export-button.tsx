@@ -5,6 +5,9 @@ import { formatSeconds } from "@/lib/duration";
 import { useReauth } from "@/components/auth/reauth-context";
 import { jsonBodyOrNull } from "@/lib/http/json-body";
 import type { ReauthProof } from "@/lib/forms/action-state";
+import { Download, LoaderCircle } from "lucide-react";
+import { Popover } from "@/components/ui/popover";
+import { popoverPanel, toolbarButton } from "./toolbar/styles";
 
 type StartEvent = Extract<ExportEvent, { type: "start" }>;
 
@@ -16,13 +19,16 @@ type Status =
   | { phase: "failed"; message: string };
 
 /**
- * Export of every matching row (not only this page) as CSV or JSON, with progress and cancel.
+ * Export of every matching row (not only this page) as CSV or JSON, with progress and cancel: a
+ * button of the listing's toolbar and its small panel (the export goes on when the panel closes;
+ * the button says so).
  * The server streams events (lib/listing/export-events.ts): the pieces of the file, and heartbeats
  * while it waits for the EMS API; this island shows the progress and saves the file at the end.
  * Webhook header values are hidden in the file unless the box is ticked (which the audit log records).
  */
 export function ExportButton({ resource, search, maxRows }: { resource: string; search: string; maxRows: number }) {
   const [status, setStatus] = useState<Status>({ phase: "idle" });
+  const [open, setOpen] = useState(false);
   const [includeHeaderValues, setIncludeHeaderValues] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const checkboxId = useId();
@@ -100,72 +106,80 @@ export function ExportButton({ resource, search, maxRows }: { resource: string; 
   }
 
   const running = status.phase === "running";
+  const statusText =
+    status.phase === "running"
+      ? `Exporting ${status.format.toUpperCase()}… ${status.rows.toLocaleString("en-US")}${status.total !== null ? ` of ${status.total.toLocaleString("en-US")}` : ""} rows${
+          status.waitingSeconds !== null && status.waitingSeconds >= 5 ? ` (waiting for the EMS API for ${formatSeconds(status.waitingSeconds)})` : ""
+        }`
+      : status.phase === "done"
+        ? `Exported ${status.rows.toLocaleString("en-US")} rows.${status.truncated ? ` ${status.matching.toLocaleString("en-US")} rows match; exports stop at ${maxRows.toLocaleString("en-US")}.` : ""}${
+            hasHeaders ? (status.headerValues === "included" ? " Header values are included." : " Header values are hidden.") : ""
+          }`
+        : status.phase === "cancelled"
+          ? "Export cancelled; nothing was saved."
+          : status.phase === "failed"
+            ? status.message
+            : "";
   return (
-    <div className="flex flex-wrap items-center gap-2" data-testid="export">
-      <span className="text-sm font-semibold text-slate-900">Export all matching rows:</span>
-      <button
-        type="button"
-        disabled={running}
-        onClick={() => run("csv")}
-        className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
-        data-testid="export-csv"
-      >
-        CSV
-      </button>
-      <button
-        type="button"
-        disabled={running}
-        onClick={() => run("json")}
-        className="rounded border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:opacity-50"
-        data-testid="export-json"
-      >
-        JSON
-      </button>
-      {hasHeaders ? (
-        <span className="flex items-center gap-1 text-sm text-slate-800">
-          <input
-            id={checkboxId}
-            type="checkbox"
-            checked={includeHeaderValues}
-            disabled={running}
-            onChange={(event) => setIncludeHeaderValues(event.target.checked)}
-            aria-describedby={`${checkboxId}-hint`}
-            data-testid="export-header-values"
-          />
-          <label htmlFor={checkboxId}>Include header values</label>
-          <span id={`${checkboxId}-hint`} className="text-slate-600">
-            (they may hold API keys; recorded in the audit log)
-          </span>
-        </span>
-      ) : null}
-      {running ? (
-        <>
-          <progress max={status.total || 1} value={status.total ? status.rows : undefined} aria-label="Export progress" className="h-2 w-40" />
-          <button
-            type="button"
-            onClick={() => controller.current?.abort()}
-            className="rounded border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50"
-            data-testid="export-cancel"
-          >
-            Cancel export
+    <Popover
+      align="end"
+      className={`${popoverPanel} w-80`}
+      aria-label="Export"
+      open={open}
+      onOpenChange={setOpen}
+      trigger={(props) => (
+        <button type="button" {...props} className={toolbarButton({ broken: status.phase === "failed" })} data-testid="export-menu">
+          {running ? <LoaderCircle aria-hidden className="size-4 animate-spin motion-reduce:animate-none" /> : <Download aria-hidden className="size-4" />}
+          <span className="max-sm:sr-only">{running ? "Exporting…" : "Export"}</span>
+        </button>
+      )}
+    >
+      <div className="space-y-2" data-testid="export">
+        <p className="font-semibold text-slate-900">Export all matching rows</p>
+        <p className="text-xs text-slate-600">Every row these options match, not only this page (up to {maxRows.toLocaleString("en-US")}).</p>
+        {hasHeaders ? (
+          <div className="flex items-start gap-2 text-slate-800">
+            <input
+              id={checkboxId}
+              type="checkbox"
+              className="mt-1"
+              checked={includeHeaderValues}
+              disabled={running}
+              onChange={(event) => setIncludeHeaderValues(event.target.checked)}
+              aria-describedby={`${checkboxId}-hint`}
+              data-testid="export-header-values"
+            />
+            <span>
+              <label htmlFor={checkboxId}>Include header values</label>
+              <span id={`${checkboxId}-hint`} className="block text-xs text-slate-600">
+                They may hold API keys; recorded in the audit log.
+              </span>
+            </span>
+          </div>
+        ) : null}
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="button" disabled={running} onClick={() => run("csv")} className={toolbarButton()} data-testid="export-csv">
+            CSV
           </button>
-        </>
-      ) : null}
-      <p role="status" aria-live="polite" className="basis-full text-sm text-slate-800" data-testid="export-status">
-        {status.phase === "running"
-          ? `Exporting ${status.format.toUpperCase()}… ${status.rows.toLocaleString("en-US")}${status.total !== null ? ` of ${status.total.toLocaleString("en-US")}` : ""} rows${
-              status.waitingSeconds !== null && status.waitingSeconds >= 5 ? ` (waiting for the EMS API for ${formatSeconds(status.waitingSeconds)})` : ""
-            }`
-          : status.phase === "done"
-            ? `Exported ${status.rows.toLocaleString("en-US")} rows.${status.truncated ? ` ${status.matching.toLocaleString("en-US")} rows match; exports stop at ${maxRows.toLocaleString("en-US")}.` : ""}${
-                hasHeaders ? (status.headerValues === "included" ? " Header values are included." : " Header values are hidden.") : ""
-              }`
-            : status.phase === "cancelled"
-              ? "Export cancelled; nothing was saved."
-              : status.phase === "failed"
-                ? status.message
-                : ""}
-      </p>
-    </div>
+          <button type="button" disabled={running} onClick={() => run("json")} className={toolbarButton()} data-testid="export-json">
+            JSON
+          </button>
+          {running ? (
+            <button
+              type="button"
+              onClick={() => controller.current?.abort()}
+              className="ml-auto rounded-md border border-red-300 px-2 py-1 text-sm text-red-800 hover:bg-red-50"
+              data-testid="export-cancel"
+            >
+              Cancel export
+            </button>
+          ) : null}
+        </div>
+        {running ? <progress max={status.total || 1} value={status.total ? status.rows : undefined} aria-label="Export progress" className="h-2 w-full" /> : null}
+        <p role="status" aria-live="polite" className="text-sm text-slate-800 empty:hidden" data-testid="export-status">
+          {statusText}
+        </p>
+      </div>
+    </Popover>
   );
 }

@@ -3,35 +3,27 @@ import { LISTING_COST, SINGLE_CALL_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import { RefreshButton } from "./refresh-button";
+import { DataStatus, formatAge } from "./data-status";
 
-/** "just now", "12 s ago", "3 min ago". */
-export function formatAge(seconds: number): string {
-  if (seconds < 1) return "just now";
-  if (seconds < 90) return `${seconds} s ago`;
-  return `${Math.round(seconds / 60)} min ago`;
-}
+export { formatAge } from "./data-status";
 
-/**
- * How old the rows on screen are, and a refresh that says what it costs. Shown when answers are
- * shared (EMS_SHARED_ANSWER_SECONDS > 0); with sharing off every view is a fresh call.
- */
-export function DataAge({ freshness, refresh }: { freshness: Freshness; refresh: { resource: string; search: string; groupId?: number } }) {
-  if (freshness.windowSeconds <= 0) return null;
-  // A <div>, not a <p>: the refresh is a <form>, which a paragraph cannot hold (the browser closes
-  // the paragraph before it, and React then fails to hydrate the page).
+/** The listing's or a group's data status for the toolbar (components/listing/data-status.tsx). */
+export function DataAge({
+  freshness,
+  budget,
+  refresh,
+}: {
+  freshness: Freshness;
+  budget: RateBudget | null;
+  refresh: { resource: string; search: string; groupId?: number };
+}) {
   return (
-    <div className="flex flex-wrap items-center gap-x-2 text-sm text-slate-600" data-testid="data-age">
-      <span>
-        Data as of <span data-testid="data-age-value">{formatAge(freshness.ageSeconds)}</span>
-        {freshness.stale ? <span className="font-medium text-amber-800"> (stale)</span> : null}
-        <span className="sr-only">; answers are shared with your team for {freshness.windowSeconds} seconds</span>
-      </span>
-      <span aria-hidden className="text-slate-300">
-        ·
-      </span>
-      {/* What a refresh spends: a listing, or a group page's single-record read. */}
-      <RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} />
-    </div>
+    <DataStatus
+      age={freshness.windowSeconds > 0 ? { seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds } : null}
+      budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
+      // What a refresh spends: a listing, or a group page's single-record read.
+      refresh={<RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} />}
+    />
   );
 }
 

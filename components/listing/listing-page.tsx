@@ -3,7 +3,7 @@ import type { ListingPageData, ListingResultsData } from "@/lib/listing-page/pag
 import { listingConfig } from "@/lib/listing/resources";
 import { Notice } from "@/components/ui/notice";
 import { ListingControls } from "./listing-controls";
-import { ListingResults } from "./listing-results";
+import { ListingResults, ResultsTools } from "./listing-results";
 import { Notices } from "./notices";
 import { TableSkeleton } from "./table-skeleton";
 import { ListingBusy, ListingNavigationProvider } from "./toolbar/listing-navigation";
@@ -34,13 +34,24 @@ export async function ListingPage({ data }: { data: ListingPageData }) {
   const ready = await Promise.race([data.results, delay(FIRST_FLUSH_WAIT_MS)]);
   return (
     <ListingNavigationProvider>
-      <div className="space-y-3">
+      <div className="min-w-0 space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h1 className="text-2xl font-semibold text-slate-900">{config.title}</h1>
           <ViewBar state={state} views={data.views} moreViews={data.moreViews} activeView={data.activeView} modified={data.modified} />
         </div>
         <Notices notices={state.notices} />
-        <ListingToolbar state={state} />
+        <ListingToolbar
+          state={state}
+          tools={
+            ready ? (
+              <ResultsTools state={state} results={ready} />
+            ) : (
+              <Suspense fallback={null}>
+                <StreamedTools state={state} results={data.results} />
+              </Suspense>
+            )
+          }
+        />
         <noscript>
           <ListingControls state={state} />
         </noscript>
@@ -70,4 +81,9 @@ export async function ListingPage({ data }: { data: ListingPageData }) {
 /** The table once its rows come, when they came too late for the first flush. */
 async function StreamedResults({ state, results }: { state: ListingPageData["state"]; results: Promise<ListingResultsData> }) {
   return <ListingResults state={state} results={await results} />;
+}
+
+/** The toolbar's export and data status, when the rows came too late for the first flush. */
+async function StreamedTools({ state, results }: { state: ListingPageData["state"]; results: Promise<ListingResultsData> }) {
+  return <ResultsTools state={state} results={await results} />;
 }

@@ -8,7 +8,7 @@ import { ExportButton } from "./export-button";
 import { DataAge, LowBudgetNotice, StaleNotice } from "./freshness";
 import { ListingTable } from "./listing-table";
 import { Pagination } from "./pagination";
-import { BudgetLine, StateMessage } from "./state-message";
+import { StateMessage } from "./state-message";
 
 /**
  * The part of a listing page that waits for the EMS API (sent in the first flush or streamed in behind
@@ -19,12 +19,10 @@ export function ListingResults({ state, results }: { state: ListingState; result
   if (results.kind !== "ok") return <StateMessage failure={results.failure} retryHref={hrefOf(state)} />;
 
   const { items, meta, budget, freshness, changed } = results;
-  const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <section aria-label={`${config.title} list`} className="space-y-2" data-testid="listing-results">
       <LowBudgetNotice budget={budget} />
       <StaleNotice freshness={freshness} budget={budget} />
-      <DataAge freshness={freshness} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
       {meta.currentPage !== state.page && meta.totalCount > 0 ? (
         <p role="note" className="rounded border border-amber-300 bg-amber-50 p-2 text-sm" data-testid="page-notice">
           Page {formatCount(state.page)} does not exist; showing page {formatCount(meta.currentPage)}, the last one.
@@ -47,10 +45,21 @@ export function ListingResults({ state, results }: { state: ListingState; result
           <Pagination state={{ ...state, page: meta.currentPage }} meta={meta} />
         </>
       )}
-      <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-200 pt-3">
-        {meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : <span />}
-        {budget ? <BudgetLine budget={budget} /> : null}
-      </div>
     </section>
+  );
+}
+
+/**
+ * The toolbar's end, once the rows came: export (of every matching row) and the data's age with the
+ * API budget, one small indicator.
+ */
+export function ResultsTools({ state, results }: { state: ListingState; results: ListingResultsData }) {
+  if (results.kind !== "ok") return null;
+  const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
+  return (
+    <>
+      {results.meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : null}
+      <DataAge freshness={results.freshness} budget={results.budget} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
+    </>
   );
 }

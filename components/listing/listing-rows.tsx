@@ -4,6 +4,7 @@ import { Fragment } from "react";
 import Link from "next/link";
 import type { EmsResource } from "@/lib/ems/contract";
 import type { TableCell, TableColumn, TableRow, WebhookLine } from "@/lib/listing/table-rows";
+import { ANCHOR_PREFIX } from "@/lib/listing/anchors";
 import { TRIGGER_LETTERS } from "@/lib/listing/trigger-letters";
 import { StatusBadge } from "./status-badge";
 
@@ -18,13 +19,14 @@ export function ListingRows({ resource, columns, rows }: { resource: EmsResource
     <tbody>
       {rows.map((row, index) => (
         <Fragment key={row.id ?? `#${index}`}>
-          <tr data-testid="listing-row" data-id={row.id}>
+          <tr data-testid="listing-row" data-id={row.id} id={row.id ? `${ANCHOR_PREFIX[resource]}${row.id}` : undefined}>
             {columns.map((column, at) => (
               <td key={column.field} data-label={column.kind === "link" ? undefined : column.label}>
                 <Cell resource={resource} column={column} value={row.cells[at]} id={row.id} />
                 {at === 0 && row.changed && row.id ? <ChangedMark resource={resource} id={row.id} /> : null}
               </td>
             ))}
+            <PhoneRow resource={resource} columns={columns} row={row} />
           </tr>
           {row.webhooks ? (
             <tr className="webhooks-row">
@@ -170,14 +172,14 @@ const FIRING_LABELS: Record<string, string> = { enabled: "Enabled", disabled: "D
  * A webhook's status: never a green "Enabled" on one that cannot fire; its findings (lib/health)
  * beside it, coloured by the worst.
  */
-function FiringStatus({ state, severity, findings, why }: { state: string; severity: string; findings: string; why: string }) {
+function FiringStatus({ state, severity, findings, why, phone = false }: { state: string; severity: string; findings: string; why: string; phone?: boolean }) {
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
-      <span className="firing-pill" data-state={state} title={why ? `Never fires: ${why}` : undefined} data-testid="webhook-firing">
+      <span className="firing-pill" data-state={state} title={why ? `Never fires: ${why}` : undefined} data-testid={phone ? "phone-status" : "webhook-firing"}>
         {FIRING_LABELS[state] ?? state}
       </span>
       {findings ? (
-        <span className="findings-count" data-severity={severity} data-testid="webhook-findings">
+        <span className="findings-count" data-severity={severity} data-testid={phone ? undefined : "webhook-findings"}>
           {findings}
         </span>
       ) : null}
@@ -215,5 +217,111 @@ function Webhooks({ name, webhooks }: { name: string; webhooks: WebhookLine[] })
         </li>
       ))}
     </ul>
+  );
+}
+
+/** What a row says on a phone (below 640 px): a title, a status pill and one line of detail. */
+function PhoneRow({ resource, columns, row }: { resource: EmsResource; columns: TableColumn[]; row: TableRow }) {
+  const cellOf = (kind: TableColumn["kind"] | string, byField = false) => {
+    const at = columns.findIndex((column) => (byField ? column.field === kind : column.kind === kind));
+    return at >= 0 ? row.cells[at] : undefined;
+  };
+  const asText = (cell: TableCell | undefined) => (Array.isArray(cell) ? cell.join(", ") : (cell ?? ""));
+  const name = asText(cellOf("name", true)) || row.name || "";
+  const title = name || asText(cellOf("link")) || (row.id ? `#${row.id}` : "");
+  const detail: string[] = [];
+  let pill: React.ReactNode = null;
+  if (resource === "webhooks") {
+    const firing = cellOf("firing");
+    if (Array.isArray(firing)) pill = <FiringStatus state={firing[0]} severity={firing[1]} findings={firing[2]} why={firing[3]} phone />;
+    const group = cellOf("group");
+    if (Array.isArray(group)) detail.push(group[1]);
+    const host = asText(cellOf("host"));
+    if (host) detail.push(host);
+  } else if (resource === "events") {
+    const status = cellOf("status");
+    if (status !== undefined) pill = <StatusBadge status={status} testId="phone-status" />;
+    const starts = asText(cellOf("start_date", true));
+    const ends = asText(cellOf("end_date", true));
+    if (starts || ends) detail.push(starts && ends ? `${starts} – ${ends}` : starts || `ends ${ends}`);
+  } else {
+    const contents = cellOf("contents");
+    const summary = Array.isArray(contents) ? contents : row.webhooks ? webhooksSummary(row.webhooks) : null;
+    if (summary) {
+      const [count, state, ...hosts] = summary;
+      pill = <GroupState state={state} />;
+      detail.push([count, ...hosts.slice(0, 2)].join(" · ") + (hosts.length > 2 ? ` +${hosts.length - 2}` : ""));
+    }
+  }
+  // Whatever the page shows besides, when the usual detail is not among its columns.
+  if (detail.length === 0) {
+    for (const [at, column] of columns.entries()) {
+      if (detail.length >= 2) break;
+      if (["link", "status", "firing", "contents"].includes(column.kind) || column.field === "name") continue;
+      const text = asText(row.cells[at]);
+      if (text) detail.push(text);
+    }
+  }
+  if (row.id && name) detail.unshift(`#${row.id}`);
+  return (
+    <td className="phone-row" colSpan={columns.length}>
+      <span className="phone-title">
+        {row.id ? (
+          resource === "webhooks" ? (
+            <Link href={`/webhooks/${encodeURIComponent(row.id)}`} prefetch={false} scroll={false} className="phone-link">
+              {title}
+            </Link>
+          ) : (
+            <a href={`/${resource}/${encodeURIComponent(row.id)}`} className="phone-link">
+              {title}
+            </a>
+          )
+        ) : (
+          <b>{title}</b>
+        )}
+        {pill}
+      </span>
+      <span className="phone-detail">{detail.join(" · ")}</span>
+    </td>
+  );
+}
+
+/** A group's webhooks as its Contents cell would say them (the expanded list has no such cell). */
+function webhooksSummary(webhooks: WebhookLine[]): string[] {
+  const disabled = webhooks.filter((hook) => !hook[4]).length;
+  const state =
+    webhooks.length === 0
+      ? ""
+      : disabled === 0
+        ? "all enabled"
+        : disabled === webhooks.length
+          ? "all disabled"
+          : `${webhooks.length - disabled} enabled, ${disabled} disabled`;
+  const hosts = [...new Set(webhooks.map((hook) => hostOf(hook[1])).filter(Boolean))];
+  return [`${webhooks.length} webhook${webhooks.length === 1 ? "" : "s"}`, state, ...hosts];
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
+/** A group's state as a pill: "Enabled", "Disabled", "2 disabled", or "Empty". */
+function GroupState({ state }: { state: string }) {
+  const [label, tone] =
+    state === ""
+      ? ["Empty", "unknown"]
+      : state === "all enabled"
+        ? ["Enabled", "enabled"]
+        : state === "all disabled"
+          ? ["Disabled", "disabled"]
+          : [state.split(", ")[1] ?? state, "never-fires"];
+  return (
+    <span className="firing-pill" data-state={tone} data-testid="phone-status">
+      {label}
+    </span>
   );
 }

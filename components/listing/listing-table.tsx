@@ -5,9 +5,11 @@ import type { ListingState } from "@/lib/listing/search-params";
 import { tableData, type WebhookRowContext } from "@/lib/listing/table-rows";
 import { directionInWords } from "@/lib/listing/words";
 import { ListingRows } from "./listing-rows";
+import { ListingScroll } from "./listing-scroll";
 import { ListingLink } from "./toolbar/listing-navigation";
 
-const thClass = "sticky top-0 z-10 whitespace-nowrap bg-slate-50 px-2 py-2 shadow-[inset_0_-2px_0_var(--color-slate-300)]";
+// Sticky (below the portal's bar) or moved by script: .listing-scroll in app/globals.css.
+const thClass = "z-10 whitespace-nowrap bg-slate-50 px-2 py-2 shadow-[inset_0_-2px_0_var(--color-slate-300)]";
 
 /**
  * A header sorts by its column: click for ascending → descending → off, shift-click to add it as the
@@ -68,17 +70,17 @@ function SortHeader({ state, field }: { state: ListingState; field: string }) {
 
 /**
  * Cell styles are set once on the table: 200 rows × columns of repeated classes cost real bytes.
- * - From 640 px: a table in its own scroll box (sideways for wide tables, down with a sticky header).
- * - Below 640 px: each row is a card, each cell a labelled line (its label from `data-label`);
- *   sorting is then the toolbar's sort menu.
+ * - From 640 px: a table in the page's own scroll, its header sticky below the portal's bar
+ *   (`--portal-sticky-top`, app/globals.css); a table wider than its box scrolls sideways in it.
+ * - Below 640 px: each row is two lines (its `.phone-row` cell: title, status pill, one line of
+ *   detail); sorting is then the toolbar's sort menu.
  */
 const TABLE_CLASSES = [
   "w-full border-collapse text-left text-sm",
   "[&>tbody>tr>td]:px-2 [&>tbody>tr>td]:py-2 [&>tbody>tr]:border-b [&>tbody>tr]:border-slate-200 [&>tbody>tr]:align-top",
   "[&>tbody>tr[data-id]]:relative [&>tbody>tr[data-id]:hover]:bg-slate-50",
-  "max-sm:block max-sm:[&>caption]:hidden max-sm:[&>thead]:hidden max-sm:[&>tbody]:block max-sm:[&>tbody]:space-y-2",
-  "max-sm:[&>tbody>tr]:block max-sm:[&>tbody>tr]:rounded-lg max-sm:[&>tbody>tr]:border max-sm:[&>tbody>tr]:bg-white max-sm:[&>tbody>tr]:p-2",
-  "max-sm:[&>tbody>tr>td]:flex max-sm:[&>tbody>tr>td]:gap-3 max-sm:[&>tbody>tr>td]:[overflow-wrap:anywhere] max-sm:[&>tbody>tr>td]:py-1 max-sm:[&>tbody>tr>td[data-label]]:before:w-24 max-sm:[&>tbody>tr>td[data-label]]:before:shrink-0 max-sm:[&>tbody>tr>td[data-label]]:before:text-xs max-sm:[&>tbody>tr>td[data-label]]:before:font-medium max-sm:[&>tbody>tr>td[data-label]]:before:text-slate-600 max-sm:[&>tbody>tr>td[data-label]]:before:content-[attr(data-label)]",
+  "max-sm:block max-sm:[&>caption]:hidden max-sm:[&>thead]:hidden max-sm:[&>tbody]:block",
+  "max-sm:[&>tbody>tr]:block max-sm:[&>tbody>tr>td:not(.phone-row)]:hidden",
 ].join(" ");
 
 export function ListingTable({
@@ -95,13 +97,7 @@ export function ListingTable({
   const config = listingConfig(state.resource);
   const data = tableData(state, rows, changed, context);
   return (
-    <div
-      tabIndex={0}
-      role="region"
-      aria-label={`${config.title}, scrollable`}
-      className="relative sm:max-h-[calc(100dvh-10rem)] sm:overflow-auto sm:rounded-md sm:border sm:border-slate-200 sm:bg-white"
-      data-testid="listing-scroll"
-    >
+    <ListingScroll label={`${config.title}, scrollable sideways`}>
       <table className={TABLE_CLASSES} data-testid="listing-table">
         <caption className="sr-only">
           {config.title}
@@ -124,6 +120,6 @@ export function ListingTable({
         </thead>
         <ListingRows resource={data.resource} columns={data.columns} rows={data.rows} />
       </table>
-    </div>
+    </ListingScroll>
   );
 }

@@ -16,7 +16,7 @@ export function RefreshButton({ resource, search, groupId, cost }: { resource: s
         type="submit"
         disabled={pending}
         aria-busy={pending || undefined}
-        className="rounded px-1 font-medium text-brand-700 underline decoration-dotted underline-offset-2 hover:decoration-solid disabled:text-slate-400"
+        className="whitespace-nowrap rounded px-1 font-medium text-brand-700 underline decoration-dotted underline-offset-2 hover:decoration-solid disabled:text-slate-400"
         title={`Ask the EMS API again now: one call, ${cost === 1 ? "1 credit" : `${cost} credits`} of the shared budget`}
       >
         {pending ? "Refreshing…" : `Refresh (${cost === 1 ? "1 credit" : `${cost} credits`})`}

@@ -2,7 +2,8 @@ import { LISTING_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import type { SetupSnapshot } from "@/lib/setup/load";
-import { formatAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
+import { DataStatus } from "@/components/listing/data-status";
 import { RefreshSetupButton } from "./refresh-setup-button";
 
 /**
@@ -15,14 +16,15 @@ export function SetupFreshness({
   freshness,
   budget,
   returnTo,
+  status = true,
 }: {
   snapshot: SetupSnapshot;
   freshness: Freshness;
   budget: RateBudget | null;
   returnTo: string;
+  /** False where the page shows the indicator in its header (SetupStatus). */
+  status?: boolean;
 }) {
-  const { groups, events } = snapshot.data;
-  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
   return (
     <div className="space-y-2">
       <LowBudgetNotice budget={budget} />
@@ -33,21 +35,30 @@ export function SetupFreshness({
           again.
         </p>
       ) : null}
-      {/* A div, not a p: the refresh is a form, and a form inside a p is invalid HTML that React's hydration rejects. */}
-      <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm text-slate-600" data-testid="setup-freshness">
-        <span>
-          {formatCount(groups.length)} {groups.length === 1 ? "group" : "groups"}, {formatCount(webhooks)} {webhooks === 1 ? "webhook" : "webhooks"},{" "}
-          {formatCount(events.length)} {events.length === 1 ? "event" : "events"}
-        </span>
-        <span aria-hidden className="text-slate-300">
-          ·
-        </span>
-        <span data-testid="setup-age">{freshness.ageSeconds < 1 ? "read just now" : `as of ${formatAge(freshness.ageSeconds)}`}</span>
-        <span aria-hidden className="text-slate-300">
-          ·
-        </span>
-        <RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />
-      </div>
+      {status ? (
+        <div className="flex justify-end">
+          <SetupStatus snapshot={snapshot} freshness={freshness} budget={budget} returnTo={returnTo} />
+        </div>
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * How old the setup is and the API budget, as one small indicator; its panel says what was read and
+ * holds the refresh (which says its cost). Not a sentence on every page.
+ */
+export function SetupStatus({ snapshot, freshness, budget, returnTo }: { snapshot: SetupSnapshot; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
+  const { groups, events } = snapshot.data;
+  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
+  return (
+    <span data-testid="setup-freshness">
+      <DataStatus
+        age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
+        budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
+        details={`The whole setup: ${formatCount(groups.length)} ${groups.length === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events.length)} ${events.length === 1 ? "event" : "events"}.`}
+        refresh={<RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />}
+      />
+    </span>
   );
 }

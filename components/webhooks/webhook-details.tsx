@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { StatusBadge } from "@/components/listing/status-badge";
 import { Suspense, type ReactNode } from "react";
 import type { EventNames } from "@/lib/listing/group";
 import type { WebhookForPage as Webhook } from "@/lib/listing/header-values";
@@ -82,13 +83,15 @@ export function WebhookCard({
   const plainHttp = /^http:\/\//i.test(url);
   return (
     <article
+      // The target of `#webhook-411` (the Changes feed links there): scrolled to below the bar, marked for a moment.
+      id={`webhook-${webhook.id}`}
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
       data-testid="webhook-card"
       data-webhook-id={webhook.id}
-      aria-labelledby={`webhook-${webhook.id}`}
+      aria-labelledby={`webhook-${webhook.id}-name`}
     >
       <header className={heading ? "flex flex-wrap items-baseline gap-x-3 gap-y-1" : "sr-only"}>
-        <h3 id={`webhook-${webhook.id}`} className="min-w-0 break-words font-semibold text-slate-900">
+        <h3 id={`webhook-${webhook.id}-name`} className="min-w-0 break-words font-semibold text-slate-900">
           <Link href={`/webhooks/${webhook.id}`} className="hover:underline" data-testid="webhook-page-link">
             {webhook.name || `Webhook ${webhook.id}`}
           </Link>
@@ -207,7 +210,11 @@ function EventLinks({ ids, names, asked }: { ids: number[]; names: Map<number, {
             <Link href={`/events?ids=${id}`} className="break-words text-brand-700 underline" data-testid="webhook-event-link">
               {event?.name || `Event ${id}`}
             </Link>
-            {event?.status ? <span className="ml-1 text-xs text-slate-600">({event.status})</span> : null}
+            {event?.status ? (
+              <span className="ml-1.5">
+                <StatusBadge status={event.status} testId="webhook-event-status" />
+              </span>
+            ) : null}
             {names && !event && asked?.has(id) ? <span className="ml-1 text-xs text-slate-600">(not in this account)</span> : null}
           </li>
         );

@@ -8,6 +8,7 @@ import { NEVER_FIRES_WORDS, webhookFiring, webhookHost } from "@/lib/setup/webho
 import type { WebhookEventCoverage, WebhookSurroundings } from "@/lib/webhooks/page";
 import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { StatusBadge } from "@/components/listing/status-badge";
+import { DataStatus } from "@/components/listing/data-status";
 import { ChangeList } from "@/components/history/change-list";
 import { AsOfForm } from "@/components/history/group-history";
 import { Notice } from "@/components/ui/notice";
@@ -50,6 +51,12 @@ export function WebhookView({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <Title className="min-w-0 break-words text-2xl font-semibold text-slate-900">{webhook.name || `Webhook ${webhook.id}`}</Title>
           <WebhookFiringPill webhook={webhook} />
+          <span className="ml-auto">
+            <DataStatus
+              age={freshness.windowSeconds > 0 ? { seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds } : null}
+              budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
+            />
+          </span>
         </div>
         <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
           <span className="inline-flex items-center gap-1">

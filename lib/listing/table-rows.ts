@@ -174,6 +174,8 @@ function webhookCell(kind: CellKind, field: string, item: Item, context: Webhook
       return [formatUtcInZone(value, "UTC"), plainValue(by)];
     }
     default:
+      // The API's lowercase values as people read them (as on the webhook's page).
+      if (field === "content_type") return value === "json" ? "JSON" : value === "post" ? "Form post" : plainValue(value);
       if (field === "event_ids") {
         const count = webhookEventCount(item);
         return count === "all" ? "All events" : count === null ? "" : count === 0 ? "No events" : plural(count, "event");

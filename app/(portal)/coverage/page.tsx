@@ -9,7 +9,7 @@ import { loadSetup } from "@/lib/setup/load";
 import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
-import { SetupFreshness } from "@/components/setup/setup-freshness";
+import { SetupFreshness, SetupStatus } from "@/components/setup/setup-freshness";
 import { CellPanelView, HeatmapHeader, HeatmapLegend, HeatmapRow } from "@/components/coverage/heatmap";
 import { cellPanel, heatmapObjects, heatmapRow } from "@/lib/coverage/heatmap";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
@@ -78,9 +78,12 @@ export default async function CoveragePage(props: PageProps<"/coverage">) {
   const returnTo = coverageHref(state);
   return (
     <div className="space-y-5">
-      <div className="space-y-1">
-        <h1 className="text-2xl font-semibold text-slate-900">Coverage</h1>
-        <p className="text-sm text-slate-600">Which webhooks fire for each event, and what is missing.</p>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 space-y-1">
+          <h1 className="text-2xl font-semibold text-slate-900">Coverage</h1>
+          <p className="text-sm text-slate-600">Which webhooks fire for each event, and what is missing.</p>
+        </div>
+        {setup.kind === "ok" ? <SetupStatus snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} /> : null}
       </div>
       {state.notices.map((notice) => (
         <p key={notice} role="status" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -120,7 +123,7 @@ function CoverageBody({
   const withGaps = report.events.filter((row) => gapCount(row) > 0).length;
   return (
     <>
-      <SetupFreshness snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} />
+      <SetupFreshness snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} />
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">

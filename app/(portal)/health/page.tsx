@@ -8,7 +8,7 @@ import { activeFilters, healthHref, healthPage, healthRows, parseHealthParams, w
 import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
-import { SetupFreshness } from "@/components/setup/setup-freshness";
+import { SetupFreshness, SetupStatus } from "@/components/setup/setup-freshness";
 import { UnmuteButton } from "@/components/health/mute-form";
 import { RuleGroupView } from "@/components/health/health-list";
 import { HealthFilterChips, HealthFilterForm, SeverityChips } from "@/components/health/health-filters";
@@ -89,7 +89,7 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthRe
   return (
     <>
       <HealthBadgeSync shown={badgeShown} errors={report.counts.errors} />
-      <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+      <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
         <span className="font-medium text-red-800" data-testid="health-error-count">
           {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
@@ -171,9 +171,12 @@ export default async function HealthPage(props: PageProps<"/health">) {
           <p className="text-sm text-slate-600">What is wrong with your webhook setup, and how to fix it.</p>
         </div>
         {report.kind === "ok" ? (
-          <a href="/api/health-findings" className={buttonClasses("secondary")} download data-testid="health-export">
-            Export CSV
-          </a>
+          <div className="flex flex-wrap items-center gap-2">
+            <a href="/api/health-findings" className={buttonClasses("secondary", { size: "sm" })} download data-testid="health-export">
+              Export CSV
+            </a>
+            <SetupStatus snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+          </div>
         ) : null}
       </div>
       {filters.notices.map((notice) => (

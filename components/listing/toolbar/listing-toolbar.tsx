@@ -15,11 +15,11 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * One line above the table: filter chips and "+ Filter" on the left; ids, columns and the sort on
- * the right. Everything applies at once by client navigation to the new address (the address stays
+ * One line above the table: filter chips and "+ Filter" on the left; ids, columns, the sort, export
+ * and the data's age with the API budget (`tools`, when the rows came) on the right. Everything applies at once by client navigation to the new address (the address stays
  * the whole truth: a link reproduces the page). Keys: `/` goes to the filters, `f` adds one.
  */
-export function ListingToolbar({ state }: { state: ListingState }) {
+export function ListingToolbar({ state, tools }: { state: ListingState; tools?: React.ReactNode }) {
   const [addOpen, setAddOpen] = useState(false);
   const chips = useRef<HTMLDivElement>(null);
   // Marks the toolbar as interactive (tests wait for it; before hydration its buttons do nothing).
@@ -45,13 +45,15 @@ export function ListingToolbar({ state }: { state: ListingState }) {
 
   return (
     <div className="flex flex-wrap items-start gap-2" role="group" aria-label="Listing options" data-testid="listing-toolbar" data-ready={ready ? "true" : undefined}>
-      <div className="min-w-0 flex-1">
+      {/* On a phone the chips have a line of their own: squeezed beside the buttons, "+ Filter" ran under them. */}
+      <div className="min-w-0 flex-1 max-sm:basis-full">
         <FilterChips ref={chips} state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
       </div>
-      <div className="flex max-w-full items-center gap-2">
+      <div className="flex max-w-full flex-wrap items-center gap-2">
         <IdsControl state={state} />
         <ColumnsMenu state={state} />
         <SortMenu state={state} />
+        {tools}
       </div>
     </div>
   );

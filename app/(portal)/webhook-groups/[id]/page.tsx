@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { HeaderList } from "@/components/webhooks/header-list";
-import { StateMessage, BudgetLine } from "@/components/listing/state-message";
+import { StateMessage } from "@/components/listing/state-message";
 import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
 import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
@@ -44,11 +44,13 @@ function GroupDetails({
   return (
     <div className="space-y-6" data-testid="group-details">
       <div className="space-y-2">
-        <h1 className="break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${group.id}`}</h1>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <h1 className="min-w-0 break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${group.id}`}</h1>
+          <DataAge freshness={freshness} budget={budget} refresh={{ resource: "webhook-groups", search: "", groupId: group.id }} />
+        </div>
         {status}
         <LowBudgetNotice budget={budget} />
         <StaleNotice freshness={freshness} budget={budget} />
-        <DataAge freshness={freshness} refresh={{ resource: "webhook-groups", search: "", groupId: group.id }} />
       </div>
       <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dt]:font-semibold [&>dt]:text-slate-700">
         <dt>ID</dt>
@@ -69,7 +71,6 @@ function GroupDetails({
         <WebhookDetailsList groupId={group.id} webhooks={webhooks} eventNames={eventNames} />
       </section>
       {history}
-      {budget ? <BudgetLine budget={budget} /> : null}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { StateMessage, BudgetLine } from "@/components/listing/state-message";
+import { StateMessage } from "@/components/listing/state-message";
 import { WebhookView } from "@/components/webhooks/webhook-view";
 import { buttonClasses } from "@/components/ui/button";
 import { requireActor } from "@/lib/auth/session";
@@ -40,17 +40,14 @@ export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
       {data.kind !== "ok" ? (
         <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
       ) : (
-        <>
-          <WebhookView
-            webhook={data.webhook}
-            budget={data.budget}
-            freshness={data.freshness}
-            surroundings={data.surroundings}
-            eventNames={data.eventNames}
-            history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, id)}
-          />
-          {data.budget ? <BudgetLine budget={data.budget} /> : null}
-        </>
+        <WebhookView
+          webhook={data.webhook}
+          budget={data.budget}
+          freshness={data.freshness}
+          surroundings={data.surroundings}
+          eventNames={data.eventNames}
+          history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, id)}
+        />
       )}
     </div>
   );
