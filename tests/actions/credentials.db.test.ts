@@ -102,7 +102,7 @@ describe("saveCredentialsAction", () => {
       expect(answer).toEqual({
         status: "error",
         fieldErrors: {
-          saveAnyway: expect.stringMatching(/^The EMS API is unavailable right now\..*Nothing was saved yet: save them without the check, or try again\.$/),
+          saveAnyway: expect.stringMatching(/answered with a server error \(503\): .*Nothing was saved yet: save them without the check, or try again\.$/),
         },
       });
       expect(await credentialOf(owner.userId)).toBeNull();
