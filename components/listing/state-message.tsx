@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
-import { CREDENTIALS_SETTINGS_PATH } from "@/lib/ems/unreachable";
+import { CREDENTIALS_SETTINGS_PATH } from "@/lib/credentials/paths";
 
 /** The page's answer when there is no table to show: each state says what happened and what to do. */
 export function StateMessage({ failure, retryHref }: { failure: ListingFailure; retryHref: string }) {

@@ -6,8 +6,8 @@ export function PortalIntro({ withSetUpLink = false }: { withSetUpLink?: boolean
   return (
     <div data-testid="portal-intro">
       <p className="mt-1 text-sm text-slate-700">
-        EMS Portal is where your team watches the webhooks of your Event Management Service: every webhook and group, which ones fire for each event, and what is
-        wrong with the setup, with each person reading through their own API credentials.
+        EMS Portal is where your team watches the webhooks of your Event Management Service: every webhook and group, which ones fire for each event, and what is wrong
+        with the setup, with each person reading through their own API credentials.
       </p>
       <ul className="mt-3 list-disc space-y-1 pl-5 text-sm text-slate-700">
         <li>Create the first account: you own the portal&apos;s first team.</li>

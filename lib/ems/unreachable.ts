@@ -7,9 +7,6 @@
  * Not server-only: plain data and words, no secret and no connection.
  */
 
-/** The settings page where a person corrects their base URL, key and secret. */
-export const CREDENTIALS_SETTINGS_PATH = "/settings/credentials";
-
 export type UnreachableReason = "dns" | "refused" | "tls" | "timeout" | "server" | "network";
 
 export interface Unreachable {

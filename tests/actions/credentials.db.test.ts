@@ -67,6 +67,8 @@ describe("saveCredentialsAction", () => {
     expect(answer).toEqual({
       status: "success",
       message: expect.stringMatching(/^Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\.$/),
+      // The form then offers the one next step, "Open your webhooks".
+      data: { connected: true },
     });
     expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     const row = await credentialOf(owner.userId);

@@ -9,7 +9,8 @@ import { UpstreamUnavailableError } from "@/lib/ems/errors";
 import { emsHttp } from "@/lib/ems/http";
 import { setHostResolver } from "@/lib/ems/outbound";
 import { requestToken } from "@/lib/ems/token-endpoint";
-import { CREDENTIALS_SETTINGS_PATH, classifyUnreachable } from "@/lib/ems/unreachable";
+import { CREDENTIALS_SETTINGS_PATH } from "@/lib/credentials/paths";
+import { classifyUnreachable } from "@/lib/ems/unreachable";
 import { allowPrivateOrigin, ensureEmsTestEnv } from "./support/env";
 
 const cleanups: (() => unknown)[] = [];
@@ -19,7 +20,16 @@ afterAll(async () => {
 });
 
 async function failureOf(url: string, timeoutMs = 5_000): Promise<UpstreamUnavailableError> {
-  const error = await emsHttp({ method: "GET", url, path: new URL(url).pathname, headers: {}, requestId: "unreachable", fingerprint: "unreachable", retry: false, timeoutMs }).then(
+  const error = await emsHttp({
+    method: "GET",
+    url,
+    path: new URL(url).pathname,
+    headers: {},
+    requestId: "unreachable",
+    fingerprint: "unreachable",
+    retry: false,
+    timeoutMs,
+  }).then(
     () => {
       throw new Error("expected the request to fail");
     },
@@ -102,9 +112,9 @@ describe("an EMS that cannot be reached", () => {
   });
 
   it("reads a code nested in a cause, and falls back to a plain network failure", () => {
-    expect(classifyUnreachable({ error: new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }), host: "a.example" }).reason).toBe(
-      "refused",
-    );
+    expect(
+      classifyUnreachable({ error: new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "ECONNREFUSED" }) }), host: "a.example" }).reason,
+    ).toBe("refused");
     const reset = classifyUnreachable({ error: Object.assign(new Error("reset"), { code: "ECONNRESET" }), host: "a.example" });
     expect(reset.reason).toBe("network");
     expect(reset.message).toBe("The connection to a.example failed (ECONNRESET): try again in a moment, or check the base URL.");

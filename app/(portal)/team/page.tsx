@@ -11,10 +11,9 @@ import { RevokeInvitationForm } from "@/components/team/revoke-invitation-form";
 import { TwoFactorRequirementForm } from "@/components/team/two-factor-requirement-form";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 import { ScrollX } from "@/components/ui/scroll-x";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Team" };
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export default async function TeamPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await requireActor();
@@ -87,7 +86,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                       {ROLE_LABELS[member.role]}
                     </td>
                     <td className="py-3 pr-4 text-slate-600">
-                      <time dateTime={member.joinedAt.toISOString()}>{utc.format(member.joinedAt)}</time>
+                      <Time value={member.joinedAt} />
                     </td>
                     <td className="py-3 pr-4 text-slate-600">{member.hasCredential ? "Saved" : "None"}</td>
                     {manager ? (
@@ -134,7 +133,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                       {invitation.email ? ` · ${invitation.email}` : " · anyone with the link"}
                       <span className="text-slate-500">
                         {" "}
-                        · by {invitation.createdByEmail ?? "a former member"} · expires {utc.format(invitation.expiresAt)} UTC
+                        · by {invitation.createdByEmail ?? "a former member"} · expires <Time value={invitation.expiresAt} />
                       </span>
                     </span>
                     {canManageMember(team.yourRole, invitation.role) ? <RevokeInvitationForm invitationId={invitation.id} label={label} /> : null}

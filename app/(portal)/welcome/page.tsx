@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
 import { ROLE_LABELS } from "@/lib/access/roles";
-import { CREDENTIALS_SETTINGS_PATH } from "@/lib/ems/unreachable";
+import { CREDENTIALS_SETTINGS_PATH } from "@/lib/credentials/paths";
 import { hasWorkingCredential } from "@/lib/onboarding/checklist";
 import { buttonClasses } from "@/components/ui/button";
 import { OpenWebhooksButton } from "@/components/onboarding/open-webhooks";
