@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import "./globals.css";
 import { Toaster } from "@/components/ui/toaster";
 import { NoScriptStreaming } from "@/components/ui/no-script-streaming";
+import { TimeZoneCookie } from "@/components/ui/time-zone-cookie";
 
 export const metadata: Metadata = {
   title: { default: "EMS Portal", template: "%s · EMS Portal" },
@@ -28,6 +29,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         <NoScriptStreaming />
         {children}
         <Toaster />
+        <TimeZoneCookie />
       </body>
     </html>
   );

@@ -41,7 +41,7 @@ test("an API that does not answer the check before saving: 'Save anyway' saves u
   await admin.injectFaults({ count: 6, status: 503, paths: "token" });
   await page.getByRole("button", { name: "Save credentials" }).click();
   const checkFailed = page.getByTestId("credential-check-failed");
-  await expect(checkFailed).toContainText("The EMS API is unavailable right now.");
+  await expect(checkFailed).toContainText("answered with a server error (503): try again in a moment");
   await expect(page.getByTestId("no-credentials")).toBeVisible();
   await shoot(page, "settings-check-failed", false);
   await checkFailed.getByRole("button", { name: "Save anyway" }).click();

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
-import { newTestUser, signUp } from "./helpers/auth";
+import { newTestUser, signOut, signUp } from "./helpers/auth";
+import { E2E_PORT } from "./helpers/config";
+import { startOwnPortal } from "./helpers/own-portal";
 import { shoot } from "./helpers/screenshots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -28,6 +30,8 @@ test("after sign-up a checklist leads through the first steps, ticks each one do
   await expect(page).toHaveURL(/\/settings\/credentials$/);
   await page.getByRole("button", { name: "Use the sandbox" }).click();
   await expect(page.getByTestId("sandbox-quick-start-success")).toBeVisible({ timeout: 30_000 });
+  // Connected: the one next step is the webhooks list.
+  await expect(page.getByRole("link", { name: "Open your webhooks" })).toHaveAttribute("href", "/webhooks");
 
   // 2. Seeing the groups with working credentials ticks the second step.
   await page.getByRole("link", { name: "Webhook groups" }).first().click();
@@ -87,4 +91,42 @@ test("the checklist can be dismissed before anything is done, and does not come 
   await expect(page).toHaveURL(/\/webhook-groups/);
   await expect(page.getByTestId("user-name")).toBeVisible();
   await expect(checklist(page)).toHaveCount(0);
+});
+
+test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once someone exists, the sign-in page says 'Sign in to EMS Portal'", async ({ browser }) => {
+  // A portal of its own, on a database with nobody in it, as a fresh install is (E2E_PORT + 2).
+  const portal = await startOwnPortal({ port: E2E_PORT + 2, env: { SIGNUP_MODE: "invite-only" } });
+  const context = await browser.newContext({ baseURL: portal.baseUrl });
+  try {
+    const page = await context.newPage();
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/sign-in/);
+    await expect(page.getByRole("heading", { name: "Welcome to EMS Portal" })).toBeVisible();
+    await expect(page.getByTestId("portal-intro")).toContainText("EMS Portal is where your team watches the webhooks");
+    await expect(page.getByText("Welcome back")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Sign in" })).toHaveCount(0);
+    await shoot(page, "first-run-empty", false);
+
+    await page.getByRole("link", { name: "Set up EMS Portal" }).click();
+    await expect(page).toHaveURL(/\/sign-up$/);
+    await expect(page.getByRole("heading", { name: "Set up EMS Portal" })).toBeVisible();
+    await shoot(page, "first-run-set-up", false);
+    const first = newTestUser("founder");
+    await page.getByLabel("Your name").fill(first.name);
+    await page.getByLabel("Email").fill(first.email);
+    await page.getByLabel("Password", { exact: true }).fill(first.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByTestId("user-name")).toHaveText(first.name, { timeout: 30_000 });
+    await page.goto("/team");
+    await expect(page.getByText(/you are owner/)).toBeVisible();
+
+    // With someone in it, the portal asks to sign in, and says where.
+    await signOut(page);
+    await expect(page.getByRole("heading", { name: "Sign in to EMS Portal" })).toBeVisible();
+    await expect(page.getByTestId("portal-intro")).toHaveCount(0);
+    await shoot(page, "sign-in", false);
+  } finally {
+    await context.close();
+    await portal.stop();
+  }
 });

@@ -304,9 +304,18 @@ test.describe("the table", () => {
   test("sort by two columns: click, shift-click, the sort in words, then off", async ({ page }) => {
     await page.goto("/events");
     await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
-    // With no sort asked for, the default order is marked, on the ID column, and said in words.
+    // With no sort asked for, events come in the order they start, said in words, and the URL stays bare.
+    await expect(page.getByTestId("sort-menu")).toContainText("Starts, oldest first");
+    await expect(page.getByRole("columnheader", { name: /Starts/ })).toHaveAttribute("aria-sort", "ascending");
+    const byStart = await apiList("events", "sort=start_date&fields=id");
+    await expect.poll(() => rowIds(page)).toEqual(byStart.items.map((item) => item.id));
+    await expect(page).toHaveURL(/\/events$/);
+    // The webhook groups keep the API's own order, marked on the ID column.
+    await page.goto("/webhook-groups");
     await expect(page.getByTestId("default-order-mark")).toBeVisible();
     await expect(page.getByTestId("sort-menu")).toContainText("Default order (ID, lowest first)");
+    await page.goto("/events");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
 
     await page.getByTestId("sort-status").click();
     await expect(page).toHaveURL(/\/events\?sort=status$/);

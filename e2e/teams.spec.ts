@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
+import { shoot } from "./helpers/screenshots";
 import { expectNoSeriousViolations } from "./helpers/axe";
 
 // The sandbox's second built-in account (lib/sandbox/demo-credentials.ts), typed in by hand.
@@ -202,7 +203,15 @@ test.describe("teams and credentials", () => {
     await guestPage.goto(link);
     await expect(guestPage.getByTestId("invitation-summary")).toContainText(`${owner.name}'s team`);
     await guestPage.getByRole("button", { name: `Join ${owner.name}'s team` }).click();
-    await expect(guestPage.getByTestId("joined-notice")).toBeVisible({ timeout: 30_000 });
+    // Joined: the page says which team, and the one next step, their own credentials.
+    await expect(guestPage.getByRole("heading", { name: `You joined ${owner.name}'s team` })).toBeVisible({ timeout: 30_000 });
+    await expect(guestPage.getByTestId("welcome-save-credentials")).toHaveAttribute("href", "/settings/credentials");
+    await shoot(guestPage, "joined", false);
+    // Their checklist is their own: nothing of the owner's counts, and a member has no invitation step.
+    await guestPage.goto("/webhook-groups");
+    await expect(guestPage.getByTestId("first-run-progress")).toHaveText("· 0 of 3 done");
+    await expect(guestPage.getByTestId("first-run-step-invite")).toHaveCount(0);
+    await guestPage.goto("/team");
     await expect(guestPage.getByTestId("team-name")).toHaveText(`${owner.name}'s team`);
     // Opening the used link again, now as a member.
     await guestPage.goto(link);

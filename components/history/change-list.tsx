@@ -2,14 +2,15 @@ import Link from "next/link";
 import type { FeedEntry } from "@/lib/history/feed";
 import { changeBadge, changeDiff, type BadgeKind, type ChangeDiff } from "@/lib/history/skim";
 import { fieldLabel } from "@/lib/history/describe";
+import { formatDate, formatDateTime, isoMinute } from "@/lib/time/format";
+import { viewerZone } from "@/lib/time/viewer-zone";
 
-const day = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-const time = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
-const dayAndTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" });
+/** The time of day, "14:05", in the zone. */
+const clock = (at: Date, zone: string) => isoMinute(at, zone).slice(11);
 
 /** The EMS's time of an edit: the time alone on the day it was seen, else with its day. */
-function editTime(changedAt: Date, seenAt: Date): string {
-  return changedAt.toISOString().slice(0, 10) === seenAt.toISOString().slice(0, 10) ? time.format(changedAt) : dayAndTime.format(changedAt);
+function editTime(changedAt: Date, seenAt: Date, zone: string): string {
+  return isoMinute(changedAt, zone).slice(0, 10) === isoMinute(seenAt, zone).slice(0, 10) ? clock(changedAt, zone) : formatDateTime(changedAt, zone);
 }
 
 const BADGE_TONE: Record<BadgeKind, string> = {
@@ -97,13 +98,15 @@ export function recordHref(entry: Pick<FeedEntry, "kind" | "recordId" | "groupId
 }
 
 /**
- * Changes, newest first, under a heading per UTC day: what changed in words, who changed it and
- * when (as the EMS says), and when the portal saw it. Times are UTC, and say so.
+ * Changes, newest first, under a heading per day in the viewer's time zone: what changed in words,
+ * who changed it and when (as the EMS says), and when the portal saw it. In UTC until the browser has
+ * said its zone, and then the headings say "(UTC)".
  */
-export function ChangeList({ entries, showAccount, compact }: { entries: FeedEntry[]; showAccount?: boolean; compact?: boolean }) {
+export async function ChangeList({ entries, showAccount, compact }: { entries: FeedEntry[]; showAccount?: boolean; compact?: boolean }) {
+  const { zone, known } = await viewerZone();
   const days = new Map<string, FeedEntry[]>();
   for (const entry of entries) {
-    const key = entry.seenAt.toISOString().slice(0, 10);
+    const key = isoMinute(entry.seenAt, zone).slice(0, 10);
     days.set(key, [...(days.get(key) ?? []), entry]);
   }
   return (
@@ -111,7 +114,8 @@ export function ChangeList({ entries, showAccount, compact }: { entries: FeedEnt
       {[...days].map(([key, list]) => (
         <section key={key} aria-labelledby={`day-${key}`}>
           <h3 id={`day-${key}`} className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">
-            {day.format(new Date(`${key}T00:00:00Z`))} (UTC)
+            {formatDate(`${key}T12:00:00Z`, "UTC")}
+            {known ? null : " (UTC)"}
           </h3>
           <ol className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
             {list.map((entry) => {
@@ -148,8 +152,12 @@ export function ChangeList({ entries, showAccount, compact }: { entries: FeedEnt
                     {shownDiff ? <Diff diff={diff} /> : null}
                     <p className="break-words text-xs text-slate-600">
                       {entry.changedBy ? <>by {entry.changedBy} in the EMS</> : <>who: the EMS does not say</>}
-                      {entry.changedAt ? <>, {editTime(entry.changedAt, entry.seenAt)}</> : null}
-                      {"; "}seen <time dateTime={entry.seenAt.toISOString()}>{time.format(entry.seenAt)} UTC</time>
+                      {entry.changedAt ? <>, {editTime(entry.changedAt, entry.seenAt, zone)}</> : null}
+                      {"; "}seen{" "}
+                      <time dateTime={entry.seenAt.toISOString()} title={entry.seenAt.toISOString()}>
+                        {clock(entry.seenAt, zone)}
+                        {known ? null : " UTC"}
+                      </time>
                       {showAccount ? <> · {entry.accountLabel}</> : null}
                       {asOf ? (
                         <>

@@ -4,29 +4,40 @@ import { GROUP_HISTORY_DAYS, type GroupHistoryData } from "@/lib/history/group-h
 import { buttonClasses } from "@/components/ui/button";
 import { ChangeList } from "./change-list";
 
-/** The datetime-local value (UTC) of a date, to the second: "2026-11-20T14:02:11". */
+/** The "as of" field's value (UTC), 24-hour ISO to the minute: "2026-11-20T14:02" (the page reads it as the end of that minute). */
 export function asOfValue(date: Date): string {
-  return date.toISOString().slice(0, 19);
+  return date.toISOString().slice(0, 16);
 }
 
-/** "As of" a past time: a GET form (works without script); the time is read as UTC. */
+/**
+ * "As of" a past time: a GET form (works without script); the time is read as UTC. A text field in
+ * 24-hour ISO form ("2026-11-27T14:05"), the form the URL takes, not the browser's 12-hour control.
+ */
 export function AsOfForm({ groupId, value }: { groupId: number; value?: string }) {
   return (
     <form method="get" action={`/webhook-groups/${groupId}`} className="flex flex-wrap items-end gap-2" aria-label="See the group as it was" data-testid="as-of-form">
       <label className="text-sm font-medium text-slate-700">
         As of (UTC)
         <input
-          type="datetime-local"
+          type="text"
           name="asOf"
-          step={1}
+          pattern="\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?"
+          placeholder="2026-11-27T14:05"
+          title="A date and 24-hour time in UTC, e.g. 2026-11-27T14:05"
+          aria-describedby={`as-of-hint-${groupId}`}
+          spellCheck={false}
+          autoComplete="off"
           defaultValue={value}
           required
-          className="mt-1 block rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+          className="mt-1 block w-48 rounded-md border border-slate-300 bg-white px-2 py-1.5 font-mono text-sm"
         />
       </label>
       <button type="submit" className={buttonClasses("secondary")}>
         Show
       </button>
+      <p id={`as-of-hint-${groupId}`} className="basis-full text-xs text-slate-500">
+        A date and 24-hour time in UTC, e.g. 2026-11-27T14:05.
+      </p>
     </form>
   );
 }

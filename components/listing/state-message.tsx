@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
+import { CREDENTIALS_SETTINGS_PATH } from "@/lib/credentials/paths";
 
 /** The page's answer when there is no table to show: each state says what happened and what to do. */
 export function StateMessage({ failure, retryHref }: { failure: ListingFailure; retryHref: string }) {
@@ -11,7 +12,7 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
         <Panel testId="state-no-credentials" title="Add your EMS API credentials first">
           <p>
             The portal lists your data with your own API credentials, and you have not saved any yet.{" "}
-            <Link href="/settings" className="font-medium text-brand-700 underline">
+            <Link href={CREDENTIALS_SETTINGS_PATH} className="font-medium text-brand-700 underline">
               Add them in Settings
             </Link>
             .
@@ -23,7 +24,7 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
         <Panel testId="state-rejected" title="Your API credentials were rejected" tone="error">
           <p>{failure.message}</p>
           <p className="mt-2">
-            <Link href="/settings" className="font-medium text-brand-700 underline">
+            <Link href={CREDENTIALS_SETTINGS_PATH} className="font-medium text-brand-700 underline">
               Open Settings
             </Link>{" "}
             to correct the consumer key or secret.
@@ -43,9 +44,16 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
       );
     case "unavailable":
       return (
-        <Panel testId="state-unavailable" title="The EMS API is unavailable" tone="error">
-          <p>{failure.message}</p>
-          <RetryLink href={retryHref} />
+        <Panel testId="state-unavailable" title={failure.unreachable?.title ?? "The EMS did not answer"} tone="error">
+          <p data-testid="unreachable-message">{failure.message}</p>
+          <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+            <Link href={CREDENTIALS_SETTINGS_PATH} className="font-medium text-brand-700 underline" data-testid="fix-credentials-link">
+              {failure.unreachable?.fixInSettings ? "Fix the base URL in Settings" : "Check your credentials in Settings"}
+            </Link>
+            <Link href={retryHref} className="font-medium text-brand-700 underline">
+              Try again
+            </Link>
+          </p>
         </Panel>
       );
     case "bad-request":

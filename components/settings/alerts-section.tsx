@@ -7,11 +7,10 @@ import { AlertPreferencesForm } from "./alert-preferences-form";
 import { SendTestAlertForm } from "./send-test-alert-form";
 import { SlackUrlForm } from "./slack-url-form";
 import { ScrollX } from "@/components/ui/scroll-x";
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+import { Time } from "@/components/ui/time";
 
 function When({ date }: { date: Date }) {
-  return <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time>;
+  return <Time value={date} />;
 }
 
 /**

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { FormMessage } from "@/components/forms/form-message";
+import { OpenWebhooksButton } from "@/components/onboarding/open-webhooks";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { useIsLatestMessage } from "@/components/forms/latest-message";
 
@@ -44,6 +45,7 @@ export function CredentialForm({ defaultBaseUrl, sandboxBaseUrl, replacing }: { 
       ) : (
         <FormMessage state={state} testId="credential-form" />
       )}
+      {state.status === "success" && state.data?.connected ? <OpenWebhooksButton /> : null}
       <div>
         <Field
           id="credential-base-url"

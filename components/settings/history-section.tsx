@@ -12,11 +12,10 @@ import { ActionForm } from "@/components/forms/action-form";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { StopTrackingForm } from "./stop-tracking-form";
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+import { Time } from "@/components/ui/time";
 
 function When({ date }: { date: Date }) {
-  return <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time>;
+  return <Time value={date} />;
 }
 
 const STATUS_WORDS: Record<string, string> = { ok: "Synced", failed: "Failed", paced: "Paced", paused: "Paused", running: "Running", skipped: "Skipped" };

@@ -3,6 +3,7 @@
 import { applySandboxCredentialsAction } from "@/lib/actions/credentials/apply-sandbox-credentials";
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
+import { OpenWebhooksButton } from "@/components/onboarding/open-webhooks";
 import { useActionForm } from "@/components/forms/use-action-form";
 
 /**
@@ -30,6 +31,7 @@ export function SandboxQuickStart({ sandboxBaseUrl }: { sandboxBaseUrl: string }
         Use the sandbox
       </Button>
       <FormMessage state={state} testId="sandbox-quick-start" />
+      {state.status === "success" ? <OpenWebhooksButton /> : null}
     </form>
   );
 }

@@ -4,8 +4,7 @@ import { testConnectionAction } from "@/lib/actions/credentials/test-connection"
 import { Button } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "medium", timeZone: "UTC" });
+import { formatDateTime } from "@/lib/time/format";
 
 export function TestConnectionForm() {
   const { state, pending, formProps } = useActionForm(testConnectionAction);
@@ -18,7 +17,7 @@ export function TestConnectionForm() {
       {state.status === "success" && state.data ? (
         <dl className="grid max-w-md grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="test-connection-details">
           <dt className="text-slate-500">Token expires</dt>
-          <dd>{utc.format(new Date(state.data.expiresAt))} UTC</dd>
+          <dd>{formatDateTime(state.data.expiresAt, Intl.DateTimeFormat().resolvedOptions().timeZone)}</dd>
           <dt className="text-slate-500">Webhook groups</dt>
           <dd data-testid="webhook-group-count">{state.data.webhookGroupCount}</dd>
         </dl>

@@ -7,8 +7,7 @@ import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { CopyLink } from "./copy-link";
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+import { formatDateTime } from "@/lib/time/format";
 
 export function InviteForm({ roles }: { roles: TeamRole[] }) {
   const { state, pending, formProps, fieldErrors } = useActionForm(createInvitationAction);
@@ -57,7 +56,7 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
         <div className="max-w-2xl space-y-2 rounded-lg border border-emerald-200 bg-emerald-50/50 p-4" data-testid="invitation-created">
           <p className="text-sm text-slate-700">
             Link for a new <strong>{ROLE_LABELS[created.role]}</strong>
-            {created.email ? ` (${created.email} only)` : ""}, valid once until {utc.format(new Date(created.expiresAt))} UTC.{" "}
+            {created.email ? ` (${created.email} only)` : ""}, valid once until {formatDateTime(created.expiresAt, Intl.DateTimeFormat().resolvedOptions().timeZone)}.{" "}
             {created.mailed
               ? `It was also mailed to ${created.email}.`
               : created.email

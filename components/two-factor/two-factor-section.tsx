@@ -3,8 +3,7 @@ import type { TwoFactorOverview } from "@/lib/auth/two-factor-overview";
 import { Notice } from "@/components/ui/notice";
 import { DisableTwoFactorForm, RegenerateRecoveryCodesForm } from "./code-action-form";
 import { EnrolmentSteps, StartEnrolmentButton } from "./enrolment";
-
-const day = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
+import { Time } from "@/components/ui/time";
 
 /**
  * The account page's two-factor section: off (set it up), being set up, or on (recovery codes, turn
@@ -33,7 +32,7 @@ export function TwoFactorSection({ actor, overview: { status, enrolment } }: { a
         {status.enabled ? (
           <div className="space-y-6">
             <p className="text-sm text-slate-700">
-              On since {status.enabledAt ? day.format(status.enabledAt) : "—"}.{" "}
+              On since {status.enabledAt ? <Time value={status.enabledAt} dateOnly /> : "—"}.{" "}
               <span data-testid="recovery-codes-left">{status.recoveryCodesLeft} of 10 recovery codes left.</span>
             </p>
             {status.recoveryCodesLeft <= 3 ? <Notice tone="warning">Few recovery codes left: make new ones, so a lost phone does not lock you out.</Notice> : null}

@@ -1,8 +1,8 @@
+import { formatDateTime } from "@/lib/time/format";
 /**
  * Times on the sessions page: relative ("5 minutes ago") beside the exact time in UTC, which the
  * page states. Rendered on the server, so every reader sees the same words as the tests.
  */
-const exact = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -16,7 +16,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 
 /** "23 Nov 2026, 16:40 UTC" */
 export function exactUtc(at: Date): string {
-  return `${exact.format(at)} UTC`;
+  return `${formatDateTime(at, "UTC")} UTC`;
 }
 
 /** "just now", "5 minutes ago", "yesterday", "in 6 days". */

@@ -20,6 +20,7 @@ import {
   RateLimitedError,
   UpstreamUnavailableError,
 } from "@/lib/ems";
+import type { Unreachable } from "@/lib/ems/unreachable";
 import { formatSeconds } from "@/lib/duration";
 import { listingEnv } from "@/lib/env";
 import { isSafeError, userMessageOf } from "@/lib/errors";
@@ -64,7 +65,7 @@ export type ListingFailure =
   | { kind: "no-credentials" }
   | { kind: "rejected"; message: string }
   | { kind: "rate-limited"; message: string; retryAfterSeconds: number; budget: RateBudget | null }
-  | { kind: "unavailable"; message: string }
+  | { kind: "unavailable"; message: string; unreachable?: Unreachable | null }
   | { kind: "bad-request"; message: string }
   | { kind: "invalid-response"; message: string }
   | { kind: "unknown"; message: string };
@@ -90,7 +91,7 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
     const retryAfterSeconds = Math.max(0, Math.ceil(error.retryAfterSeconds));
     return { kind: "rate-limited", message: error.userMessage, retryAfterSeconds, budget: null };
   }
-  if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage };
+  if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage, unreachable: error.unreachable };
   if (error instanceof EmsBadRequestError) return { kind: "bad-request", message: error.userMessage };
   if (error instanceof InvalidResponseError) return { kind: "invalid-response", message: error.userMessage };
   if (!isSafeError(error)) log.error({ event: "listing.unexpected_error", requestId, err: error }, "listing failed unexpectedly");

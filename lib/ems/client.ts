@@ -27,6 +27,7 @@ import {
 import { ems, type CachedToken } from "./state";
 import { countRateLimitWait } from "./telemetry";
 import { getToken, invalidateToken } from "./token";
+import { classifyUnreachable, hostOf } from "./unreachable";
 
 export type CallOptions = {
   signal?: AbortSignal;
@@ -279,7 +280,10 @@ async function authorizedGet<T>(
         continue;
       }
       if (response.status >= 500) {
-        throw new UpstreamUnavailableError(`${path} answered ${response.status} (after retries)`, { status: response.status });
+        throw new UpstreamUnavailableError(`${path} answered ${response.status} (after retries)`, {
+          status: response.status,
+          unreachable: classifyUnreachable({ host: hostOf(credential.baseUrl), status: response.status }),
+        });
       }
       if (response.status !== 200 && !(response.status === 404 && target.allowNotFound)) {
         throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the API answered ${response.status}`, response.status);

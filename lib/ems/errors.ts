@@ -1,6 +1,7 @@
 import "server-only";
 import { formatSeconds } from "@/lib/duration";
 import { SafeError } from "@/lib/errors";
+import type { Unreachable } from "./unreachable";
 
 /**
  * The typed errors of the EMS client. Each carries `userMessage`, written for the person using the
@@ -53,13 +54,20 @@ export class RateLimitedError extends EmsError {
   }
 }
 
-/** 5xx, a network error or a timeout (after the retries a GET gets). */
+/**
+ * 5xx, a network error or a timeout (after the retries a GET gets). `unreachable` (lib/ems/unreachable.ts)
+ * names the cause and the host ("Couldn't resolve api.exmple.com: check the base URL."); without it the
+ * message is the general one.
+ */
 export class UpstreamUnavailableError extends EmsError {
-  constructor(detail: string, options: { status?: number; cause?: unknown; timedOut?: boolean } = {}) {
+  readonly unreachable: Unreachable | null;
+  constructor(detail: string, options: { status?: number; cause?: unknown; timedOut?: boolean; unreachable?: Unreachable } = {}) {
     super(
-      options.timedOut ? "The EMS API did not answer in time. Please try again in a moment." : "The EMS API is unavailable right now. Please try again in a moment.",
-      { code: options.timedOut ? "ems_timeout" : "ems_unavailable", status: options.status, detail, cause: options.cause },
+      options.unreachable?.message ??
+        (options.timedOut ? "The EMS API did not answer in time. Please try again in a moment." : "The EMS API is unavailable right now. Please try again in a moment."),
+      { code: options.timedOut || options.unreachable?.reason === "timeout" ? "ems_timeout" : "ems_unavailable", status: options.status, detail, cause: options.cause },
     );
+    this.unreachable = options.unreachable ?? null;
   }
 }
 

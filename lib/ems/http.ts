@@ -5,6 +5,7 @@ import { MAX_GET_RETRIES, timeoutMs } from "./config";
 import { EmsError, UpstreamUnavailableError } from "./errors";
 import { emsLog } from "./log";
 import { outboundRequest, type OutboundRequest, type OutboundResponse } from "./outbound";
+import { classifyUnreachable, hostOf } from "./unreachable";
 import { emsResourceOf } from "./telemetry";
 
 export interface EmsHttpRequest {
@@ -123,6 +124,7 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
         throw new UpstreamUnavailableError(`${request.method} ${path}: ${reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`, {
           cause: error,
           timedOut,
+          unreachable: classifyUnreachable({ error, host: hostOf(request.url), timedOut, timeoutSeconds: Math.round(limit / 1000) }),
         });
       }
     } finally {

@@ -8,6 +8,7 @@ import { emsHttp, maxBackoffTotalMs } from "./http";
 import { emsLog, shortId } from "./log";
 import { parseRateLimit, recordRateLimit, retryAfterSeconds } from "./rate-limit";
 import { apiErrorMessage } from "./responses";
+import { classifyUnreachable, hostOf } from "./unreachable";
 import type { CachedToken } from "./state";
 import { metrics } from "@/lib/telemetry/metrics";
 import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
@@ -75,7 +76,10 @@ async function requestTokenOnce(credential: EmsCredential, requestId: string, si
     throw new CredentialsRejectedError(`The token request was refused (${response.status}${apiMessage ? `: ${apiMessage}` : ""}).`, response.status);
   }
   if (response.status === 429) throw new RateLimitedError(retryAfterSeconds(response.headers, response.receivedAt), "token endpoint answered 429", rateLimit);
-  if (response.status >= 500) throw new UpstreamUnavailableError(`token endpoint answered ${response.status}`, { status: response.status });
+  if (response.status >= 500) {
+    const unreachable = classifyUnreachable({ host: hostOf(credential.baseUrl), status: response.status });
+    throw new UpstreamUnavailableError(`token endpoint answered ${response.status}`, { status: response.status, unreachable });
+  }
   if (response.status !== 200) {
     throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the token endpoint answered ${response.status}`, response.status);
   }

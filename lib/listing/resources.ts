@@ -114,7 +114,8 @@ export const EVENT_LISTING: ResourceConfig = {
   defaultFields: eventFields.filter((f) => ["id", "name", "status", "start_date", "end_date", "timezone"].includes(f)),
   expandable: [],
   sortable: SORTABLE_FIELDS.events,
-  defaultSort: [],
+  // Events read in the order they happen (issue 26 §3); a `sort` in the URL overrides it.
+  defaultSort: [{ field: "start_date", direction: "asc" }],
   searchable: SEARCHABLE_FIELDS.events,
   labels: EVENT_LABELS,
 };

@@ -6,6 +6,9 @@ import { prisma } from "@/lib/db/prisma";
  * The first-run checklist on the landing page: connect an account, see its webhook groups, save a
  * view, invite a teammate. Each step is ticked from what the database already knows (never an EMS
  * call), in ONE statement per page view; dismissed, it is gone for good for this membership.
+ * It is one person's, never the team's: their own credentials, their own look at the groups, a view
+ * they own, an invitation they made. A teammate who joins starts with nothing done, and sees the
+ * invitation step only when their role may invite.
  */
 export type ChecklistStepKey = "connect" | "groups" | "view" | "invite";
 
@@ -32,18 +35,21 @@ export interface ChecklistFacts {
   connected: boolean;
   groupsSeen: boolean;
   hasOwnView: boolean;
-  /** More than one member, or an invitation still open. */
-  hasTeammate: boolean;
+  /** An invitation this person made that was used, or is still open. */
+  invitedSomeone: boolean;
+  /** Whether their role may invite (owners and admins): members have no invitation step. */
+  canInvite: boolean;
 }
 
 export function checklistOf(facts: ChecklistFacts): Checklist | null {
   if (facts.dismissed) return null;
-  const steps: ChecklistStep[] = [
+  const all: ChecklistStep[] = [
     { key: "connect", label: "Connect an account", href: "/settings/credentials", hint: "Use the sandbox or your own EMS credentials", done: facts.connected },
     { key: "groups", label: "See your webhook groups", href: "/webhook-groups", hint: "Open the list with working credentials", done: facts.groupsSeen },
     { key: "view", label: "Save a view", href: "/webhook-groups", hint: "Filter or sort the list, then save it as a view", done: facts.hasOwnView },
-    { key: "invite", label: "Invite a teammate", href: "/team", hint: "Create an invitation link on the Team page", done: facts.hasTeammate },
+    { key: "invite", label: "Invite a teammate", href: "/team", hint: "Create an invitation link on the Team page", done: facts.invitedSomeone },
   ];
+  const steps = all.filter((step) => step.key !== "invite" || facts.canInvite);
   const doneCount = steps.filter((step) => step.done).length;
   return { steps, doneCount, allDone: doneCount === steps.length };
 }
@@ -53,7 +59,8 @@ type FactsRow = {
   connected: boolean;
   groupsSeen: boolean;
   hasOwnView: boolean;
-  hasTeammate: boolean;
+  invitedSomeone: boolean;
+  canInvite: boolean;
 };
 
 /**
@@ -83,9 +90,10 @@ export async function getChecklist(actor: Pick<Actor, "userId" | "teamId">, opti
            COALESCE((SELECT ok FROM "credential"), false) AS "connected",
            (m."webhookGroupsSeenAt" IS NOT NULL OR EXISTS (SELECT 1 FROM "seen")) AS "groupsSeen",
            EXISTS (SELECT 1 FROM "SavedView" AS v WHERE v."teamId" = m."teamId" AND v."ownerId" = m."userId") AS "hasOwnView",
-           (EXISTS (SELECT 1 FROM "Membership" AS o WHERE o."teamId" = m."teamId" AND o."id" <> m."id")
-             OR EXISTS (SELECT 1 FROM "Invitation" AS i, "moment"
-                        WHERE i."teamId" = m."teamId" AND i."usedAt" IS NULL AND i."revokedAt" IS NULL AND i."expiresAt" > "moment".t)) AS "hasTeammate"
+           EXISTS (SELECT 1 FROM "Invitation" AS i, "moment"
+                   WHERE i."teamId" = m."teamId" AND i."createdById" = m."userId"
+                     AND (i."usedAt" IS NOT NULL OR (i."revokedAt" IS NULL AND i."expiresAt" > "moment".t))) AS "invitedSomeone",
+           (m."role"::text IN ('OWNER', 'ADMIN')) AS "canInvite"
     FROM "Membership" AS m
     WHERE m."userId" = ${actor.userId} AND m."teamId" = ${actor.teamId}`;
   const row = rows[0];

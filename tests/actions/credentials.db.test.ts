@@ -67,6 +67,8 @@ describe("saveCredentialsAction", () => {
     expect(answer).toEqual({
       status: "success",
       message: expect.stringMatching(/^Connected and saved \(key ending in _key\)\. The account sees \d+ webhook groups?\.$/),
+      // The form then offers the one next step, "Open your webhooks".
+      data: { connected: true },
     });
     expectNoSecrets(answer, OTHER_CREDENTIALS.consumerSecret, OTHER_CREDENTIALS.consumerKey);
     const row = await credentialOf(owner.userId);
@@ -102,7 +104,7 @@ describe("saveCredentialsAction", () => {
       expect(answer).toEqual({
         status: "error",
         fieldErrors: {
-          saveAnyway: expect.stringMatching(/^The EMS API is unavailable right now\..*Nothing was saved yet: save them without the check, or try again\.$/),
+          saveAnyway: expect.stringMatching(/answered with a server error \(503\): .*Nothing was saved yet: save them without the check, or try again\.$/),
         },
       });
       expect(await credentialOf(owner.userId)).toBeNull();

@@ -319,7 +319,7 @@ describe("acceptInvitationAction", () => {
     const { token } = await createInvitation(host, { role: "ADMIN" });
     const solo = await createTeam();
     await signInAs(solo);
-    expect(await redirectOf(call(acceptInvitationAction, { token }))).toBe("/team?joined=1");
+    expect(await redirectOf(call(acceptInvitationAction, { token }))).toBe("/welcome");
     expect(await prisma.membership.findUniqueOrThrow({ where: { userId: solo.userId } })).toMatchObject({ teamId: host.teamId, role: "ADMIN" });
     expect(await prisma.team.findUnique({ where: { id: solo.teamId } })).toBeNull();
   });

@@ -53,7 +53,8 @@ describe("a listing page's default view (resolveListing)", () => {
     const none = (await resolve(owner, "events", "view=none")) as ResolvedListing;
     expect(none.activeView).toBeNull();
     expect(none.state.view).toBeNull();
-    expect(none.state.sort).toEqual([]);
+    // No view's sort: the events' own default order, by start date.
+    expect(none.state.sort).toEqual([{ field: "start_date", direction: "asc" }]);
 
     const withOptions = (await resolve(owner, "events", "sort=-id")) as ResolvedListing;
     expect(withOptions.activeView).toBeNull();

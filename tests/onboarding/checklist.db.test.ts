@@ -42,7 +42,7 @@ afterAll(async () => {
 
 describe("checklistOf", () => {
   it("counts the steps done, says when all are, and is nothing once dismissed", () => {
-    const facts = { dismissed: false, connected: true, groupsSeen: true, hasOwnView: false, hasTeammate: true };
+    const facts = { dismissed: false, connected: true, groupsSeen: true, hasOwnView: false, invitedSomeone: true, canInvite: true };
     expect(checklistOf(facts)).toMatchObject({ doneCount: 3, allDone: false });
     expect(checklistOf({ ...facts, hasOwnView: true })).toMatchObject({ doneCount: 4, allDone: true });
     expect(checklistOf({ ...facts, dismissed: true })).toBeNull();
@@ -100,7 +100,7 @@ describe("getChecklist", () => {
     expect(done(await getChecklist(member)).view).toBe(true);
   });
 
-  it("ticks the invitation step for an open invitation or a second member, not a withdrawn or expired one", async () => {
+  it("ticks the invitation step for the person's own open or used invitation, not a withdrawn or expired one", async () => {
     const owner = await createTeam();
     const invitation = await createInvitation(owner, { role: "MEMBER" });
     expect(done(await getChecklist(owner)).invite).toBe(true);
@@ -110,8 +110,29 @@ describe("getChecklist", () => {
     await prisma.invitation.updateMany({ where: { teamId: owner.teamId, revokedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(done(await getChecklist(owner)).invite).toBe(false);
     expect(invitation).toBeTruthy();
+    // A teammate who came in some other way is not this person's step done.
     await addMember(owner, "MEMBER");
+    expect(done(await getChecklist(owner)).invite).toBe(false);
+    await createInvitation(owner, { role: "MEMBER" });
+    await prisma.invitation.updateMany({ where: { teamId: owner.teamId, revokedAt: null, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
     expect(done(await getChecklist(owner)).invite).toBe(true);
+  });
+
+  it("is each person's own: a teammate who joins starts with nothing done while the owner's steps are done", async () => {
+    const owner = await createTeam();
+    await connect(owner);
+    await getChecklist(owner, { markGroupsSeen: true });
+    await createView(owner, { page: "webhook-groups", name: "Owner's view", scope: "TEAM", query: "sort=-id" });
+    await createInvitation(owner, { role: "MEMBER" });
+    expect(done(await getChecklist(owner))).toEqual({ connect: true, groups: true, view: true, invite: true });
+
+    const member = await addMember(owner, "MEMBER");
+    const members = await getChecklist(member);
+    // No invitation step for a role that cannot invite; nothing of the owner's counts for them.
+    expect(done(members)).toEqual({ connect: false, groups: false, view: false });
+    expect(members).toMatchObject({ doneCount: 0, allDone: false });
+    const admin = await addMember(owner, "ADMIN");
+    expect(done(await getChecklist(admin))).toEqual(NOTHING_DONE);
   });
 
   it("is nothing for a membership of another team than the actor says (a stale actor)", async () => {

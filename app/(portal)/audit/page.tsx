@@ -5,12 +5,13 @@ import { requireActor } from "@/lib/auth/session";
 import { isSafeError } from "@/lib/errors";
 import { AUDIT_ACTION_GROUPS, actionLabel } from "@/lib/audit-log/describe";
 import { auditFilterQuery, hasFilters, parseAuditFilters } from "@/lib/audit-log/filters";
-import { formatCount, formatUtcInZone } from "@/lib/listing/format";
+import { formatCount } from "@/lib/listing/format";
 import { AUDIT_PAGE_SIZE, listAuditLog, type AuditPerson } from "@/lib/audit-log/entries";
 import { canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
 import { AuditFilters, type PersonOption } from "@/components/audit/audit-filters";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -127,7 +128,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   )}
                 </p>
                 <p className="shrink-0 text-xs text-slate-500 sm:text-right">
-                  <time dateTime={record.createdAt.toISOString()}>{formatUtcInZone(record.createdAt.toISOString(), "UTC")}</time>
+                  <Time value={record.createdAt} />
                   <span className="sr-only">, </span>
                   <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-slate-600">{record.actionLabel}</span>
                   {record.ip ? (

@@ -15,10 +15,9 @@ import { HealthFilterChips, HealthFilterForm, SeverityChips } from "@/components
 import { HealthBadgeSync } from "@/components/health/badge-sync";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Health" };
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Every mute of the team (a whole check, or a finding that may be gone), collapsed under the list. */
 function MutesList({ report, canMute }: { report: HealthReport; canMute: boolean }) {
@@ -46,7 +45,7 @@ function MutesList({ report, canMute }: { report: HealthReport; canMute: boolean
               <div className="min-w-0 space-y-0.5">
                 <p className="break-words text-slate-900">{what}</p>
                 <p className="break-words text-xs text-slate-600">
-                  “{mute.reason}” — {mute.createdByEmail}, {utc.format(mute.createdAt)} UTC
+                  “{mute.reason}” — {mute.createdByEmail}, <Time value={mute.createdAt} />
                   {mute.findingKey === WHOLE_RULE ? ` · hides ${hiddenBy.get(mute.id) ?? 0} now` : ""}
                 </p>
               </div>

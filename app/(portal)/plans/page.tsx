@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PlanStatusPill } from "@/components/plans/plan-status";
+import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { listPlans, PLAN_FILTERS, type PlanFilter } from "@/lib/plans/page";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Plans" };
 
@@ -14,8 +16,6 @@ const FILTERS: { value: PlanFilter | "reverted"; label: string }[] = [
   { value: "closed", label: "Rejected or cancelled" },
   { value: "all", label: "All" },
 ];
-
-const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" });
 
 /** The team's change plans (issue 27 §2), newest activity first, by state. */
 export default async function PlansPage(props: PageProps<"/plans">) {
@@ -67,7 +67,7 @@ export default async function PlansPage(props: PageProps<"/plans">) {
               <PlanStatusPill status={plan.status} />
               <span className="w-full text-sm text-slate-600 sm:w-auto">
                 {plan.operations.toLocaleString("en-US")} {plan.operations === 1 ? "change" : "changes"} · {plan.author ?? "a former member"} ·{" "}
-                {when.format(plan.updatedAt)} UTC
+                <Time value={plan.updatedAt} />
               </span>
             </li>
           ))}

@@ -7,10 +7,9 @@ import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
 import { CenteredCard } from "@/components/shell/centered-card";
 import { AcceptInvitationForm } from "@/components/invite/accept-invitation-form";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 function Shell({ children }: { children: React.ReactNode }) {
   return <CenteredCard width="md">{children}</CenteredCard>;
@@ -53,7 +52,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       <h1 className="text-xl font-semibold">Join {preview.teamName}</h1>
       <p className="text-sm text-slate-600" data-testid="invitation-summary">
         You are invited to join <strong>{preview.teamName}</strong> on EMS Portal as {role === "admin" || role === "owner" ? "an" : "a"} <strong>{role}</strong>.
-        {preview.email ? ` The invitation is for ${preview.email}.` : ""} The link works once, until {utc.format(preview.expiresAt)} UTC.
+        {preview.email ? ` The invitation is for ${preview.email}.` : ""} The link works once, until <Time value={preview.expiresAt} />.
       </p>
     </>
   );

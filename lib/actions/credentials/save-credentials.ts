@@ -16,6 +16,9 @@ export const saveCredentialsAction = authedAction(
     revalidatePath("/settings");
     if (!saved.check) return { message: `Saved without a check (key ending in ${saved.keyLast4}). Use “Test connection” once the API answers.` };
     const groups = saved.check.webhookGroupCount;
-    return { message: `Connected and saved (key ending in ${saved.keyLast4}). The account sees ${groups} webhook group${groups === 1 ? "" : "s"}.` };
+    return {
+      message: `Connected and saved (key ending in ${saved.keyLast4}). The account sees ${groups} webhook group${groups === 1 ? "" : "s"}.`,
+      data: { connected: true },
+    };
   },
 );

@@ -11,5 +11,5 @@ import { acceptInvitationSchema } from "./accept-invitation.validation";
  */
 export const acceptInvitationAction = authedAction({ name: "team.accept-invitation", schema: acceptInvitationSchema }, async ({ token }, { actor, ip }) => {
   await acceptInvitation(actor, token, { ip });
-  redirect("/team?joined=1");
+  redirect("/welcome");
 });

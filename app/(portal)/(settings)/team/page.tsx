@@ -10,13 +10,13 @@ import { ChangeRoleForm, RemoveMemberForm } from "@/components/team/member-actio
 import { RevokeInvitationForm } from "@/components/team/revoke-invitation-form";
 import { TwoFactorRequirementForm } from "@/components/team/two-factor-requirement-form";
 import { PlanReviewSetting } from "@/components/plans/plan-review-setting";
+import { Time } from "@/components/ui/time";
+import { formatDateTime } from "@/lib/time/format";
 import { planReviewSetting } from "@/lib/plans/review";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 import type { TeamMember } from "@/lib/teams/members";
 
 export const metadata: Metadata = { title: "Team" };
-
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 const CREDENTIAL_TONES: Record<NonNullable<TeamMember["credential"]>["kind"], string> = {
   connected: "bg-emerald-50 text-emerald-800 ring-emerald-200",
@@ -29,7 +29,7 @@ const CREDENTIAL_TONES: Record<NonNullable<TeamMember["credential"]>["kind"], st
 /** A member's credentials as their last check left them (never "Saved" for ones the EMS refused). */
 function CredentialBadge({ credential }: { credential: TeamMember["credential"] }) {
   if (!credential) return <span className="text-slate-500">None</span>;
-  const when = credential.checkedAt ? `checked ${utc.format(credential.checkedAt)} UTC` : "not checked yet";
+  const when = credential.checkedAt ? `checked ${formatDateTime(credential.checkedAt, "UTC")} UTC` : "not checked yet";
   return (
     <span className={`whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${CREDENTIAL_TONES[credential.kind]}`} title={when}>
       {credential.label}
@@ -126,7 +126,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                     <span data-testid="member-role">{ROLE_LABELS[member.role]}</span>
                   </td>
                   <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:hidden">
-                    <time dateTime={member.joinedAt.toISOString()}>{utc.format(member.joinedAt)}</time>
+                    <Time value={member.joinedAt} />
                   </td>
                   <td className="py-3 pr-4 max-sm:order-2 max-sm:p-0" data-testid="member-credential">
                     <span className="sr-only sm:hidden">API credentials: </span>
@@ -175,7 +175,7 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
                       {invitation.email ? ` · ${invitation.email}` : " · anyone with the link"}
                       <span className="text-slate-500">
                         {" "}
-                        · by {invitation.createdByEmail ?? "a former member"} · expires {utc.format(invitation.expiresAt)} UTC
+                        · by {invitation.createdByEmail ?? "a former member"} · expires <Time value={invitation.expiresAt} />
                       </span>
                     </span>
                     {canManageMember(team.yourRole, invitation.role) ? <RevokeInvitationForm invitationId={invitation.id} label={label} /> : null}

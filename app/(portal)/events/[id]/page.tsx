@@ -7,10 +7,11 @@ import { triggerLabel } from "@/lib/setup/triggers";
 import type { EmsEvent } from "@/lib/ems";
 import { loadHealthReport } from "@/lib/health/report";
 import { loadEventPage } from "@/lib/listing/event";
-import { formatEventLocal, formatUtcInZone } from "@/lib/listing/format";
 import { loadSetup } from "@/lib/setup/load";
 import { StateMessage } from "@/components/listing/state-message";
 import { StatusBadge } from "@/components/listing/status-badge";
+import { EventTime } from "@/components/ui/event-time";
+import { Time } from "@/components/ui/time";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
 import { cellWebhooks, WebhookLine } from "@/components/coverage/coverage-cell";
 import { SeverityBadge } from "@/components/health/severity-badge";
@@ -22,14 +23,14 @@ function EventDetails({ event }: { event: EmsEvent }) {
   const rows: [string, React.ReactNode][] = [
     ["ID", event.id],
     ["Status", <StatusBadge key="status" status={event.status} />],
-    ["Starts", formatEventLocal(event.start_date, event.start_time, event.timezone) || "—"],
-    ["Ends", formatEventLocal(event.end_date, event.end_time, event.timezone) || "—"],
+    ["Starts", <EventTime key="starts" date={event.start_date} time={event.start_time} zone={event.timezone} />],
+    ["Ends", <EventTime key="ends" date={event.end_date} time={event.end_time} zone={event.timezone} />],
     ["Time zone", event.timezone || "—"],
     ["Capacity", event.capacity ?? "—"],
     ["Free", event.free_event === 1 ? "Yes" : event.free_event === 0 ? "No" : "—"],
     ["URL slug", event.url || "—"],
-    ["Created", formatUtcInZone(event.created_at, event.timezone) || "—"],
-    ["Updated", formatUtcInZone(event.updated_at, event.timezone) || "—"],
+    ["Created", event.created_at ? <Time key="created" value={event.created_at} /> : "—"],
+    ["Updated", event.updated_at ? <Time key="updated" value={event.updated_at} /> : "—"],
   ];
   return (
     <dl

@@ -5,16 +5,17 @@ import { OperationDiff } from "@/components/plans/operation-diff";
 import { PlanControls, PlanProgressRefresher } from "@/components/plans/plan-controls";
 import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
 import { Notice } from "@/components/ui/notice";
+import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/errors";
 import { durationInWords } from "@/lib/plans/cost";
 import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Change plan" };
 
-const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC", hourCycle: "h23" });
-const at = (date: Date) => `${when.format(date)} UTC`;
+const at = (date: Date) => <Time value={date} />;
 const count = (value: number, noun: string) => `${value.toLocaleString("en-US")} ${noun}${value === 1 ? "" : "s"}`;
 
 function Impact({ plan }: { plan: PlanPageData }) {
@@ -130,8 +131,23 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </div>
         <p className="text-sm text-slate-600">
           {count(plan.operationCount, "change")} · drafted by {plan.author ?? "a former member"} on {at(plan.createdAt)}
-          {plan.approvedBy && plan.approvedAt ? ` · approved by ${plan.approvedBy} on ${at(plan.approvedAt)}` : ""}
-          {plan.appliedBy ? ` · ${plan.status === "applied" ? "applied" : "started"} by ${plan.appliedBy}${plan.appliedAt ? ` on ${at(plan.appliedAt)}` : ""}` : ""}
+          {plan.approvedBy && plan.approvedAt ? (
+            <>
+              {" "}
+              · approved by {plan.approvedBy} on {at(plan.approvedAt)}
+            </>
+          ) : (
+            ""
+          )}
+          {plan.appliedBy ? (
+            <>
+              {" "}
+              · {plan.status === "applied" ? "applied" : "started"} by {plan.appliedBy}
+              {plan.appliedAt ? <> on {at(plan.appliedAt)}</> : ""}
+            </>
+          ) : (
+            ""
+          )}
         </p>
         {plan.revertsPlan ? (
           <p className="text-sm">

@@ -19,6 +19,8 @@ import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-val
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import { loadHealthReport, type HealthOutcome } from "@/lib/health/report";
 import { SeverityBadge } from "@/components/health/severity-badge";
+import { Time } from "@/components/ui/time";
+import { formatDateTime } from "@/lib/time/format";
 
 export const metadata: Metadata = { title: "Webhook group" };
 
@@ -114,8 +116,6 @@ function parseAsOf(raw: unknown): Date | null | "invalid" {
   return Number.isNaN(date.getTime()) || !date.toISOString().startsWith(match[1]!) ? "invalid" : date;
 }
 
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
 /** The group as change history says it was at `at`: no EMS call; header values are not shown. */
 async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date }) {
   const tracker = await trackerForActor(actor);
@@ -138,7 +138,14 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
   if (past.kind === "before-history") {
     return (
       <Notice tone="info" title="Before history began" testId="as-of-before">
-        {past.firstSync ? `Tracking started on ${utc.format(past.firstSync)} UTC; nothing is known of the group before then.` : "No snapshot has been taken yet."} {back}
+        {past.firstSync ? (
+          <>
+            Tracking started on <Time value={past.firstSync} />; nothing is known of the group before then.
+          </>
+        ) : (
+          "No snapshot has been taken yet."
+        )}{" "}
+        {back}
       </Notice>
     );
   }
@@ -146,8 +153,8 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
   const group = past.kind === "ok" ? withoutHeaderValues(past.group) : null;
   return (
     <div className="space-y-4" data-testid="group-as-of">
-      <Notice tone="info" title={`As of ${utc.format(at)} UTC`}>
-        Rebuilt from change history (the snapshot of {utc.format(past.rebuiltFrom)} UTC and the changes after it). Header values are not kept here. {back}
+      <Notice tone="info" title={`As of ${formatDateTime(at, "UTC")} UTC`}>
+        Rebuilt from change history (the snapshot of <Time value={past.rebuiltFrom} /> and the changes after it). Header values are not kept here. {back}
       </Notice>
       <AsOfForm groupId={id} value={asOfValue(at)} />
       {!group ? (

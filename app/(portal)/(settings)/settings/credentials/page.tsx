@@ -13,13 +13,12 @@ import { DeleteCredentialForm } from "@/components/settings/delete-credential-fo
 import { SandboxQuickStart } from "@/components/settings/sandbox-quick-start";
 import { TestConnectionForm } from "@/components/settings/test-connection-form";
 import { SettingsHeading } from "@/components/settings/settings-heading";
+import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "API credentials · Settings" };
 
-const utc = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
-
 function When({ date, never }: { date: Date | null; never: string }) {
-  return date ? <time dateTime={date.toISOString()}>{utc.format(date)} UTC</time> : <span className="text-slate-500">{never}</span>;
+  return date ? <Time value={date} /> : <span className="text-slate-500">{never}</span>;
 }
 
 const STATUS_BADGES: Record<CredentialStatusKind, string> = {
