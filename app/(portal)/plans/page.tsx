@@ -4,7 +4,6 @@ import { PlanStatusPill } from "@/components/plans/plan-status";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { listPlans, PLAN_FILTERS, type PlanFilter } from "@/lib/plans/page";
-import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Plans" };
 

@@ -11,7 +11,6 @@ import { NotFoundError } from "@/lib/errors";
 import { durationInWords } from "@/lib/plans/cost";
 import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
-import { Time } from "@/components/ui/time";
 
 export const metadata: Metadata = { title: "Change plan" };
 
