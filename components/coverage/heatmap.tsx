@@ -168,6 +168,9 @@ function WebhookItem({ webhook }: { webhook: CoverageWebhook }) {
  */
 export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHref: string }) {
   const name = panel.event.name || `Event ${panel.event.id}`;
+  // Every webhook of the cell, once: the webhooks list (its `ids` option takes up to 100) and a plan.
+  const ids = [...new Set(panel.actions.flatMap((action) => action.webhooks.map((webhook) => webhook.webhookId)))];
+  const idList = ids.slice(0, 100).join(",");
   return (
     <section aria-labelledby="coverage-panel-title" className="mx-3 mb-3 rounded-lg border border-brand-200 bg-brand-50/40 p-3 text-sm" data-testid="coverage-panel">
       <div className="flex items-start justify-between gap-2">
@@ -178,6 +181,21 @@ export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHre
           Close ✕
         </Link>
       </div>
+      {ids.length > 0 ? (
+        <p className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm">
+          <Link href={`/webhooks?${new URLSearchParams({ ids: idList })}`} prefetch={false} className="text-brand-700 underline" data-testid="panel-webhooks-list">
+            {ids.length > 100 ? "The first 100 of these webhooks" : `${ids.length === 1 ? "This webhook" : `These ${formatCount(ids.length)} webhooks`}`} in the list
+          </Link>
+          <Link
+            href={`/plans/new?${new URLSearchParams({ resource: "webhooks", ids: idList })}`}
+            prefetch={false}
+            className="text-brand-700 underline"
+            data-testid="panel-change"
+          >
+            Change {ids.length === 1 ? "it" : "them"}…
+          </Link>
+        </p>
+      ) : null}
       <div className="mt-2 grid gap-3 sm:grid-cols-3">
         {panel.actions.map((action) => {
           const listed = action.webhooks.slice(0, MOST);

@@ -5,6 +5,7 @@ import type { HealthRow, RuleGroup } from "@/lib/health/list";
 import { ruleById } from "@/lib/health/rules";
 import type { FindingSubject } from "@/lib/health/types";
 import { formatCount } from "@/lib/listing/format";
+import { fixHref } from "@/lib/plans/fixes";
 import { MuteForm, UnmuteButton } from "./mute-form";
 import { SeverityBadge } from "./severity-badge";
 import { subjectHref } from "./subject-links";
@@ -47,6 +48,8 @@ function RecordCell({ subjects, groupFilterHref }: { subjects: readonly FindingS
 /** One finding: severity, the record, why in one line (whole on hover and on a phone), what to do. */
 function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMuteRecord>; canMute: boolean; groupFilterHref: (groupId: number) => string }) {
   const { finding, mute } = row;
+  // A check whose fix is mechanical drafts it as a plan (lib/plans/fixes.ts): reviewed before anything changes.
+  const fix = fixHref(finding);
   return (
     <li
       className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-0.5 px-3 py-2 text-sm lg:grid-cols-[4.5rem_minmax(0,15rem)_minmax(0,1fr)_auto]"
@@ -63,7 +66,12 @@ function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMu
         {finding.message}
         {mute ? <span className="ml-1 text-xs text-slate-500">(muted: “{mute.reason}”)</span> : null}
       </p>
-      <div className="col-start-3 row-start-1 flex justify-end lg:col-start-auto lg:row-start-auto">
+      <div className="col-start-3 row-start-1 flex items-baseline justify-end gap-3 lg:col-start-auto lg:row-start-auto">
+        {fix && !mute ? (
+          <Link href={fix} prefetch={false} className="text-sm whitespace-nowrap text-brand-700 hover:underline" data-testid="finding-fix">
+            Fix…
+          </Link>
+        ) : null}
         {canMute ? mute ? <UnmuteButton muteId={mute.id} /> : <MuteForm ruleId={finding.ruleId} findingKey={finding.key} label="Mute…" className="text-right" /> : null}
       </div>
     </li>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { UndoChangeButton } from "@/components/plans/undo-change-button";
 import type { FeedEntry } from "@/lib/history/feed";
 import { changeBadge, changeDiff, type BadgeKind, type ChangeDiff } from "@/lib/history/skim";
 import { fieldLabel } from "@/lib/history/describe";
@@ -151,7 +152,15 @@ export async function ChangeList({ entries, showAccount, compact }: { entries: F
                     </p>
                     {shownDiff ? <Diff diff={diff} /> : null}
                     <p className="break-words text-xs text-slate-600">
-                      {entry.changedBy ? <>by {entry.changedBy} in the EMS</> : <>who: the EMS does not say</>}
+                      {entry.changedBy ? (
+                        entry.changedBy.endsWith(" through EMS Portal") ? (
+                          <>by {entry.changedBy}</>
+                        ) : (
+                          <>by {entry.changedBy} in the EMS</>
+                        )
+                      ) : (
+                        <>who: the EMS does not say</>
+                      )}
                       {entry.changedAt ? <>, {editTime(entry.changedAt, entry.seenAt, zone)}</> : null}
                       {"; "}seen{" "}
                       <time dateTime={entry.seenAt.toISOString()} title={entry.seenAt.toISOString()}>
@@ -165,6 +174,12 @@ export async function ChangeList({ entries, showAccount, compact }: { entries: F
                           <Link href={asOf} prefetch={false} className="text-brand-700 underline-offset-2 hover:underline" data-testid="change-as-of">
                             as of then
                           </Link>
+                        </>
+                      ) : null}
+                      {entry.kind !== "event" && (entry.change !== "changed" || entry.field) ? (
+                        <>
+                          {" · "}
+                          <UndoChangeButton changeId={entry.id} />
                         </>
                       ) : null}
                     </p>

@@ -9,6 +9,7 @@ import { DataAge, LowBudgetNotice, StaleNotice } from "./freshness";
 import { ListingTable } from "./listing-table";
 import { Pagination } from "./pagination";
 import { StateMessage } from "./state-message";
+import { toolbarButton } from "./toolbar/styles";
 
 /**
  * The part of a listing page that waits for the EMS API (sent in the first flush or streamed in behind
@@ -59,6 +60,18 @@ export function ResultsTools({ state, results }: { state: ListingState; results:
   return (
     <>
       {results.meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : null}
+      {results.meta.totalCount > 0 && state.resource !== "events" ? (
+        // Every row these options select, changed through a reviewed plan (app/(portal)/plans/new).
+        <Link
+          href={`/plans/new?${new URLSearchParams([["resource", state.resource], ...new URLSearchParams(exportSearch)]).toString()}`}
+          prefetch={false}
+          className={toolbarButton()}
+          data-testid="change-these"
+          title={`Change the ${formatCount(results.meta.totalCount)} ${state.resource === "webhooks" ? "webhooks" : "webhook groups"} these options select, as a plan you review first`}
+        >
+          Change these…
+        </Link>
+      ) : null}
       <DataAge freshness={results.freshness} budget={results.budget} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
     </>
   );

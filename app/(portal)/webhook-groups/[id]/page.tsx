@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { buttonClasses } from "@/components/ui/button";
 import { notFound } from "next/navigation";
 import { Suspense } from "react";
 import { HeaderList } from "@/components/webhooks/header-list";
@@ -226,7 +227,14 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   const report = outcome.kind === "ok" ? loadHealthReport(actor) : null;
   return (
     <div className="space-y-4">
-      {breadcrumb}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        {breadcrumb}
+        {outcome.kind === "ok" ? (
+          <Link href={`/webhook-groups/${id}/edit`} prefetch={false} className={buttonClasses("secondary", { size: "sm" })} data-testid="group-edit">
+            Edit…
+          </Link>
+        ) : null}
+      </div>
       {asOf === "invalid" ? (
         <Notice tone="warning" testId="as-of-invalid">
           “As of” needs a date and time like 2026-11-20T14:02:00 (UTC); showing the group as it is now.
