@@ -6,6 +6,7 @@ import type { EmsResource } from "@/lib/ems/contract";
 import type { TableCell, TableColumn, TableRow, WebhookLine } from "@/lib/listing/table-rows";
 import { ANCHOR_PREFIX } from "@/lib/listing/anchors";
 import { TRIGGER_LETTERS } from "@/lib/listing/trigger-letters";
+import { GroupFindingsBadge, useGroupFindings } from "./group-findings";
 import { StatusBadge } from "./status-badge";
 
 /**
@@ -15,6 +16,10 @@ import { StatusBadge } from "./status-badge";
  * are the few classes of app/globals.css ("Listing rows"), not utility strings per cell.
  */
 export function ListingRows({ resource, columns, rows }: { resource: EmsResource; columns: TableColumn[]; rows: TableRow[] }) {
+  // A group's findings come a moment after its row (components/listing/group-findings.tsx).
+  const findings = useGroupFindings(
+    resource === "webhook-groups" && columns.some((column) => column.kind === "contents") ? rows.flatMap((row) => (row.id ? [row.id] : [])) : null,
+  );
   return (
     <tbody>
       {rows.map((row, index) => (
@@ -23,6 +28,7 @@ export function ListingRows({ resource, columns, rows }: { resource: EmsResource
             {columns.map((column, at) => (
               <td key={column.field} data-label={column.kind === "link" ? undefined : column.label}>
                 <Cell resource={resource} column={column} value={row.cells[at]} id={row.id} />
+                {column.kind === "contents" && row.id ? <GroupFindingsBadge id={row.id} counts={findings} /> : null}
                 {at === 0 && row.changed && row.id ? <ChangedMark resource={resource} id={row.id} /> : null}
               </td>
             ))}

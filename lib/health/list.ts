@@ -216,3 +216,26 @@ export function healthPage<M>(rows: readonly HealthRow<M>[], filters: HealthFilt
   });
   return { groups, total: kept.length, page, pageCount, from: slice.length ? start + 1 : 0, to: start + slice.length, byRule, bySeverity };
 }
+
+/** Unmuted findings per group: a finding counts for each group it names, itself or through one of its webhooks. */
+export function findingsByGroup(
+  findings: readonly { severity: "error" | "warning" | "notice"; subjects: readonly { kind: string; id: number; groupId?: number }[] }[],
+  groupIds?: ReadonlySet<number>,
+): Map<number, { errors: number; warnings: number; notices: number }> {
+  const byGroup = new Map<number, { errors: number; warnings: number; notices: number }>();
+  for (const finding of findings) {
+    const groups = new Set<number>();
+    for (const subject of finding.subjects) {
+      const id = subject.kind === "group" ? subject.id : subject.kind === "webhook" ? subject.groupId : undefined;
+      if (id !== undefined && (!groupIds || groupIds.has(id))) groups.add(id);
+    }
+    for (const id of groups) {
+      const counts = byGroup.get(id) ?? { errors: 0, warnings: 0, notices: 0 };
+      if (finding.severity === "error") counts.errors++;
+      else if (finding.severity === "warning") counts.warnings++;
+      else counts.notices++;
+      byGroup.set(id, counts);
+    }
+  }
+  return byGroup;
+}
