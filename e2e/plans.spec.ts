@@ -127,3 +127,39 @@ test.describe("change plans", () => {
     expect(html).not.toContain("k-e2e-header-value-7f3a");
   });
 });
+
+test.describe("plans from where people are", () => {
+  test("Health's Fix… drafts the fix as a plan; a list's Change these… drafts a bulk change over its rows", async ({ page, browser }) => {
+    test.setTimeout(150_000);
+    const { adminContext } = await ownerAndAdmin(page, browser, PLANS_ACCOUNTS[2]);
+    await adminContext.close();
+
+    // Health: a check with a mechanical fix offers "Fix…".
+    await page.goto("/health");
+    const fix = page.getByTestId("finding-fix").first();
+    await expect(fix).toBeVisible();
+    await fix.click();
+    await expect(page).toHaveURL(/\/plans\/new\?fix=/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Change \d+ (webhook|webhook group)s?$/);
+    await expect(page.getByText(/^Fixes: /)).toBeVisible();
+    await page.getByTestId("bulk-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-impact")).toContainText(/^Fixes [1-9]/);
+
+    // The webhooks list, filtered to one host: every row, one bulk change.
+    const { url } = await firstWebhook(page);
+    const host = new URL(url).host;
+    await page.goto(`/webhooks?filter=${encodeURIComponent(`url=*contains*${host}`)}&per-page=200`);
+    await expect(page.getByTestId("filter-chip")).toContainText(host);
+    const total = await page.getByTestId("listing-row").count();
+    await page.getByTestId("change-these").click();
+    await expect(page).toHaveURL(/\/plans\/new\?resource=webhooks/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(new RegExp(`^Change ${total} webhooks?$`));
+    await page.getByLabel("Host to replace").fill(host);
+    await page.getByLabel("New host").fill("hooks.moved.example");
+    await page.getByTestId("bulk-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-operation")).toHaveCount(total);
+    await expect(page.getByTestId("plan-operation").first().locator("ins")).toContainText("hooks.moved.example");
+  });
+});
