@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
 import { E2E_PLANS_SANDBOX_URL, PLANS_ACCOUNTS } from "./helpers/config";
+import { shoot } from "./helpers/screenshots";
 
 /**
  * Changing the EMS through a reviewed plan (issue 27), in Chromium against the production build and a
@@ -59,6 +60,7 @@ test.describe("change plans", () => {
     await page.getByTestId("webhook-edit-submit").click();
     await expect(page.locator("#field-url-error")).toContainText("http or https");
     await expect(page.getByLabel("Plan title (optional)")).toHaveValue("Move the hook");
+    await shoot(page, "plan-edit-form-error");
     await page.getByLabel("URL").fill(newUrl);
     await page.getByTestId("webhook-edit-submit").click();
     await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
@@ -72,6 +74,7 @@ test.describe("change plans", () => {
     await expect(operation.locator("ins")).toHaveText(newUrl);
     await expect(page.getByTestId("plan-impact")).toContainText(/^Fixes/);
     await expect(page.getByTestId("plan-cost")).toContainText("2 credits");
+    await shoot(page, "plan-draft");
 
     await page.getByTestId("plan-submit").click();
     await expect(page.getByTestId("plan-status")).toHaveText("Waiting for review");
@@ -87,6 +90,7 @@ test.describe("change plans", () => {
     await expect(adminPage.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
     await expect(adminPage.getByTestId("plan-progress")).toContainText("1 of 1 step done");
     await expect(adminPage.getByTestId("step-state")).toHaveText("Done");
+    await shoot(adminPage, "plan-applied");
 
     // The EMS holds the new URL, written by the API user.
     await page.goto(`/webhooks/${id}`);
@@ -155,11 +159,13 @@ test.describe("plans from where people are", () => {
     await page.getByTestId("change-these").click();
     await expect(page).toHaveURL(/\/plans\/new\?resource=webhooks/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(new RegExp(`^Change ${total} webhooks?$`));
+    await shoot(page, "plan-bulk-form");
     await page.getByLabel("Host to replace").fill(host);
     await page.getByLabel("New host").fill("hooks.moved.example");
     await page.getByTestId("bulk-edit-submit").click();
     await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
     await expect(page.getByTestId("plan-operation")).toHaveCount(total);
     await expect(page.getByTestId("plan-operation").first().locator("ins")).toContainText("hooks.moved.example");
+    await shoot(page, "plan-bulk");
   });
 });
