@@ -62,7 +62,7 @@ test.describe("teams and credentials", () => {
 
     // The member: their own credentials, typed in; a mistake first, corrected without retyping the rest.
     await memberPage.getByRole("link", { name: "Settings" }).first().click();
-    await expect(memberPage.getByRole("heading", { name: "Settings" })).toBeVisible();
+    await expect(memberPage.getByRole("heading", { level: 1, name: "API credentials" })).toBeVisible();
     await memberPage.getByLabel("Base URL").fill("http://ems.example.com");
     await memberPage.getByLabel("Consumer key").fill(OTHER_KEY);
     await memberPage.getByLabel("Consumer secret").fill(OTHER_SECRET);
