@@ -7,6 +7,7 @@ import { HeaderList } from "@/components/webhooks/header-list";
 import { StateMessage } from "@/components/listing/state-message";
 import { DataAge, LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
+import { TargetFlashScope } from "@/components/webhooks/target-flash-scope";
 import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
 import { Notice } from "@/components/ui/notice";
 import type { Actor } from "@/lib/access/actor";
@@ -71,7 +72,9 @@ function GroupDetails({
         <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
           Webhooks <span className="text-sm font-normal text-slate-600">({webhooks.length})</span>
         </h2>
-        <WebhookDetailsList groupId={group.id} webhooks={webhooks} eventNames={eventNames} />
+        <TargetFlashScope>
+          <WebhookDetailsList groupId={group.id} webhooks={webhooks} eventNames={eventNames} />
+        </TargetFlashScope>
       </section>
       {history}
     </div>
