@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signOut, signUp } from "./helpers/auth";
-import { E2E_PORT } from "./helpers/config";
+import { createServer } from "node:net";
 import { startOwnPortal } from "./helpers/own-portal";
 import { shoot } from "./helpers/screenshots";
 
@@ -94,8 +94,8 @@ test("the checklist can be dismissed before anything is done, and does not come 
 });
 
 test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once someone exists, the sign-in page says 'Sign in to EMS Portal'", async ({ browser }) => {
-  // A portal of its own, on a database with nobody in it, as a fresh install is (E2E_PORT + 2).
-  const portal = await startOwnPortal({ port: E2E_PORT + 2, env: { SIGNUP_MODE: "invite-only" } });
+  // A portal of its own, on a database with nobody in it, as a fresh install is, on a free port.
+  const portal = await startOwnPortal({ port: await freePort(), env: { SIGNUP_MODE: "invite-only" } });
   const context = await browser.newContext({ baseURL: portal.baseUrl });
   try {
     const page = await context.newPage();
@@ -130,3 +130,12 @@ test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once 
     await portal.stop();
   }
 });
+
+/** A port nobody listens on right now (the suite's own ports are taken by its servers and sandboxes). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
