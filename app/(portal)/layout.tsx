@@ -6,6 +6,7 @@ import { NavLinks, type NavItem } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { ReauthProvider } from "@/components/auth/reauth-provider";
 import { CommandPalette } from "@/components/shell/command-palette";
+import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 
 /**
  * The last check's unmuted errors, the number the Health page shows first (warnings and notices
@@ -92,6 +93,7 @@ export default async function PortalLayout({ children, panel }: { children: Reac
         {/* A record opened from a list, over it (app/(portal)/@panel). */}
         {panel}
       </div>
+      <KeyboardShortcuts />
     </ReauthProvider>
   );
 }
