@@ -287,7 +287,7 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
 
   const itemClass =
     "flex cursor-pointer items-center gap-2 rounded-md px-2 py-2 text-sm text-slate-800 data-[selected=true]:bg-brand-50 data-[selected=true]:text-brand-700";
-  const noteClass = "px-2 py-2 text-sm text-slate-600";
+  const noteClass = "px-2 py-2 text-sm text-slate-600 [overflow-wrap:anywhere]";
   const detailClass = "min-w-0 shrink truncate text-xs text-slate-500";
   const nothing = !groupId && found.status === "idle" && shownPages.length === 0 && shownActions.length === 0 && shownViews.length === 0 && views.status !== "loading";
 
