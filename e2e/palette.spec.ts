@@ -5,6 +5,7 @@ import { apiList, signUpWithSandbox } from "./listing-helpers";
 
 test.describe.configure({ timeout: 120_000 });
 
+const webhookFound = (page: Page) => page.getByTestId("palette-webhook");
 const palette = (page: Page) => page.getByTestId("command-palette");
 const input = (page: Page) => page.getByTestId("palette-input");
 
@@ -16,7 +17,7 @@ async function openWithKeyboard(page: Page): Promise<void> {
   await expect(input(page)).toBeFocused();
 }
 
-test("Ctrl+K jumps to a page, to a webhook group by number and by name; Esc closes; the header button opens it too", async ({ page }) => {
+test("Ctrl+K jumps to a page and to a webhook group by number; Esc closes; the header button opens it too", async ({ page }) => {
   await signUpWithSandbox(page, "palette");
   const groups = await apiList("webhook-groups", "fields=id,name&sort=id&per-page=5");
   const first = groups.items[0] as { id: number; name: string };
@@ -39,28 +40,11 @@ test("Ctrl+K jumps to a page, to a webhook group by number and by name; Esc clos
   await input(page).press("Enter");
   await expect(page).toHaveURL(new RegExp(`/webhook-groups/${first.id}$`));
 
-  // A group by a part of its name, searched on the server; arrows move, Enter opens.
-  const part = first.name.slice(0, Math.min(6, first.name.length)).trim();
-  await openWithKeyboard(page);
-  await input(page).fill(part);
-  const found = page.getByTestId("palette-group");
-  await expect(found.first()).toBeVisible({ timeout: 15_000 });
-  const ids = await found.evaluateAll((items) => items.map((item) => item.textContent ?? ""));
-  expect(ids.some((text) => text.includes(`#${first.id}`))).toBe(true);
-  await expect(found.first()).toHaveAttribute("data-selected", "true");
-  if ((await found.count()) > 1) {
-    await input(page).press("ArrowDown");
-    await expect(found.nth(1)).toHaveAttribute("data-selected", "true");
-    await input(page).press("ArrowUp");
-  }
-  const target = (await found.first().textContent())!.match(/#(\d+)$/)![1];
-  await input(page).press("Enter");
-  await expect(page).toHaveURL(new RegExp(`/webhook-groups/${target}$`));
-
   // Nothing found says so; Esc closes and gives the page back.
   await openWithKeyboard(page);
-  await input(page).fill("zz no such group zz");
-  await expect(page.getByTestId("palette-group-none")).toBeVisible({ timeout: 15_000 });
+  await input(page).fill("zz no such hook zz");
+  await expect(page.getByTestId("palette-webhook-none")).toHaveText("No webhook matches “zz no such hook zz”.", { timeout: 15_000 });
+  await expect(page.getByTestId("palette-event-none")).toHaveText("No event matches “zz no such hook zz”.");
   await page.keyboard.press("Escape");
   await expect(palette(page)).toHaveCount(0);
 
@@ -73,12 +57,133 @@ test("Ctrl+K jumps to a page, to a webhook group by number and by name; Esc clos
   await expect(page).toHaveURL(/\/settings\/credentials$/);
 });
 
-test("without credentials, a name search says how to connect", async ({ page }) => {
+test("without credentials, a search says how to connect", async ({ page }) => {
   await signUp(page, newTestUser("unconnected"));
   await page.goto("/team");
   await openWithKeyboard(page);
-  await input(page).fill("sync");
-  await expect(page.getByTestId("palette-group-error")).toHaveText("Connect an EMS account in Settings to search webhook groups.", { timeout: 15_000 });
+  await input(page).fill("hooks");
+  await expect(page.getByTestId("palette-search-error")).toHaveText("Connect an EMS account in Settings to search webhooks and events.", { timeout: 15_000 });
   await page.keyboard.press("Escape");
   await expect(palette(page)).toHaveCount(0);
+});
+
+test("⌘K finds a webhook by its whole URL and opens its page, finds an event by name, and runs actions (export, new view)", async ({ page }) => {
+  await signUpWithSandbox(page, "palette-records");
+  const hooks = await apiList("webhooks", "fields=id,name,url&sort=id&per-page=50");
+  const hook = hooks.items.find((item) => !String(item.url).includes("&")) as { id: number; name: string; url: string };
+  const events = await apiList("events", "fields=id,name&sort=id&per-page=5");
+  const event = events.items[0] as { id: number; name: string };
+
+  await page.goto("/webhooks");
+  await openWithKeyboard(page);
+  await input(page).fill(hook.url);
+  await expect(webhookFound(page).filter({ hasText: `#${hook.id}` })).toBeVisible({ timeout: 15_000 });
+  await expect(palette(page).getByText("Webhooks", { exact: true })).toBeVisible();
+  await expect(palette(page).getByText("Events", { exact: true })).toBeVisible();
+  await shoot(page, "palette-results", false);
+  await webhookFound(page)
+    .filter({ hasText: `#${hook.id}` })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/webhooks/${hook.id}$`));
+  await expect(page.getByTestId("webhook-view").getByRole("heading", { name: hook.name, exact: true }).first()).toBeVisible();
+  await expect(palette(page)).toHaveCount(0);
+
+  // An event by a part of its name: arrows choose, Enter opens its page.
+  await page.goto("/events");
+  await openWithKeyboard(page);
+  const part = event.name.slice(0, 8).trim();
+  await input(page).fill(part);
+  const eventFound = page.getByTestId("palette-event").filter({ hasText: `#${event.id}` });
+  await expect(eventFound).toBeVisible({ timeout: 15_000 });
+  await eventFound.click();
+  await expect(page).toHaveURL(new RegExp(`/events/${event.id}$`));
+
+  // Actions offered for the list on screen: its CSV, and a new view from its options.
+  await page.goto("/webhooks?sort=-id");
+  await openWithKeyboard(page);
+  await input(page).fill("export");
+  const download = page.waitForEvent("download");
+  await input(page).press("Enter");
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+  await expect(page.getByTestId("palette-task")).toHaveText(/^Exported \d+ rows as CSV\.$/, { timeout: 30_000 });
+  await page.keyboard.press("Escape");
+  await openWithKeyboard(page);
+  await input(page).fill("new view");
+  await input(page).press("Enter");
+  await expect(page).toHaveURL(/\/views\/new\?page=webhooks&query=sort%3D-id$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Save a view" })).toBeVisible();
+});
+
+test("j/k and Enter open a list's row; typing j in a search box moves nothing; ? lists the shortcuts and Escape closes them; g then e goes to Events", async ({
+  page,
+}) => {
+  await signUpWithSandbox(page, "palette-keys");
+  await page.goto("/webhooks");
+  await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
+  const rows = page.getByTestId("listing-row");
+  await expect(rows.nth(1)).toBeVisible();
+  const second = await rows.nth(1).getAttribute("data-id");
+
+  await page.keyboard.press("j");
+  await expect(rows.nth(0)).toHaveAttribute("data-keyboard-current", "");
+  await page.keyboard.press("j");
+  await page.keyboard.press("ArrowDown");
+  await expect(rows.nth(2)).toHaveAttribute("data-keyboard-current", "");
+  await page.keyboard.press("k");
+  await expect(rows.nth(1)).toHaveAttribute("data-keyboard-current", "");
+  await expect(rows.nth(1).locator("a.row-link")).toBeFocused();
+  await expect(page.locator("[data-keyboard-current]")).toHaveCount(1);
+  await shoot(page, "row-focus", false);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect(rows.nth(1).locator("a.row-link")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/webhooks/${second}$`));
+  await expect(page.getByTestId("webhook-view")).toBeVisible();
+
+  // "?" over any page; Escape closes it.
+  await page.goto("/webhooks");
+  await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
+  await page.keyboard.press("?");
+  const dialog = page.getByTestId("shortcuts-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("heading", { name: "Keyboard shortcuts" })).toBeVisible();
+  for (const does of ["Search webhooks, events, pages and actions", "Next row", "Previous row", "Open the row", "Show these shortcuts", "Webhooks", "Health"]) {
+    await expect(dialog.getByTestId("shortcut").filter({ hasText: does }).first()).toBeVisible();
+  }
+  await expect(dialog.getByText("Ctrl K")).toBeVisible();
+  await shoot(page, "shortcuts-dialog", false);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+
+  // Typing in a field is typing: Health's search box keeps the letter, no finding is marked.
+  await page.goto("/health");
+  const box = page.getByRole("search").getByRole("searchbox");
+  await box.click();
+  await page.keyboard.type("jjk");
+  await expect(box).toHaveValue("jjk");
+  await expect(page.locator("[data-keyboard-current]")).toHaveCount(0);
+  await expect(box).toBeFocused();
+
+  // "g" then a letter goes to a page.
+  await box.blur();
+  await page.keyboard.press("g");
+  await page.keyboard.press("e");
+  await expect(page).toHaveURL(/\/events$/);
+});
+
+test.describe("on a Mac", () => {
+  test.use({ userAgent: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" });
+
+  test("the palette's hint says ⌘K from the first HTML on, and ⌘K opens it", async ({ page }) => {
+    await signUp(page, newTestUser("mac"));
+    const html = await (await page.request.get("/team")).text();
+    expect(html).toContain("⌘K");
+    expect(html).not.toContain("Ctrl K");
+    await page.goto("/team");
+    await expect(page.getByTestId("palette-shortcut")).toHaveText("⌘K");
+    await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("palette-shortcut")).toHaveText("⌘K");
+    await page.keyboard.press("Meta+K");
+    await expect(palette(page)).toBeVisible();
+  });
 });

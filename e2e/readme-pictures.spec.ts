@@ -65,14 +65,14 @@ test("the README's pictures", async ({ page }) => {
   await expect(page.getByTestId("listing-table")).toBeVisible();
   await picture(page, "docs/screenshots/listing-phone-390.png", PHONE);
 
-  // The palette with a search answered: a saved view and webhook groups by name.
+  // The palette with a search answered: webhooks and events by name, a saved view, actions.
   await page.setViewportSize(DESKTOP);
   await page.goto("/webhook-groups?filter=name%3D*contains*desk");
   await saveView(page, "Support desks");
   await page.goto("/events");
   await page.keyboard.press("Control+k");
-  await page.getByPlaceholder("Pages, views, webhook groups…").fill("desk");
-  await expect(page.getByTestId("palette-group").first()).toBeVisible();
+  await page.getByTestId("palette-input").fill("desk");
+  await expect(page.getByTestId("palette-webhook").first().or(page.getByTestId("palette-webhook-none"))).toBeVisible({ timeout: 15_000 });
   await picture(page, "docs/screenshots/palette-1440.png", DESKTOP);
   await page.keyboard.press("Escape");
 

@@ -224,7 +224,9 @@ test.describe("signed in", () => {
     await page.keyboard.press("Control+K");
     await expect(page.getByTestId("command-palette")).toBeVisible();
     await page.getByTestId("palette-input").fill("sync");
-    await expect(page.getByTestId("palette-group").first().or(page.getByTestId("palette-group-none"))).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByTestId("palette-search-error").or(page.getByTestId("palette-webhook-none")).or(page.getByTestId("palette-webhook").first())).toBeVisible({
+      timeout: 15_000,
+    });
     await page.keyboard.press("Escape");
     await expect(page.getByTestId("command-palette")).toHaveCount(0);
     await page.goto("/account");

@@ -52,7 +52,7 @@ export const FEATURE_USES = {
   views: ["listing"],
   "listing-page": ["listing", "views", "history", "health"],
   webhooks: ["listing", "health", "history", "coverage"],
-  palette: ["auth", "listing", "views"],
+  palette: ["auth", "listing", "views", "history"],
   history: ["alerts", "health"],
   "audit-log": ["health", "listing"],
   auth: ["teams"],

@@ -7,6 +7,7 @@ import { NavSheet } from "@/components/shell/nav-sheet";
 import { NavAccountMenu } from "@/components/shell/nav-account-menu";
 import { ReauthProvider } from "@/components/auth/reauth-provider";
 import { CommandPalette } from "@/components/shell/command-palette";
+import { KeyboardShortcuts } from "@/components/shell/keyboard-shortcuts";
 
 /**
  * The frame of every signed-in page. One <header> holds the brand, the team, search and the
@@ -53,6 +54,7 @@ export default async function PortalLayout({ children, panel }: { children: Reac
         {/* A record opened from a list, over it (app/(portal)/@panel). */}
         {panel}
       </div>
+      <KeyboardShortcuts />
     </ReauthProvider>
   );
 }

@@ -1,66 +1,12 @@
-"use client";
+import { PaletteLauncher, type PalettePage } from "./palette-launcher";
+import { requestIsMac } from "./platform";
 
-import { useEffect, useState, useSyncExternalStore } from "react";
-import dynamic from "next/dynamic";
-import { Search } from "lucide-react";
-import { useHydrated } from "@/components/ui/use-hydrated";
-
-/** A page the palette jumps to (the navigation's items, and a few more). */
-export interface PalettePage {
-  href: string;
-  label: string;
-}
-
-// The palette's code (cmdk, Radix's dialog) is fetched when it first opens, not with every page.
-const PaletteDialog = dynamic(() => import("./palette-dialog").then((module) => module.PaletteDialog), { ssr: false });
-
-const isMac = () => /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
-const noSubscription = () => () => {};
+export type { PalettePage };
 
 /**
- * The command palette's launcher, on every page: ⌘K / Ctrl K or the header's Search button opens it
- * (components/shell/palette-dialog.tsx is the palette).
+ * The command palette's launcher in the header (components/shell/palette-launcher.tsx), told by the
+ * server whether to write its shortcut ⌘K or Ctrl K: the first HTML is right, nothing flips.
  */
-export function CommandPalette({ pages }: { pages: PalettePage[] }) {
-  const [open, setOpen] = useState(false);
-  // The shortcut as this platform writes it; the server renders the Mac form.
-  const shortcut = useSyncExternalStore(
-    noSubscription,
-    () => (isMac() ? "⌘K" : "Ctrl K"),
-    () => "⌘K",
-  );
-  // The shortcut listens once the page is interactive; tests wait for this mark before pressing it.
-  const ready = useHydrated();
-
-  useEffect(() => {
-    function onKeyDown(event: KeyboardEvent) {
-      if ((event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "k") {
-        event.preventDefault();
-        setOpen((was) => !was);
-      }
-    }
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, []);
-
-  return (
-    <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
-        aria-label="Search pages, views and webhook groups"
-        aria-keyshortcuts="Meta+K Control+K"
-        data-testid="palette-open"
-        data-ready={ready ? "true" : undefined}
-      >
-        <Search aria-hidden className="size-4" />
-        {/* Beside the full navigation row (xl) the words give way, up to the widest screens. */}
-        <span className="hidden sm:inline xl:hidden 2xl:inline">Search…</span>
-        <kbd className="hidden whitespace-nowrap rounded border border-slate-200 bg-slate-50 px-1.5 font-sans text-xs text-slate-500 md:inline">{shortcut}</kbd>
-      </button>
-      {/* Mounted per opening: a fresh query, and the views read again. */}
-      {open ? <PaletteDialog pages={pages} onClose={() => setOpen(false)} /> : null}
-    </>
-  );
+export async function CommandPalette({ pages }: { pages: PalettePage[] }) {
+  return <PaletteLauncher pages={pages} mac={await requestIsMac()} />;
 }

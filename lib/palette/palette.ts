@@ -3,12 +3,15 @@ import type { Actor } from "@/lib/access/actor";
 import { FAILURE_STATUS } from "@/lib/ems-access/shared-read";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
+import { canManageTeam } from "@/lib/access/roles";
+import { listTrackers } from "@/lib/history/trackers";
 import { inShowingOrder, listViews, viewHref } from "@/lib/views/views";
 
 /**
- * What the command palette (components/shell/command-palette.tsx) asks the server for, loaded when
- * it opens or as the person types: their visible saved views, and webhook groups by name. Both
- * act for the signed-in actor only: the views of their team they may see, the groups their own
+ * What the command palette (components/shell/palette-dialog.tsx) asks the server for, loaded when
+ * it opens or as the person types: their visible saved views, the syncs they may start, and
+ * webhooks and events by name, URL or id. Each acts for the signed-in actor only: the views of
+ * their team they may see, the team's trackers for an owner or admin, the records their own
  * credential reads. Nothing here returns a token, a secret or another team's data.
  */
 
@@ -26,37 +29,107 @@ export async function paletteViews(actor: Actor): Promise<PaletteView[]> {
   return views.map((view) => ({ id: view.id, name: view.name, page: view.page, scope: view.scope, isFavourite: view.isFavourite, href: viewHref(view) }));
 }
 
-/** The most groups one search lists. */
-export const GROUP_SEARCH_LIMIT = 10;
-
-export interface PaletteGroup {
-  id: number;
-  name: string;
+/** A change-history tracker "Sync now" may run from the palette. */
+export interface PaletteSyncTarget {
+  trackerId: string;
+  accountLabel: string;
 }
 
-export type GroupSearchOutcome = { kind: "ok"; groups: PaletteGroup[]; total: number } | { kind: "failed"; status: number; message: string };
+/**
+ * The team's active trackers, for an owner or admin (the ones Settings offers "Sync now" for);
+ * nothing for a member. The action itself (lib/actions/history/sync-now.ts) checks the role in the
+ * database again.
+ */
+export async function paletteSyncTargets(actor: Actor): Promise<PaletteSyncTarget[]> {
+  if (!canManageTeam(actor.role)) return [];
+  const trackers = await listTrackers(actor);
+  return trackers.filter((tracker) => tracker.status === "active").map((tracker) => ({ trackerId: tracker.id, accountLabel: tracker.accountLabel }));
+}
+
+/** The most records of each kind one search lists. */
+export const RECORD_SEARCH_LIMIT = 8;
+
+export interface PaletteWebhook {
+  id: number;
+  name: string;
+  url: string;
+  /** The URL's host, or "" when the URL does not parse. */
+  host: string;
+  enabled: boolean;
+}
+
+export interface PaletteEvent {
+  id: number;
+  name: string;
+  status: string;
+  startDate: string;
+}
+
+export type RecordSearchOutcome =
+  { kind: "ok"; webhooks: PaletteWebhook[]; webhookTotal: number; events: PaletteEvent[]; eventTotal: number } | { kind: "failed"; status: number; message: string };
+
+const WHOLE_NUMBER = /^\d{1,12}$/;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch (error) {
+    if (error instanceof TypeError) return "";
+    throw error;
+  }
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+const positiveId = (value: unknown) => {
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+};
 
 /**
- * Webhook groups whose name contains `text`, the first ten by name, read with the actor's own
- * credential through the listings' loader (shared answers, budget and error handling included).
- * `text` is already checked (lib/palette/validation.ts).
+ * Webhooks whose name or URL (so also its host) contains `query`, and events whose name contains
+ * it, or the record with that id when `query` is a number: the first few of each, by name, read
+ * with the actor's own credential through the listings' loader (shared answers, budget, error
+ * handling included), two EMS calls side by side. `query` is already checked
+ * (lib/palette/validation.ts). A failure of either read is the answer: both use one credential.
  */
-export async function searchWebhookGroups(actor: Actor, text: string): Promise<GroupSearchOutcome> {
-  const state = {
-    ...parseListingSearchParams("webhook-groups", {}),
-    fields: ["id", "name"],
-    filters: [{ field: "name", operator: "=*contains*", value: text }],
-    perPage: GROUP_SEARCH_LIMIT,
+export async function searchRecords(actor: Actor, query: string): Promise<RecordSearchOutcome> {
+  const byId = WHOLE_NUMBER.test(query) ? [{ field: "id", operator: "=", value: query }] : [];
+  const webhookState = {
+    ...parseListingSearchParams("webhooks", {}),
+    fields: ["id", "name", "url", "enabled"],
+    filters: [{ field: "name", operator: "=*contains*", value: query }, { field: "url", operator: "=*contains*", value: query }, ...byId],
+    searchCondition: "or" as const,
+    perPage: RECORD_SEARCH_LIMIT,
     sort: [{ field: "name", direction: "asc" as const }],
   };
-  const outcome = await loadListing(actor, state);
-  if (outcome.kind === "no-credentials") {
-    return { kind: "failed", status: FAILURE_STATUS[outcome.kind], message: "Connect an EMS account in Settings to search webhook groups." };
+  const eventState = {
+    ...parseListingSearchParams("events", {}),
+    fields: ["id", "name", "status", "start_date"],
+    filters: [{ field: "name", operator: "=*contains*", value: query }, ...byId],
+    searchCondition: "or" as const,
+    perPage: RECORD_SEARCH_LIMIT,
+    sort: [{ field: "name", direction: "asc" as const }],
+  };
+  const [webhooks, events] = await Promise.all([loadListing(actor, webhookState), loadListing(actor, eventState)]);
+  for (const outcome of [webhooks, events]) {
+    if (outcome.kind === "no-credentials") {
+      return { kind: "failed", status: FAILURE_STATUS[outcome.kind], message: "Connect an EMS account in Settings to search webhooks and events." };
+    }
+    if (outcome.kind !== "ok") return { kind: "failed", status: FAILURE_STATUS[outcome.kind], message: outcome.message };
   }
-  if (outcome.kind !== "ok") return { kind: "failed", status: FAILURE_STATUS[outcome.kind], message: outcome.message };
-  const groups = outcome.items
-    .map((item) => ({ id: Number(item.id), name: typeof item.name === "string" ? item.name : "" }))
-    .filter((group) => Number.isSafeInteger(group.id) && group.id > 0)
-    .slice(0, GROUP_SEARCH_LIMIT);
-  return { kind: "ok", groups, total: outcome.meta.totalCount };
+  if (webhooks.kind !== "ok" || events.kind !== "ok") throw new Error("unreachable: both reads were checked");
+  return {
+    kind: "ok",
+    webhooks: webhooks.items.flatMap((item) => {
+      const id = positiveId(item.id);
+      const url = text(item.url);
+      return id ? [{ id, name: text(item.name), url, host: hostOf(url), enabled: item.enabled === true || item.enabled === 1 }] : [];
+    }),
+    webhookTotal: webhooks.meta.totalCount,
+    events: events.items.flatMap((item) => {
+      const id = positiveId(item.id);
+      return id ? [{ id, name: text(item.name), status: text(item.status), startDate: text(item.start_date) }] : [];
+    }),
+    eventTotal: events.meta.totalCount,
+  };
 }

@@ -5,13 +5,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { GET as viewsGET } from "@/app/api/palette/views/route";
-import { GET as groupsGET } from "@/app/api/palette/webhook-groups/route";
+import { GET as searchGET } from "@/app/api/palette/search/route";
+import { GET as actionsGET } from "@/app/api/palette/actions/route";
+import type { Actor } from "@/lib/access/actor";
+import { startTracking } from "@/lib/history/trackers";
+import { SYNC_INTERVALS } from "@/lib/history/sync-intervals";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { flushEmsState } from "@/lib/ems";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { createView, setViewFavourite } from "@/lib/views/views";
 import { startAllowedSandbox } from "../ems/support/sandbox";
 import { signInAs, signedOut } from "../actions/support/request";
@@ -28,7 +33,8 @@ afterAll(async () => {
 beforeEach(() => signedOut({ path: "/api/palette" }));
 
 const listViews = () => viewsGET(new Request("http://localhost:3000/api/palette/views"));
-const search = (q?: string) => groupsGET(new Request(`http://localhost:3000/api/palette/webhook-groups${q === undefined ? "" : `?q=${encodeURIComponent(q)}`}`));
+const searchRaw = (query: string) => searchGET(new Request(`http://localhost:3000/api/palette/search${query ? `?${query}` : ""}`));
+const search = (q?: string) => searchRaw(q === undefined ? "" : `q=${encodeURIComponent(q)}`);
 const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
 
 describe("GET /api/palette/views", () => {
@@ -81,25 +87,28 @@ describe("GET /api/palette/views", () => {
   });
 });
 
-describe("GET /api/palette/webhook-groups", () => {
+describe("GET /api/palette/search", () => {
   it("answers 401 to a signed-out caller, before looking at the query", async () => {
-    const response = await search();
+    const response = await search("hooks");
     expect(response.status).toBe(401);
   });
 
-  it("answers 400 with the reason for a missing, too short, too long or unsearchable q", async () => {
+  it("answers 400 with the reason for a missing, too short, too long or unsearchable q, before asking the EMS", async () => {
     const owner = await createTeam();
     await signInAs(owner);
     for (const [q, message] of [
       [undefined, "Say what to search for (?q=)."],
-      [" a ", "Type at least 2 characters of a name."],
-      ["x".repeat(101), "A name to search for has at most 100 characters."],
-      ["a&b", expect.stringContaining("“&”")],
+      [" a ", "Type at least 2 characters."],
+      ["x".repeat(201), "A search has at most 200 characters."],
+      ["https://a.example/?x=1&y=2", "The EMS API cannot search for “&”: search for the part before or after it."],
+      ["ab\u0001cd", "A search cannot contain a control character (a tab or a line break)."],
     ] as const) {
       const response = await search(q);
       expect(response.status, String(q)).toBe(400);
       expect(await errorOf(response)).toEqual(message);
     }
+    const twice = await searchRaw("q=ab&q=cd");
+    expect(twice.status).toBe(400);
   });
 
   it("answers 409 with what to do when the caller has no credentials, whatever a teammate has", async () => {
@@ -107,47 +116,130 @@ describe("GET /api/palette/webhook-groups", () => {
     await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
     const member = await addMember(owner, "MEMBER");
     await signInAs(member);
-    const response = await search("group");
+    const response = await search("hooks");
     expect(response.status).toBe(409);
-    expect(await errorOf(response)).toBe("Connect an EMS account in Settings to search webhook groups.");
+    expect(await errorOf(response)).toBe("Connect an EMS account in Settings to search webhooks and events.");
   });
 
-  it("finds the caller's groups by a part of their name, ten at most, by name, with nothing secret in the answer", async () => {
+  it("finds the caller's webhooks by their whole URL, their host and their name, and events by name and id, with nothing secret in the answer", async () => {
     const owner = await createTeam();
     await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
-    const all = await loadListing(owner, { ...parseListingSearchParams("webhook-groups", {}), fields: ["id", "name"], perPage: 200 });
-    if (all.kind !== "ok") throw new Error(`the sandbox listing failed: ${all.kind}`);
-    const sample = String(all.items[0]?.name ?? "");
-    const part = sample.slice(1, 5).toLowerCase();
-    expect(part.length).toBeGreaterThanOrEqual(2);
-    const expected = all.items.filter((item) => String(item.name).toLowerCase().includes(part));
-
+    const hooks = await all(owner, "webhooks", ["id", "name", "url"]);
+    const events = await all(owner, "events", ["id", "name"]);
+    const hook = hooks.find((item) => !String(item.url).includes("&") && String(item.name).length > 3)!;
+    const url = String(hook.url);
     await signInAs(owner);
-    const response = await search(part);
-    expect(response.status).toBe(200);
+
+    const byUrl = await found(url);
+    expect(byUrl.webhooks.map((item) => item.id)).toContain(Number(hook.id));
+    expect(byUrl.webhookTotal).toBe(
+      hooks.filter((item) => String(item.url).toLowerCase().includes(url.toLowerCase()) || String(item.name).toLowerCase().includes(url.toLowerCase())).length,
+    );
+    expect(byUrl.webhooks.find((item) => item.id === Number(hook.id))).toEqual({
+      id: Number(hook.id),
+      name: hook.name,
+      url,
+      host: new URL(url).host,
+      enabled: expect.any(Boolean),
+    });
+
+    const host = new URL(url).host;
+    const byHost = await found(host);
+    expect(byHost.webhookTotal).toBe(
+      hooks.filter((item) => String(item.url).toLowerCase().includes(host.toLowerCase()) || String(item.name).toLowerCase().includes(host.toLowerCase())).length,
+    );
+    expect(byHost.webhooks.length).toBe(Math.min(8, byHost.webhookTotal));
+    for (const item of byHost.webhooks) expect(`${item.name} ${item.url}`.toLowerCase()).toContain(host.toLowerCase());
+
+    const event = events.find((item) => String(item.name).length > 5)!;
+    const part = String(event.name).slice(1, 6).trim();
+    const byName = await found(part);
+    expect(byName.eventTotal).toBe(events.filter((item) => String(item.name).toLowerCase().includes(part.toLowerCase())).length);
+    for (const item of byName.events) expect(item.name.toLowerCase()).toContain(part.toLowerCase());
+
+    const byId = await found(String(event.id));
+    expect(byId.events.map((item) => item.id)).toContain(Number(event.id));
+
+    const response = await search(url);
     const text = await response.text();
-    const body = JSON.parse(text) as { groups: { id: number; name: string }[]; total: number };
-    expect(body.total).toBe(expected.length);
-    expect(body.groups.length).toBe(Math.min(10, expected.length));
-    for (const group of body.groups) {
-      expect(Object.keys(group).sort()).toEqual(["id", "name"]);
-      expect(group.name.toLowerCase()).toContain(part);
-    }
     expect(text).not.toContain(DEMO_CREDENTIALS.consumerSecret);
     expect(text).not.toContain(DEMO_CREDENTIALS.consumerKey);
+    expect(text).not.toContain("headers");
 
-    const none = await search("no group is called this");
-    expect(none.status).toBe(200);
-    expect(await none.json()).toEqual({ groups: [], total: 0 });
+    expect(await found("no webhook is called this")).toEqual({ webhooks: [], webhookTotal: 0, events: [], eventTotal: 0 });
+  });
+
+  it("never answers another team's records: a team on the other account does not find the demo account's webhook by its URL", async () => {
+    const demoTeam = await createTeam();
+    await saveCredential(demoTeam, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const otherTeam = await createTeam();
+    await saveCredential(otherTeam, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS });
+    const demoHooks = await all(demoTeam, "webhooks", ["id", "name", "url"]);
+    const otherHooks = await all(otherTeam, "webhooks", ["id", "name", "url"]);
+    const otherUrls = new Set(otherHooks.map((item) => String(item.url)));
+    const hook = demoHooks.find((item) => !String(item.url).includes("&") && !otherUrls.has(String(item.url)))!;
+
+    // The demo team searches first, so a shared answer would be there to leak.
+    await signInAs(demoTeam);
+    expect((await found(String(hook.url))).webhooks.map((item) => item.id)).toContain(Number(hook.id));
+    await signInAs(otherTeam);
+    const theirs = await found(String(hook.url));
+    const otherIds = new Set(otherHooks.map((item) => Number(item.id)));
+    for (const item of theirs.webhooks) expect(otherIds.has(item.id)).toBe(true);
+    expect(theirs.webhooks.map((item) => item.url)).not.toContain(String(hook.url));
   });
 
   it("answers 403 with the EMS's reason when the caller's credentials are rejected", async () => {
     const owner = await createTeam();
     await saveCredential(owner, { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: "not the secret" });
     await signInAs(owner);
-    const response = await search("group");
+    const response = await search("hooks");
     expect(response.status).toBe(403);
     expect(await errorOf(response)).toMatch(/\S/);
     expect(await prisma.apiCredential.count({ where: { userId: owner.userId } })).toBe(1);
   });
 });
+
+describe("GET /api/palette/actions", () => {
+  it("answers 401 signed out; offers the team's active tracker's sync to an owner, nothing to a member", async () => {
+    expect((await actionsGET(new Request("http://localhost:3000/api/palette/actions"))).status).toBe(401);
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const member = await addMember(owner, "MEMBER");
+    const outsider = await createTeam();
+    await saveCredential(outsider, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    const tracker = await startTracking(owner, { intervalMinutes: SYNC_INTERVALS[0] });
+    await startTracking(outsider, { intervalMinutes: SYNC_INTERVALS[0] });
+
+    const targets = async () =>
+      ((await (await actionsGET(new Request("http://localhost:3000/api/palette/actions"))).json()) as { syncTargets: { trackerId: string }[] }).syncTargets;
+    await signInAs(owner);
+    expect((await targets()).map((target) => target.trackerId)).toEqual([tracker.id]);
+    await signInAs(member);
+    expect(await targets()).toEqual([]);
+  });
+});
+
+type Found = {
+  webhooks: { id: number; name: string; url: string; host: string; enabled: boolean }[];
+  webhookTotal: number;
+  events: { id: number; name: string }[];
+  eventTotal: number;
+};
+
+async function found(q: string): Promise<Found> {
+  const response = await search(q);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Found;
+}
+
+/** Every record of the caller's account, straight through the listing loader, as a second opinion. */
+async function all(actor: Actor, resource: "webhooks" | "events", fields: string[]): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let page = 1; ; page++) {
+    const outcome = await loadListing(actor, { ...parseListingSearchParams(resource, {}), fields, perPage: 200, page });
+    if (outcome.kind !== "ok") throw new Error(`the sandbox listing failed: ${outcome.kind}`);
+    items.push(...outcome.items);
+    if (page >= outcome.meta.pageCount) return items;
+  }
+}
