@@ -426,8 +426,9 @@ test.describe("the table", () => {
     expect((await row.boundingBox())!.height).toBeLessThanOrEqual(80);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.getByTestId("sort-menu").click();
-    await page.getByLabel("Sort by").selectOption("name");
-    await expect(page).toHaveURL(/\/events\?sort=name$/);
+    // Events come by start date already: a name is the next level.
+    await page.getByLabel("Then by").selectOption("name");
+    await expect(page).toHaveURL(/\/events\?sort=start_date%2Cname$/);
   });
 
   test.describe("without JavaScript", () => {
@@ -492,7 +493,7 @@ test.describe("credentials states", () => {
     await signUp(page, user);
     await page.goto("/webhook-groups");
     await expect(page.getByTestId("state-no-credentials")).toBeVisible();
-    await expect(page.getByTestId("state-no-credentials").getByRole("link", { name: "Add them in Settings" })).toHaveAttribute("href", "/settings");
+    await expect(page.getByTestId("state-no-credentials").getByRole("link", { name: "Add them in Settings" })).toHaveAttribute("href", "/settings/credentials");
 
     await page.goto("/settings/credentials");
     await page.getByLabel("Base URL").fill(SANDBOX_BASE_URL);
