@@ -55,7 +55,8 @@ function stickyBottom(): number {
     const position = getComputedStyle(bar).position;
     if (position !== "sticky" && position !== "fixed") continue;
     const box = bar.getBoundingClientRect();
-    if (box.top <= 1 && box.height > 0) bottom = Math.max(bottom, box.bottom);
+    // A bar across the top, not a sidebar down the side (the layout's header is one from 1,024 px).
+    if (box.top <= 1 && box.height > 0 && box.height < window.innerHeight / 2) bottom = Math.max(bottom, box.bottom);
   }
   return bottom;
 }
