@@ -27,7 +27,8 @@ import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
-import { openChanges, type StepChanges } from "./steps";
+import { differsFrom, without } from "./operations";
+import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
 
 /**
  * Applies a plan's steps in order (issue 27 §2), resumably, on any number of instances:
@@ -76,6 +77,7 @@ type StepRow = {
   operation: string;
   recordId: number | null;
   changesCiphertext: string;
+  beforeCiphertext: string | null;
   expectedUpdatedAt: string | null;
   state: string;
   startedBy: string | null;
@@ -220,7 +222,11 @@ async function runStep(planId: string, step: StepRow, leaseId: string, deps: App
       return finish(step, PENDING, { state: gone ? "skipped" : "failed", message: gone ? "Already deleted in the EMS." : "The record no longer exists in the EMS." });
     }
     const current = item as Webhook | WebhookGroup;
-    if (step.expectedUpdatedAt && current.updated_at && current.updated_at !== step.expectedUpdatedAt) {
+    // `updated_at` has whole seconds: an edit in the same second as the plan's read keeps it, so
+    // the record is also compared with what the plan saw (its fields, header values included).
+    const before = openBefore(planId, step.id, step.beforeCiphertext);
+    const moved = step.expectedUpdatedAt && current.updated_at && current.updated_at !== step.expectedUpdatedAt;
+    if (moved || (before && differsFrom(before, current))) {
       const message = `Changed in the EMS by ${current.updated_by ?? "someone"} at ${current.updated_at} UTC since this plan was made.`;
       return finish(step, PENDING, { state: "conflict", message });
     }
@@ -289,12 +295,21 @@ async function carryExpectation(planId: string, position: number, operation: Wri
   const resource = resourceOf(operation);
   const later = await prisma.changePlanStep.findMany({
     where: { planId, recordId, position: { gt: position }, state: "pending", operation: { in: [`${resource}.update`, `${resource}.delete`] } },
-    select: { id: true },
+    select: { id: true, beforeCiphertext: true },
   });
   if (later.length === 0) return;
   const { item } = await deps.client.getOne(resource, recordId, {}, { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } });
-  const updatedAt = (item as Webhook | WebhookGroup | null)?.updated_at ?? null;
-  await prisma.changePlanStep.updateMany({ where: { id: { in: later.map((step) => step.id) } }, data: { expectedUpdatedAt: updatedAt } });
+  const record = item as Webhook | WebhookGroup | null;
+  for (const step of later) {
+    await prisma.changePlanStep.update({
+      where: { id: step.id },
+      data: {
+        expectedUpdatedAt: record?.updated_at ?? null,
+        // What it will find is the record as this step left it (and undo puts that back).
+        beforeCiphertext: record && step.beforeCiphertext ? sealBefore(planId, step.id, without(record, ["webhooks"])) : step.beforeCiphertext,
+      },
+    });
+  }
 }
 
 /** Why a plan cannot be applied as it stands: not approved, or changed since its approval. */

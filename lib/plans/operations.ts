@@ -63,3 +63,21 @@ export function without<T extends object>(record: T, fields: readonly string[]):
   for (const field of fields) delete copy[field];
   return copy as T;
 }
+
+/** Fields a record's own bookkeeping changes: not what a plan compares. */
+const BOOKKEEPING = new Set(["id", "created_at", "created_by", "updated_at", "updated_by", "webhooks"]);
+
+/**
+ * Whether `current` differs from `before` in a field both hold (a field one read left out is not
+ * a difference): how a plan sees an edit made in the EMS since it read the record.
+ */
+export function differsFrom(before: object, current: object): boolean {
+  const then = before as Record<string, unknown>;
+  const now = current as Record<string, unknown>;
+  for (const field of Object.keys(then)) {
+    if (BOOKKEEPING.has(field) || !(field in now) || then[field] === undefined || now[field] === undefined) continue;
+    const same = field === "headers" ? sameHeaders(then[field] as EmsHeader[], now[field] as EmsHeader[]) : sameValue(then[field], now[field]);
+    if (!same) return true;
+  }
+  return false;
+}

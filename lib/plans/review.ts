@@ -38,12 +38,13 @@ export async function reviewRequired(teamId: string, tx: TransactionClient = pri
   return managers >= 2;
 }
 
-/** What an approval is of: the steps' operations, records, changes and expectations, in order. */
+/** What an approval is of: the steps' operations, records and changes, in order. */
 export async function planDigest(planId: string, tx: TransactionClient = prisma): Promise<string> {
   const steps = await readSteps(planId, tx);
   const hash = createHash("sha256");
-  for (const step of steps)
-    hash.update(JSON.stringify([step.position, step.operation.operation, step.operation.recordId ?? null, step.operation.changes, step.expectedUpdatedAt]));
+  // What is sent, to which record: not what the apply checks before sending (it moves along as
+  // earlier steps of the plan change the same record).
+  for (const step of steps) hash.update(JSON.stringify([step.position, step.operation.operation, step.operation.recordId ?? null, step.operation.changes]));
   return hash.digest("hex");
 }
 

@@ -172,7 +172,9 @@ describe("getting a token under the lease", () => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect((error as UpstreamUnavailableError).code).toBe("ems_timeout");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Cut off at the lease (1 s), not after the 3 s the token endpoint takes; a busy machine adds its
+    // own database round trips around it.
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(await leaseHolder(credential.fingerprint)).toBeNull();
     expect((await readSharedToken(credential.fingerprint))?.token ?? null).toBeNull();
   });

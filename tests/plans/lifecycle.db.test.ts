@@ -172,10 +172,12 @@ describe("a plan from draft to applied, and undone", () => {
     const { planId } = await draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Approved name" } }] });
     await submitPlan(member, planId);
     await approvePlan(admin, planId);
-    // The step changes after the approval (here: what it expects of the record).
-    await prisma.changePlanStep.updateMany({ where: { planId }, data: { expectedUpdatedAt: "1999-01-01 00:00:00" } });
+    // The step changes after the approval (here: the record it writes to).
+    const other = (await client().listWebhooks({ perPage: 2, sort: [{ field: "id", direction: "asc" }] })).items[1];
+    await prisma.changePlanStep.updateMany({ where: { planId }, data: { recordId: other.id } });
     await expect(startApply(owner, planId)).rejects.toBeInstanceOf(PlanNotApprovedError);
     expect((await read(hook.id)).name).toBe(hook.name);
+    expect((await read(other.id)).name).toBe(other.name);
   });
 
   it("rejects with a reason; cancels before it runs; nothing reaches the EMS", async () => {

@@ -5,7 +5,7 @@ import type { Webhook } from "@/lib/ems";
 import { webhookBulkChanges, groupBulkChanges } from "@/lib/plans/bulk";
 import { describeOperation } from "@/lib/plans/diff";
 import { planImpact } from "@/lib/plans/impact";
-import type { DraftOperation } from "@/lib/plans/operations";
+import { differsFrom, type DraftOperation } from "@/lib/plans/operations";
 import { simulatePlan } from "@/lib/plans/simulate";
 import { inverseOperations } from "@/lib/plans/undo";
 import { event, group, NOW, webhook } from "../health/builders";
@@ -127,5 +127,15 @@ describe("undo", () => {
     expect(operations[0].changes).not.toHaveProperty("id");
     expect(operations[1]).toMatchObject({ operation: "webhooks.delete", recordId: 77 });
     expect(cannot).toHaveLength(1);
+  });
+});
+
+describe("differsFrom: an edit made in the EMS since the plan read the record", () => {
+  it("sees a changed field or header value, and ignores bookkeeping and fields one read left out", () => {
+    const before = webhook({ id: 1, url: "https://a.example", headers: [{ key: "K", value: "v" }], updated_at: "2026-11-26 10:00:00" });
+    expect(differsFrom(before, { ...before, updated_by: "someone", updated_at: "2026-11-26 10:00:00" })).toBe(false);
+    expect(differsFrom(before, { ...before, url: "https://b.example" })).toBe(true);
+    expect(differsFrom(before, { ...before, headers: [{ key: "K", value: "other" }] })).toBe(true);
+    expect(differsFrom(before, { id: 1, url: "https://a.example" })).toBe(false);
   });
 });
