@@ -25,8 +25,11 @@ async function pageWidth(page: Page): Promise<number> {
 /** The bottom of the portal's sticky top bar, in px from the top of the window. */
 async function barBottom(page: Page): Promise<number> {
   return page.evaluate(() => {
+    // A bar across the top: from 1,024 px the portal's header is a sidebar as tall as the window instead.
     const bar = [...document.querySelectorAll("header")].find(
-      (header) => getComputedStyle(header).position === "sticky" || getComputedStyle(header).position === "fixed",
+      (header) =>
+        (getComputedStyle(header).position === "sticky" || getComputedStyle(header).position === "fixed") &&
+        header.getBoundingClientRect().height < window.innerHeight / 2,
     );
     return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
   });

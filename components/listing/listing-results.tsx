@@ -42,7 +42,7 @@ export function ListingResults({ state, results }: { state: ListingState; result
         </div>
       ) : (
         <>
-          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} changed={changed} context={results.webhookContext} />
+          <ListingTable state={{ ...state, page: meta.currentPage }} rows={items} changed={changed} context={results.webhookContext} askFindings={results.healthKnown} />
           <Pagination state={{ ...state, page: meta.currentPage }} meta={meta} />
         </>
       )}

@@ -15,10 +15,20 @@ import { StatusBadge } from "./status-badge";
  * the server for the first HTML and in the browser when it hydrates. Styles repeated on every row
  * are the few classes of app/globals.css ("Listing rows"), not utility strings per cell.
  */
-export function ListingRows({ resource, columns, rows }: { resource: EmsResource; columns: TableColumn[]; rows: TableRow[] }) {
+export function ListingRows({
+  resource,
+  columns,
+  rows,
+  askFindings = false,
+}: {
+  resource: EmsResource;
+  columns: TableColumn[];
+  rows: TableRow[];
+  askFindings?: boolean;
+}) {
   // A group's findings come a moment after its row (components/listing/group-findings.tsx).
   const findings = useGroupFindings(
-    resource === "webhook-groups" && columns.some((column) => column.kind === "contents") ? rows.flatMap((row) => (row.id ? [row.id] : [])) : null,
+    askFindings && resource === "webhook-groups" && columns.some((column) => column.kind === "contents") ? rows.flatMap((row) => (row.id ? [row.id] : [])) : null,
   );
   return (
     <tbody>

@@ -88,11 +88,14 @@ export function ListingTable({
   rows,
   changed,
   context,
+  askFindings = false,
 }: {
   state: ListingState;
   rows: Record<string, unknown>[];
   changed?: ReadonlySet<number>;
   context?: WebhookRowContext;
+  /** The groups list asks for its groups' health findings (components/listing/group-findings.tsx). */
+  askFindings?: boolean;
 }) {
   const config = listingConfig(state.resource);
   const data = tableData(state, rows, changed, context);
@@ -118,7 +121,7 @@ export function ListingTable({
             ))}
           </tr>
         </thead>
-        <ListingRows resource={data.resource} columns={data.columns} rows={data.rows} />
+        <ListingRows resource={data.resource} columns={data.columns} rows={data.rows} askFindings={askFindings} />
       </table>
     </ListingScroll>
   );

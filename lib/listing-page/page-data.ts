@@ -26,6 +26,12 @@ export type ListingResultsData =
       exportMaxRows: number;
       /** The webhooks list: each webhook's group name and health findings. */
       webhookContext?: WebhookRowContext;
+      /**
+       * A health check has been computed for this person's credential (the navigation's counts): the
+       * groups list then asks for its groups' findings. Not before: that first check reads the whole
+       * setup, credits a person who only opened the groups list has not asked to spend.
+       */
+      healthKnown: boolean;
     }
   | { kind: "failure"; failure: ListingFailure };
 
@@ -62,5 +68,11 @@ async function loadListingResults(actor: Actor, state: ListingState, emsClient: 
     log.error({ event: "listing.marks_failed", resource: state.resource, err: error }, "changed-since marks could not be worked out");
     return new Set<number>();
   });
-  return { ...outcome, changed, exportMaxRows: exportEnv().EXPORT_MAX_ROWS, ...(context ? { webhookContext: await context } : {}) };
+  return {
+    ...outcome,
+    changed,
+    exportMaxRows: exportEnv().EXPORT_MAX_ROWS,
+    healthKnown: actor.healthCounts != null,
+    ...(context ? { webhookContext: await context } : {}),
+  };
 }

@@ -46,7 +46,8 @@ export function ListingToolbar({ state, tools }: { state: ListingState; tools?: 
   return (
     <div className="flex flex-wrap items-start gap-2" role="group" aria-label="Listing options" data-testid="listing-toolbar" data-ready={ready ? "true" : undefined}>
       {/* On a phone the chips have a line of their own: squeezed beside the buttons, "+ Filter" ran under them. */}
-      <div className="min-w-0 flex-1 max-sm:basis-full">
+      {/* At least room for "+ Filter" and a chip: the tools wrap to a line of their own before they cover it. */}
+      <div className="min-w-48 flex-1 max-sm:basis-full">
         <FilterChips ref={chips} state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
       </div>
       <div className="flex max-w-full flex-wrap items-center gap-2">
