@@ -49,10 +49,12 @@ test.describe("change plans", () => {
     page,
     browser,
   }) => {
-    test.setTimeout(180_000);
+    // Two people, two applies and an undo: minutes on a busy machine.
+    test.setTimeout(360_000);
     const { adminPage, adminContext } = await ownerAndAdmin(page, browser, PLANS_ACCOUNTS[0]);
     const { id, url } = await firstWebhook(page);
-    const newUrl = `https://moved.example.org/e2e/${id}`;
+    // Unique per attempt: a retry after a partly run attempt still changes something.
+    const newUrl = `https://moved.example.org/e2e/${id}/${Date.now()}`;
 
     // The owner drafts: a bad URL first keeps what was typed and says why.
     await page.getByLabel("URL").fill("ftp://nope.example.org");
@@ -103,6 +105,8 @@ test.describe("change plans", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Undo “Move the hook”");
     await expect(page.getByTestId("plan-operation").locator("ins")).toHaveText(url);
     await page.getByTestId("plan-submit").click();
+    // Sent for review before the admin opens it (else the admin's page is still the draft's).
+    await expect(page.getByTestId("plan-status")).toHaveText("Waiting for review");
     const undoUrl = page.url();
     await adminPage.goto(undoUrl);
     await adminPage.getByTestId("plan-approve").click();

@@ -206,6 +206,7 @@ test.describe("signed in", () => {
     await page.getByTestId("filter-editor").getByRole("button", { name: "Add filter" }).click();
     await expect(page.getByTestId("filter-chip")).toBeVisible();
     const download = page.waitForEvent("download");
+    await page.getByTestId("export-menu").click();
     await page.getByTestId("export-json").click();
     await download;
     await expect(page.getByTestId("export-status")).toContainText("Exported");
