@@ -5,28 +5,8 @@ import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import type { WebhookEditDefaults } from "@/lib/plans/edits";
 import { HeaderEdits } from "./header-edits";
-
-export interface WebhookEditDefaults {
-  /** null: a new webhook. */
-  id: number | null;
-  name: string;
-  url: string;
-  groupId: number | null;
-  triggerObject: string;
-  contentType: string;
-  enabled: boolean;
-  onInsert: boolean;
-  onUpdate: boolean;
-  onDelete: boolean;
-  publicUser: boolean;
-  adminUser: boolean;
-  apiCall: boolean;
-  anyEvent: boolean;
-  eventIds: number[];
-  notes: string;
-  headerNames: string[];
-}
 
 const selectClass = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 

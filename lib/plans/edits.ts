@@ -3,7 +3,7 @@ import type { EmsHeader, NewWebhook, NewWebhookGroup, Webhook, WebhookChanges, W
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { FieldErrorsError } from "@/lib/errors";
 import { groupBulkChanges, webhookBulkChanges, type GroupBulkEdit, type WebhookBulkEdit } from "./bulk";
-import { changedFields, without, type DraftOperation } from "./operations";
+import { changedFields, NOT_WRITABLE, without, type DraftOperation } from "./operations";
 
 /**
  * What a person asks for when drafting (issue 27 §2), and the operations it becomes against the
@@ -37,6 +37,28 @@ export type PlanEdit =
   | { kind: "group.delete"; id: number }
   | { kind: "webhooks.bulk"; ids: number[]; edit: WebhookBulkEdit }
   | { kind: "groups.bulk"; ids: number[]; edit: GroupBulkEdit };
+
+/** A webhook's fields as the edit form starts from them (header names only: values never go to a browser). */
+export interface WebhookEditDefaults {
+  /** null: a new webhook. */
+  id: number | null;
+  name: string;
+  url: string;
+  groupId: number | null;
+  triggerObject: string;
+  contentType: string;
+  enabled: boolean;
+  onInsert: boolean;
+  onUpdate: boolean;
+  onDelete: boolean;
+  publicUser: boolean;
+  adminUser: boolean;
+  apiCall: boolean;
+  anyEvent: boolean;
+  eventIds: number[];
+  notes: string;
+  headerNames: string[];
+}
 
 /** A rule of §8 broken by an edit: the field as the form names it, and what to do. */
 export interface EditProblem {
@@ -266,7 +288,7 @@ export function operationsFor(edits: readonly PlanEdit[], records: RecordsNow): 
 
 /** A copy of a webhook for another group: every writable field, header values included. */
 function duplicateOf(hook: Webhook, groupId: number | null, name?: string): NewWebhook {
-  const fields = without(hook, ["id", "created_at", "created_by", "updated_at", "updated_by"]);
+  const fields = without(hook, NOT_WRITABLE);
   return {
     ...(fields as NewWebhook),
     name: name ?? `${hook.name ?? `Webhook ${hook.id}`} (copy)`,

@@ -5,6 +5,7 @@ import { loadRecord, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { loadSetup } from "@/lib/setup/load";
 import { labelOf } from "@/lib/setup/setup-data";
 import { prisma } from "@/lib/db/prisma";
+import type { WebhookEditDefaults } from "./edits";
 import { readSteps } from "./store";
 
 /**
@@ -15,25 +16,7 @@ import { readSteps } from "./store";
 
 export interface WebhookFormData {
   kind: "ok";
-  defaults: {
-    id: number | null;
-    name: string;
-    url: string;
-    groupId: number | null;
-    triggerObject: string;
-    contentType: string;
-    enabled: boolean;
-    onInsert: boolean;
-    onUpdate: boolean;
-    onDelete: boolean;
-    publicUser: boolean;
-    adminUser: boolean;
-    apiCall: boolean;
-    anyEvent: boolean;
-    eventIds: number[];
-    notes: string;
-    headerNames: string[];
-  };
+  defaults: WebhookEditDefaults;
   groups: { id: number; name: string }[];
 }
 

@@ -64,8 +64,9 @@ export function without<T extends object>(record: T, fields: readonly string[]):
   return copy as T;
 }
 
-/** Fields a record's own bookkeeping changes: not what a plan compares. */
-const BOOKKEEPING = new Set(["id", "created_at", "created_by", "updated_at", "updated_by", "webhooks"]);
+/** A record's own bookkeeping (its id, who and when) and a group's nested webhooks: never written, never compared. */
+export const NOT_WRITABLE = ["id", "created_at", "created_by", "updated_at", "updated_by", "webhooks"] as const;
+const BOOKKEEPING: ReadonlySet<string> = new Set(NOT_WRITABLE);
 
 /**
  * Whether `current` differs from `before` in a field both hold (a field one read left out is not

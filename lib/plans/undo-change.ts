@@ -8,7 +8,7 @@ import { requireHistoryReader } from "@/lib/history/access";
 import { changeAad } from "@/lib/history/store";
 import { draftPlan } from "./draft";
 import type { PlanEdit } from "./edits";
-import { without } from "./operations";
+import { NOT_WRITABLE, without } from "./operations";
 
 /**
  * Undo of one change of the Changes feed (issue 27 §2): a plan that puts the record back as the
@@ -27,7 +27,7 @@ const headersOf = (pairs: [string, string][] | null): EmsHeader[] => (pairs ?? [
 
 /** The writable fields of a record's stored (masked) state, with its header values from `pairs`. */
 function recreated(state: Record<string, unknown>, pairs: [string, string][] | null, groupId: number | null): Record<string, unknown> {
-  const fields = without(state, ["id", "headers", "created_at", "created_by", "updated_at", "updated_by"]);
+  const fields = without(state, [...NOT_WRITABLE, "headers"]);
   return { ...fields, ...(pairs ? { exactHeaders: headersOf(pairs) } : {}), ...(groupId !== null && "url" in fields ? { group_id: groupId } : {}) };
 }
 

@@ -1,5 +1,6 @@
 import type { NewWebhook, NewWebhookGroup, Webhook, WebhookGroup } from "@/lib/ems";
-import { resourceOf, verbOf, type DraftOperation } from "./operations";
+import { WEBHOOK_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
+import { NOT_WRITABLE, resourceOf, verbOf, type DraftOperation } from "./operations";
 
 /**
  * Undo (issue 27 §2): the inverse of applied operations, from their recorded before-states, as the
@@ -11,30 +12,8 @@ import { resourceOf, verbOf, type DraftOperation } from "./operations";
  */
 
 /** The writable fields of a webhook (docs/ems-api.md §8.1): what re-creating a deleted one sends. */
-const WEBHOOK_WRITABLE = [
-  "name",
-  "url",
-  "group_id",
-  "trigger_object",
-  "trigger_on_insert",
-  "trigger_on_update",
-  "trigger_on_delete",
-  "public_user",
-  "admin_user",
-  "api_call",
-  "any_event",
-  "event_ids",
-  "enabled",
-  "content_type",
-  "all_fields",
-  "use_default_fields",
-  "post_field_data",
-  "fields",
-  "custom_fields",
-  "headers",
-  "notes",
-] as const;
-const GROUP_WRITABLE = ["name", "notification_emails", "headers"] as const;
+const WEBHOOK_WRITABLE = WEBHOOK_FIELDS.filter((field) => !(NOT_WRITABLE as readonly string[]).includes(field));
+const GROUP_WRITABLE = WEBHOOK_GROUP_FIELDS.filter((field) => !(NOT_WRITABLE as readonly string[]).includes(field));
 
 function pick(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
