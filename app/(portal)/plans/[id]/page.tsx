@@ -192,18 +192,21 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           <h2 className="mb-2 text-sm font-semibold text-slate-900">{showStates ? "Progress" : "Impact"}</h2>
           {showStates ? <Progress plan={plan} /> : <Impact plan={plan} />}
         </div>
-        <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
-          <h2 className="mb-2 text-sm font-semibold text-slate-900">Cost</h2>
-          <p className="text-sm text-slate-800">
-            {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
-          </p>
-          <p className="mt-1 text-xs text-slate-500">
-            Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
-          </p>
-          <p className="mt-2 text-xs text-slate-500">
-            {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
-          </p>
-        </div>
+        {/* What is left to send: nothing to say once the plan has ended. */}
+        {plan.cost.credits > 0 ? (
+          <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
+            <h2 className="mb-2 text-sm font-semibold text-slate-900">Cost</h2>
+            <p className="text-sm text-slate-800">
+              {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
+            </p>
+            <p className="mt-1 text-xs text-slate-500">
+              Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
+            </p>
+            <p className="mt-2 text-xs text-slate-500">
+              {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
+            </p>
+          </div>
+        ) : null}
       </section>
 
       <div className="flex flex-wrap items-center gap-2">
