@@ -5,11 +5,13 @@ import { redirect } from "next/navigation";
 import { authedAction } from "@/lib/actions/pipeline";
 import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
 import { draftUndoChange } from "@/lib/plans/undo-change";
+import { draftGroupBackTo } from "@/lib/plans/undo-as-of";
 import type { PlanEdit } from "@/lib/plans/edits";
 import type { GroupBulkEdit, WebhookBulkEdit } from "@/lib/plans/bulk";
 import {
   bulkSchema,
   changeIdSchema,
+  groupBackToSchema,
   groupEditSchema,
   planIdSchema,
   webhookCreateSchema,
@@ -71,6 +73,12 @@ export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: 
 
 export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) => {
   const { planId } = await draftUndoChange(actor, input.changeId, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+});
+
+export const draftGroupBackToAction = authedAction({ name: "plans.draft-group-back-to", schema: groupBackToSchema }, async (input, { actor, ip }) => {
+  const { planId } = await draftGroupBackTo(actor, input.groupId, input.at, { ip });
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
 });

@@ -17,6 +17,14 @@ export const recordId = z.coerce
   .int("That record does not exist.")
   .positive("That record does not exist.")
   .max(2_147_483_647);
+/** Putting a group back as change history says it was: the group, and the moment (ISO, UTC). */
+export const groupBackToSchema = z.object({
+  groupId: recordId,
+  at: z.iso
+    .datetime({ error: "Choose the moment to put the group back to, like 2026-11-20T14:02:00Z." })
+    // A moment still to come (the end of today) is the group as history knows it now.
+    .transform((value) => new Date(Math.min(new Date(value).getTime(), Date.now()))),
+});
 const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1", z.boolean());
 const title = z.string().trim().max(200, "A title is at most 200 characters.").optional();
 
