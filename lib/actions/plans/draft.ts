@@ -12,6 +12,8 @@ import {
   bulkSchema,
   changeIdSchema,
   groupBackToSchema,
+  groupCreateSchema,
+  groupDeleteSchema,
   groupEditSchema,
   planIdSchema,
   webhookCreateSchema,
@@ -50,6 +52,14 @@ export const draftWebhookDeleteAction = authedAction({ name: "plans.draft-webhoo
 
 export const draftGroupEditAction = authedAction({ name: "plans.draft-group-edit", schema: groupEditSchema }, async (input, { actor, ip }) =>
   toPlan(actor, input.title, [{ kind: "group.update", id: input.id, values: input.values }], ip),
+);
+
+export const draftGroupCreateAction = authedAction({ name: "plans.draft-group-create", schema: groupCreateSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "group.create", values: input.values }], ip),
+);
+
+export const draftGroupDeleteAction = authedAction({ name: "plans.draft-group-delete", schema: groupDeleteSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "group.delete", id: input.id }], ip),
 );
 
 export const draftBulkAction = authedAction({ name: "plans.draft-bulk", schema: bulkSchema }, async (input, { actor, ip }) =>

@@ -153,6 +153,16 @@ export const groupEditSchema = z
     values: { name: input.name, notification_emails: input.notification_emails, headers: headerEditsOf(input as Record<string, unknown>) },
   }));
 
+/** A new group: its name, addresses and headers (every header row an addition). */
+export const groupCreateSchema = z
+  .looseObject({ title, name: plainText(255, "The name"), notification_emails: emailList })
+  .transform((input): { title?: string; values: GroupValues & { name: string } } => ({
+    title: input.title,
+    values: { name: input.name, notification_emails: input.notification_emails, headers: headerEditsOf(input as Record<string, unknown>) },
+  }));
+
+export const groupDeleteSchema = z.object({ id: recordId, title });
+
 /** A bulk edit over ids chosen by a listing, a coverage cell or a health finding. */
 export const bulkSchema = z
   .object({
