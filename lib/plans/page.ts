@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { canManageTeam } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { emsConfig } from "@/lib/ems";
 import { NotFoundError } from "@/lib/errors";
 import { loadHealthReport } from "@/lib/health/report";
@@ -191,11 +192,28 @@ export const PLAN_FILTERS = {
 export type PlanFilter = keyof typeof PLAN_FILTERS | "all";
 export const PLANS_PER_PAGE = 50;
 
-/** The team's plans, newest first, by filter ("reverted": plans an applied undo reverted). */
+/** Beyond the states: the plans waiting for this person's review, those an applied undo reverted. */
+export type PlanListFilter = PlanFilter | "reverted" | "review";
+
+export interface PlanListOptions {
+  /** Only this person's own plans. */
+  mine?: boolean;
+  /** Words of the title (case ignored). */
+  query?: string;
+}
+
+/** A title search: trimmed, at most this long (longer text is cut, not refused). */
+export const PLAN_QUERY_MAX = 100;
+
+/**
+ * The team's plans, newest first, by filter ("reverted": plans an applied undo reverted; "review":
+ * plans sent for review by someone else, which this person, an owner or admin, may approve).
+ */
 export async function listPlans(
   actor: Actor,
-  filter: PlanFilter | "reverted",
+  filter: PlanListFilter,
   page = 1,
+  options: PlanListOptions = {},
 ): Promise<{ items: PlanListItem[]; total: number; page: number; pageCount: number }> {
   const reverted =
     filter === "reverted"
@@ -203,9 +221,21 @@ export async function listPlans(
           (plan) => plan.revertsPlanId!,
         )
       : null;
-  const where = {
+  const byFilter: Prisma.ChangePlanWhereInput = reverted
+    ? { id: { in: reverted } }
+    : filter === "review"
+      ? canManageTeam(actor.role)
+        ? { status: "submitted", OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
+        : { id: { in: [] } }
+      : filter === "all" || filter === "reverted"
+        ? {}
+        : { status: { in: [...PLAN_FILTERS[filter]] } };
+  const query = options.query?.trim().slice(0, PLAN_QUERY_MAX);
+  const where: Prisma.ChangePlanWhereInput = {
     teamId: actor.teamId,
-    ...(reverted ? { id: { in: reverted } } : filter !== "all" && filter !== "reverted" ? { status: { in: [...PLAN_FILTERS[filter]] } } : {}),
+    ...byFilter,
+    ...(options.mine ? { authorId: actor.userId } : {}),
+    ...(query ? { title: { contains: query, mode: "insensitive" } } : {}),
   };
   const total = await prisma.changePlan.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / PLANS_PER_PAGE));
