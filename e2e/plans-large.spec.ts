@@ -38,7 +38,7 @@ test.describe("plans at size", () => {
     await savePlansCredentials(page, PLANS_LARGE_ACCOUNT);
 
     await page.goto(ENABLED_WEBHOOKS);
-    await expect(page.getByTestId("filter-chip")).toContainText("Enabled");
+    await expect(page.getByTestId("filter-chip")).toContainText("Status is yes");
     await expect(page.getByTestId("listing-total")).toContainText("of 1,076 webhooks");
     const drafting = Date.now();
     const total = await draftHeaderOverList(page, ENABLED_WEBHOOKS, "Trace every enabled webhook");
