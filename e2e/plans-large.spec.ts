@@ -27,7 +27,10 @@ async function draftHeaderOverList(page: Page, listUrl: string, title: string): 
   await page.getByLabel("Header name").fill("X-Portal-Trace");
   await page.getByLabel("New value").fill("e2e-trace-value-5b1c");
   await page.getByLabel("Plan title (optional)").fill(title);
-  if (total > 1000) await fitsAndShoot(page, "plan-large-form");
+  if (total > 1000) {
+    await expect(page.getByTestId("selection-large")).toContainText(`up to ${(2 * total).toLocaleString("en-US")} credits`);
+    await fitsAndShoot(page, "plan-large-form");
+  }
   await page.getByTestId("bulk-edit-submit").click();
   return total;
 }

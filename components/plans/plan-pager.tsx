@@ -32,33 +32,48 @@ export function PlanPager({
   const href = (target: number) => `/plans/${planId}?page=${target}#${anchor}`;
   const first = (page - 1) * perPage + 1;
   const last = Math.min(total, page * perPage);
-  const step = (target: number, text: string, rel: "prev" | "next") => (
-    <li>
-      {target >= 1 && target <= pageCount ? (
-        <Link href={href(target)} prefetch={false} rel={rel} className={`${TARGET} border-slate-300 text-brand-700 hover:bg-slate-100`}>
-          {text}
-        </Link>
-      ) : (
-        <span className={`${TARGET} border-slate-200 text-slate-400`} aria-disabled="true">
-          {text}
+  // On a phone: « ‹ 2 of 11 › » (every target 44 px, in one row at 390 px); from 640 px: Previous, the page numbers, Next.
+  const step = (target: number, text: string, glyph: string, options: { rel?: "prev" | "next"; phoneOnly?: boolean } = {}) => {
+    const content = (
+      <>
+        <span aria-hidden className="sm:hidden">
+          {glyph}
         </span>
-      )}
-    </li>
-  );
+        <span className="max-sm:sr-only">{text}</span>
+      </>
+    );
+    return (
+      <li className={options.phoneOnly ? "sm:hidden" : undefined}>
+        {target >= 1 && target <= pageCount && target !== page ? (
+          <Link href={href(target)} prefetch={false} rel={options.rel} className={`${TARGET} border-slate-300 text-brand-700 hover:bg-slate-100`}>
+            {content}
+          </Link>
+        ) : (
+          <span className={`${TARGET} border-slate-200 text-slate-400`} aria-disabled="true">
+            {content}
+          </span>
+        )}
+      </li>
+    );
+  };
   return (
     <nav aria-label={label} className="flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="plan-pager">
       <p className="text-sm text-slate-700 tabular-nums">
         {first.toLocaleString("en-US")}–{last.toLocaleString("en-US")} of {total.toLocaleString("en-US")} changes
       </p>
       <ul className="flex flex-wrap items-center gap-1">
-        {step(page - 1, "Previous", "prev")}
+        {step(1, "First page", "«", { phoneOnly: true })}
+        {step(page - 1, "Previous", "‹", { rel: "prev" })}
+        <li className="px-2 text-sm text-slate-700 tabular-nums sm:hidden" aria-hidden>
+          {page.toLocaleString("en-US")} of {pageCount.toLocaleString("en-US")}
+        </li>
         {pageWindow(page, pageCount).map((target, index) =>
           target === null ? (
-            <li key={`gap-${index}`} aria-hidden className="px-1 text-slate-500">
+            <li key={`gap-${index}`} aria-hidden className="px-1 text-slate-500 max-sm:hidden">
               …
             </li>
           ) : (
-            <li key={target}>
+            <li key={target} className="max-sm:hidden">
               {target === page ? (
                 <span aria-current="page" className={`${TARGET} border-brand-600 bg-brand-600 font-medium text-white`}>
                   <span className="sr-only">Page </span>
@@ -73,7 +88,8 @@ export function PlanPager({
             </li>
           ),
         )}
-        {step(page + 1, "Next", "next")}
+        {step(page + 1, "Next", "›", { rel: "next" })}
+        {step(pageCount, "Last page", "»", { phoneOnly: true })}
       </ul>
     </nav>
   );

@@ -9,7 +9,7 @@ import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/errors";
-import { durationInWords } from "@/lib/plans/cost";
+import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
 
@@ -190,8 +190,8 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </Notice>
       ) : null}
       {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
-      {plan.operationCount > 1000 && (plan.status === "draft" || plan.status === "submitted") ? (
-        <Notice tone="warning" title="A large plan: more than 1,000 changes" testId="plan-large">
+      {plan.operationCount > LARGE_PLAN_OPERATIONS && (plan.status === "draft" || plan.status === "submitted") ? (
+        <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
           It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
           budget
           {plan.cost.windowsWaited > 0 ? `, waiting for ${count(plan.cost.windowsWaited, "new rate-limit window")}` : ""}.
@@ -206,7 +206,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         {/* What is left to send: nothing to say once the plan has ended. */}
         {plan.cost.credits > 0 ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
-            <h2 className="mb-2 text-sm font-semibold text-slate-900">Cost</h2>
+            <h2 className="mb-2 text-sm font-semibold text-slate-900">{started ? "Left to send" : "Cost"}</h2>
             <p className="text-sm text-slate-800">
               {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
             </p>
