@@ -46,7 +46,8 @@ export class FaultQueue {
   take(kind: CallKind, accountKey?: string): FaultRule | undefined {
     if (this.rules.length === 0) return undefined;
     const index = this.rules.findIndex(
-      (rule) => (rule.account === undefined || rule.account === accountKey) && (rule.paths === "all" || rule.paths === kind || (rule.paths === "api" && kind === "write")),
+      (rule) =>
+        (rule.account === undefined || rule.account === accountKey) && (rule.paths === "all" || rule.paths === kind || (rule.paths === "api" && kind === "write")),
     );
     if (index < 0) return undefined;
     const rule = this.rules[index];
