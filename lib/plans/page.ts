@@ -34,6 +34,8 @@ export interface PlanStep {
 export interface PlanGroupSection {
   groupId: number | null;
   groupName: string;
+  /** The previous page ended in this group: its heading says "continued". */
+  continued: boolean;
   steps: PlanStep[];
 }
 
@@ -55,7 +57,9 @@ export interface PlanPageData {
   undoneBy: { id: string; title: string; status: string } | null;
   operationCount: number;
   counts: Record<StepState, number>;
-  /** This page of operations, grouped by the group they are in. */
+  /** While it applies: the step being sent (or next to be), for the progress line to point at. */
+  current: { position: number; page: number } | null;
+  /** This page of operations, in order, each run of operations on one group under its heading. */
   sections: PlanGroupSection[];
   page: number;
   pageCount: number;
@@ -104,14 +108,25 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   for (const step of steps) counts[step.state]++;
   const pageCount = Math.max(1, Math.ceil(steps.length / OPERATIONS_PER_PAGE));
   const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
-  const shown = steps.slice((page - 1) * OPERATIONS_PER_PAGE, page * OPERATIONS_PER_PAGE);
-  const sections = new Map<number | null, PlanGroupSection>();
+  const start = (page - 1) * OPERATIONS_PER_PAGE;
+  const shown = steps.slice(start, start + OPERATIONS_PER_PAGE);
+  // Runs, not one section per group: the operations stay in the order they are applied in.
+  const sections: PlanGroupSection[] = [];
+  let previousGroup = start > 0 ? describeOperation(steps[start - 1].operation, names).groupId : undefined;
   for (const step of shown) {
     const diff = describeOperation(step.operation, names);
     const key = diff.groupId;
-    if (!sections.has(key)) sections.set(key, { groupId: key, groupName: key === null ? "No group" : (groupNames.get(key) ?? `Group #${key}`), steps: [] });
-    sections.get(key)!.steps.push({ position: step.position, state: step.state, message: step.message, diff });
+    let section = sections.at(-1);
+    if (!section || section.groupId !== key) {
+      const groupName = key === null ? "No group" : (groupNames.get(key) ?? `Group #${key}`);
+      section = { groupId: key, groupName, continued: sections.length === 0 && previousGroup === key, steps: [] };
+      sections.push(section);
+    }
+    section.steps.push({ position: step.position, state: step.state, message: step.message, diff });
+    previousGroup = key;
   }
+  const underWay = status === "applying" ? (steps.find((step) => step.state === "running") ?? steps.find((step) => step.state === "pending")) : undefined;
+  const current = underWay ? { position: underWay.position, page: Math.floor(steps.indexOf(underWay) / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const pending = steps.filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => step.operation);
   const impact = open && setup && health.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
@@ -141,7 +156,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     undoneBy,
     operationCount: steps.length,
     counts,
-    sections: [...sections.values()],
+    current,
+    sections,
     page,
     pageCount,
     impact,

@@ -32,6 +32,8 @@ export type SandboxAdminClient = {
     skip?: number;
     /** For writes: the write is made, then its answer is lost (replaced by `status`, or late by `delayMs`). */
     afterWrite?: boolean;
+    /** Only calls made as this account (consumer key); every account's calls without it. */
+    account?: string;
   }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Shifts the server's clock: its Date header, expires_at and token expiry checks. */
