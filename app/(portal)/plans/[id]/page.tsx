@@ -124,6 +124,18 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   }
   const started = plan.status === "applying" || (plan.status === "approved" && plan.appliedBy !== null);
   const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
+  // A person named again in the byline (one who drafted, approved and applied) is named by name only.
+  const named = new Set<string>();
+  const person = (label: string) => {
+    if (!named.has(label)) {
+      named.add(label);
+      return label;
+    }
+    return label.replace(/\s\([^()]*\)$/, "");
+  };
+  const author = person(plan.author ?? "a former member");
+  const approver = plan.approvedBy ? person(plan.approvedBy) : null;
+  const applier = plan.appliedBy ? person(plan.appliedBy) : null;
   const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
   return (
     <div className="space-y-5">
@@ -140,19 +152,19 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           <PlanStatusPill status={plan.status} />
         </div>
         <p className="text-sm text-slate-600">
-          {count(plan.operationCount, "change")} · drafted by {plan.author ?? "a former member"} on {at(plan.createdAt)}
-          {plan.approvedBy && plan.approvedAt ? (
+          {count(plan.operationCount, "change")} · drafted by {author} on {at(plan.createdAt)}
+          {approver && plan.approvedAt ? (
             <>
               {" "}
-              · approved by {plan.approvedBy} on {at(plan.approvedAt)}
+              · approved by {approver} on {at(plan.approvedAt)}
             </>
           ) : (
             ""
           )}
-          {plan.appliedBy ? (
+          {applier ? (
             <>
               {" "}
-              · {plan.status === "applied" ? "applied" : "started"} by {plan.appliedBy}
+              · {plan.status === "applied" ? "applied" : "started"} by {applier}
               {plan.appliedAt ? <> on {at(plan.appliedAt)}</> : ""}
             </>
           ) : (
