@@ -75,6 +75,12 @@ test.describe("change plans", () => {
     await expect(page.getByTestId("plan-approve")).toHaveCount(0);
     await expect(page.getByText("You drafted this plan: another owner or admin approves it.")).toBeVisible();
 
+    // The admin's navigation counts it; "Needs your review" lists it.
+    await adminPage.goto("/webhooks");
+    await adminPage.getByRole("link", { name: /1 plan waits for your review/ }).click();
+    await expect(adminPage).toHaveURL(/\/plans\?status=review$/);
+    await expect(adminPage.getByTestId("plans-list")).toContainText("Move the hook");
+
     // The admin approves and applies (they signed in moments ago: their password is recent).
     await adminPage.goto(planUrl);
     await adminPage.getByTestId("plan-approve").click();
