@@ -18,6 +18,11 @@ export const faultRuleSchema = z
     skip: z.number().int().min(0).max(100_000).optional(),
     /** For writes: make the write, then lose its answer (the status and/or delay apply to the answer). */
     afterWrite: z.boolean().optional(),
+    /**
+     * For a 422 on a write: its message quotes the first header value the write sent, as some
+     * validating frameworks quote the value they refuse (a client must not show it back).
+     */
+    quoteSent: z.boolean().optional(),
   })
   .refine((rule) => rule.status !== undefined || rule.delayMs !== undefined || rule.malformedJson === true, {
     message: "A fault needs at least one of status, delayMs or malformedJson.",
