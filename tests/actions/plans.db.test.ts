@@ -7,7 +7,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
-import { draftBulkAction, draftReplanAction, draftUndoAction, draftUndoChangeAction, draftWebhookEditAction } from "@/lib/actions/plans/draft";
+import {
+  draftBulkAction,
+  draftGroupEditAction,
+  draftReplanAction,
+  draftUndoAction,
+  draftUndoChangeAction,
+  draftWebhookDuplicateAction,
+  draftWebhookEditAction,
+} from "@/lib/actions/plans/draft";
 import { approvePlanAction, applyPlanAction, cancelPlanAction, rejectPlanAction, setPlanReviewAction, submitPlanAction } from "@/lib/actions/plans/review";
 import type { Actor } from "@/lib/access/actor";
 import { REAUTH_PASSWORD_MESSAGE } from "@/lib/access/reauth-shared";
@@ -20,6 +28,7 @@ import { GENERIC_ERROR_MESSAGE } from "@/lib/errors";
 import { syncTracker } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
 import { storeDraft } from "@/lib/plans/draft";
+import { draftChangesOf, loadWebhookForm } from "@/lib/plans/forms";
 import { loadPlanPage } from "@/lib/plans/page";
 import { approvePlan, submitPlan } from "@/lib/plans/review";
 import { startApply } from "@/lib/plans/apply";
@@ -127,8 +136,11 @@ beforeEach(async () => {
   member = await addMember(owner, "MEMBER");
   for (const person of [owner, admin, member]) await saveCredential(person, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
   const client = (await getEmsClientForActor(owner))!;
-  const first = (await client.listWebhooks({ perPage: 1, sort: [{ field: "id", direction: "asc" }] })).items[0];
-  hook = (await client.getOne("webhooks", first.id, { fields: [...WEBHOOK_FIELDS] })).item as Webhook;
+  // A webhook with a header of its own: its value must stay on the server through every attack.
+  const page = (await client.listWebhooks({ perPage: 100, fields: ["id", "headers"], sort: [{ field: "id", direction: "asc" }] })).items;
+  const withHeader = page.find((candidate) => (candidate.headers ?? []).some((header) => header.value.length >= 4))!;
+  expect(withHeader, "the demo data has a webhook with a header").toBeTruthy();
+  hook = (await client.getOne("webhooks", withHeader.id, { fields: [...WEBHOOK_FIELDS] })).item as Webhook;
   if (foreignHookId === undefined) {
     const stranger = await createTeam();
     await saveCredential(stranger, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS }, {}, { check: false });
@@ -169,6 +181,9 @@ describe("another team's plans and another account's records", () => {
       "ids",
       new RegExp(`#${foreignHookId} is not in this account`),
     );
+    expectFieldError(await call(draftWebhookDuplicateAction, { id: String(foreignHookId), group_id: "" }), "id", /is not in this account/);
+    expectFieldError(await call(draftWebhookDuplicateAction, { id: String(hook.id), group_id: "2147483000" }), "group_id", /is not in this account/);
+    expectFieldError(await call(draftGroupEditAction, { id: "2147483000", name: "Ours now", notification_emails: "" }), "id", /is not in this account/);
     expect(await plansOf(owner)).toBe(before);
     expectNoWrite();
   });
@@ -297,6 +312,19 @@ describe("oversized and deceptive input", () => {
       "value",
       "A header value is at most 4,096 characters.",
     );
+    const group = String(hook.group_id);
+    expectFieldError(await call(draftGroupEditAction, { id: group, name: "G", notification_emails: "a@example.com ".repeat(1000) }), "notification_emails", /Too many/);
+    expectFieldError(
+      await call(draftGroupEditAction, { id: group, name: "G", notification_emails: Array.from({ length: 51 }, (_, n) => `n${n}@example.com`).join(",") }),
+      "notification_emails",
+      "At most 50 notification addresses.",
+    );
+    expectFieldError(await call(draftGroupEditAction, { id: group, name: "G\u202E", notification_emails: "" }), "name", /invisible control characters/);
+    expectFieldError(
+      await call(draftGroupEditAction, { id: group, name: "G", notification_emails: "", "newHeader.0.key": "X-Big", "newHeader.0.value": "v".repeat(4097) }),
+      "newHeader.0.value",
+      "A header value is at most 4,096 characters.",
+    );
     // 10,000 and 30,000 records selected: the same message, whatever the list's length.
     for (const count of [10_000, 30_000]) {
       const ids = Array.from({ length: count }, (_, index) => index + 1).join(",");
@@ -398,7 +426,12 @@ describe("header values stay on the server", () => {
     const page = await loadPlanPage(member, planId);
     expect(JSON.stringify(page)).toContain("X-Secret");
     expect(JSON.stringify(page)).not.toContain(secret);
-    for (const value of hook.headers ?? []) if (value.value.length >= 4) expect(JSON.stringify(page)).not.toContain(value.value);
+    for (const header of hook.headers!) if (header.value.length >= 4) expect(JSON.stringify(page)).not.toContain(header.value);
+    // The edit page's data ("Edit the change" of this draft): header names only.
+    const form = JSON.stringify([await loadWebhookForm(member, hook.id), await draftChangesOf(member, planId, hook.id)]);
+    expect(form).toContain(JSON.stringify(hook.headers![0].key));
+    expect(form).not.toContain(secret);
+    for (const header of hook.headers!) if (header.value.length >= 4) expect(form).not.toContain(header.value);
     await submitPlan(member, planId);
     await approvePlan(admin, planId);
     await startApply(owner, planId);
@@ -429,15 +462,17 @@ describe("header values stay on the server", () => {
     restoreLevel();
     expect(error).toBeUndefined();
     expect(lines.some((line) => line.includes("ems.write") || line.includes("ems.http"))).toBe(true);
-    expect(lines.filter((line) => line.includes(secret))).toEqual([]);
+    expect(lines.filter((line) => [secret, ...hook.headers!.map((header) => header.value)].some((value) => line.includes(value)))).toEqual([]);
     expect(await statusOf(planId)).toBe("failed");
     const [step] = await prisma.changePlanStep.findMany({ where: { planId } });
     // The EMS's words are kept (they say what to fix), the value is not.
     expect(step.message).toMatch(/Header value “•••” is not allowed/);
+    // The sandbox quotes the first header sent: the webhook's own, kept with its value from the EMS.
+    for (const header of [...hook.headers!, { value: secret }]) expect(step.message).not.toContain(header.value);
     expect(JSON.stringify(await loadPlanPage(owner, planId))).not.toContain(secret);
     const audit = JSON.stringify(await prisma.auditLog.findMany({ where: { teamId: owner.teamId, target: planId } }));
     expect(audit).toContain("Header value");
-    expect(audit).not.toContain(secret);
+    for (const header of [...hook.headers!, { value: secret }]) expect(audit).not.toContain(header.value);
     expectNoWrite();
   });
 });
