@@ -235,6 +235,7 @@ describe("actions that make no sense in the plan's state", () => {
     await signedIn(admin);
     expectRefused(await call(approvePlanAction, { planId: draft }), "Only a plan sent for review can be approved; this one is not (any more).");
     expectRefused(await call(rejectPlanAction, { planId: draft, reason: "No" }), "Only a plan waiting for review or approved can be rejected.");
+    expectFieldError(await call(rejectPlanAction, { planId: draft, reason: "Looks fine \u202Eton" }), "reason", /invisible control characters/);
     expectRefused(await call(applyPlanAction, { planId: draft }), "Only an approved plan can be applied.");
     expectRefused(await call(draftUndoAction, { planId: draft }), "Nothing of this plan was applied: there is nothing to undo.");
     expectRefused(await call(draftReplanAction, { planId: draft }), "Only a plan that stopped (a conflict or a failed step) is planned again.");

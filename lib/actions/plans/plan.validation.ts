@@ -277,7 +277,13 @@ export const rejectSchema = planIdSchema.extend({
   reason: z
     .string()
     .transform((reason) => reason.replace(/\r\n?/g, "\n").trim())
-    .pipe(z.string().min(1, "Say why, so the author knows what to change.").max(500, "Keep the reason under 500 characters.")),
+    .pipe(
+      z
+        .string()
+        .min(1, "Say why, so the author knows what to change.")
+        .max(500, "Keep the reason under 500 characters.")
+        .refine((text) => !hasInvisibleCharacters(text), `The reason ${INVISIBLE_CHARACTERS_MESSAGE}`),
+    ),
 });
 
 export const planReviewSchema = z.object({ review: z.enum(["default", "on", "off"], { error: "Choose a setting." }) });
