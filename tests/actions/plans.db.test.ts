@@ -258,6 +258,13 @@ describe("actions that make no sense in the plan's state", () => {
     expectRefused(await call(applyPlanAction, { planId: draft }), "Only an approved plan can be applied.");
     expectRefused(await call(submitPlanAction, { planId: draft }), "Only a draft can be sent for review; this plan has moved on.");
 
+    // An approved plan cannot be edited in place ("Edit the change" replaces drafts only): it stays approved, as approved.
+    const approved = await approvedPlan();
+    const approval = await prisma.changePlan.findUniqueOrThrow({ where: { id: approved } });
+    await signedIn(member);
+    expectRefused(await call(draftWebhookEditAction, editFields({ name: "Swapped after approval", replacesPlanId: approved })), /can no longer be edited/);
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: approved } })).toMatchObject({ status: "approved", approvedDigest: approval.approvedDigest });
+
     // Being applied: its author (a member) cannot stop it; an applied one is not applied again.
     const applying = await approvedPlan();
     await prisma.changePlan.update({ where: { id: applying }, data: { status: "applying" } });
