@@ -6,7 +6,8 @@ import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 
 // Change history as a team uses it: turn tracking on, someone edits the account in the EMS (the
 // sandbox's edit control plays that person), "Sync now", and the change shows in the Changes feed,
-// on the group's timeline, and "as of" before it the group shows what it was. The second demo
+// on the group's timeline, and "as of" before it the group shows what it was, and offers the plan
+// that puts it back (drafted only: nothing is written to the account). The second demo
 // account is used: the listing and health specs read the first one, whose data must not move.
 test.describe.configure({ timeout: 120_000 });
 
@@ -73,6 +74,19 @@ test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the fee
   const past = page.getByTestId("group-as-of");
   await expect(past).toContainText(hook.url);
   await expect(past).not.toContainText(newUrl);
+  await shoot(page, "group-as-of");
+
+  // Putting it back drafts a plan (nothing changes before it is reviewed): the URL back to what it was.
+  await past.getByTestId("group-back-to").click();
+  await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("back as of");
+  await expect(page.getByTestId("plan-status")).toHaveText("Draft");
+  const operation = page.getByTestId("plan-operation");
+  await expect(operation).toHaveCount(1);
+  await expect(operation).toContainText("Change the URL of webhook");
+  await expect(operation.locator("del")).toHaveText(newUrl);
+  await expect(operation.locator("ins")).toHaveText(hook.url);
+  await shoot(page, "plan-group-back-to");
 });
 
 test("a member reads an account's history only with their own credentials for it; before, /changes says why and where to add them", async ({ page, browser }) => {

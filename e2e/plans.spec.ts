@@ -172,4 +172,50 @@ test.describe("plans from where people are", () => {
     await expect(page.getByTestId("plan-operation").first().locator("ins")).toContainText("hooks.moved.example");
     await shoot(page, "plan-bulk");
   });
+  test("a new group through a plan: a bad address keeps what was typed; applied, the group exists; then its deletion", async ({ page }) => {
+    test.setTimeout(240_000);
+    const owner = newTestUser("groups");
+    await signUp(page, owner);
+    await saveCredentials(page, PLANS_ACCOUNTS[5]);
+    const name = `Partners ${Date.now()} — Zürich`;
+
+    await page.goto("/webhook-groups");
+    await page.getByTestId("new-record").click();
+    await expect(page).toHaveURL(/\/webhook-groups\/new$/);
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Notification addresses").fill("ops@example.com, not-an-address");
+    await page.getByTestId("group-edit-submit").click();
+    await expect(page.locator("#field-notification_emails-error")).toHaveText("“not-an-address” is not an email address.");
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+    await shoot(page, "plan-new-group-error");
+    await page.getByLabel("Notification addresses").fill("ops@example.com");
+    await page.getByTestId("group-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-operation")).toContainText(`Create webhook group “${name}”`);
+
+    // One owner: review is off, so they send, approve and apply it themselves.
+    await page.getByTestId("plan-submit").click();
+    await page.getByTestId("plan-approve").click();
+    await page.getByTestId("plan-apply").click();
+    await page.getByRole("button", { name: "Apply now" }).click();
+    await expect(page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
+
+    // The plan names the id the EMS gave it, and the group is in the EMS; deleting it is a plan of its own.
+    const created = /\(#(\d+)\)/.exec((await page.getByTestId("plan-operation").textContent()) ?? "")?.[1];
+    expect(created).toBeTruthy();
+    const groupPath = `/webhook-groups/${created}`;
+    await page.goto(groupPath);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+    await page.goto(`${groupPath}/edit`);
+    await page.getByTestId("group-delete").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-operation")).toContainText("Delete webhook group");
+    await page.getByTestId("plan-submit").click();
+    await page.getByTestId("plan-approve").click();
+    await page.getByTestId("plan-apply").click();
+    await page.getByRole("button", { name: "Apply now" }).click();
+    await expect(page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
+    const gone = await page.goto(groupPath);
+    expect(gone?.status()).toBe(404);
+  });
 });

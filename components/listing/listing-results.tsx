@@ -72,6 +72,17 @@ export function ResultsTools({ state, results }: { state: ListingState; results:
           Change these…
         </Link>
       ) : null}
+      {state.resource !== "events" ? (
+        // A full page load: a client navigation to /webhooks/new would be taken by the webhook panel's route.
+        <a
+          href={state.resource === "webhooks" ? "/webhooks/new" : "/webhook-groups/new"}
+          className={toolbarButton()}
+          data-testid="new-record"
+          title="Drafted as a plan you review before it is created"
+        >
+          {state.resource === "webhooks" ? "New webhook" : "New group"}
+        </a>
+      ) : null}
       <DataAge freshness={results.freshness} budget={results.budget} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
     </>
   );

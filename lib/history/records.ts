@@ -72,19 +72,25 @@ const EVENT_FIELDS = ["name", "status", "start_date", "end_date", "start_time", 
 
 const SORTED_LISTS = new Set(["event_ids", "fields", "notification_emails"]);
 
+/** A field's value as history keeps it: lists whose order means nothing sorted. */
+export function historyValue(field: string, value: unknown): FieldValue {
+  if (Array.isArray(value) && SORTED_LISTS.has(field)) return [...(value as (string | number)[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return value as FieldValue;
+}
+
+/** Header values as history keeps them: [key, value] pairs sorted by key (ignoring case), then value. */
+export function historyHeaderPairs(headers: readonly EmsHeader[]): [string, string][] {
+  const pairs = headers.map((header) => [header.key, header.value] as [string, string]);
+  return pairs.sort(([a, av], [b, bv]) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+}
+
 function put(state: RecordState, field: string, value: unknown): void {
-  if (value === undefined) return;
-  if (Array.isArray(value) && SORTED_LISTS.has(field)) {
-    state[field] = [...(value as (string | number)[])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return;
-  }
-  state[field] = value as FieldValue;
+  if (value !== undefined) state[field] = historyValue(field, value);
 }
 
 function putHeaders(state: RecordState, secrets: RecordSecrets, headers: EmsHeader[] | undefined, hash: HeaderHasher): void {
   if (headers === undefined) return;
-  const pairs = headers.map((header) => [header.key, header.value] as [string, string]);
-  pairs.sort(([a, av], [b, bv]) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const pairs = historyHeaderPairs(headers);
   state.headers = pairs.map(([key, value]) => ({ key, hash: hash(value) }));
   secrets.headers = pairs;
 }

@@ -213,35 +213,72 @@ async function readCheckpoint(id: string, ciphertext: string): Promise<SnapshotR
 export type PastState = { kind: "ok"; takenFrom: Date; records: Map<string, PastRecord> } | { kind: "before-history"; firstSync: Date | null };
 
 /**
+ * A past record with its header values: `secrets.headers` is absent when the values at that time
+ * are not known (a header change recorded without them), which undo must then leave as they are.
+ */
+export type PastRecordWithSecrets = PastRecord & { secrets: RecordSecrets };
+export type PastStateWithSecrets = { kind: "ok"; takenFrom: Date; records: Map<string, PastRecordWithSecrets> } | { kind: "before-history"; firstSync: Date | null };
+
+type ChangeSecrets = { before: [string, string][] | null; after: [string, string][] | null };
+
+/**
  * The account as it was at `at`: the newest checkpoint at or before it, with every change seen
  * after the checkpoint and up to `at` applied in order. "before-history" when tracking started later.
+ * Masked: header values stay in the store (pages show names only).
  */
 export async function stateAsOf(trackerId: string, at: Date): Promise<PastState> {
+  const past = await rebuild(trackerId, at, false);
+  if (past.kind !== "ok") return past;
+  for (const record of past.records.values()) delete (record as Partial<PastRecordWithSecrets>).secrets;
+  return past;
+}
+
+/**
+ * `stateAsOf` with the header values as they were: what putting a group back as it was sends
+ * (lib/plans/undo-as-of.ts, the only caller). Never rendered.
+ */
+export async function stateWithSecretsAsOf(trackerId: string, at: Date): Promise<PastStateWithSecrets> {
+  return rebuild(trackerId, at, true);
+}
+
+async function rebuild(trackerId: string, at: Date, withSecrets: boolean): Promise<PastStateWithSecrets> {
   const checkpoint = await prisma.setupCheckpoint.findFirst({ where: { trackerId, takenAt: { lte: at } }, orderBy: { takenAt: "desc" } });
   if (!checkpoint) {
     const first = await prisma.setupCheckpoint.findFirst({ where: { trackerId }, orderBy: { takenAt: "asc" }, select: { takenAt: true } });
     return { kind: "before-history", firstSync: first?.takenAt ?? null };
   }
-  const records = new Map<string, PastRecord>();
+  const records = new Map<string, PastRecordWithSecrets>();
   for (const record of await readCheckpoint(checkpoint.id, checkpoint.ciphertext)) {
-    records.set(recordKey(record.kind, record.id), { kind: record.kind, id: record.id, groupId: record.groupId, name: record.name, state: record.state });
+    records.set(recordKey(record.kind, record.id), {
+      kind: record.kind,
+      id: record.id,
+      groupId: record.groupId,
+      name: record.name,
+      state: record.state,
+      secrets: withSecrets ? (record.secrets ?? {}) : {},
+    });
   }
   const changes = await prisma.setupChange.findMany({
     where: { trackerId, seenAt: { gt: checkpoint.takenAt, lte: at } },
     orderBy: [{ seenAt: "asc" }, { id: "asc" }],
-    select: { kind: true, recordId: true, groupId: true, recordName: true, change: true, field: true, after: true },
+    select: { id: true, kind: true, recordId: true, groupId: true, recordName: true, change: true, field: true, after: true, secretCiphertext: withSecrets },
   });
+  const secretsOf = (change: { id: string; secretCiphertext?: string | null }): ChangeSecrets | null =>
+    withSecrets && change.secretCiphertext ? (JSON.parse(decryptSecret(change.secretCiphertext, changeAad(change.id))) as ChangeSecrets) : null;
   for (const change of changes) {
     const key = recordKey(change.kind as RecordKind, change.recordId);
     if (change.change === "removed") {
       records.delete(key);
     } else if (change.change === "added") {
+      const after = secretsOf(change)?.after;
       records.set(key, {
         kind: change.kind as RecordKind,
         id: change.recordId,
         groupId: change.groupId,
         name: change.recordName,
         state: (change.after ?? {}) as RecordState,
+        // No recorded values for an added record: it had no headers (lib/history/diff.ts).
+        secrets: after ? { headers: after } : {},
       });
     } else if (change.field) {
       const record = records.get(key);
@@ -249,6 +286,12 @@ export async function stateAsOf(trackerId: string, at: Date): Promise<PastState>
       record.state = { ...record.state, [change.field]: (change.after ?? null) as FieldValue };
       record.groupId = change.groupId;
       if (change.field === "name") record.name = typeof change.after === "string" ? change.after : record.name;
+      if (withSecrets && change.field === "headers") {
+        const after = secretsOf(change)?.after;
+        const { headers: _old, ...rest } = record.secrets;
+        void _old;
+        record.secrets = after ? { ...rest, headers: after } : rest;
+      }
     }
   }
   return { kind: "ok", takenFrom: checkpoint.takenAt, records };

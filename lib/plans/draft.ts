@@ -141,7 +141,7 @@ export interface DraftInput {
 }
 
 /** The records `ids` names, as the EMS holds them now: read one by one when few, else the setup. */
-async function recordsNow(actor: Actor, credential: EmsCredential, ids: { webhooks: Set<number>; groups: Set<number> }, bulk: boolean): Promise<RecordsNow> {
+export async function recordsNow(actor: Actor, credential: EmsCredential, ids: { webhooks: Set<number>; groups: Set<number> }, bulk: boolean): Promise<RecordsNow> {
   const direct = ids.webhooks.size + ids.groups.size <= DIRECT_READS && !bulk;
   try {
     return direct ? await readDirectly(getEmsClient(credential), ids, actor.teamId) : await readSetupRecords(actor);
@@ -155,7 +155,8 @@ async function recordsNow(actor: Actor, credential: EmsCredential, ids: { webhoo
   }
 }
 
-async function ownCredential(actor: Actor) {
+/** The actor's own credential: plans read and write with it, never a teammate's. */
+export async function ownCredential(actor: Actor): Promise<EmsCredential> {
   const credential = await loadOwnCredential(actor);
   if (!credential) throw new NoCredentialError();
   return credential;

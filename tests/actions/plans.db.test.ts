@@ -9,6 +9,8 @@ vi.mock("next/cache", () => import("./support/next-cache"));
 
 import {
   draftBulkAction,
+  draftGroupBackToAction,
+  draftGroupCreateAction,
   draftGroupEditAction,
   draftReplanAction,
   draftUndoAction,
@@ -333,6 +335,17 @@ describe("oversized and deceptive input", () => {
       "newHeader.0.value",
       "A header value is at most 4,096 characters.",
     );
+    const newGroup = { name: "New group", notification_emails: "" };
+    expectFieldError(
+      await call(draftGroupCreateAction, { ...newGroup, "newHeader.0.key": "X-K", "newHeader.0.value": "v".repeat(4097) }),
+      "newHeader.0.value",
+      /at most 4,096/,
+    );
+    expectFieldError(await call(draftGroupCreateAction, { ...newGroup, "newHeader.0.key": "X-\u2066K", "newHeader.0.value": "v" }), "newHeader.0.key", /invisible/);
+    expectFieldError(await call(draftGroupCreateAction, { ...newGroup, title: "\u202Ereview me" }), "title", /invisible control characters/);
+    for (const groupId of ["1e309", "-1", "1.5"])
+      expectFieldError(await call(draftGroupBackToAction, { groupId, at: "2026-11-20T14:02:00Z" }), "groupId", "That record does not exist.");
+    expectFieldError(await call(draftGroupBackToAction, { groupId: group, at: "yesterday" }), "at", /Choose the moment/);
     // 10,000 and 30,000 records selected: the same message, whatever the list's length.
     for (const count of [10_000, 30_000]) {
       const ids = Array.from({ length: count }, (_, index) => index + 1).join(",");

@@ -1,6 +1,6 @@
 // The plan forms' fields (FormData strings) as the edits lib/plans/edits.ts takes.
 import { describe, expect, it } from "vitest";
-import { bulkSchema, groupEditSchema, headerEditsOf, webhookEditSchema } from "@/lib/actions/plans/plan.validation";
+import { bulkSchema, groupBackToSchema, groupEditSchema, headerEditsOf, webhookEditSchema } from "@/lib/actions/plans/plan.validation";
 
 const webhookForm = {
   id: "321",
@@ -72,5 +72,18 @@ describe("the group edit form", () => {
       values: { name: "Main", notification_emails: ["a@example.com", "b@example.com", "c@example.com"], headers: [{ key: "A", action: "keep" }] },
     });
     expect(headerEditsOf({})).toEqual([]);
+  });
+});
+
+describe("putting a group back as it was", () => {
+  it("takes a group id and an ISO moment; a moment still to come is now; anything else is refused with a message", () => {
+    expect(groupBackToSchema.parse({ groupId: "12", at: "2026-11-20T14:02:59.000Z" })).toEqual({ groupId: 12, at: new Date("2026-11-20T14:02:59Z") });
+    const later = groupBackToSchema.parse({ groupId: "12", at: "2999-01-01T00:00:00Z" }).at;
+    expect(Math.abs(later.getTime() - Date.now())).toBeLessThan(5_000);
+    for (const at of ["yesterday", "2026-11-20", "2026-13-40T99:00:00Z", ""]) {
+      const result = groupBackToSchema.safeParse({ groupId: "12", at });
+      expect(result.success || result.error.issues[0].message).toContain("Choose the moment");
+    }
+    expect(groupBackToSchema.safeParse({ groupId: "-1", at: "2026-11-20T14:02:59Z" }).success).toBe(false);
   });
 });

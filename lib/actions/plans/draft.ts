@@ -5,11 +5,15 @@ import { redirect } from "next/navigation";
 import { authedAction } from "@/lib/actions/pipeline";
 import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
 import { draftUndoChange } from "@/lib/plans/undo-change";
+import { draftGroupBackTo } from "@/lib/plans/undo-as-of";
 import type { PlanEdit } from "@/lib/plans/edits";
 import type { GroupBulkEdit, WebhookBulkEdit } from "@/lib/plans/bulk";
 import {
   bulkSchema,
   changeIdSchema,
+  groupBackToSchema,
+  groupCreateSchema,
+  groupDeleteSchema,
   groupEditSchema,
   planIdSchema,
   webhookCreateSchema,
@@ -50,6 +54,14 @@ export const draftGroupEditAction = authedAction({ name: "plans.draft-group-edit
   toPlan(actor, input.title, [{ kind: "group.update", id: input.id, values: input.values }], ip),
 );
 
+export const draftGroupCreateAction = authedAction({ name: "plans.draft-group-create", schema: groupCreateSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "group.create", values: input.values }], ip),
+);
+
+export const draftGroupDeleteAction = authedAction({ name: "plans.draft-group-delete", schema: groupDeleteSchema }, async (input, { actor, ip }) =>
+  toPlan(actor, input.title, [{ kind: "group.delete", id: input.id }], ip),
+);
+
 export const draftBulkAction = authedAction({ name: "plans.draft-bulk", schema: bulkSchema }, async (input, { actor, ip }) =>
   toPlan(
     actor,
@@ -71,6 +83,12 @@ export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: 
 
 export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) => {
   const { planId } = await draftUndoChange(actor, input.changeId, { ip });
+  revalidatePath("/plans");
+  redirect(`/plans/${planId}`);
+});
+
+export const draftGroupBackToAction = authedAction({ name: "plans.draft-group-back-to", schema: groupBackToSchema }, async (input, { actor, ip }) => {
+  const { planId } = await draftGroupBackTo(actor, input.groupId, input.at, { ip });
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
 });

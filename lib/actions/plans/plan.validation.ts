@@ -15,6 +15,14 @@ export const changeIdSchema = z.object({ changeId: z.uuid("That change does not 
 /** A record's id as the EMS numbers them: a positive whole number of at most 32 bits (anything else names no record). */
 const emsId = (message: string) => z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
 export const recordId = z.coerce.number({ error: "That record does not exist." }).pipe(emsId("That record does not exist."));
+/** Putting a group back as change history says it was: the group, and the moment (ISO, UTC). */
+export const groupBackToSchema = z.object({
+  groupId: recordId,
+  at: z.iso
+    .datetime({ error: "Choose the moment to put the group back to, like 2026-11-20T14:02:00Z." })
+    // A moment still to come (the end of today) is the group as history knows it now.
+    .transform((value) => new Date(Math.min(new Date(value).getTime(), Date.now()))),
+});
 const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1", z.boolean());
 /** A plan's title is shown to the team (plans, audit log, alerts): nothing in it may read differently than it looks. */
 const title = z
@@ -170,6 +178,17 @@ export const groupEditSchema = z
     title: input.title,
     values: { name: input.name, notification_emails: input.notification_emails, headers: headerEditsOf(input as Record<string, unknown>) },
   }));
+
+/** A new group: its name, addresses and headers (every header row an addition). */
+export const groupCreateSchema = z
+  .looseObject({ title, name: plainText(255, "The name"), notification_emails: emailList })
+  .superRefine(headerRowProblems)
+  .transform((input): { title?: string; values: GroupValues & { name: string } } => ({
+    title: input.title,
+    values: { name: input.name, notification_emails: input.notification_emails, headers: headerEditsOf(input as Record<string, unknown>) },
+  }));
+
+export const groupDeleteSchema = z.object({ id: recordId, title });
 
 /** A bulk edit over ids chosen by a listing, a coverage cell or a health finding. */
 export const bulkSchema = z

@@ -10,6 +10,7 @@ import { WebhookDetailsList } from "@/components/webhooks/webhook-details";
 import { TargetFlashScope } from "@/components/webhooks/target-flash-scope";
 import { AsOfForm, asOfValue, GroupHistory } from "@/components/history/group-history";
 import { Notice } from "@/components/ui/notice";
+import { GroupBackToButton } from "@/components/plans/group-back-to-button";
 import type { Actor } from "@/lib/access/actor";
 import { historyAccess } from "@/lib/history/access";
 import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
@@ -158,7 +159,7 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
   return (
     <div className="space-y-4" data-testid="group-as-of">
       <Notice tone="info" title={`As of ${formatDateTime(at, "UTC")} UTC`}>
-        Rebuilt from change history (the snapshot of <Time value={past.rebuiltFrom} /> and the changes after it). Header values are not kept here. {back}
+        Rebuilt from change history (the snapshot of <Time value={past.rebuiltFrom} /> and the changes after it). Header values are not shown. {back}
       </Notice>
       <AsOfForm groupId={id} value={asOfValue(at)} />
       {!group ? (
@@ -167,7 +168,13 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
         </p>
       ) : (
         <>
-          <h1 className="break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${id}`}</h1>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <h1 className="min-w-0 break-words text-2xl font-semibold text-slate-900">{group.name || `Webhook group ${id}`}</h1>
+            <div className="max-w-sm space-y-1 text-sm text-slate-600">
+              <GroupBackToButton groupId={id} at={at.toISOString()} />
+              <p>Drafts a plan that makes the group and its webhooks what they were then, header values included. You review it before anything changes.</p>
+            </div>
+          </div>
           <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr] [&>dd]:min-w-0 [&>dt]:font-semibold [&>dt]:text-slate-700">
             <dt>ID</dt>
             <dd>{id}</dd>

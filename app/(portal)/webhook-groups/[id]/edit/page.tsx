@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
-import { GroupEditForm } from "@/components/plans/group-edit-form";
+import { GroupDeleteForm, GroupEditForm } from "@/components/plans/group-edit-form";
 import { buttonClasses } from "@/components/ui/button";
 import { requireActor } from "@/lib/auth/session";
 import { parseRecordId } from "@/lib/listing/ids";
@@ -36,7 +36,14 @@ export default async function EditGroupPage(props: PageProps<"/webhook-groups/[i
           New webhook in this group
         </a>
       </div>
-      {data.kind === "ok" ? <GroupEditForm defaults={data.defaults} /> : <StateMessage failure={data} retryHref={`/webhook-groups/${id}/edit`} />}
+      {data.kind === "ok" ? (
+        <>
+          <GroupEditForm defaults={data.defaults} />
+          <GroupDeleteForm id={id} />
+        </>
+      ) : (
+        <StateMessage failure={data} retryHref={`/webhook-groups/${id}/edit`} />
+      )}
     </div>
   );
 }
