@@ -116,14 +116,10 @@ const TITLE_MAX = 200;
  * the limit, and is shortened rather than refused.
  */
 export function fitTitle(title: string): string {
-  const text = visibleText(title).trim();
-  const points = [...text];
-  return points.length <= TITLE_MAX
-    ? text
-    : `${points
-        .slice(0, TITLE_MAX - 1)
-        .join("")
-        .trimEnd()}…`;
+  const points = [...visibleText(title).trim()];
+  if (points.length <= TITLE_MAX) return points.join("");
+  const kept = points.slice(0, TITLE_MAX - 1).join("");
+  return `${kept.trimEnd()}…`;
 }
 
 export interface DraftInput {
