@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
-import { E2E_PLANS_SANDBOX_URL, PLANS_ACCOUNTS } from "./helpers/config";
+import { PLANS_ACCOUNTS } from "./helpers/config";
+import { savePlansCredentials as saveCredentials } from "./helpers/plans";
 import { shoot } from "./helpers/screenshots";
 
 /**
@@ -8,15 +9,6 @@ import { shoot } from "./helpers/screenshots";
  * sandbox over HTTP. Each test writes to its own sandbox account (e2e/helpers/config.ts), never to
  * the demo account the listing specs read.
  */
-
-async function saveCredentials(page: Page, account: (typeof PLANS_ACCOUNTS)[number]) {
-  await page.goto("/settings/credentials");
-  await page.getByLabel("Base URL").fill(E2E_PLANS_SANDBOX_URL);
-  await page.getByLabel("Consumer key").fill(account.key);
-  await page.getByLabel("Consumer secret").fill(account.secret);
-  await page.getByRole("button", { name: "Save credentials" }).click();
-  await expect(page.getByTestId("credential-form-success")).toContainText("Connected and saved");
-}
 
 /** An owner and, in a browser of their own, an admin of the same team; both with the account's credentials. */
 async function ownerAndAdmin(page: Page, browser: Browser, account: (typeof PLANS_ACCOUNTS)[number]) {

@@ -18,7 +18,7 @@ import {
   E2E_PLANS_SANDBOX_PORT,
   E2E_PORT,
   E2E_SANDBOX_ADMIN_SECRET,
-  PLANS_ACCOUNTS,
+  PLANS_SANDBOX_ACCOUNTS,
 } from "../e2e/helpers/config";
 import { testServerEnv } from "../e2e/helpers/server-env";
 
@@ -31,7 +31,7 @@ async function main() {
   }
   const db = await startEmbeddedPostgres({ dataDir: EPHEMERAL, port: 0 });
   const faultSandbox = await startSandboxServer({ port: E2E_FAULT_SANDBOX_PORT, adminSecret: E2E_SANDBOX_ADMIN_SECRET });
-  const plansSandbox = await startSandboxServer({ port: E2E_PLANS_SANDBOX_PORT, adminSecret: E2E_SANDBOX_ADMIN_SECRET, accounts: PLANS_ACCOUNTS });
+  const plansSandbox = await startSandboxServer({ port: E2E_PLANS_SANDBOX_PORT, adminSecret: E2E_SANDBOX_ADMIN_SECRET, accounts: PLANS_SANDBOX_ACCOUNTS });
   const env = testServerEnv({ port: E2E_PORT, databaseUrl: db.url, baseUrl: E2E_BASE_URL });
 
   // Asynchronously: the embedded database lives in this process and must keep answering meanwhile.

@@ -1,3 +1,4 @@
+import { NOTHING } from "@/lib/plans/diff";
 import type { PlanStep } from "@/lib/plans/page";
 import { StepStatePill } from "./plan-status";
 
@@ -11,7 +12,7 @@ export function OperationDiff({ step, showState }: { step: PlanStep; showState: 
   const { diff } = step;
   const href = diff.recordId ? (diff.resource === "webhooks" ? `/webhooks/${diff.recordId}` : `/webhook-groups/${diff.recordId}`) : null;
   return (
-    <li className="rounded-lg border border-slate-200 bg-white" data-testid="plan-operation" id={`step-${step.position + 1}`}>
+    <li className="scroll-mt-16 rounded-lg border border-slate-200 bg-white" data-testid="plan-operation" id={`step-${step.position + 1}`}>
       <div className="flex flex-wrap items-start gap-x-3 gap-y-1 px-3 py-2">
         <span aria-hidden className={`mt-1.5 size-2 shrink-0 rounded-full ${VERB_TONE[diff.verb]}`} />
         <p className="min-w-0 flex-1 text-sm font-medium break-words text-slate-900">
@@ -41,7 +42,13 @@ export function OperationDiff({ step, showState }: { step: PlanStep; showState: 
               <dt className="font-medium text-slate-600">{field.label}</dt>
               <dd className="min-w-0 break-words text-slate-500">
                 <span className="sr-only">Before: </span>
-                {field.before === null ? <span className="italic">new</span> : <del className="decoration-red-400">{field.before}</del>}
+                {field.before === null ? (
+                  <span className="italic">new</span>
+                ) : field.before === NOTHING ? (
+                  <span className="italic">{NOTHING}</span>
+                ) : (
+                  <del className="decoration-red-400">{field.before}</del>
+                )}
               </dd>
               <dd className="min-w-0 break-words text-slate-900">
                 <span className="sr-only">After: </span>

@@ -42,8 +42,14 @@ export function healthBadge(counts: HealthCounts | null | undefined): NavItem["b
   return { text: String(counts.errors), title, tone: counts.errors > 0 ? "error" : "ok" };
 }
 
-/** The navigation of a person with this role and these Health counts. */
-export function navGroups({ role, healthCounts }: { role: TeamRole; healthCounts?: HealthCounts | null }): NavGroup[] {
+/** Plans sent for review by someone else that this owner or admin may approve; nothing when none. */
+export function reviewBadge(plansToReview: number | undefined): NavItem["badge"] {
+  if (!plansToReview) return undefined;
+  return { text: String(plansToReview), title: `${plansToReview} ${plansToReview === 1 ? "plan waits" : "plans wait"} for your review`, tone: "warning" };
+}
+
+/** The navigation of a person with this role, these Health counts and these plans to review. */
+export function navGroups({ role, healthCounts, plansToReview }: { role: TeamRole; healthCounts?: HealthCounts | null; plansToReview?: number }): NavGroup[] {
   return [
     {
       label: "Work",
@@ -51,7 +57,7 @@ export function navGroups({ role, healthCounts }: { role: TeamRole; healthCounts
         { href: "/webhooks", label: "Webhooks" },
         { href: "/webhook-groups", label: "Webhook groups" },
         { href: "/events", label: "Events" },
-        { href: "/plans", label: "Plans" },
+        plansToReview ? { href: "/plans?status=review", label: "Plans", match: ["/plans"], badge: reviewBadge(plansToReview) } : { href: "/plans", label: "Plans" },
       ],
     },
     {

@@ -23,6 +23,15 @@ export const PLANS_ACCOUNTS = Array.from({ length: 6 }, (_, index) => ({
   events: 6,
   seed: 40 + index,
 }));
+/**
+ * An account large enough for a plan of more than 1,000 operations (e2e/plans-large.spec.ts): the
+ * generated data holds about 3.9 webhooks a group, so 300 groups hold 1,158 webhooks, 1,076 enabled.
+ */
+export const PLANS_LARGE_ACCOUNT = { key: "plans_large", secret: "plans-secret-large", groups: 300, events: 6, seed: 46 };
+/** An account whose writes a test slows down (a fault scoped to it) to watch a plan's live progress. */
+export const PLANS_PROGRESS_ACCOUNT = { key: "plans_progress", secret: "plans-secret-progress", groups: 12, events: 6, seed: 47 };
+/** Every account the plans sandbox serves. */
+export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT];
 
 /** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
 export const ROLE_STATE = {

@@ -37,6 +37,11 @@ export interface Actor {
    * landing page of everyone past their first days spends no round trip on it.
    */
   checklistDismissed?: boolean;
+  /**
+   * Plans of the team sent for review by someone else, which this owner or admin may approve (0 for
+   * members): the navigation's count, read in the same statement.
+   */
+  plansToReview?: number;
 }
 
 export interface HealthCounts {

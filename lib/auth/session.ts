@@ -68,7 +68,11 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            s."reauthenticatedAt", s."passwordVerifiedAt",
            hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices",
            EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory",
-           (m."checklistDismissedAt" IS NOT NULL) AS "checklistDismissed"
+           (m."checklistDismissedAt" IS NOT NULL) AS "checklistDismissed",
+           CASE WHEN m."role" IN ('OWNER', 'ADMIN') THEN
+             (SELECT count(*)::int FROM "ChangePlan" AS p
+               WHERE p."teamId" = m."teamId" AND p."status" = 'submitted' AND p."authorId" IS DISTINCT FROM u."id")
+           ELSE 0 END AS "plansToReview"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"

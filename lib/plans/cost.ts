@@ -9,6 +9,9 @@ import { verbOf, type DraftOperation } from "./operations";
  * (lib/ems/budget.ts), so it waits for the next window rather than eat it.
  */
 
+/** Past this many operations a plan is called large: it says what it costs before anyone drafts or submits it (issue 27 §3). */
+export const LARGE_PLAN_OPERATIONS = 1_000;
+
 export interface PlanCost {
   credits: number;
   calls: number;

@@ -55,20 +55,23 @@ const LABELS: Readonly<Record<string, string>> = {
 
 export const fieldLabel = (field: string) => LABELS[field] ?? field.replace(/_/g, " ");
 
+/** The word for an empty value ("no headers", "no events"): the plan page shows it plainly, not struck through as a value removed. */
+export const NOTHING = "none";
+
 type Names = { group?: (id: number) => string | undefined; event?: (id: number) => string | undefined };
 
 function words(field: string, value: unknown, names: Names): string {
-  if (value === null || value === undefined) return "none";
+  if (value === null || value === undefined) return NOTHING;
   if (typeof value === "boolean") return value ? "on" : "off";
   if (field === "group_id" && typeof value === "number") return groupWords(value, names);
   if (field === "event_ids" && Array.isArray(value)) {
-    if (value.length === 0) return "none";
+    if (value.length === 0) return NOTHING;
     return value.map((id) => (names.event?.(Number(id)) ? `${names.event(Number(id))} (#${id})` : `#${id}`)).join(", ");
   }
   if (field === "custom_fields" && Array.isArray(value)) {
-    return value.length === 0 ? "none" : value.map((entry) => `${(entry as { key: string }).key} (${(entry as { type: string }).type})`).join(", ");
+    return value.length === 0 ? NOTHING : value.map((entry) => `${(entry as { key: string }).key} (${(entry as { type: string }).type})`).join(", ");
   }
-  if (Array.isArray(value)) return value.length === 0 ? "none" : value.map(String).join(", ");
+  if (Array.isArray(value)) return value.length === 0 ? NOTHING : value.map(String).join(", ");
   return String(value);
 }
 
@@ -93,8 +96,8 @@ export function headerDiff(before: readonly EmsHeader[], after: readonly EmsHead
   return {
     field: "headers",
     label: LABELS.headers,
-    before: beforeWords.length ? beforeWords.join(", ") : "none",
-    after: [...afterWords, ...removed].join(", ") || "none",
+    before: beforeWords.length ? beforeWords.join(", ") : NOTHING,
+    after: [...afterWords, ...removed].join(", ") || NOTHING,
   };
 }
 

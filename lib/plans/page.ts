@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { canManageTeam } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { emsConfig } from "@/lib/ems";
 import { NotFoundError } from "@/lib/errors";
 import { loadHealthReport } from "@/lib/health/report";
@@ -33,6 +34,8 @@ export interface PlanStep {
 export interface PlanGroupSection {
   groupId: number | null;
   groupName: string;
+  /** The previous page ended in this group: its heading says "continued". */
+  continued: boolean;
   steps: PlanStep[];
 }
 
@@ -54,7 +57,9 @@ export interface PlanPageData {
   undoneBy: { id: string; title: string; status: string } | null;
   operationCount: number;
   counts: Record<StepState, number>;
-  /** This page of operations, grouped by the group they are in. */
+  /** While it applies: the step being sent (or next to be), for the progress line to point at. */
+  current: { position: number; page: number } | null;
+  /** This page of operations, in order, each run of operations on one group under its heading. */
   sections: PlanGroupSection[];
   page: number;
   pageCount: number;
@@ -104,14 +109,25 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const pageCount = Math.max(1, Math.ceil(steps.length / OPERATIONS_PER_PAGE));
   // A page number from the URL may be a fraction (?page=1.5): pages are whole.
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
-  const shown = steps.slice((page - 1) * OPERATIONS_PER_PAGE, page * OPERATIONS_PER_PAGE);
-  const sections = new Map<number | null, PlanGroupSection>();
+  const start = (page - 1) * OPERATIONS_PER_PAGE;
+  const shown = steps.slice(start, start + OPERATIONS_PER_PAGE);
+  // Runs, not one section per group: the operations stay in the order they are applied in.
+  const sections: PlanGroupSection[] = [];
+  let previousGroup = start > 0 ? describeOperation(steps[start - 1].operation, names).groupId : undefined;
   for (const step of shown) {
     const diff = describeOperation(step.operation, names);
     const key = diff.groupId;
-    if (!sections.has(key)) sections.set(key, { groupId: key, groupName: key === null ? "No group" : (groupNames.get(key) ?? `Group #${key}`), steps: [] });
-    sections.get(key)!.steps.push({ position: step.position, state: step.state, message: step.message, diff });
+    let section = sections.at(-1);
+    if (!section || section.groupId !== key) {
+      const groupName = key === null ? "No group" : (groupNames.get(key) ?? `Group #${key}`);
+      section = { groupId: key, groupName, continued: sections.length === 0 && previousGroup === key, steps: [] };
+      sections.push(section);
+    }
+    section.steps.push({ position: step.position, state: step.state, message: step.message, diff });
+    previousGroup = key;
   }
+  const underWay = status === "applying" ? (steps.find((step) => step.state === "running") ?? steps.find((step) => step.state === "pending")) : undefined;
+  const current = underWay ? { position: underWay.position, page: Math.floor(steps.indexOf(underWay) / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const pending = steps.filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => step.operation);
   const impact = open && setup && health.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
@@ -141,7 +157,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     undoneBy,
     operationCount: steps.length,
     counts,
-    sections: [...sections.values()],
+    current,
+    sections,
     page,
     pageCount,
     impact,
@@ -192,11 +209,28 @@ export const PLAN_FILTERS = {
 export type PlanFilter = keyof typeof PLAN_FILTERS | "all";
 export const PLANS_PER_PAGE = 50;
 
-/** The team's plans, newest first, by filter ("reverted": plans an applied undo reverted). */
+/** Beyond the states: the plans waiting for this person's review, those an applied undo reverted. */
+export type PlanListFilter = PlanFilter | "reverted" | "review";
+
+export interface PlanListOptions {
+  /** Only this person's own plans. */
+  mine?: boolean;
+  /** Words of the title (case ignored). */
+  query?: string;
+}
+
+/** A title search: trimmed, at most this long (longer text is cut, not refused). */
+export const PLAN_QUERY_MAX = 100;
+
+/**
+ * The team's plans, newest first, by filter ("reverted": plans an applied undo reverted; "review":
+ * plans sent for review by someone else, which this person, an owner or admin, may approve).
+ */
 export async function listPlans(
   actor: Actor,
-  filter: PlanFilter | "reverted",
+  filter: PlanListFilter,
   page = 1,
+  options: PlanListOptions = {},
 ): Promise<{ items: PlanListItem[]; total: number; page: number; pageCount: number }> {
   const reverted =
     filter === "reverted"
@@ -204,9 +238,21 @@ export async function listPlans(
           (plan) => plan.revertsPlanId!,
         )
       : null;
-  const where = {
+  const byFilter: Prisma.ChangePlanWhereInput = reverted
+    ? { id: { in: reverted } }
+    : filter === "review"
+      ? canManageTeam(actor.role)
+        ? { status: "submitted", OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
+        : { id: { in: [] } }
+      : filter === "all" || filter === "reverted"
+        ? {}
+        : { status: { in: [...PLAN_FILTERS[filter]] } };
+  const query = options.query?.trim().slice(0, PLAN_QUERY_MAX);
+  const where: Prisma.ChangePlanWhereInput = {
     teamId: actor.teamId,
-    ...(reverted ? { id: { in: reverted } } : filter !== "all" && filter !== "reverted" ? { status: { in: [...PLAN_FILTERS[filter]] } } : {}),
+    ...byFilter,
+    ...(options.mine ? { authorId: actor.userId } : {}),
+    ...(query ? { title: { contains: query, mode: "insensitive" } } : {}),
   };
   const total = await prisma.changePlan.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / PLANS_PER_PAGE));

@@ -173,7 +173,7 @@ export class Sandbox implements SandboxControls {
     const counted = target.kind === "token" || target.kind === "listing" || target.kind === "record" || target.kind === "write";
     if (counted) this.counters.record(kind === "token" ? "token" : "api", caller.accountKey);
 
-    const fault = counted ? this.faults.take(kind) : undefined;
+    const fault = counted ? this.faults.take(kind, caller.accountKey) : undefined;
     // A write whose answer is lost: it is made now, then the answer is late and/or replaced by the fault.
     if (fault?.afterWrite && kind === "write") {
       const made = this.answer(target, request, caller, undefined);

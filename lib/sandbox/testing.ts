@@ -34,6 +34,8 @@ export type SandboxAdminClient = {
     afterWrite?: boolean;
     /** For a 422 on a write: the message quotes the first header value sent. */
     quoteSent?: boolean;
+    /** Only calls made as this account (consumer key); every account's calls without it. */
+    account?: string;
   }): Promise<void>;
   clearFaults(): Promise<void>;
   /** Shifts the server's clock: its Date header, expires_at and token expiry checks. */

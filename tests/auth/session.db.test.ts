@@ -8,7 +8,7 @@ import { prisma } from "@/lib/db/prisma";
 import { listingMarks } from "@/lib/history/marks";
 import { redirectOf } from "../actions/support/call";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
-import { createTeam, createUser } from "../teams/fixtures";
+import { addMember, createTeam, createUser } from "../teams/fixtures";
 
 // getActor reads the request's cookies through next/headers: here, a jar the tests fill; and
 // requireActor the proxy's x-ems-path header, from a map (any string, as a test may need).
@@ -53,8 +53,36 @@ describe("actorForSession", () => {
       healthCounts: null,
       teamTracksHistory: false,
       checklistDismissed: false,
+      plansToReview: 0,
     });
     expect(statements).toHaveLength(1);
+  });
+
+  it("counts, in the same statement, the plans an owner or admin may review: sent by someone else, not their own, none for a member", async () => {
+    const owner = await createTeam();
+    const admin = await addMember(owner, "ADMIN");
+    const member = await addMember(owner, "MEMBER");
+    const plan = (authorId: string, status: string, teamId = owner.teamId) => ({ teamId, accountKey: "account", title: "A plan", status, authorId });
+    const stranger = await createTeam();
+    await prisma.changePlan.createMany({
+      data: [
+        plan(member.userId, "submitted"),
+        plan(member.userId, "submitted"),
+        plan(member.userId, "draft"),
+        plan(admin.userId, "submitted"),
+        plan(member.userId, "approved"),
+        plan(stranger.userId, "submitted", stranger.teamId),
+      ],
+    });
+    const countFor = async (userId: string) => {
+      const claims = await openSession(userId);
+      const { result, statements } = await counter.record(() => actorForSession(claims));
+      expect(statements).toHaveLength(1);
+      return result!.plansToReview;
+    };
+    expect(await countFor(owner.userId)).toBe(3);
+    expect(await countFor(admin.userId)).toBe(2);
+    expect(await countFor(member.userId)).toBe(0);
   });
 
   it("says in the same statement whether the team tracks change history, so a listing of a team that does not asks nothing more for its marks", async () => {

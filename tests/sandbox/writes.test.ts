@@ -400,6 +400,15 @@ describe("credits, isolation and faults", () => {
     expect((await send("POST", "webhook-groups/create", form([["name", "lost answer"]]))).status).toBe(503);
     expect((await names())[0]).toBe("lost answer");
   });
+
+  it("faults: `account` limits a rule to that account's calls; another account's writes pass untouched and leave it pending", async () => {
+    await sandbox.admin.injectFaults({ count: 1, status: 500, paths: "write", account: OTHER_CREDENTIALS.consumerKey });
+    expect((await send("POST", "webhook-groups/create", form([["name", "demo's"]]))).status).toBe(201);
+    expect((await sandbox.admin.state()).pendingFaults).toBe(1);
+    expect((await send("POST", "webhook-groups/create", form([["name", "theirs"]]), { as: otherToken })).status).toBe(500);
+    expect((await sandbox.admin.state()).pendingFaults).toBe(0);
+    expect((await send("POST", "webhook-groups/create", form([["name", "theirs again"]]), { as: otherToken })).status).toBe(201);
+  });
 });
 
 describe("the new read fields", () => {

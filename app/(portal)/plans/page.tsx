@@ -3,11 +3,13 @@ import Link from "next/link";
 import { PlanStatusPill } from "@/components/plans/plan-status";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
-import { listPlans, PLAN_FILTERS, type PlanFilter } from "@/lib/plans/page";
+import { canManageTeam } from "@/lib/access/roles";
+import { listPlans, PLAN_QUERY_MAX, type PlanListFilter } from "@/lib/plans/page";
 
 export const metadata: Metadata = { title: "Plans" };
 
-const FILTERS: { value: PlanFilter | "reverted"; label: string }[] = [
+const FILTERS: { value: PlanListFilter; label: string }[] = [
+  { value: "review", label: "Needs your review" },
   { value: "open", label: "Open" },
   { value: "applied", label: "Applied" },
   { value: "stopped", label: "Stopped" },
@@ -16,14 +18,30 @@ const FILTERS: { value: PlanFilter | "reverted"; label: string }[] = [
   { value: "all", label: "All" },
 ];
 
-/** The team's change plans (issue 27 §2), newest activity first, by state. */
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * The team's change plans (issue 27 §2), newest activity first: by state, the ones waiting for this
+ * person's review (owners and admins), their own, or by words of the title; all in the URL.
+ */
 export default async function PlansPage(props: PageProps<"/plans">) {
   const actor = await requireActor();
   const search = await props.searchParams;
-  const raw = typeof search.status === "string" ? search.status : "open";
-  const filter = (raw in PLAN_FILTERS || raw === "all" || raw === "reverted" ? raw : "open") as PlanFilter | "reverted";
-  const pageNumber = Number(typeof search.page === "string" ? search.page : "1");
-  const { items, total, page, pageCount } = await listPlans(actor, filter, Number.isFinite(pageNumber) ? pageNumber : 1);
+  const reviewer = canManageTeam(actor.role);
+  const filters = FILTERS.filter((option) => option.value !== "review" || reviewer);
+  const raw = first(search.status) ?? "open";
+  const filter = filters.find((option) => option.value === raw)?.value ?? "open";
+  const mine = first(search.mine) === "1";
+  const query = (first(search.q) ?? "").trim().slice(0, PLAN_QUERY_MAX);
+  const pageNumber = Number(first(search.page) ?? "1");
+  const { items, total, page, pageCount } = await listPlans(actor, filter, Number.isFinite(pageNumber) ? pageNumber : 1, { mine, query });
+  const href = (changes: { status?: string; mine?: boolean; page?: number }) => {
+    const params = new URLSearchParams({ status: changes.status ?? filter });
+    if (changes.mine ?? mine) params.set("mine", "1");
+    if (query) params.set("q", query);
+    if (changes.page && changes.page > 1) params.set("page", String(changes.page));
+    return `/plans?${params.toString()}`;
+  };
   return (
     <div className="space-y-4">
       <div>
@@ -32,12 +50,16 @@ export default async function PlansPage(props: PageProps<"/plans">) {
           Every change to the EMS is a plan: drafted, reviewed, applied step by step, and undoable. Start one from a webhook&apos;s page (Edit) or a list.
         </p>
       </div>
-      {raw !== filter ? <p className="text-sm text-amber-900">There is no “{raw.slice(0, 40)}” filter: showing open plans.</p> : null}
+      {raw !== filter && raw !== "open" ? (
+        <p className="text-sm text-amber-900" data-testid="plans-unknown-filter">
+          There is no “{raw.slice(0, 40)}” filter here: showing open plans.
+        </p>
+      ) : null}
       <nav aria-label="Plan states" className="flex max-w-full gap-1 overflow-x-auto">
-        {FILTERS.map((option) => (
+        {filters.map((option) => (
           <Link
             key={option.value}
-            href={`/plans?status=${option.value}`}
+            href={href({ status: option.value, page: 1 })}
             aria-current={option.value === filter ? "page" : undefined}
             className={`rounded-full px-3 py-1 text-sm whitespace-nowrap ${option.value === filter ? "bg-brand-600 text-white" : "bg-slate-100 text-slate-700 hover:bg-slate-200"}`}
           >
@@ -45,10 +67,43 @@ export default async function PlansPage(props: PageProps<"/plans">) {
           </Link>
         ))}
       </nav>
+      <form method="get" action="/plans" role="search" className="flex flex-wrap items-center gap-2" aria-label="Find plans">
+        <input type="hidden" name="status" value={filter} />
+        <label htmlFor="plans-q" className="sr-only">
+          Words of the title
+        </label>
+        <input
+          id="plans-q"
+          name="q"
+          type="search"
+          defaultValue={query}
+          maxLength={PLAN_QUERY_MAX}
+          placeholder="Words of the title"
+          className="block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm sm:w-72"
+        />
+        <label className="flex items-center gap-2 text-sm text-slate-700">
+          <input type="checkbox" name="mine" value="1" defaultChecked={mine} className="h-4 w-4 rounded border-slate-300" />
+          Only mine
+        </label>
+        <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50">
+          Find
+        </button>
+        {query || mine ? (
+          <Link href={`/plans?status=${filter}`} className="text-sm text-brand-700 underline">
+            Clear
+          </Link>
+        ) : null}
+      </form>
       {items.length === 0 ? (
         <div className="rounded-md border border-slate-200 bg-white p-6 text-center" data-testid="plans-empty">
-          <h2 className="text-base font-semibold">No plans here</h2>
+          <h2 className="text-base font-semibold">{filter === "review" && !query && !mine ? "Nothing waits for your review" : "No plans here"}</h2>
           <p className="mt-1 text-sm text-slate-600">
+            {query || mine ? (
+              <>
+                No plan of this kind matches{query ? ` “${query}”` : ""}
+                {mine ? " among yours" : ""}.{" "}
+              </>
+            ) : null}
             Open a{" "}
             <Link href="/webhooks" className="text-brand-700 underline">
               webhook
@@ -75,8 +130,13 @@ export default async function PlansPage(props: PageProps<"/plans">) {
       {pageCount > 1 ? (
         <p className="text-sm text-slate-600">
           Page {page} of {pageCount} ({total.toLocaleString("en-US")} plans){" "}
+          {page > 1 ? (
+            <Link href={href({ page: page - 1 })} className="mr-3 text-brand-700 underline">
+              Previous
+            </Link>
+          ) : null}
           {page < pageCount ? (
-            <Link href={`/plans?status=${filter}&page=${page + 1}`} className="text-brand-700 underline">
+            <Link href={href({ page: page + 1 })} className="text-brand-700 underline">
               Next
             </Link>
           ) : null}

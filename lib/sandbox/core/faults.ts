@@ -23,6 +23,11 @@ export const faultRuleSchema = z
      * validating frameworks quote the value they refuse (a client must not show it back).
      */
     quoteSent: z.boolean().optional(),
+    /**
+     * Only calls made as this account (its consumer key): a test slowing one account's writes leaves
+     * the other accounts of a shared sandbox (the e2e plans sandbox) as they are.
+     */
+    account: z.string().min(1).max(200).optional(),
   })
   .refine((rule) => rule.status !== undefined || rule.delayMs !== undefined || rule.malformedJson === true, {
     message: "A fault needs at least one of status, delayMs or malformedJson.",
@@ -40,12 +45,15 @@ export class FaultQueue {
   }
 
   /**
-   * Takes one use of the first rule that applies to this kind of call, if any; a rule still
+   * Takes one use of the first rule that applies to this kind of call (by this account), if any; a rule still
    * skipping lets the call through (and counts it).
    */
-  take(kind: CallKind): FaultRule | undefined {
+  take(kind: CallKind, accountKey?: string): FaultRule | undefined {
     if (this.rules.length === 0) return undefined;
-    const index = this.rules.findIndex((rule) => rule.paths === "all" || rule.paths === kind || (rule.paths === "api" && kind === "write"));
+    const index = this.rules.findIndex(
+      (rule) =>
+        (rule.account === undefined || rule.account === accountKey) && (rule.paths === "all" || rule.paths === kind || (rule.paths === "api" && kind === "write")),
+    );
     if (index < 0) return undefined;
     const rule = this.rules[index];
     if (rule.toSkip > 0) {

@@ -3,13 +3,14 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { OperationDiff } from "@/components/plans/operation-diff";
 import { PlanControls, PlanProgressRefresher } from "@/components/plans/plan-controls";
+import { PlanPager } from "@/components/plans/plan-pager";
 import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/errors";
-import { durationInWords } from "@/lib/plans/cost";
-import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
+import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
+import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
 
 export const metadata: Metadata = { title: "Change plan" };
@@ -84,12 +85,21 @@ function Progress({ plan }: { plan: PlanPageData }) {
       >
         <div className="h-full bg-emerald-500 transition-[width]" style={{ width: `${percent}%` }} />
       </div>
-      <p className="text-sm text-slate-700">
+      <p className="text-sm text-slate-700" data-testid="plan-progress-count">
         {done.toLocaleString("en-US")} of {count(plan.operationCount, "step")} done
         {plan.counts.failed ? `, ${plan.counts.failed} failed` : ""}
         {plan.counts.conflict ? `, ${plan.counts.conflict} in conflict` : ""}
         {plan.counts.skipped ? ` (${plan.counts.skipped} skipped)` : ""}
       </p>
+      {plan.current ? (
+        // Where it is, one click away on a plan of many pages.
+        <p className="text-sm text-slate-600" data-testid="plan-progress-current">
+          Now:{" "}
+          <Link href={`/plans/${plan.id}?page=${plan.current.page}#step-${plan.current.position + 1}`} prefetch={false} className="text-brand-700 underline">
+            step {(plan.current.position + 1).toLocaleString("en-US")}
+          </Link>
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -113,6 +123,19 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
     throw error;
   }
   const started = plan.status === "applying" || (plan.status === "approved" && plan.appliedBy !== null);
+  const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
+  // A person named again in the byline (one who drafted, approved and applied) is named by name only.
+  const named = new Set<string>();
+  const person = (label: string) => {
+    if (!named.has(label)) {
+      named.add(label);
+      return label;
+    }
+    return label.replace(/\s\([^()]*\)$/, "");
+  };
+  const author = person(plan.author ?? "a former member");
+  const approver = plan.approvedBy ? person(plan.approvedBy) : null;
+  const applier = plan.appliedBy ? person(plan.appliedBy) : null;
   const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
   return (
     <div className="space-y-5">
@@ -129,19 +152,19 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           <PlanStatusPill status={plan.status} />
         </div>
         <p className="text-sm text-slate-600">
-          {count(plan.operationCount, "change")} · drafted by {plan.author ?? "a former member"} on {at(plan.createdAt)}
-          {plan.approvedBy && plan.approvedAt ? (
+          {count(plan.operationCount, "change")} · drafted by {author} on {at(plan.createdAt)}
+          {approver && plan.approvedAt ? (
             <>
               {" "}
-              · approved by {plan.approvedBy} on {at(plan.approvedAt)}
+              · approved by {approver} on {at(plan.approvedAt)}
             </>
           ) : (
             ""
           )}
-          {plan.appliedBy ? (
+          {applier ? (
             <>
               {" "}
-              · {plan.status === "applied" ? "applied" : "started"} by {plan.appliedBy}
+              · {plan.status === "applied" ? "applied" : "started"} by {applier}
               {plan.appliedAt ? <> on {at(plan.appliedAt)}</> : ""}
             </>
           ) : (
@@ -179,8 +202,8 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </Notice>
       ) : null}
       {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
-      {plan.operationCount > 1000 && (plan.status === "draft" || plan.status === "submitted") ? (
-        <Notice tone="warning" title="A large plan" testId="plan-large">
+      {plan.operationCount > LARGE_PLAN_OPERATIONS && (plan.status === "draft" || plan.status === "submitted") ? (
+        <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
           It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
           budget
           {plan.cost.windowsWaited > 0 ? `, waiting for ${count(plan.cost.windowsWaited, "new rate-limit window")}` : ""}.
@@ -195,16 +218,19 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         {/* What is left to send: nothing to say once the plan has ended. */}
         {plan.cost.credits > 0 ? (
           <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
-            <h2 className="mb-2 text-sm font-semibold text-slate-900">Cost</h2>
+            <h2 className="mb-2 text-sm font-semibold text-slate-900">{started ? "Left to send" : "Cost"}</h2>
             <p className="text-sm text-slate-800">
               {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
             </p>
             <p className="mt-1 text-xs text-slate-500">
               Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
             </p>
-            <p className="mt-2 text-xs text-slate-500">
-              {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
-            </p>
+            {/* Who approves: worth saying only until someone has. */}
+            {plan.status === "draft" || plan.status === "submitted" ? (
+              <p className="mt-2 text-xs text-slate-500">
+                {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
+              </p>
+            ) : null}
           </div>
         ) : null}
       </section>
@@ -219,12 +245,13 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
       </div>
       {plan.approveBlockedBecause ? <p className="text-sm text-slate-600">{plan.approveBlockedBecause}</p> : null}
 
-      <section aria-labelledby="operations-heading" className="space-y-4">
+      <section aria-labelledby="operations-heading" className="scroll-mt-16 space-y-4" id="changes">
         <h2 id="operations-heading" className="text-lg font-semibold">
           Changes{plan.pageCount > 1 ? ` (page ${plan.page} of ${plan.pageCount})` : ""}
         </h2>
-        {plan.sections.map((section) => (
-          <div key={section.groupId ?? "none"} className="space-y-2">
+        {plan.pageCount > 1 ? <PlanPager {...pager} label="Pages of changes" /> : null}
+        {plan.sections.map((section, index) => (
+          <div key={`${index}:${section.groupId ?? "none"}`} className="space-y-2">
             <h3 className="text-sm font-semibold break-words text-slate-700">
               {section.groupId !== null && section.groupId > 0 ? (
                 <Link href={`/webhook-groups/${section.groupId}`} className="hover:underline">
@@ -233,6 +260,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
               ) : (
                 section.groupName
               )}
+              {section.continued ? <span className="font-normal text-slate-500"> (continued)</span> : null}
             </h3>
             <ol className="space-y-2">
               {section.steps.map((step) => (
@@ -241,20 +269,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
             </ol>
           </div>
         ))}
-        {plan.pageCount > 1 ? (
-          <nav aria-label="Pages of changes" className="flex flex-wrap gap-2 text-sm">
-            {plan.page > 1 ? (
-              <Link href={`/plans/${plan.id}?page=${plan.page - 1}`} className="text-brand-700 underline">
-                Previous
-              </Link>
-            ) : null}
-            {plan.page < plan.pageCount ? (
-              <Link href={`/plans/${plan.id}?page=${plan.page + 1}`} className="text-brand-700 underline">
-                Next
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        {plan.pageCount > 1 ? <PlanPager {...pager} label="Pages of changes, below them" /> : null}
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { BulkEditForm, type BulkDefaults } from "@/components/plans/bulk-edit-fo
 import { Notice } from "@/components/ui/notice";
 import { requireActor } from "@/lib/auth/session";
 import { loadHealthReport } from "@/lib/health/report";
+import { LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { fixFor } from "@/lib/plans/fixes";
 import { accountGroups } from "@/lib/plans/forms";
 import { loadSelection } from "@/lib/plans/selection";
@@ -85,6 +86,13 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
             <Notice tone="warning">
               {selection.total.toLocaleString("en-US")} match; a plan changes at most {selection.records.length.toLocaleString("en-US")}. The first ones by id are
               selected: narrow the filters to choose.
+            </Notice>
+          ) : null}
+          {selection.records.length > LARGE_PLAN_OPERATIONS ? (
+            // Said before anyone drafts it: the plan page then gives the cost and time at the current budget.
+            <Notice tone="warning" title="A large change" testId="selection-large">
+              A plan over {LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} records: up to {(selection.records.length * 2).toLocaleString("en-US")} credits of the API
+              budget (each change reads its record, then writes it). The plan shows its exact cost and how long it takes at the current budget before anything is sent.
             </Notice>
           ) : null}
           {selection.records.length === 0 ? (

@@ -15,7 +15,7 @@ const idsSchema = z
       .array(
         z
           .string()
-          .regex(/^\d{1,10}$/, "Group ids are whole numbers.")
+          .regex(/^\d{1,10}$/, "Group ids are whole numbers of up to 10 digits.")
           .transform(Number),
       )
       .min(1, "Name at least one group.")
