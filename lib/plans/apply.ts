@@ -28,6 +28,7 @@ import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
 import { differsFrom, without } from "./operations";
+import { withoutHeaderValues, type WithHeaders } from "./redact";
 import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
 
 /**
@@ -243,7 +244,10 @@ async function runStep(planId: string, step: StepRow, leaseId: string, deps: App
     // Stopped from outside mid-write (an abort, a function's time limit): whether it was made is
     // unknown, so the step stays "running" for the next applier to check before anything is sent.
     if (deps.signal?.aborted) throw error;
-    if (error instanceof EmsError) return finish(step, mine, { state: "failed", message: error.userMessage });
+    if (error instanceof EmsError) {
+      const message = withoutHeaderValues(error.userMessage, changes as WithHeaders, openBefore(planId, step.id, step.beforeCiphertext) as WithHeaders);
+      return finish(step, mine, { state: "failed", message });
+    }
     log.error({ event: "plans.step_failed_unexpectedly", planId, stepId: step.id, err: error }, "a plan step failed unexpectedly");
     await finishStep(step.id, mine, { state: "failed", message: "The step failed unexpectedly; see the server logs." }, step.operation);
     throw error;

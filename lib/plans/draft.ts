@@ -1,5 +1,4 @@
 import "server-only";
-import { z } from "zod";
 import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
@@ -9,6 +8,7 @@ import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credentia
 import { failureOf } from "@/lib/ems-access/shared-read";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { loadSetup } from "@/lib/setup/load";
+import { visibleText } from "@/lib/text/invisible-characters";
 import { describeOperation } from "./diff";
 import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
@@ -107,7 +107,20 @@ export function defaultTitle(operations: readonly DraftOperation[]): string {
   return `${operations.length.toLocaleString("en-US")} changes`;
 }
 
-export const planTitleSchema = z.string().trim().max(200, "A title is at most 200 characters.");
+/** The longest title a plan has (the forms say so; titles the portal makes from names are shortened to it). */
+const TITLE_MAX = 200;
+
+/**
+ * A title as stored: a person's is checked by the form (lib/actions/plans/plan.validation.ts); one the
+ * portal makes ("Undo “…”", "… (planned again)", a change of a record named in the EMS) may run past
+ * the limit, and is shortened rather than refused.
+ */
+export function fitTitle(title: string): string {
+  const points = [...visibleText(title).trim()];
+  if (points.length <= TITLE_MAX) return points.join("");
+  const kept = points.slice(0, TITLE_MAX - 1).join("");
+  return `${kept.trimEnd()}…`;
+}
 
 export interface DraftInput {
   title?: string;
@@ -116,6 +129,11 @@ export interface DraftInput {
   revertsPlanId?: string;
   /** A draft of the actor's this one replaces (its edit): cancelled with the new one's creation. */
   replacesPlanId?: string;
+  /**
+   * The account the edits' record ids are of (a plan planned again, a change of the history): the
+   * drafter's own credential must read that account, or the ids would name other records.
+   */
+  forAccount?: string;
 }
 
 /** The records `ids` names, as the EMS holds them now: read one by one when few, else the setup. */
@@ -143,13 +161,17 @@ export async function ownCredential(actor: Actor): Promise<EmsCredential> {
 /** Drafts a plan from edits; throws EditProblemsError (each field's message) or a SafeError. */
 export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
   const credential = await ownCredential(actor);
+  const account = accountKey(credential.baseUrl, credential.consumerKey);
+  if (input.forAccount !== undefined && input.forAccount !== account) {
+    throw new ForbiddenError("Your API credentials are for another EMS account than these records'. Save credentials for that account to plan this.");
+  }
   const records = await recordsNow(
     actor,
     credential,
     referencedIds(input.edits),
     input.edits.some((edit) => edit.kind.endsWith(".bulk")),
   );
-  return storeDraft(actor, input, operationsFor(input.edits, records), accountKey(credential.baseUrl, credential.consumerKey), context);
+  return storeDraft(actor, input, operationsFor(input.edits, records), account, context);
 }
 
 /**
@@ -192,7 +214,7 @@ export async function storeDraft(
 ): Promise<{ planId: string; operations: number }> {
   if (operations.length === 0) throw new NothingToChangeError();
   if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
-  const title = planTitleSchema.parse(input.title ?? "") || defaultTitle(operations);
+  const title = fitTitle(input.title ?? "") || fitTitle(defaultTitle(operations));
   const planId = await prisma.$transaction(async (tx) => {
     if (input.replacesPlanId) {
       // Only a draft, of this team, by this person: anything else is not theirs to replace.
@@ -244,10 +266,10 @@ function editOf(op: DraftOperation): PlanEdit {
  * records as they are now: same end state, a fresh diff, fresh expectations, and review again.
  */
 export async function draftReplan(actor: Actor, planId: string, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, status: true } });
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, status: true, accountKey: true } });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   if (plan.status !== "conflict" && plan.status !== "failed")
     throw new SafeError("Only a plan that stopped (a conflict or a failed step) is planned again.", "plan_state");
   const remaining = (await readSteps(planId)).filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => editOf(step.operation));
-  return draftPlan(actor, { title: `${plan.title} (planned again)`, edits: remaining }, context);
+  return draftPlan(actor, { title: `${plan.title} (planned again)`, edits: remaining, forAccount: plan.accountKey }, context);
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { EmsHeader, NewWebhook, NewWebhookGroup, Webhook, WebhookChanges, WebhookGroup, WebhookGroupChanges } from "@/lib/ems";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { FieldErrorsError } from "@/lib/errors";
+import { hasInvisibleCharacters } from "@/lib/text/invisible-characters";
 import { groupBulkChanges, webhookBulkChanges, type GroupBulkEdit, type WebhookBulkEdit } from "./bulk";
 import { changedFields, NOT_WRITABLE, without, type DraftOperation } from "./operations";
 
@@ -88,21 +89,23 @@ const codePoints = (text: string) => [...text].length;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const urlRule = z.string().refine((value) => {
-  if (codePoints(value) > 2048) return false;
+  // The URL parser would quietly drop or percent-encode these; the EMS would be sent the raw text.
+  if (codePoints(value) > 2048 || CONTROL.test(value) || /\s/.test(value) || hasInvisibleCharacters(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
   } catch {
     return false;
   }
-}, "Enter an absolute http or https URL of at most 2,048 characters.");
+}, "Enter an absolute http or https URL of at most 2,048 characters, with no spaces or control characters.");
 
 /** The §8 rules for one webhook's values (only the fields present are checked). */
 export function webhookProblems(values: WebhookChanges, prefix = ""): EditProblem[] {
   const problems: EditProblem[] = [];
   const add = (field: string, message: string) => problems.push({ field: `${prefix}${field}`, message });
   if (values.name !== undefined && (codePoints(values.name.trim()) < 1 || codePoints(values.name) > 255)) add("name", "Give it a name of 1 to 255 characters.");
-  if (values.url !== undefined && !urlRule.safeParse(values.url).success) add("url", "Enter an absolute http or https URL of at most 2,048 characters.");
+  if (values.url !== undefined && !urlRule.safeParse(values.url).success)
+    add("url", "Enter an absolute http or https URL of at most 2,048 characters, with no spaces or control characters.");
   if (values.trigger_object !== undefined && !(TRIGGER_OBJECTS as readonly string[]).includes(values.trigger_object))
     add("trigger_object", "Choose a trigger object from the list.");
   if (values.content_type !== undefined && !(WEBHOOK_CONTENT_TYPES as readonly string[]).includes(values.content_type)) add("content_type", "Choose json or post.");

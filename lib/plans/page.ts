@@ -107,7 +107,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
   for (const step of steps) counts[step.state]++;
   const pageCount = Math.max(1, Math.ceil(steps.length / OPERATIONS_PER_PAGE));
-  const page = Math.min(Math.max(1, options.page ?? 1), pageCount);
+  // A page number from the URL may be a fraction (?page=1.5): pages are whole.
+  const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
   const start = (page - 1) * OPERATIONS_PER_PAGE;
   const shown = steps.slice(start, start + OPERATIONS_PER_PAGE);
   // Runs, not one section per group: the operations stay in the order they are applied in.
@@ -255,7 +256,8 @@ export async function listPlans(
   };
   const total = await prisma.changePlan.count({ where });
   const pageCount = Math.max(1, Math.ceil(total / PLANS_PER_PAGE));
-  const current = Math.min(Math.max(1, page), pageCount);
+  // A page number from the URL may be a fraction (?page=1.01): a fractional offset is a database error.
+  const current = Math.min(Math.max(1, Math.floor(page)), pageCount);
   const rows = await prisma.changePlan.findMany({
     where,
     orderBy: { updatedAt: "desc" },

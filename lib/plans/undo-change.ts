@@ -57,5 +57,7 @@ export async function draftUndoChange(actor: Actor, changeId: string, context: {
   } else {
     throw new ForbiddenError("This change cannot be undone.");
   }
-  return draftPlan(actor, { title: `Undo a change of ${label}`, edits: [edit] }, context);
+  // The change's record ids are of the tracked account: only a credential for it may plan them.
+  const tracker = await prisma.changeTracker.findUniqueOrThrow({ where: { id: change.trackerId }, select: { accountKey: true } });
+  return draftPlan(actor, { title: `Undo a change of ${label}`, edits: [edit], forAccount: tracker.accountKey }, context);
 }

@@ -18,6 +18,7 @@ import { TokenSigner, type TokenCheck } from "./core/tokens";
 import { Drift } from "./data/drift";
 import { EditedAccounts } from "./data/edited-accounts";
 import type { AppliedEdit } from "./data/edits";
+import { parseFormBody } from "./api/form-body";
 import { handleWrite, WRITE_RESOURCES, type WriteOperation, type WriteResource } from "./api/writes";
 
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 30 * 60;
@@ -218,7 +219,7 @@ export class Sandbox implements SandboxControls {
     if (made && !fault?.status) {
       response = made;
     } else if (fault?.status) {
-      response = this.injectedFault(target, fault.status, fault.retryAfterSeconds, caller.bucket);
+      response = this.injectedFault(target, fault.status, fault.retryAfterSeconds, caller.bucket, fault.quoteSent ? request.body : undefined);
     } else {
       const cost = target.kind === "listing" ? LISTING_COST : OTHER_COST;
       const limit = this.limiter.charge(caller.bucket, cost);
@@ -296,7 +297,7 @@ export class Sandbox implements SandboxControls {
     });
   }
 
-  private injectedFault(target: Route, status: number, retryAfterSeconds: number | undefined, bucket: string): SandboxResponse {
+  private injectedFault(target: Route, status: number, retryAfterSeconds: number | undefined, bucket: string, quotedBody?: string): SandboxResponse {
     const headers: Record<string, string> = {};
     const current = this.limiter.peek(bucket);
     if (status === 401) {
@@ -306,7 +307,10 @@ export class Sandbox implements SandboxControls {
     if (status === 429 || status === 503) headers["retry-after"] = String(retryAfterSeconds ?? 1);
     if (status === 422) {
       // The framework's validation answer is an array of field errors, not the usual error object.
-      const body = JSON.stringify([{ field: "name", message: "Name cannot be blank." }]);
+      const quoted = quotedBody === undefined ? undefined : parseFormBody(quotedBody).objectLists.get("headers")?.values().next().value?.get("value");
+      const error =
+        quoted === undefined ? { field: "name", message: "Name cannot be blank." } : { field: "headers", message: `Header value “${quoted}” is not allowed.` };
+      const body = JSON.stringify([error]);
       return this.withLimitHeaders({ status, headers: { "content-type": JSON_CONTENT_TYPE }, body }, current);
     }
     const limitState = status === 429 ? { ...current, remaining: 0, resetSeconds: retryAfterSeconds ?? 1 } : current;

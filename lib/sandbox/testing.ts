@@ -32,6 +32,8 @@ export type SandboxAdminClient = {
     skip?: number;
     /** For writes: the write is made, then its answer is lost (replaced by `status`, or late by `delayMs`). */
     afterWrite?: boolean;
+    /** For a 422 on a write: the message quotes the first header value sent. */
+    quoteSent?: boolean;
     /** Only calls made as this account (consumer key); every account's calls without it. */
     account?: string;
   }): Promise<void>;

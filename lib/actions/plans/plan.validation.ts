@@ -12,11 +12,9 @@ import type { WebhookBulkEdit, GroupBulkEdit } from "@/lib/plans/bulk";
 
 export const planIdSchema = z.object({ planId: z.uuid("That plan does not exist.") });
 export const changeIdSchema = z.object({ changeId: z.uuid("That change does not exist.") });
-export const recordId = z.coerce
-  .number({ error: "That record does not exist." })
-  .int("That record does not exist.")
-  .positive("That record does not exist.")
-  .max(2_147_483_647);
+/** A record's id as the EMS numbers them: a positive whole number of at most 32 bits (anything else names no record). */
+const emsId = (message: string) => z.number({ error: message }).int(message).positive(message).max(2_147_483_647, message);
+export const recordId = z.coerce.number({ error: "That record does not exist." }).pipe(emsId("That record does not exist."));
 /** Putting a group back as change history says it was: the group, and the moment (ISO, UTC). */
 export const groupBackToSchema = z.object({
   groupId: recordId,
@@ -26,7 +24,16 @@ export const groupBackToSchema = z.object({
     .transform((value) => new Date(Math.min(new Date(value).getTime(), Date.now()))),
 });
 const checkbox = z.preprocess((value) => value === "on" || value === "true" || value === "1", z.boolean());
-const title = z.string().trim().max(200, "A title is at most 200 characters.").optional();
+/** A plan's title is shown to the team (plans, audit log, alerts): nothing in it may read differently than it looks. */
+const title = z
+  .string()
+  .trim()
+  .max(200, "A title is at most 200 characters.")
+  .refine((text) => !hasInvisibleCharacters(text), `The title ${INVISIBLE_CHARACTERS_MESSAGE}`)
+  .optional();
+/** The longest header value a form takes (a value is sent with every delivery; servers refuse header lines past a few KB). */
+const HEADER_VALUE_MAX = 4096;
+const HEADER_VALUE_MESSAGE = `A header value is at most ${HEADER_VALUE_MAX.toLocaleString("en-US")} characters.`;
 
 /** "12, 15 17" → [12, 15, 17]; anything else in the field is one message. */
 const idList = z
@@ -46,6 +53,20 @@ const plainText = (max: number, what: string) =>
     .string()
     .max(max, `${what} is at most ${max.toLocaleString("en-US")} characters.`)
     .refine((text) => !hasInvisibleCharacters(text), `${what} ${INVISIBLE_CHARACTERS_MESSAGE}`);
+
+/**
+ * The header rows' own rules, as field messages: a value of at most HEADER_VALUE_MAX characters, and
+ * a new header's name that reads as it looks (others see it on the plan's page).
+ */
+function headerRowProblems(fields: Record<string, unknown>, context: z.RefinementCtx): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value !== "string") continue;
+    if (/^(header|newHeader)\.\d+\.value$/.test(name) && value.length > HEADER_VALUE_MAX)
+      context.addIssue({ code: "custom", path: [name], message: HEADER_VALUE_MESSAGE });
+    if (/^newHeader\.\d+\.key$/.test(name) && hasInvisibleCharacters(value))
+      context.addIssue({ code: "custom", path: [name], message: `The header name ${INVISIBLE_CHARACTERS_MESSAGE}` });
+  }
+}
 
 /** The header rows of a form, as edits; a row with an empty new name is no row. */
 export function headerEditsOf(fields: Record<string, unknown>): HeaderEdit[] {
@@ -77,7 +98,7 @@ const webhookFields = z.object({
     .string()
     .default("")
     .transform((value) => (value === "" ? null : Number(value)))
-    .pipe(z.number().int().positive().nullable()),
+    .pipe(emsId("That webhook group does not exist.").nullable()),
   enabled: checkbox,
   trigger_on_insert: checkbox,
   trigger_on_update: checkbox,
@@ -122,10 +143,14 @@ const replacesPlanId = z
 export const webhookEditSchema = webhookFields
   .extend({ id: recordId, replacesPlanId })
   .loose()
+  .superRefine(headerRowProblems)
   .transform((input) => ({ id: input.id, title: input.title, replacesPlanId: input.replacesPlanId, values: toWebhookValues(input, input as Record<string, unknown>) }));
 
 /** The new-webhook form (the same fields, no id). */
-export const webhookCreateSchema = webhookFields.loose().transform((input) => ({ title: input.title, values: toWebhookValues(input, input as Record<string, unknown>) }));
+export const webhookCreateSchema = webhookFields
+  .loose()
+  .superRefine(headerRowProblems)
+  .transform((input) => ({ title: input.title, values: toWebhookValues(input, input as Record<string, unknown>) }));
 
 export const webhookDuplicateSchema = z.object({
   id: recordId,
@@ -134,7 +159,7 @@ export const webhookDuplicateSchema = z.object({
     .string()
     .default("")
     .transform((value) => (value === "" ? null : Number(value)))
-    .pipe(z.number().int().positive().nullable()),
+    .pipe(emsId("That webhook group does not exist.").nullable()),
   name: plainText(255, "The name").optional(),
 });
 
@@ -147,6 +172,7 @@ const emailList = z
 
 export const groupEditSchema = z
   .looseObject({ id: recordId, title, name: plainText(255, "The name"), notification_emails: emailList })
+  .superRefine(headerRowProblems)
   .transform((input): { id: number; title?: string; values: GroupValues } => ({
     id: input.id,
     title: input.title,
@@ -156,6 +182,7 @@ export const groupEditSchema = z
 /** A new group: its name, addresses and headers (every header row an addition). */
 export const groupCreateSchema = z
   .looseObject({ title, name: plainText(255, "The name"), notification_emails: emailList })
+  .superRefine(headerRowProblems)
   .transform((input): { title?: string; values: GroupValues & { name: string } } => ({
     title: input.title,
     values: { name: input.name, notification_emails: input.notification_emails, headers: headerEditsOf(input as Record<string, unknown>) },
@@ -170,9 +197,14 @@ export const bulkSchema = z
     resource: z.enum(["webhooks", "webhook-groups"], { error: "Choose what to change." }),
     ids: z
       .string()
-      .max(100_000)
+      .max(100_000, "A plan changes at most 5,000 records; narrow the selection.")
       .transform((text) => [...new Set(text.split(",").filter(Boolean).map(Number))])
-      .pipe(z.array(z.number().int().positive()).min(1, "Nothing is selected.").max(5_000, "A plan changes at most 5,000 records; narrow the selection.")),
+      .pipe(
+        z
+          .array(emsId("The selection names a record that does not exist; choose the records again."))
+          .min(1, "Nothing is selected.")
+          .max(5_000, "A plan changes at most 5,000 records; narrow the selection."),
+      ),
     edit: z.enum(
       [
         "replace-host",
@@ -193,12 +225,27 @@ export const bulkSchema = z
     ),
     from: z.string().trim().max(255).default(""),
     to: z.string().trim().max(255).default(""),
-    key: z.string().trim().max(255).default(""),
-    value: z.string().max(4096).default(""),
+    key: z
+      .string()
+      .trim()
+      .max(255, "A header name is at most 255 characters.")
+      .refine((text) => !hasInvisibleCharacters(text), `The header name ${INVISIBLE_CHARACTERS_MESSAGE}`)
+      .default(""),
+    value: z.string().max(HEADER_VALUE_MAX, HEADER_VALUE_MESSAGE).default(""),
     enabled: z.enum(["true", "false"]).default("true"),
     eventIds: idList,
     contentType: z.string().max(16).default("json"),
-    groupId: z.coerce.number().int().nonnegative().default(0),
+    // 0: none chosen (the edit that needs one says so).
+    groupId: z.coerce
+      .number({ error: "That webhook group does not exist." })
+      .pipe(
+        z
+          .number({ error: "That webhook group does not exist." })
+          .int("That webhook group does not exist.")
+          .nonnegative("That webhook group does not exist.")
+          .max(2_147_483_647, "That webhook group does not exist."),
+      )
+      .default(0),
     emails: emailList.default([]),
   })
   .transform((input, context): { title?: string; resource: "webhooks" | "webhook-groups"; ids: number[]; edit: WebhookBulkEdit | GroupBulkEdit } => {
@@ -249,7 +296,13 @@ export const rejectSchema = planIdSchema.extend({
   reason: z
     .string()
     .transform((reason) => reason.replace(/\r\n?/g, "\n").trim())
-    .pipe(z.string().min(1, "Say why, so the author knows what to change.").max(500, "Keep the reason under 500 characters.")),
+    .pipe(
+      z
+        .string()
+        .min(1, "Say why, so the author knows what to change.")
+        .max(500, "Keep the reason under 500 characters.")
+        .refine((text) => !hasInvisibleCharacters(text), `The reason ${INVISIBLE_CHARACTERS_MESSAGE}`),
+    ),
 });
 
 export const planReviewSchema = z.object({ review: z.enum(["default", "on", "off"], { error: "Choose a setting." }) });

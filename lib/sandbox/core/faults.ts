@@ -19,6 +19,11 @@ export const faultRuleSchema = z
     /** For writes: make the write, then lose its answer (the status and/or delay apply to the answer). */
     afterWrite: z.boolean().optional(),
     /**
+     * For a 422 on a write: its message quotes the first header value the write sent, as some
+     * validating frameworks quote the value they refuse (a client must not show it back).
+     */
+    quoteSent: z.boolean().optional(),
+    /**
      * Only calls made as this account (its consumer key): a test slowing one account's writes leaves
      * the other accounts of a shared sandbox (the e2e plans sandbox) as they are.
      */
