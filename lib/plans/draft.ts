@@ -1,5 +1,6 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
+import { assertRecentPassword } from "@/lib/access/recent-auth";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
 import { getEmsClient, WEBHOOK_FIELDS, type EmsClient, type EmsCredential, type EmsHeader, type Webhook, type WebhookGroup } from "@/lib/ems";
@@ -158,8 +159,24 @@ export async function ownCredential(actor: Actor): Promise<EmsCredential> {
   return credential;
 }
 
+/**
+ * Whether the edits set a header value on a record that exists: drafting answers whether that value
+ * is new ("These edits change nothing", or a webhook left out of a bulk edit), so a session that may
+ * not read header values (a stale one) must not be able to try values against the EMS's. A new
+ * record's headers compare with nothing.
+ */
+export function setsExistingHeaderValue(edits: readonly PlanEdit[]): boolean {
+  return edits.some((edit) => {
+    if (edit.kind === "webhooks.bulk") return edit.edit.kind === "set-header";
+    if (edit.kind !== "webhook.update" && edit.kind !== "group.update") return false;
+    // `exactHeaders` are the server's own (undo puts back recorded values): nobody types them.
+    return (edit.values.headers ?? []).some((header) => header.action === "replace" || header.action === "add");
+  });
+}
+
 /** Drafts a plan from edits; throws EditProblemsError (each field's message) or a SafeError. */
 export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
+  if (setsExistingHeaderValue(input.edits)) assertRecentPassword(actor);
   const credential = await ownCredential(actor);
   const account = accountKey(credential.baseUrl, credential.consumerKey);
   if (input.forAccount !== undefined && input.forAccount !== account) {

@@ -357,7 +357,7 @@ describe("oversized and deceptive input", () => {
 });
 
 describe("a stale session (older than the recent-password window)", () => {
-  it("cannot approve, apply or change the review setting; it may draft, and an undo it drafts still needs a recent password to apply", async () => {
+  it("cannot approve, apply, change the review setting or try header values; it may draft, and an undo it drafts still needs a recent password to apply", async () => {
     const planId = await approvedPlan();
     const submitted = (
       await storeDraft(member, { title: "Waiting" }, [{ operation: "webhooks.update", recordId: hook.id, before: hook, changes: { notes: "n" } }], demoAccountKey())
@@ -375,6 +375,14 @@ describe("a stale session (older than the recent-password window)", () => {
 
     // Drafting changes nothing in the EMS: a stale session may draft, an undo included.
     expect(await redirectOf(call(draftWebhookEditAction, editFields({ name: "Drafted while stale" })))).toMatch(/^\/plans\/[0-9a-f-]{36}$/);
+    // But not a header value typed against a record's: whether it "changes nothing" would tell a
+    // guess of the EMS's value (a value a stale session may not read).
+    const plansBefore = await prisma.changePlan.count({ where: { teamId: owner.teamId } });
+    expect(hook.headers?.length).toBeGreaterThan(0);
+    expect(await call(draftWebhookEditAction, editFields({ "header.0.action": "replace", "header.0.value": "a-guess" }))).toEqual(refused);
+    expect(await call(draftWebhookEditAction, editFields({ "newHeader.0.key": "X-Guess", "newHeader.0.value": "a-guess" }))).toEqual(refused);
+    expect(await call(draftBulkAction, { resource: "webhooks", ids: String(hook.id), edit: "set-header", key: hook.headers![0].key, value: "a-guess" })).toEqual(refused);
+    expect(await prisma.changePlan.count({ where: { teamId: owner.teamId } })).toBe(plansBefore);
     await startApply(admin, planId);
     await runDuePlans();
     expect(await statusOf(planId)).toBe("applied");
