@@ -43,6 +43,8 @@ describe("the webhook edit form", () => {
 
   it("refuses crafted ids and event lists with a message", () => {
     expect(webhookEditSchema.safeParse({ ...webhookForm, id: "1 OR 1=1" }).success).toBe(false);
+    const many = webhookEditSchema.safeParse({ ...webhookForm, event_ids: Array.from({ length: 5_001 }, (_, i) => i + 1).join(",") });
+    expect(many.success || many.error.issues[0].message).toBe("At most 5,000 events; to fire for every event, tick “Every event”.");
     const events = webhookEditSchema.safeParse({ ...webhookForm, event_ids: "1, two" });
     expect(events.success || events.error.issues[0].message).toBe("List event ids as whole numbers, separated by commas.");
   });

@@ -35,6 +35,8 @@ const title = z
 const HEADER_VALUE_MAX = 4096;
 const HEADER_VALUE_MESSAGE = `A header value is at most ${HEADER_VALUE_MAX.toLocaleString("en-US")} characters.`;
 
+const MAX_EVENT_IDS = 5_000;
+
 /** "12, 15 17" → [12, 15, 17]; anything else in the field is one message. */
 const idList = z
   .string()
@@ -43,6 +45,11 @@ const idList = z
     const parts = text.split(/[\s,]+/).filter(Boolean);
     if (parts.some((part) => !/^\d{1,10}$/.test(part) || Number(part) <= 0)) {
       context.addIssue({ code: "custom", message: "List event ids as whole numbers, separated by commas." });
+      return z.NEVER;
+    }
+    // Every id must be an event of the account (§8.1): more than an account holds is a mistake.
+    if (parts.length > MAX_EVENT_IDS) {
+      context.addIssue({ code: "custom", message: `At most ${MAX_EVENT_IDS.toLocaleString("en-US")} events; to fire for every event, tick “Every event”.` });
       return z.NEVER;
     }
     return [...new Set(parts.map(Number))];
