@@ -11,6 +11,13 @@ import type { JobDefinition } from "./registry";
 export const planApplyJob: JobDefinition<void> = {
   name: "plan-apply",
   schedule: "* * * * *",
+  cronRoute: {
+    path: "/api/cron/plans",
+    // Daily on Vercel (the Hobby plan's limit, as alerts': lib/jobs/alert-delivery-job.ts). A plan is
+    // applied by the request that starts it (`after()`); this route only resumes one whose function
+    // ran out of time. On a paid plan, set "* * * * *" here and in vercel.json.
+    schedule: "29 4 * * *",
+  },
   // A 1,000-step plan waits for the rate-limit window several times (lib/plans/cost.ts).
   expireInSeconds: 60 * 60,
   retryLimit: 0,

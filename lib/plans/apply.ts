@@ -56,7 +56,9 @@ export type ApplyOutcome =
   /** Another applier took the plan over (this one was too slow): it stopped between steps. */
   | { status: "lost-lease"; applied: number }
   /** Someone asked it to stop (lib/plans/review.ts cancelPlan): it stopped between steps. */
-  | { status: "cancelled"; applied: number };
+  | { status: "cancelled"; applied: number }
+  /** Its run's time was up (a function's limit): it stopped between steps, and the next run goes on. */
+  | { status: "paused"; applied: number };
 
 export interface ApplyDeps {
   /** The applier's own credential's writer and client (lib/ems). */
@@ -66,6 +68,8 @@ export interface ApplyDeps {
   /** How long a claim lasts without renewal; default 5 minutes (a write waits at most a rate-limit window). */
   leaseMs?: number;
   signal?: AbortSignal;
+  /** No step starts after this (epoch ms): a serverless function stops between steps, not mid-write. */
+  deadline?: number;
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -158,6 +162,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
     const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
     for (const step of steps as StepRow[]) {
       if (step.state === "applied" || step.state === "skipped") continue;
+      if (deps.deadline !== undefined && Date.now() >= deps.deadline) return { status: "paused", applied };
       const lease = await renew(planId, leaseId, leaseMs);
       if (lease === "lost") return { status: "lost-lease", applied };
       if (lease === "cancelled") {

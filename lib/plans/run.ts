@@ -41,7 +41,7 @@ async function stopWithout(planId: string, reason: string): Promise<void> {
 }
 
 /** Runs one plan with its applier's own credential; null when it is not (any more) to be run. */
-export async function runPlan(planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome | null> {
+export async function runPlan(planId: string, options: { signal?: AbortSignal; deadline?: number } = {}): Promise<ApplyOutcome | null> {
   const plan = await prisma.changePlan.findUnique({
     where: { id: planId },
     select: { id: true, teamId: true, title: true, accountKey: true, appliedById: true, status: true, _count: { select: { steps: true } } },
@@ -62,8 +62,14 @@ export async function runPlan(planId: string, options: { signal?: AbortSignal } 
     return null;
   }
   const started = Date.now();
-  const outcome = await applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: plan.teamId, signal: options.signal });
-  if (outcome.status === "busy" || outcome.status === "lost-lease") return outcome;
+  const outcome = await applyPlanSteps(planId, {
+    writer: getEmsWriter(credential),
+    client: getEmsClient(credential),
+    teamId: plan.teamId,
+    signal: options.signal,
+    deadline: options.deadline,
+  });
+  if (outcome.status === "busy" || outcome.status === "lost-lease" || outcome.status === "paused") return outcome;
   await afterApply({ ...plan, applierEmail: membership.user.email, applierId: plan.appliedById }, outcome, started).catch((error: unknown) => {
     log.error({ event: "plans.after_apply_failed", planId, err: error }, "a plan's follow-up (history, audit, alerts) failed");
   });
@@ -89,7 +95,7 @@ const OUTCOME_WORDS: Record<"applied" | "failed" | "conflict" | "cancelled", str
 
 async function afterApply(
   plan: { id: string; teamId: string; title: string; accountKey: string; applierEmail: string; applierId: string; _count: { steps: number } },
-  outcome: Exclude<ApplyOutcome, { status: "busy" | "lost-lease" }>,
+  outcome: Exclude<ApplyOutcome, { status: "busy" | "lost-lease" | "paused" }>,
   started: number,
 ): Promise<void> {
   const reason = "message" in outcome ? outcome.message : null;

@@ -152,6 +152,23 @@ describe("applying a plan", () => {
     });
   });
 
+  it("a run whose time is up stops between steps, not mid-write, and leaves the plan for the next run to finish", async () => {
+    const planId = await plan("deadline");
+    await sandbox.admin.injectFaults({ count: 5, delayMs: 300, paths: "write" });
+    const sent: { call: string; startedAt: number; endedAt: number }[] = [];
+    // Time is up once the first write was sent (read at each step, so no machine is too slow for it):
+    // that write finishes, and no other starts.
+    const run = deps(recordingWriter(sent));
+    Object.defineProperty(run, "deadline", { get: () => (sent.length >= 1 ? 0 : Number.POSITIVE_INFINITY) });
+    const paused = await applyPlanSteps(planId, run);
+    expect(paused).toEqual({ status: "paused", applied: 1 });
+    expect((await stepsOf(planId)).map((step) => step.state)).toEqual(["applied", "pending", "pending", "pending", "pending"]);
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "applying", leaseId: null });
+
+    expect(await applyPlanSteps(planId, deps(recordingWriter(sent)))).toEqual({ status: "applied", applied: 4 });
+    expect(sent.map((entry) => entry.call.split(" ")[0])).toEqual(["updateWebhook", "createWebhook", "updateWebhook", "createWebhook", "deleteWebhook"]);
+  });
+
   it("a record changed in the EMS after planning stops its step as a conflict, saying by whom and when", async () => {
     const planId = await plan("conflict");
     const [edit] = await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [

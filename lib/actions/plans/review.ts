@@ -44,15 +44,19 @@ export const cancelPlanAction = authedAction({ name: "plans.cancel", schema: pla
   return { message: outcome === "cancelled" ? "Cancelled." : "Stopping after the step under way." };
 });
 
+/** How long the request itself applies steps where there is no job engine (Vercel's default function limit is 60 s). */
+const AFTER_ANSWER_SECONDS = 50;
+
 /**
  * Starts applying: the job engine runs it (any instance, resumable); where there is no engine (Vercel),
- * this function's own time after the answer does, and the minute's job takes up what it leaves.
+ * this function's own time after the answer does, stopping between steps before its limit, and the
+ * cron route (/api/cron/plans) takes up what it leaves.
  */
 export const applyPlanAction = authedAction({ name: "plans.apply", schema: planIdSchema, recentAuth: "password" }, async (input, { actor, ip }) => {
   await startApply(actor, input.planId, { ip });
   const engine = await jobEngineOfThisServer();
   if (engine) await engine.send("plan-apply");
-  else after(() => runPlan(input.planId));
+  else after(() => runPlan(input.planId, { deadline: Date.now() + AFTER_ANSWER_SECONDS * 1000 }));
   refresh(input.planId);
   return { message: "Applying. Progress shows below." };
 });
