@@ -36,7 +36,12 @@ export async function fillSignIn(page: Page, user: Pick<TestUser, "email" | "pas
 }
 
 export async function signOut(page: Page): Promise<void> {
-  await page.getByTestId("user-name").click();
-  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  const signOutButton = page.getByRole("button", { name: "Sign out", exact: true });
+  // A click on the account menu before the page has hydrated opens nothing: click until it opens.
+  await expect(async () => {
+    if (!(await signOutButton.isVisible())) await page.getByTestId("user-name").click();
+    await expect(signOutButton).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await signOutButton.click();
   await expect(page).toHaveURL(/\/sign-in/);
 }
