@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Actor } from "@/lib/access/actor";
+import { describe, expect, it } from "vitest";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, getEmsWriter, WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
+import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
 import { syncTracker } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
 import { startApply } from "@/lib/plans/apply";
@@ -10,10 +9,10 @@ import { approvePlan, submitPlan } from "@/lib/plans/review";
 import { runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
 import { draftGroupBackTo } from "@/lib/plans/undo-as-of";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { addMember, createTeam } from "../teams/fixtures";
+import { createTeam } from "../teams/fixtures";
+import { planTeamPerTest } from "./support/plan-team";
 
 /**
  * Undo "as of" a time (issue 27 §2) on the real PostgreSQL against the sandbox over HTTP: a group
@@ -23,37 +22,14 @@ import { addMember, createTeam } from "../teams/fixtures";
  */
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
-let owner: Actor;
-let admin: Actor;
-let member: Actor;
-
-const fingerprint = () => credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret);
-const client = () => getEmsClient({ fingerprint: fingerprint(), baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
-const writer = () => getEmsWriter({ fingerprint: fingerprint(), baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+const team = planTeamPerTest();
+const client = () => team.client();
 const readHook = async (id: number) => (await client().getOne("webhooks", id, { fields: [...WEBHOOK_FIELDS] })).item as Webhook | null;
 const readGroup = async (id: number) => (await client().getOne("webhook-groups", id, { expand: ["webhooks"] })).item as WebhookGroup;
 const statusOf = async (planId: string) => (await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).status;
 /** A re-created record's headers come in history's order (sorted by name): compared as a set. */
 const byName = (headers: readonly { key: string; value: string }[] | undefined) => [...(headers ?? [])].sort((a, b) => a.key.localeCompare(b.key));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.admin.reset();
-  owner = await createTeam();
-  admin = await addMember(owner, "ADMIN");
-  member = await addMember(owner, "MEMBER");
-  for (const person of [owner, admin, member]) await saveCredential(person, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
-  await forgetCredential(fingerprint());
-});
-afterEach(() => flushEmsState());
 
 /** A group of the demo account with at least three webhooks, and another group to move one into. */
 async function groupsToChange(): Promise<{ group: WebhookGroup; other: WebhookGroup }> {
@@ -65,8 +41,8 @@ async function groupsToChange(): Promise<{ group: WebhookGroup; other: WebhookGr
 }
 
 async function trackedNow(): Promise<string> {
-  await startTracking(owner, { intervalMinutes: 15 });
-  const tracker = await prisma.changeTracker.findFirstOrThrow({ where: { teamId: owner.teamId } });
+  await startTracking(team.owner, { intervalMinutes: 15 });
+  const tracker = await prisma.changeTracker.findFirstOrThrow({ where: { teamId: team.owner.teamId } });
   await syncTracker(tracker.id, { trigger: "manual", force: true });
   return tracker.id;
 }
@@ -77,13 +53,13 @@ describe("a group put back as it was", () => {
     const [kept, removed] = group.webhooks!;
     const mover =
       other.webhooks?.[0] ??
-      (await writer().createWebhook({ name: "Mover", url: "https://mover.example.com/in", trigger_object: "registrant", group_id: other.id })).record;
-    await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+      (await team.writer().createWebhook({ name: "Mover", url: "https://mover.example.com/in", trigger_object: "registrant", group_id: other.id })).record;
+    await team.sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
       { kind: "set-header", target: "group", id: group.id, key: "X-Group-Key", value: "g-before-secret" },
       { kind: "set-header", target: "webhook", id: kept.id, key: "X-Api-Key", value: "k-before-secret" },
       { kind: "set-header", target: "webhook", id: removed.id, key: "X-Gone-Key", value: "gone-before-secret" },
     ]);
-    await forgetCredential(fingerprint());
+    await team.forget();
     const thenGroup = await readGroup(group.id);
     const thenKept = (await readHook(kept.id))!;
     const thenRemoved = (await readHook(removed.id))!;
@@ -93,7 +69,7 @@ describe("a group put back as it was", () => {
     await pause(20);
 
     // Someone changes the group in the EMS web app, and moves a webhook of another group into it.
-    await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+    await team.sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
       { kind: "rename-group", groupId: group.id, name: "Renamed in the EMS" },
       { kind: "set-notification-emails", groupId: group.id, emails: ["someone@elsewhere.example"] },
       { kind: "set-header", target: "group", id: group.id, key: "X-Group-Key", value: "g-stolen" },
@@ -102,12 +78,12 @@ describe("a group put back as it was", () => {
       { kind: "remove-webhook", webhookId: removed.id },
       { kind: "add-webhook", groupId: group.id, webhook: { name: "Added later", url: "https://later.example.com/in" } },
     ]);
-    await writer().updateWebhook(mover.id, { group_id: group.id });
-    await forgetCredential(fingerprint());
+    await team.writer().updateWebhook(mover.id, { group_id: group.id });
+    await team.forget();
     await syncTracker(trackerId, { trigger: "manual", force: true });
     const added = (await readGroup(group.id)).webhooks!.find((hook) => hook.name === "Added later")!;
 
-    const { planId } = await draftGroupBackTo(member, group.id, at);
+    const { planId } = await draftGroupBackTo(team.member, group.id, at);
     const steps = (await readSteps(planId)).map((step) => step.operation);
     const summary = steps.map((op) => `${op.operation} ${op.recordId ?? "new"}`).sort();
     expect(summary).toEqual(
@@ -124,13 +100,13 @@ describe("a group put back as it was", () => {
     const raw = JSON.stringify(await prisma.changePlanStep.findMany({ where: { planId } }));
     for (const secret of ["g-before-secret", "k-before-secret", "gone-before-secret"]) expect(raw).not.toContain(secret);
 
-    await submitPlan(member, planId);
-    await approvePlan(admin, planId);
-    await startApply(owner, planId);
+    await submitPlan(team.member, planId);
+    await approvePlan(team.admin, planId);
+    await startApply(team.owner, planId);
     await runDuePlans();
     expect(await statusOf(planId)).toBe("applied");
 
-    await forgetCredential(fingerprint());
+    await team.forget();
     const now = await readGroup(group.id);
     expect(now.name).toBe(thenGroup.name);
     expect([...(now.notification_emails ?? [])].sort()).toEqual([...(thenGroup.notification_emails ?? [])].sort());
@@ -147,16 +123,16 @@ describe("a group put back as it was", () => {
 
   it("says why when there is no past to go back to, and another team reaches nothing", async () => {
     const { group } = await groupsToChange();
-    await expect(draftGroupBackTo(member, group.id, new Date())).rejects.toMatchObject({ code: "as_of_untracked" });
+    await expect(draftGroupBackTo(team.member, group.id, new Date())).rejects.toMatchObject({ code: "as_of_untracked" });
     const before = new Date(Date.now() - 60_000);
     await trackedNow();
-    await expect(draftGroupBackTo(member, group.id, before)).rejects.toMatchObject({ code: "as_of_before_history" });
-    await expect(draftGroupBackTo(member, 987_654, new Date())).rejects.toMatchObject({ code: "as_of_missing" });
+    await expect(draftGroupBackTo(team.member, group.id, before)).rejects.toMatchObject({ code: "as_of_before_history" });
+    await expect(draftGroupBackTo(team.member, 987_654, new Date())).rejects.toMatchObject({ code: "as_of_missing" });
     // Nothing changed since: nothing to plan.
-    await expect(draftGroupBackTo(member, group.id, new Date())).rejects.toMatchObject({ code: "plan_empty" });
+    await expect(draftGroupBackTo(team.member, group.id, new Date())).rejects.toMatchObject({ code: "plan_empty" });
     // A person of another team, with credentials for the same account, sees only their own team's history.
     const stranger = await createTeam();
-    await saveCredential(stranger, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    await saveCredential(stranger, { baseUrl: team.sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
     await expect(draftGroupBackTo(stranger, group.id, new Date())).rejects.toMatchObject({ code: "as_of_untracked" });
   });
 });

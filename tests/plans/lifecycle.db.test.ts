@@ -1,8 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/access/actor";
-import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
+import { credentialFingerprint, forgetCredential, WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
 import { draftPlan, draftReplan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
 import { EditProblemsError } from "@/lib/plans/edits";
 import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
@@ -14,9 +13,9 @@ import { syncTracker } from "@/lib/history/sync";
 import { metrics } from "@/lib/telemetry/metrics";
 import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { addMember, createTeam } from "../teams/fixtures";
+import { createTeam } from "../teams/fixtures";
+import { planTeamPerTest } from "./support/plan-team";
 
 /**
  * A plan's whole life on the real PostgreSQL against the sandbox over HTTP (issue 27 §2): a member
@@ -33,36 +32,19 @@ let admin: Actor;
 let member: Actor;
 let hook: Webhook;
 
-const client = () =>
-  getEmsClient({
-    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-    baseUrl: sandbox.baseUrl,
-    ...DEMO_CREDENTIALS,
-  });
+const team = planTeamPerTest();
+const client = () => team.client();
 const stale = (actor: Actor): Actor => ({ ...actor, reauthenticatedAt: new Date(Date.now() - 86_400_000), passwordVerifiedAt: new Date(Date.now() - 86_400_000) });
 const read = async (id: number) => (await client().getOne("webhooks", id, { fields: [...WEBHOOK_FIELDS] })).item as Webhook;
 const statusOf = async (planId: string) => (await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).status;
 
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
 beforeEach(async () => {
-  await sandbox.admin.reset();
-  owner = await createTeam();
-  admin = await addMember(owner, "ADMIN");
-  member = await addMember(owner, "MEMBER");
-  for (const person of [owner, admin, member]) await saveCredential(person, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
-  await forgetCredential(credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret));
+  ({ sandbox, owner, admin, member } = team);
   // A webhook with a header: its value must survive an edit of the URL and never be stored in the clear.
   const first = (await client().listWebhooks({ perPage: 1, sort: [{ field: "id", direction: "asc" }] })).items[0];
   await sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [{ kind: "set-header", target: "webhook", id: first.id, key: "X-Api-Key", value: "k-lifecycle-secret" }]);
   hook = await read(first.id);
 });
-afterEach(() => flushEmsState());
 
 describe("a plan from draft to applied, and undone", () => {
   it("member drafts, another admin approves, it applies, the change is in the EMS, undo restores it", async () => {
