@@ -226,14 +226,27 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     return rows[0] ? answerRowOf(rows[0]) : null;
   }
 
-  /** Stores the answer and ends the lease, only while the lease is still this holder's. */
-  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<boolean> {
+  /** Stores the answer and ends the lease, only while the lease is still this holder's: the ciphertext stored, or null. */
+  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<string | null> {
     const ciphertext = encryptSecret(encode(result), answerAad(teamId, fingerprint, queryHash));
     const count = await db.$executeRaw`
       UPDATE "EmsSharedAnswer"
       SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
       WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
-    return count === 1;
+    return count === 1 ? ciphertext : null;
+  }
+
+  /**
+   * The answer just stored, opened as any other (decrypted, parsed, frozen): the next views in this
+   * process find it by the row's summary instead of reading the ciphertext back.
+   */
+  function rememberStored(ciphertext: string, aad: string, scope: string): void {
+    try {
+      openedAnswer(ciphertext, aad, () => decode(decryptSecret(ciphertext, aad)));
+    } catch (error) {
+      // Only a key ring changed in between: the next view reads the row as any other.
+      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+    }
   }
 
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
@@ -357,9 +370,12 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
             fingerprint: scope,
             errorName: error instanceof Error ? error.name : "Error",
           });
-          return false;
+          return null;
         });
-        if (stored) purgeNowAndThen();
+        if (stored) {
+          rememberStored(stored, aad, scope);
+          purgeNowAndThen();
+        }
         return { ...result, ageSeconds: 0, source: "api", stale: false };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, type EmsClient, type WebhookGroupQuery } from "@/lib/ems";
-import { answerCache, canonicalQuery, createAnswerCache, type AnswerCache } from "@/lib/ems/answer-cache";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { answerAad, answerCache, canonicalQuery, createAnswerCache, type AnswerCache } from "@/lib/ems/answer-cache";
 import { forgetOpenedAnswers, summaryOf } from "@/lib/ems/opened-answers";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { loadSetup, type SetupOutcome } from "@/lib/setup/load";
@@ -71,9 +72,14 @@ describe("a shared answer read by summary", () => {
     expect(asked.source).toBe("api");
     const { ciphertext } = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId }, select: { ciphertext: true } });
     expect(ciphertext!.length).toBeGreaterThan(100_000);
-
-    // The first view of the stored answer reads its ciphertext (this process has not opened it yet)…
+    // The process that stored the answer has it opened already: the next view reads the summary only.
     let before = a.bytesFromDatabase();
+    expect((await a.cache.list(demoClient, "webhook-groups", query(), { teamId })).source).toBe("shared");
+    expect(a.bytesFromDatabase() - before).toBeLessThan(2_000);
+
+    // Another process (here: this one, having forgotten) reads the ciphertext on its first view…
+    forgetOpenedAnswers();
+    before = a.bytesFromDatabase();
     const first = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
     expect(first.source).toBe("shared");
     expect(a.bytesFromDatabase() - before).toBeGreaterThan(ciphertext!.length);
@@ -105,6 +111,36 @@ describe("a shared answer read by summary", () => {
     const after = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId }, select: { ciphertext: true } });
     // Same length: only the ciphertext's end (its GCM tag, new with every encryption) tells the rows apart.
     expect(after.ciphertext!.length).toBe(before.ciphertext!.length);
+
+    const calls = await apiCalls();
+    const seen = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
+    expect(seen.source).toBe("shared");
+    expect(seen.items.find((item) => item.id === group.id)?.name).toBe(renamed);
+    expect(await apiCalls()).toBe(calls);
+  });
+
+  it("serves the answer another process stored in the row, not the one opened here, even at the same length", async () => {
+    const { teamId } = await createTeam();
+    const a = newInstance();
+    await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
+    const opened = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
+    expect(opened.source).toBe("shared");
+    const group = opened.items[0];
+    const name = group.name ?? "";
+    const renamed = `${name.slice(1)}${name[0] === "Z" ? "Y" : "Z"}`;
+
+    // What another portal process does when it stores a newer answer: encrypt it for the row, write it.
+    // (This process's memory knows nothing of it.)
+    const { hash } = canonicalQuery("webhook-groups", query());
+    const aad = answerAad(teamId, demoClient.fingerprint, hash);
+    const before = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId }, select: { ciphertext: true } });
+    const plaintext = decryptSecret(before.ciphertext!, aad);
+    expect(plaintext).toContain(JSON.stringify(name));
+    const ciphertext = encryptSecret(plaintext.replace(JSON.stringify(name), JSON.stringify(renamed)), aad);
+    expect(ciphertext.length).toBe(before.ciphertext!.length);
+    await prisma.$executeRaw`
+      UPDATE "EmsSharedAnswer" SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC')
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${demoClient.fingerprint} AND "queryHash" = ${hash}`;
 
     const calls = await apiCalls();
     const seen = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
