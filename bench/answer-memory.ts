@@ -1,5 +1,5 @@
 /**
- * `node --expose-gc --conditions=react-server --import tsx bench/answer-memory.ts`: how much heap the opened
+ * `npm run bench:answer-memory`: how much heap the opened
  * shared answers of one large account hold (the 5,000-group account of bench:pages, 2,000 events),
  * beside their ciphertext's length, so lib/ems/opened-answers.ts can size its memo by measurement.
  */
@@ -21,7 +21,10 @@ const dataset = datasetFor({ groups: 5_000, events: 2_000, seed: 5150 });
 const pages: string[] = [];
 const PER_PAGE = 200;
 for (let start = 0; start < dataset.groups.size; start += PER_PAGE) {
-  const items = Array.from({ length: Math.min(PER_PAGE, dataset.groups.size - start) }, (_, i) => ({ ...dataset.groups.row(start + i), webhooks: dataset.webhooksOf(start + i) }));
+  const items = Array.from({ length: Math.min(PER_PAGE, dataset.groups.size - start) }, (_, i) => ({
+    ...dataset.groups.row(start + i),
+    webhooks: dataset.webhooksOf(start + i),
+  }));
   pages.push(JSON.stringify({ items, meta: {}, rateLimit: null }));
 }
 for (let start = 0; start < dataset.events.size; start += PER_PAGE) {

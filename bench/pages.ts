@@ -366,7 +366,7 @@ async function main(): Promise<void> {
   const portalUrl = `http://127.0.0.1:${portalPort}`;
   const relayedUrl = new URL(database.url);
   relayedUrl.host = `127.0.0.1:${relay.port}`;
-  const portal = startService("portal (npm start)", NPM, ["run", "--silent", "start"], {
+  const portal = (portalService = startService("portal (npm start)", NPM, ["run", "--silent", "start"], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -380,7 +380,7 @@ async function main(): Promise<void> {
       NEXTAUTH_URL: portalUrl,
       SANDBOX_ENABLED: "false",
     },
-  });
+  }));
   cleanups.push(() => portal.stop());
 
   const floorPort = await freePort();
@@ -557,9 +557,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+/** The portal, once started: what it printed is shown when the bench fails (a crash, an out-of-memory). */
+let portalService: ReturnType<typeof startService> | undefined;
+
 main()
   .catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
+    if (portalService) console.error(`The portal's last output (exit code ${portalService.child.exitCode ?? "none: running"}):\n${portalService.output().slice(-4000)}`);
     process.exitCode = 1;
   })
   .finally(() => cleanUp());

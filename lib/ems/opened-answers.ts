@@ -23,7 +23,7 @@ import { keyIds } from "@/lib/crypto/secret-box";
 
 /**
  * 32 M characters of ciphertext. Opened, an answer holds about 1.1 bytes of heap per character of
- * its ciphertext (bench/answer-memory.ts: the 5,000-group account's 35 answers, 23.2 MB, hold
+ * its ciphertext (`npm run bench:answer-memory`: the 5,000-group account's 35 answers, 23.2 MB, hold
  * 25.7 MB), so the memo holds at most ~36 MB of the 256 MB heap `npm start` gives the portal: one
  * account of 5,000 groups with room for the small ones beside it. At 8 M it held a third of that
  * account, and reading its pages in order evicted each before its next use: every view paid again.
