@@ -204,7 +204,11 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   }
 
   /** The row's ciphertext itself, with its age: read when its summary found nothing opened here. */
-  async function readCiphertext(teamId: string, fingerprint: string, queryHash: string): Promise<{ ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null } | null> {
+  async function readCiphertext(
+    teamId: string,
+    fingerprint: string,
+    queryHash: string,
+  ): Promise<{ ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null } | null> {
     const rows = await db.$queryRaw<{ ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null }[]>`
       SELECT "ciphertext", "fetchedAt",
              (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"

@@ -41,7 +41,12 @@ function newInstance(): { cache: AnswerCache; bytesFromDatabase: () => number } 
 }
 
 /** Every group of the demo account with its webhooks: one answer of a few hundred kB, as a Health page reads. */
-const EVERY_GROUP: WebhookGroupQuery = { fields: ["id", "name", "headers", "notification_emails"], expand: ["webhooks"], perPage: 200, sort: [{ field: "id", direction: "asc" }] };
+const EVERY_GROUP: WebhookGroupQuery = {
+  fields: ["id", "name", "headers", "notification_emails"],
+  expand: ["webhooks"],
+  perPage: 200,
+  sort: [{ field: "id", direction: "asc" }],
+};
 const query = () => structuredClone(EVERY_GROUP);
 const apiCalls = async () => (await sandbox.admin.stats()).apiRequests;
 
