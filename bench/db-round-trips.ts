@@ -5,7 +5,8 @@
  * sends one of these per statement and waits for the answer before the next on that connection,
  * so the count is the number of round trips, whoever sent them (Prisma's queries, BEGIN/COMMIT of a
  * transaction, a background write), with no code or setting in the portal.
- * Backend messages are relayed untouched. SSL is not supported (loopback only).
+ * Backend messages are relayed untouched, and their bytes counted: what the database sent the portal
+ * (rows, shared answers' ciphertext above all). SSL is not supported (loopback only).
  */
 import net from "node:net";
 
@@ -54,11 +55,14 @@ export interface RoundTripCounter {
   port: number;
   /** Round trips relayed so far, over every connection. */
   count(): number;
+  /** Bytes the database sent the portal so far, over every connection. */
+  bytesFromDatabase(): number;
   close(): Promise<void>;
 }
 
 export async function startRoundTripCounter(target: { host: string; port: number }): Promise<RoundTripCounter> {
   let roundTrips = 0;
+  let bytesFromDatabase = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -68,6 +72,7 @@ export async function startRoundTripCounter(target: { host: string; port: number
     sockets.add(upstream);
     const count = frontendMessageCounter(() => roundTrips++);
     client.on("data", count);
+    upstream.on("data", (chunk: Buffer) => (bytesFromDatabase += chunk.length));
     client.pipe(upstream);
     upstream.pipe(client);
     const close = () => {
@@ -83,6 +88,7 @@ export async function startRoundTripCounter(target: { host: string; port: number
   return {
     port: (server.address() as net.AddressInfo).port,
     count: () => roundTrips,
+    bytesFromDatabase: () => bytesFromDatabase,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

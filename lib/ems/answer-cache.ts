@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { activeKeyId, decryptSecret, encryptSecret, secretAad } from "@/lib/crypto/secret-box";
 import { prisma, type PrismaClient } from "@/lib/db/prisma";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
 import { sharingWindowMs, type BudgetKind } from "./budget";
 import { emsConfig } from "./config";
@@ -9,7 +10,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { openedAnswer } from "./opened-answers";
+import { CIPHERTEXT_TAIL_LENGTH, openedAnswer, rememberedAnswer, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -41,6 +42,10 @@ import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
  * - Refresh: bypasses the window; still one call for concurrent refreshes.
  * - A 429 (or a budget known to be spent) with an earlier answer stored: that answer is returned,
  *   marked stale, instead of the error (answers older than an hour are not served, and purged).
+ * - Read by summary: a look at the row brings its ciphertext's length, end and key id, computed by
+ *   PostgreSQL, not the ciphertext; that finds the answer this process already opened
+ *   (lib/ems/opened-answers.ts), and only a miss reads the ciphertext (a Health view of 5,000
+ *   groups reads 35 answers, 23 MB of ciphertext, every view). A row stored anew has a new summary.
  * - Key rotation: answers are not re-encrypted but dropped (`dropAnswersUnderOldKeys`, called by
  *   `npm run keys:rotate`): they are at most an hour old and cost one call to get again. An answer
  *   that no key decrypts is simply a miss.
@@ -75,11 +80,40 @@ export interface SharedListOptions extends Omit<CallOptions, "budget"> {
   kind?: BudgetKind;
 }
 
-/** What the row held when it was read: the answer's ciphertext and how old it was (database time). */
+/** What the row held when it was read: its answer's ciphertext, summarised, and how old it was (database time). */
 interface AnswerRow {
-  ciphertext: string | null;
+  /** Null while the row holds only a lease. */
+  summary: CiphertextSummary | null;
   ageMs: number | null;
   fetchedAt: Date | null;
+}
+
+/** The columns a look at a row selects (`summaryColumns`), as they come back. */
+interface SummaryColumns {
+  length: number | null;
+  tail: string | null;
+  keyId: string | null;
+  ageMs: number | null;
+  fetchedAt: Date | null;
+}
+
+/** The row's ciphertext summarised by PostgreSQL (lib/ems/opened-answers.ts), and its age: `table` is the table or its alias. */
+function summaryColumns(table: string): Prisma.Sql {
+  const t = Prisma.raw(table);
+  return Prisma.sql`length(${t}."ciphertext")::integer AS "length", right(${t}."ciphertext", ${Prisma.raw(String(CIPHERTEXT_TAIL_LENGTH))}) AS "tail",
+    split_part(${t}."ciphertext", ':', 2) AS "keyId", ${t}."fetchedAt",
+    (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - ${t}."fetchedAt")) * 1000)::float8 AS "ageMs"`;
+}
+
+function answerRowOf({ length, tail, keyId, ageMs, fetchedAt }: SummaryColumns): AnswerRow {
+  return { summary: length === null || tail === null || keyId === null ? null : { length, tail, keyId }, ageMs, fetchedAt };
+}
+
+/** Which row: the key of EmsSharedAnswer. */
+interface AnswerWhere {
+  teamId: string;
+  fingerprint: string;
+  queryHash: string;
 }
 
 export interface PeekedAnswer extends AnswerRow {
@@ -160,8 +194,22 @@ export interface AnswerCache {
 export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise<unknown>>): AnswerCache {
   let lastPurge = 0;
 
+  /** A look at the row: its answer summarised, not sent. */
   async function read(teamId: string, fingerprint: string, queryHash: string): Promise<AnswerRow | null> {
-    const rows = await db.$queryRaw<AnswerRow[]>`
+    const rows = await db.$queryRaw<SummaryColumns[]>`
+      SELECT ${summaryColumns('"EmsSharedAnswer"')}
+      FROM "EmsSharedAnswer"
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash}`;
+    return rows[0] ? answerRowOf(rows[0]) : null;
+  }
+
+  /** The row's ciphertext itself, with its age: read when its summary found nothing opened here. */
+  async function readCiphertext(
+    teamId: string,
+    fingerprint: string,
+    queryHash: string,
+  ): Promise<{ ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null } | null> {
+    const rows = await db.$queryRaw<{ ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null }[]>`
       SELECT "ciphertext", "fetchedAt",
              (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"
       FROM "EmsSharedAnswer"
@@ -172,25 +220,37 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
   /** The lease, if free or expired: one statement decides between any number of claimants. */
   async function claim(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<AnswerRow | null> {
     const leaseMs = leaseOverrideMs ?? DEFAULT_LEASE_MS;
-    const rows = await db.$queryRaw<AnswerRow[]>`
+    const rows = await db.$queryRaw<SummaryColumns[]>`
       INSERT INTO "EmsSharedAnswer" ("teamId", "fingerprint", "queryHash", "leaseId", "leaseUntil")
       VALUES (${teamId}, ${fingerprint}, ${queryHash}, ${leaseId}, (now() AT TIME ZONE 'UTC') + ${leaseMs}::integer * interval '1 millisecond')
       ON CONFLICT ("teamId", "fingerprint", "queryHash") DO UPDATE
         SET "leaseId" = excluded."leaseId", "leaseUntil" = excluded."leaseUntil"
         WHERE "EmsSharedAnswer"."leaseUntil" IS NULL OR "EmsSharedAnswer"."leaseUntil" <= (now() AT TIME ZONE 'UTC')
-      RETURNING "ciphertext", "fetchedAt",
-                (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"`;
-    return rows[0] ?? null;
+      RETURNING ${summaryColumns('"EmsSharedAnswer"')}`;
+    return rows[0] ? answerRowOf(rows[0]) : null;
   }
 
-  /** Stores the answer and ends the lease, only while the lease is still this holder's. */
-  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<boolean> {
+  /** Stores the answer and ends the lease, only while the lease is still this holder's: the ciphertext stored, or null. */
+  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<string | null> {
     const ciphertext = encryptSecret(encode(result), answerAad(teamId, fingerprint, queryHash));
     const count = await db.$executeRaw`
       UPDATE "EmsSharedAnswer"
       SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
       WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
-    return count === 1;
+    return count === 1 ? ciphertext : null;
+  }
+
+  /**
+   * The answer just stored, opened as any other (decrypted, parsed, frozen): the next views in this
+   * process find it by the row's summary instead of reading the ciphertext back.
+   */
+  function rememberStored(ciphertext: string, aad: string, scope: string): void {
+    try {
+      openedAnswer(ciphertext, aad, () => decode(decryptSecret(ciphertext, aad)));
+    } catch (error) {
+      // Only a key ring changed in between: the next view reads the row as any other.
+      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+    }
   }
 
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
@@ -216,14 +276,25 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     });
   }
 
-  function open<T>(row: AnswerRow | null, scope: string, aad: string): ListResult<T> | null {
-    if (!row?.ciphertext || row.ageMs === null || row.ageMs > STALE_LIMIT_MS) return null;
+  const servable = (row: { ageMs: number | null } | null) => row !== null && row.ageMs !== null && row.ageMs <= STALE_LIMIT_MS;
+
+  /**
+   * The row's answer: the one this process opened for its summary, or else its ciphertext read and
+   * opened. With the row it is as old as: the ciphertext read may find a newer one stored since.
+   */
+  async function open<T>(row: AnswerRow | null, where: AnswerWhere, aad: string): Promise<{ answer: ListResult<T>; row: AnswerRow } | null> {
+    if (!row?.summary || !servable(row)) return null;
+    const remembered = rememberedAnswer<ListResult<T>>(row.summary, aad);
+    if (remembered) return { answer: remembered, row };
     try {
-      const ciphertext = row.ciphertext;
-      return openedAnswer(ciphertext, aad, () => decode<T>(decryptSecret(ciphertext, aad)));
+      const full = await readCiphertext(where.teamId, where.fingerprint, where.queryHash);
+      const ciphertext = full?.ciphertext;
+      if (!ciphertext || !servable(full)) return null;
+      const answer = openedAnswer(ciphertext, aad, () => decode<T>(decryptSecret(ciphertext, aad)));
+      return { answer, row: { summary: summaryOf(ciphertext), ageMs: full.ageMs, fetchedAt: full.fetchedAt } };
     } catch (error) {
-      // A rotated-away key or a tampered row: a miss, the API is asked again.
-      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
+      // A rotated-away key, a tampered row, or the read failed: a miss, the API is asked again.
+      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: shortId(where.fingerprint), errorName: error instanceof Error ? error.name : "Error" });
       return null;
     }
   }
@@ -248,6 +319,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const { teamId } = options;
     const { fingerprint } = client;
     const aad = answerAad(teamId, fingerprint, queryHash);
+    const where: AnswerWhere = { teamId, fingerprint, queryHash };
     const scope = shortId(fingerprint);
     const peeked = options.peeked && options.peeked.fingerprint === fingerprint && options.peeked.queryHash === queryHash ? options.peeked : undefined;
     let seen = peeked !== undefined ? peeked : await read(teamId, fingerprint, queryHash);
@@ -255,8 +327,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
     const isFresh = (row: AnswerRow | null) => row?.ageMs !== null && row?.ageMs !== undefined && row.ageMs < shareForMs;
     if (!options.refresh && isFresh(seen)) {
-      const answer = open<T>(seen, scope, aad);
-      if (answer) return shared(fingerprint, answer, seen!);
+      const opened = await open<T>(seen, where, aad);
+      if (opened) return shared(fingerprint, opened.answer, opened.row);
     }
     const seenFetchedAt = seen?.fetchedAt?.getTime() ?? null;
     /** An answer stored after this request looked: as new as a call of its own would be. */
@@ -277,22 +349,22 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       if (claimed) {
         // Stored between this request's look and its claim: use it, ask for nothing.
         if (isNewer(claimed) && (options.refresh || isFresh(claimed))) {
-          const answer = open<T>(claimed, scope, aad);
-          if (answer) {
+          const opened = await open<T>(claimed, where, aad);
+          if (opened) {
             await release(teamId, fingerprint, queryHash, leaseId);
-            return shared(fingerprint, answer, claimed);
+            return shared(fingerprint, opened.answer, opened.row);
           }
         }
-        if (claimed.ciphertext) seen = claimed;
+        if (claimed.summary) seen = claimed;
         let result: ListResult<T>;
         try {
           result = await ask(callOptions());
         } catch (error) {
           await release(teamId, fingerprint, queryHash, leaseId);
-          const earlier = error instanceof RateLimitedError ? open<T>(seen, scope, aad) : null;
+          const earlier = error instanceof RateLimitedError ? await open<T>(seen, where, aad) : null;
           if (earlier) {
-            emsLog("info", "ems.shared_answer_stale", { requestId: options.requestId, fingerprint: scope, ageMs: Math.round(seen?.ageMs ?? 0) });
-            return shared(fingerprint, earlier, seen!, true);
+            emsLog("info", "ems.shared_answer_stale", { requestId: options.requestId, fingerprint: scope, ageMs: Math.round(earlier.row.ageMs ?? 0) });
+            return shared(fingerprint, earlier.answer, earlier.row, true);
           }
           throw error;
         }
@@ -302,9 +374,12 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
             fingerprint: scope,
             errorName: error instanceof Error ? error.name : "Error",
           });
-          return false;
+          return null;
         });
-        if (stored) purgeNowAndThen();
+        if (stored) {
+          rememberStored(stored, aad, scope);
+          purgeNowAndThen();
+        }
         return { ...result, ageSeconds: 0, source: "api", stale: false };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.
@@ -312,10 +387,10 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       wait = Math.min(wait * 2, 250);
       const now = await read(teamId, fingerprint, queryHash);
       if (isNewer(now)) {
-        const answer = open<T>(now, scope, aad);
-        if (answer) return shared(fingerprint, answer, now!);
+        const opened = await open<T>(now, where, aad);
+        if (opened) return shared(fingerprint, opened.answer, opened.row);
       }
-      if (now?.ciphertext) seen = seen?.ciphertext ? seen : now;
+      if (now?.summary) seen = seen?.summary ? seen : now;
     }
   }
 
@@ -387,14 +462,13 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     },
 
     async peekForUser(userId, teamId, queryHash) {
-      const rows = await db.$queryRaw<Omit<PeekedAnswer, "queryHash">[]>`
-        SELECT a."fingerprint", a."ciphertext", a."fetchedAt",
-               (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - a."fetchedAt")) * 1000)::float8 AS "ageMs"
+      const rows = await db.$queryRaw<(SummaryColumns & { fingerprint: string })[]>`
+        SELECT a."fingerprint", ${summaryColumns("a")}
         FROM "ApiCredential" c
         JOIN "Membership" m ON m."userId" = c."userId" AND m."teamId" = ${teamId}
         JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${queryHash}
         WHERE c."userId" = ${userId}`;
-      return rows[0] ? { ...rows[0], queryHash } : null;
+      return rows[0] ? { ...answerRowOf(rows[0]), fingerprint: rows[0].fingerprint, queryHash } : null;
     },
   };
 }

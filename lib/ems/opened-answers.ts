@@ -5,24 +5,53 @@ import { keyIds } from "@/lib/crypto/secret-box";
  * Shared answers this process has already decrypted and parsed, by ciphertext. A team's stored
  * answer is read by every view of its page for the whole sharing window, and opening it each time
  * (base64, AES-GCM, JSON.parse) cost about 2 ms and a megabyte of garbage for 140 groups with their
- * webhooks. The row is still read each time (it says how old the answer is, and whether another
- * instance stored a newer one); only the opening is spared.
+ * webhooks; for an account of 5,000 groups a Health view reads 35 answers, 23 MB of ciphertext.
+ *
+ * The row is still read on each view (it says how old the answer is, and whether another instance
+ * stored a newer one), but only its summary (`CiphertextSummary`: length, last 64 characters, key
+ * id, computed by PostgreSQL): the ciphertext itself is sent only when the summary finds nothing
+ * here (lib/ems/answer-cache.ts). A row another instance rewrote has a new summary: a miss.
  *
  * - Keyed by the answer's scope (its AAD) and the ciphertext's length and last 64 characters: the
  *   GCM tag and the end of the body, which a new encryption (random IV) never repeats. An entry is
- *   made only after a successful decryption, so a forged row can at most get back the answer that
- *   was really stored before it.
+ *   made only after a successful decryption, so a forged row (or a forged summary) can at most get
+ *   back the answer that was really stored under that scope before it.
  * - Only while the ciphertext's key is still in the ring: a rotated-away key stays a miss.
  * - Frozen, deeply: one object serves many page views, and none may change it for the next.
  * - Bounded by the ciphertexts' total length, least recently used first out.
  */
-const MAX_TOTAL_LENGTH = 8_000_000;
+
+/**
+ * 32 M characters of ciphertext. Opened, an answer holds about 1.1 bytes of heap per character of
+ * its ciphertext (`npm run bench:answer-memory`: the 5,000-group account's 35 answers, 23.2 MB, hold
+ * 25.7 MB), so the memo holds at most ~36 MB of the 256 MB heap `npm start` gives the portal: one
+ * account of 5,000 groups with room for the small ones beside it. At 8 M it held a third of that
+ * account, and reading its pages in order evicted each before its next use: every view paid again.
+ */
+const MAX_TOTAL_LENGTH = 32_000_000;
+/** Characters of the ciphertext's end in the key: the 16-byte GCM tag (22) and the body's last bytes. */
+export const CIPHERTEXT_TAIL_LENGTH = 64;
+
+/** What identifies a ciphertext here, without the ciphertext: PostgreSQL computes it for a row. */
+export interface CiphertextSummary {
+  /** In characters (the ciphertext is ASCII: PostgreSQL's `length` and JavaScript's agree). */
+  length: number;
+  /** The last CIPHERTEXT_TAIL_LENGTH characters. */
+  tail: string;
+  /** The key id (`v1:<kid>:…`). */
+  keyId: string;
+}
 
 const opened = new Map<string, { value: unknown; length: number }>();
 let totalLength = 0;
 
-function keyIdOf(ciphertext: string): string {
-  return ciphertext.split(":", 2)[1] ?? "";
+export function summaryOf(ciphertext: string): CiphertextSummary {
+  return { length: ciphertext.length, tail: ciphertext.slice(-CIPHERTEXT_TAIL_LENGTH), keyId: ciphertext.split(":", 2)[1] ?? "" };
+}
+
+function memoKey(aad: string, summary: CiphertextSummary): string | null {
+  if (summary.length > MAX_TOTAL_LENGTH || !keyIds().includes(summary.keyId)) return null;
+  return `${aad}\n${summary.length}:${summary.tail}`;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -33,17 +62,24 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The answer opened here before for a ciphertext of this summary, if it is still kept and its key still in the ring. */
+export function rememberedAnswer<T>(summary: CiphertextSummary, aad: string): T | undefined {
+  const key = memoKey(aad, summary);
+  const hit = key === null ? undefined : opened.get(key);
+  if (!hit) return undefined;
+  // Most recently used last.
+  opened.delete(key!);
+  opened.set(key!, hit);
+  return hit.value as T;
+}
+
 /** The opened answer for this ciphertext: from memory, or `open()` (which may throw: nothing is kept). */
 export function openedAnswer<T>(ciphertext: string, aad: string, open: () => T): T {
-  if (ciphertext.length > MAX_TOTAL_LENGTH || !keyIds().includes(keyIdOf(ciphertext))) return open();
-  const key = `${aad}\n${ciphertext.length}:${ciphertext.slice(-64)}`;
-  const hit = opened.get(key);
-  if (hit) {
-    // Most recently used last.
-    opened.delete(key);
-    opened.set(key, hit);
-    return hit.value as T;
-  }
+  const summary = summaryOf(ciphertext);
+  const key = memoKey(aad, summary);
+  if (key === null) return open();
+  const remembered = rememberedAnswer<T>(summary, aad);
+  if (remembered !== undefined) return remembered;
   const value = deepFreeze(open());
   opened.set(key, { value, length: ciphertext.length });
   totalLength += ciphertext.length;

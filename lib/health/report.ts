@@ -5,7 +5,7 @@ import { prisma } from "@/lib/db/prisma";
 import { loadSetup, type SetupOutcome, type SetupSnapshot } from "@/lib/setup/load";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { applyMutes, listMutes, type HealthMuteRecord, type SplitFindings } from "./mutes";
-import { runHealthChecks } from "./rules";
+import { checkedHealth } from "./checked";
 import type { TriggerKey } from "@/lib/setup/setup-data";
 
 export interface HealthReport extends SplitFindings {
@@ -39,7 +39,7 @@ export function countFindings(findings: SplitFindings["active"]): HealthCounts {
 export async function loadHealthReport(actor: Actor, options: { setup?: Promise<SetupOutcome> } = {}): Promise<HealthOutcome> {
   const [setup, requiredTriggers, mutes] = await Promise.all([options.setup ?? loadSetup(actor), getRequiredTriggers(actor), listMutes(actor)]);
   if (setup.kind !== "ok") return setup;
-  const findings = runHealthChecks(setup.snapshot.data, { now: new Date(), requiredTriggers });
+  const findings = checkedHealth(setup.snapshot.data, { now: new Date(), requiredTriggers });
   const split = applyMutes(findings, mutes);
   const counts = countFindings(split.active);
   await recordHealthSummary(actor, setup.snapshot.fingerprint, counts);

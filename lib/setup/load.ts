@@ -60,13 +60,42 @@ export interface SetupSnapshot {
 
 export type SetupOutcome = { kind: "ok"; snapshot: SetupSnapshot; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
-type Walked<T> = { items: T[]; calls: number; pages: number; partial: boolean; rateLimit: RateLimit | null; ageSeconds: number; stale: boolean };
+type Walked<T> = { items: readonly T[]; calls: number; pages: number; partial: boolean; rateLimit: RateLimit | null; ageSeconds: number; stale: boolean };
 
 /**
  * Called before each page is asked for, one page at a time when given: change history's syncs use
  * it to keep within their share of the rate limit (lib/history/pacing.ts). It may throw to stop.
  */
 export type BeforePage = () => Promise<void>;
+
+/**
+ * The last join of each listing's pages, by its first page. Shared answers this process opened are
+ * shared, frozen objects (lib/ems/opened-answers.ts): while every page is the same object as last
+ * time, the join is the same array too, so what is computed from a setup (the health checks,
+ * lib/health/checked.ts) can be kept by its identity. Weak: an entry goes with its first page.
+ */
+const joins = new WeakMap<readonly unknown[], { pages: readonly (readonly unknown[])[]; items: readonly unknown[] }>();
+
+/** The pages' records, each once (production answers a page past the end with the last page again). */
+function joinPages<Item extends { id: number }>(pages: readonly (readonly Item[])[]): readonly Item[] {
+  const shared = pages.length > 0 && pages.every((page) => Object.isFrozen(page));
+  const known = shared ? joins.get(pages[0]) : undefined;
+  if (known && known.pages.length === pages.length && known.pages.every((page, index) => page === pages[index])) return known.items as readonly Item[];
+  const seen = new Set<number>();
+  const items: Item[] = [];
+  for (const page of pages) {
+    for (const item of page) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  if (!shared) return items;
+  // Its records are frozen already (they are the pages'); the array is frozen too, for the next view.
+  Object.freeze(items);
+  joins.set(pages[0], { pages, items });
+  return items;
+}
 
 async function walk<R extends "webhook-groups" | "events">(
   client: EmsClient,
@@ -90,16 +119,7 @@ async function walk<R extends "webhook-groups" | "events">(
     const batch = Array.from({ length: Math.min(concurrency, pageCount - next + 1) }, (_, offset) => ask(next + offset));
     answers.push(...(await Promise.all(batch)));
   }
-  // Production answers a page past the end with the last page again: keep each record once.
-  const seen = new Set<number>();
-  const items: Item[] = [];
-  for (const answer of answers) {
-    for (const item of answer.items as Item[]) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      items.push(item);
-    }
-  }
+  const items = joinPages(answers.map((answer) => answer.items as readonly Item[]));
   const newest = answers.reduce((latest, answer) => (answer.ageSeconds < latest.ageSeconds ? answer : latest));
   return {
     items,

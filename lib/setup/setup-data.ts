@@ -11,9 +11,9 @@ import { TRIGGER_OBJECTS } from "@/lib/ems/contract";
  */
 export interface SetupData {
   /** every webhook group of the account, each with `webhooks` (from groups?expand=webhooks; a webhook's group is the group it is nested in) */
-  groups: WebhookGroup[];
+  groups: readonly WebhookGroup[];
   /** every event: id, name, status (live|draft|closed|cancelled), start_date, end_date, timezone… (any field may be missing = unknown) */
-  events: EmsEvent[];
+  events: readonly EmsEvent[];
 }
 
 export type TriggerAction = "insert" | "update" | "delete";

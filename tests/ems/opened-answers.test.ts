@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { forgetOpenedAnswers, openedAnswer } from "@/lib/ems/opened-answers";
+import { forgetOpenedAnswers, openedAnswer, rememberedAnswer, summaryOf } from "@/lib/ems/opened-answers";
 
 const key = () => randomBytes(32).toString("base64");
 let saved: string | undefined;
@@ -66,5 +66,35 @@ describe("openedAnswer: a shared answer is decrypted and parsed once per process
     const afterRotation = vi.fn(() => decryptSecret(ciphertext, aad));
     expect(() => openedAnswer(ciphertext, aad, afterRotation)).toThrow();
     expect(afterRotation).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("rememberedAnswer: an opened answer found by the row's summary, without its ciphertext", () => {
+  it("finds only what was opened, under its own scope, length, end and a key still in the ring", () => {
+    const ciphertext = encryptSecret(JSON.stringify({ items: [{ id: 1 }] }), aad);
+    const summary = summaryOf(ciphertext);
+    expect(summary).toEqual({ length: ciphertext.length, tail: ciphertext.slice(-64), keyId: "k1" });
+    // Nothing opened yet, and a failed opening keeps nothing.
+    expect(rememberedAnswer(summary, aad)).toBeUndefined();
+    expect(() =>
+      openedAnswer(ciphertext, aad, () => {
+        throw new Error("tampered");
+      }),
+    ).toThrow("tampered");
+    expect(rememberedAnswer(summary, aad)).toBeUndefined();
+
+    const value = openedAnswer(ciphertext, aad, opener(ciphertext));
+    expect(rememberedAnswer(summary, aad)).toBe(value);
+    // A row stored anew (another instance's answer, same length or not), another scope: not this answer.
+    const newer = encryptSecret(JSON.stringify({ items: [{ id: 2 }] }), aad);
+    expect(newer.length).toBe(ciphertext.length);
+    expect(rememberedAnswer(summaryOf(newer), aad)).toBeUndefined();
+    expect(rememberedAnswer({ ...summary, tail: `${summary.tail.slice(0, -1)}${summary.tail.endsWith("A") ? "B" : "A"}` }, aad)).toBeUndefined();
+    expect(rememberedAnswer({ ...summary, length: summary.length + 1 }, aad)).toBeUndefined();
+    expect(rememberedAnswer(summary, "EmsSharedAnswer:other-team:fp:hash:ciphertext")).toBeUndefined();
+
+    // The key is rotated away: a miss, though the answer is still kept.
+    process.env.CREDENTIAL_ENCRYPTION_KEYS = `k2:${key()}`;
+    expect(rememberedAnswer(summary, aad)).toBeUndefined();
   });
 });
