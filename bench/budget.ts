@@ -45,7 +45,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type { Actor } from "@/lib/access/actor";
 import type { LoadResult } from "./budget-views";
-import { openBenchDatabase } from "./database";
+import { openBenchEnvironment } from "./database";
 
 const { values: flags } = parseArgs({
   options: {
@@ -120,11 +120,7 @@ interface Row {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main(): Promise<void> {
-  const { loadEnvFiles } = await import("@/lib/config/load-env-files");
-  loadEnvFiles();
-  const { url: databaseUrl, stop: stopDatabase } = await openBenchDatabase();
-  process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
-  process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
+  const { url: databaseUrl, stop: stopDatabase } = await openBenchEnvironment();
   process.env.LOG_LEVEL = "silent";
   process.env.DATABASE_POOL_MAX ||= "10";
 

@@ -22,7 +22,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openBenchDatabase } from "./database";
+import { openBenchEnvironment } from "./database";
 
 const CALLS_PER_LEVEL = Number(process.env.BENCH_CALLS || 1000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES || 1000);
@@ -63,12 +63,8 @@ function summary(samples: number[]) {
 const ms = (value: number) => value.toFixed(2).padStart(8);
 
 async function main(): Promise<void> {
-  const { loadEnvFiles } = await import("@/lib/config/load-env-files");
-  loadEnvFiles();
   // One command: a fresh throw-away embedded PostgreSQL for the token cache unless one is given.
-  const { stop: stopDatabase } = await openBenchDatabase({ testDatabase: true });
-  process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
-  process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
+  const { stop: stopDatabase } = await openBenchEnvironment({ testDatabase: true });
   // The client logs one JSON line per request: the bench keeps the cost of making each line but
   // counts it instead of printing it (where log lines go, and what that costs, is the host's choice).
   let logBytes = 0;

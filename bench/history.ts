@@ -22,7 +22,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import type { Actor } from "@/lib/access/actor";
-import { openBenchDatabase } from "./database";
+import { openBenchEnvironment } from "./database";
 
 const { values: flags } = parseArgs({
   options: {
@@ -46,11 +46,7 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function main(): Promise<void> {
-  const { loadEnvFiles } = await import("@/lib/config/load-env-files");
-  loadEnvFiles();
-  const { stop: stopDatabase } = await openBenchDatabase();
-  process.env.CREDENTIAL_ENCRYPTION_KEYS ||= `bench:${randomBytes(32).toString("base64")}`;
-  process.env.NEXTAUTH_SECRET ||= randomBytes(24).toString("base64url");
+  const { stop: stopDatabase } = await openBenchEnvironment();
   process.env.LOG_LEVEL = "silent";
 
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
