@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveCredential, deleteCredential, getCredentialSummary } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
 import { answerCache, canonicalQuery, createAnswerCache, setAnswerLeaseMs, type AnswerCache } from "@/lib/ems/answer-cache";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { loadGroupPage } from "@/lib/listing/group";
@@ -12,7 +12,7 @@ import { pageBlockOf } from "@/lib/listing/page-block";
 import { toEmsQuery } from "@/lib/listing/query";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv, withEnv } from "./support/env";
 
@@ -41,11 +41,7 @@ const groups = (query = "") => parseListingSearchParams("webhook-groups", new UR
 
 beforeAll(async () => {
   sandbox = await startAllowedSandbox();
-  demoClient = getEmsClient({
-    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-    baseUrl: sandbox.baseUrl,
-    ...DEMO_CREDENTIALS,
-  });
+  demoClient = getEmsClient(demoCredential(sandbox));
 });
 afterAll(async () => {
   await flushEmsState();

@@ -3,14 +3,14 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, type EmsClient, type WebhookGroupQuery } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, type EmsClient, type WebhookGroupQuery } from "@/lib/ems";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { answerAad, answerCache, canonicalQuery, createAnswerCache, type AnswerCache } from "@/lib/ems/answer-cache";
 import { forgetOpenedAnswers, summaryOf } from "@/lib/ems/opened-answers";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { loadSetup, type SetupOutcome } from "@/lib/setup/load";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv } from "./support/env";
 
@@ -52,11 +52,7 @@ const apiCalls = async () => (await sandbox.admin.stats()).apiRequests;
 
 beforeAll(async () => {
   sandbox = await startAllowedSandbox();
-  demoClient = getEmsClient({
-    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-    baseUrl: sandbox.baseUrl,
-    ...DEMO_CREDENTIALS,
-  });
+  demoClient = getEmsClient(demoCredential(sandbox));
 });
 afterAll(async () => {
   await flushEmsState();

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, UpstreamUnavailableError, type EmsCredential } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, UpstreamUnavailableError, type EmsCredential } from "@/lib/ems";
 import type { CachedToken } from "@/lib/ems/state";
 import { claimTokenLease, readSharedToken, releaseTokenLease, setTokenLeaseMs, storeTokenAndRelease } from "@/lib/ems/token-cache";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import type { StartedSandbox } from "@/lib/sandbox/testing";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";
 
 /**
@@ -109,11 +109,7 @@ describe("getting a token under the lease", () => {
 
   beforeAll(async () => {
     sandbox = await startAllowedSandbox();
-    credential = {
-      fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-      baseUrl: sandbox.baseUrl,
-      ...DEMO_CREDENTIALS,
-    };
+    credential = demoCredential(sandbox);
   });
   afterAll(async () => {
     await flushEmsState();

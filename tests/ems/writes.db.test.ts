@@ -2,7 +2,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { prisma } from "@/lib/db/prisma";
 import {
   answerCache,
-  credentialFingerprint,
   EmsValidationError,
   encodeWebhookBody,
   flushEmsState,
@@ -13,8 +12,8 @@ import {
   WriteOutcomeUnknownError,
   type EmsCredential,
 } from "@/lib/ems";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import type { StartedSandbox } from "@/lib/sandbox/testing";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv, withEnv } from "./support/env";
 
@@ -30,12 +29,7 @@ let restoreEnv: (() => void) | undefined;
 let groupIds: number[];
 let eventIds: number[];
 
-const credential = (): EmsCredential => ({
-  fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-  baseUrl: sandbox.baseUrl,
-  consumerKey: DEMO_CREDENTIALS.consumerKey,
-  consumerSecret: DEMO_CREDENTIALS.consumerSecret,
-});
+const credential = (): EmsCredential => demoCredential(sandbox);
 const writer = () => getEmsWriter(credential());
 const client = () => getEmsClient(credential());
 

@@ -8,7 +8,7 @@ vi.mock("next/cache", () => import("../actions/support/next-cache"));
 import { revalidatePath } from "next/cache";
 import { dismissChecklistAction } from "@/lib/actions/onboarding/dismiss-checklist";
 import { getActor } from "@/lib/auth/session";
-import { type Actor } from "@/lib/access/actor";
+import type { Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { checklistOf, dismissChecklist, getChecklist, type Checklist } from "@/lib/onboarding/checklist";

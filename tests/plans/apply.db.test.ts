@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, getEmsWriter, type EmsCredential, type EmsWriter, type Webhook } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, getEmsWriter, type EmsCredential, type EmsWriter, type Webhook } from "@/lib/ems";
 import { saveCredential } from "@/lib/credentials/store";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { applyPlan, applyPlanSteps, type ApplyDeps } from "@/lib/plans/apply";
@@ -8,7 +8,7 @@ import { planDigest } from "@/lib/plans/review";
 import { insertPlan } from "@/lib/plans/store";
 import type { PlanStepInput } from "@/lib/plans/steps";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "../teams/fixtures";
 
@@ -25,12 +25,7 @@ let teamId: string;
 let groupId: number;
 let hooks: Webhook[];
 
-const credential = (): EmsCredential => ({
-  fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-  baseUrl: sandbox.baseUrl,
-  consumerKey: DEMO_CREDENTIALS.consumerKey,
-  consumerSecret: DEMO_CREDENTIALS.consumerSecret,
-});
+const credential = (): EmsCredential => demoCredential(sandbox);
 
 /** The real writer, with every write it sends recorded (name and when it started and ended). */
 function recordingWriter(sent: { call: string; startedAt: number; endedAt: number }[]): EmsWriter {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { credentialFingerprint, forgetCredential, WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
+import { WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
 import { draftPlan, draftReplan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
 import { EditProblemsError } from "@/lib/plans/edits";
 import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
@@ -262,7 +262,7 @@ describe("a plan from draft to applied, and undone", () => {
       { kind: "set-url", webhookId: hook.id, url: "https://elsewhere.example.net/in" },
       { kind: "set-header", target: "webhook", id: hook.id, key: "X-Api-Key", value: "k-stolen" },
     ]);
-    await forgetCredential(credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret));
+    await team.forget();
     await syncTracker(tracker.id, { trigger: "manual", force: true });
     const urlChange = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, recordId: hook.id, field: "url" } });
     const headerChange = await prisma.setupChange.findFirstOrThrow({ where: { trackerId: tracker.id, recordId: hook.id, field: "headers" } });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, RateLimitedError, type EmsCredential } from "@/lib/ems";
 import { metrics } from "@/lib/telemetry/metrics";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import type { StartedSandbox } from "@/lib/sandbox/testing";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 
 // The EMS counters of /api/metrics (lib/telemetry/metrics.ts) as the real client moves them, against
@@ -16,12 +16,7 @@ let credential: EmsCredential;
 
 beforeAll(async () => {
   sandbox = await startAllowedSandbox();
-  credential = {
-    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-    baseUrl: sandbox.baseUrl,
-    consumerKey: DEMO_CREDENTIALS.consumerKey,
-    consumerSecret: DEMO_CREDENTIALS.consumerSecret,
-  };
+  credential = demoCredential(sandbox);
 });
 
 afterAll(async () => {

@@ -28,10 +28,14 @@ import {
  * draft changes nothing in the EMS, so it needs no recent password (approving and applying do).
  */
 
-async function toPlan(actor: Parameters<typeof draftPlan>[0], title: string | undefined, edits: PlanEdit[], ip: string, replacesPlanId?: string): Promise<never> {
-  const { planId } = await draftPlan(actor, { title, edits, replacesPlanId }, { ip });
+/** Where every drafting action ends: the new plan's page (and the list shows it). */
+function showPlan({ planId }: { planId: string }): never {
   revalidatePath("/plans");
   redirect(`/plans/${planId}`);
+}
+
+async function toPlan(actor: Parameters<typeof draftPlan>[0], title: string | undefined, edits: PlanEdit[], ip: string, replacesPlanId?: string): Promise<never> {
+  showPlan(await draftPlan(actor, { title, edits, replacesPlanId }, { ip }));
 }
 
 export const draftWebhookEditAction = authedAction({ name: "plans.draft-webhook-edit", schema: webhookEditSchema }, async (input, { actor, ip }) =>
@@ -75,26 +79,18 @@ export const draftBulkAction = authedAction({ name: "plans.draft-bulk", schema: 
   ),
 );
 
-export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: planIdSchema }, async (input, { actor, ip }) => {
-  const { planId } = await draftUndoPlan(actor, input.planId, { ip });
-  revalidatePath("/plans");
-  redirect(`/plans/${planId}`);
-});
+export const draftUndoAction = authedAction({ name: "plans.draft-undo", schema: planIdSchema }, async (input, { actor, ip }) =>
+  showPlan(await draftUndoPlan(actor, input.planId, { ip })),
+);
 
-export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) => {
-  const { planId } = await draftUndoChange(actor, input.changeId, { ip });
-  revalidatePath("/plans");
-  redirect(`/plans/${planId}`);
-});
+export const draftUndoChangeAction = authedAction({ name: "plans.draft-undo-change", schema: changeIdSchema }, async (input, { actor, ip }) =>
+  showPlan(await draftUndoChange(actor, input.changeId, { ip })),
+);
 
-export const draftGroupBackToAction = authedAction({ name: "plans.draft-group-back-to", schema: groupBackToSchema }, async (input, { actor, ip }) => {
-  const { planId } = await draftGroupBackTo(actor, input.groupId, input.at, { ip });
-  revalidatePath("/plans");
-  redirect(`/plans/${planId}`);
-});
+export const draftGroupBackToAction = authedAction({ name: "plans.draft-group-back-to", schema: groupBackToSchema }, async (input, { actor, ip }) =>
+  showPlan(await draftGroupBackTo(actor, input.groupId, input.at, { ip })),
+);
 
-export const draftReplanAction = authedAction({ name: "plans.draft-replan", schema: planIdSchema }, async (input, { actor, ip }) => {
-  const { planId } = await draftReplan(actor, input.planId, { ip });
-  revalidatePath("/plans");
-  redirect(`/plans/${planId}`);
-});
+export const draftReplanAction = authedAction({ name: "plans.draft-replan", schema: planIdSchema }, async (input, { actor, ip }) =>
+  showPlan(await draftReplan(actor, input.planId, { ip })),
+);

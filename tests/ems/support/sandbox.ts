@@ -1,4 +1,5 @@
-import { startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { credentialFingerprint, type EmsCredential } from "@/lib/ems";
+import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { allowPrivateOrigin } from "./env";
 
 /**
@@ -14,5 +15,14 @@ export async function startAllowedSandbox(options: Parameters<typeof startSandbo
       withdraw();
       await sandbox.close();
     },
+  };
+}
+
+/** The sandbox's demo account as an EMS credential, with the fingerprint the client and writer key their state by. */
+export function demoCredential(sandbox: Pick<StartedSandbox, "baseUrl">): EmsCredential {
+  return {
+    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
+    baseUrl: sandbox.baseUrl,
+    ...DEMO_CREDENTIALS,
   };
 }

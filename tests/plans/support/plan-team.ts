@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, getEmsWriter, type EmsClient, type EmsWriter } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, getEmsWriter, type EmsClient, type EmsWriter } from "@/lib/ems";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../../teams/fixtures";
 
 /**
@@ -24,12 +24,11 @@ export interface PlanTeam {
 }
 
 export function planTeamPerTest(): PlanTeam {
-  const fingerprint = () => credentialFingerprint(team.sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret);
-  const credential = () => ({ fingerprint: fingerprint(), baseUrl: team.sandbox.baseUrl, ...DEMO_CREDENTIALS });
+  const credential = () => demoCredential(team.sandbox);
   const team = {
     client: () => getEmsClient(credential()),
     writer: () => getEmsWriter(credential()),
-    forget: () => forgetCredential(fingerprint()),
+    forget: () => forgetCredential(credential().fingerprint),
   } as PlanTeam;
   beforeAll(async () => {
     team.sandbox = await startAllowedSandbox();
