@@ -205,6 +205,7 @@ test.describe("plans from where people are", () => {
     await page.goto(groupPath);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
     await page.goto(`${groupPath}/edit`);
+    await shoot(page, "group-edit-delete");
     await page.getByTestId("group-delete").click();
     await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
     await expect(page.getByTestId("plan-operation")).toContainText("Delete webhook group");
@@ -215,5 +216,17 @@ test.describe("plans from where people are", () => {
     await expect(page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
     const gone = await page.goto(groupPath);
     expect(gone?.status()).toBe(404);
+
+    // The record of it: both plans applied, found by words of their titles; nothing waits for review.
+    await page.goto("/plans?status=applied");
+    await expect(page.getByTestId("plans-list").getByRole("listitem")).toHaveCount(2);
+    await page.getByLabel("Words of the title").fill("delete");
+    await page.getByRole("button", { name: "Find" }).click();
+    await expect(page).toHaveURL(/q=delete/);
+    await expect(page.getByTestId("plans-list").getByRole("listitem")).toHaveCount(1);
+    await shoot(page, "plans-list");
+    await page.goto("/plans?status=review");
+    await expect(page.getByTestId("plans-empty")).toContainText("Nothing waits for your review");
+    await shoot(page, "plans-review-empty");
   });
 });

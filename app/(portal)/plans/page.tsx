@@ -104,11 +104,17 @@ export default async function PlansPage(props: PageProps<"/plans">) {
                 {mine ? " among yours" : ""}.{" "}
               </>
             ) : null}
-            Open a{" "}
-            <Link href="/webhooks" className="text-brand-700 underline">
-              webhook
-            </Link>{" "}
-            and choose Edit to draft one.
+            {filter === "review" ? (
+              "Plans a teammate sends for review show here until someone approves or rejects them."
+            ) : (
+              <>
+                Open a{" "}
+                <Link href="/webhooks" className="text-brand-700 underline">
+                  webhook
+                </Link>{" "}
+                and choose Edit to draft one.
+              </>
+            )}
           </p>
         </div>
       ) : (
