@@ -285,10 +285,12 @@ export class Sandbox implements SandboxControls {
 
   /** A create, update or delete (docs/ems-api.md §8): the account's data is replaced only when it succeeds. */
   private write(operation: WriteOperation, request: SandboxRequest, account: SandboxAccount): SandboxResponse {
-    return handleWrite(operation, request, account.key, {
+    const response = handleWrite(operation, request, account.key, {
       dataset: () => this.data.dataset(account),
       commit: (change) => this.data.commit(account.key, this.clock.now(), change),
     });
+    if (response.status < 300) this.counters.record("write", account.key);
+    return response;
   }
 
   private rateLimited(limit: RateLimitOutcome): SandboxResponse {

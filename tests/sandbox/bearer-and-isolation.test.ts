@@ -109,9 +109,10 @@ describe("tenant isolation", () => {
     expect(stats).toEqual({
       tokenRequests: 2,
       apiRequests: 3,
+      writes: 0,
       perAccount: {
-        [DEMO_CREDENTIALS.consumerKey]: { tokenRequests: 1, apiRequests: 2 },
-        [OTHER_CREDENTIALS.consumerKey]: { tokenRequests: 1, apiRequests: 1 },
+        [DEMO_CREDENTIALS.consumerKey]: { tokenRequests: 1, apiRequests: 2, writes: 0 },
+        [OTHER_CREDENTIALS.consumerKey]: { tokenRequests: 1, apiRequests: 1, writes: 0 },
       },
     });
   });

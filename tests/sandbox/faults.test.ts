@@ -155,6 +155,6 @@ describe("faults on demand", () => {
       editedAccounts: [],
       driftSeconds: 0,
     });
-    expect(await sandbox.admin.stats()).toEqual({ tokenRequests: 0, apiRequests: 0, perAccount: {} });
+    expect(await sandbox.admin.stats()).toEqual({ tokenRequests: 0, apiRequests: 0, writes: 0, perAccount: {} });
   });
 });

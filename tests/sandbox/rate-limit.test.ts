@@ -62,7 +62,7 @@ describe("rate limits: 2,000 credits per 10 minutes per credential", () => {
     });
     expect(limitHeaders(right).remaining).toBe(1999);
     // The attempts still count as token requests of that key, for client tests that count calls.
-    expect((await sandbox.admin.stats()).perAccount[DEMO_CREDENTIALS.consumerKey]).toEqual({ tokenRequests: 4, apiRequests: 0 });
+    expect((await sandbox.admin.stats()).perAccount[DEMO_CREDENTIALS.consumerKey]).toEqual({ tokenRequests: 4, apiRequests: 0, writes: 0 });
   });
 
   it("the window resets: a client that waits Retry-After gets its credits back", async () => {
