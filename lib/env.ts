@@ -310,6 +310,9 @@ const serverEnvSchema = z.object({
   // Scheduled jobs (lib/jobs): the job engine runs inside each Node server unless turned off; on
   // Vercel it never does, and Vercel Cron calls /api/cron/* with CRON_SECRET instead.
   JOBS_ENABLED: optionalBoolean,
+  // How long a plan's applier holds it without a sign of life (lib/plans/apply.ts): a live applier
+  // renews it every third of this, so it is also how long a killed instance delays its plan.
+  PLAN_APPLY_LEASE_SECONDS: numberFrom(60, 10, 600),
   CRON_SECRET: z
     .string()
     .min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })
@@ -464,6 +467,8 @@ export const retentionEnv = section(
 );
 /** The job engine (lib/jobs) and the cron routes (app/api/cron). */
 export const jobsEnv = section(serverEnvSchema.pick({ JOBS_ENABLED: true, CRON_SECRET: true, VERCEL: true, NODE_ENV: true }));
+/** lib/plans/apply.ts: how long a plan's applier holds it between signs of life. */
+export const plansEnv = section(serverEnvSchema.pick({ PLAN_APPLY_LEASE_SECONDS: true }));
 /** lib/auth/reauth.ts: how recent a sensitive action needs the session's last proof of identity. */
 export const reauthEnv = section(serverEnvSchema.pick({ AUTH_REAUTH_WINDOW_SECONDS: true }));
 export const signUpEnv = section(serverEnvSchema.pick({ SIGNUP_MODE: true, SIGNUP_MAX_PER_ADDRESS: true, AUTH_THROTTLE_WINDOW_SECONDS: true }));

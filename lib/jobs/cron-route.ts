@@ -34,7 +34,7 @@ export function cronRouteFor(jobName: string, { maxSeconds }: { maxSeconds: numb
     // Leave a margin of the function's limit to answer; the next call goes on where this one stopped.
     const deadline = Date.now() + Math.max(1, maxSeconds - 10) * 1000;
     try {
-      const result = await runObserved(job, { signal: request.signal, deadline }, undefined, "cron");
+      const result = await runObserved(job, { signal: request.signal, deadline, trigger: "cron" }, undefined);
       return Response.json({ job: job.name, result }, { headers: NO_STORE });
     } catch (error) {
       log.error({ event: "jobs.cron_failed", job: job.name, err: error }, "cron job failed");

@@ -3,7 +3,7 @@ import pg from "pg";
 import PgBoss from "pg-boss";
 import { log } from "@/lib/log";
 import { runObserved } from "./observed-run";
-import { JOBS, type JobDefinition } from "./registry";
+import { JOBS, type JobDefinition, type JobResult } from "./registry";
 
 /**
  * The job engine: pg-boss 10 on the portal's own PostgreSQL, in a schema of its own (`pgboss`,
@@ -14,14 +14,37 @@ import { JOBS, type JobDefinition } from "./registry";
  * - the schedule is checked by at most one instance per cron-monitor interval (a conditional
  *   UPDATE of pgboss.version.cron_on), and the job it sends for a tick carries a singleton key
  *   per queue and minute (a unique index), so a tick seen twice is sent once;
- * - a job is fetched with FOR UPDATE SKIP LOCKED, so exactly one worker gets it, and the queues
- *   use the "singleton" policy: at most one job of a queue is active at a time, across instances.
+ * - a job is fetched with FOR UPDATE SKIP LOCKED, so exactly one worker gets it; each instance
+ *   works one job of a queue at a time.
  *
- * The jobs themselves are idempotent as well (lib/jobs/registry.ts), so a retry or an overlapping
- * cron-route call does no harm.
+ * The queues use pg-boss's "standard" policy, not "singleton": a singleton queue lets no job run
+ * while another is active, and a job row is "active" until pg-boss's maintenance fails it after
+ * its expiry, so one instance killed mid-run held every plan of every team for the job's whole
+ * expiry (an hour). Nothing needs the queue to be a lock: every job claims what it works on with
+ * a lease of its own (lib/jobs/registry.ts), so runs on two instances at once split the work.
+ *
+ * A run's deadline is its job's expiry less a margin: a live run ends before pg-boss would give
+ * its job up, and one that ends with work left (`unfinished`) is sent again at once, so long work
+ * (a large plan) moves on across runs and instances rather than inside one long-held job row.
  */
 
 export const JOB_SCHEMA = "pgboss";
+
+/**
+ * How often pg-boss's maintenance fails the active jobs past their expiry (one instance does it per
+ * interval): the longest a killed instance's job row outlives its expiry (pg-boss's default is 2 min).
+ */
+const MAINTENANCE_SECONDS = 30;
+
+/** The part of a job's expiry its run may use; the rest is the margin to stop between steps. */
+const RUN_SHARE_OF_EXPIRY = 0.9;
+
+/** A run's deadline (epoch ms) on the engine, from its job's expiry. */
+export function runDeadline(job: Pick<JobDefinition, "expireInSeconds">, startedAt: number): number {
+  return startedAt + job.expireInSeconds * RUN_SHARE_OF_EXPIRY * 1000;
+}
+
+const isUnfinished = (result: unknown): boolean => typeof result === "object" && result !== null && (result as JobResult).unfinished === true;
 
 export interface JobEngineOptions {
   connectionString: string;
@@ -69,6 +92,7 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
     schema: options.schema ?? JOB_SCHEMA,
     application_name: "ems-portal-jobs",
     max: options.poolMax ?? 3,
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     ...(intervals.cronMonitor ? { cronMonitorIntervalSeconds: intervals.cronMonitor } : {}),
     ...(intervals.cronWorker ? { cronWorkerIntervalSeconds: intervals.cronWorker } : {}),
   });
@@ -80,7 +104,11 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
       await boss.start();
       const registered = new Set(jobs.map((job) => job.name));
       for (const job of jobs) {
-        await boss.createQueue(job.name, { name: job.name, policy: "singleton", expireInSeconds: job.expireInSeconds, retryLimit: job.retryLimit, retryBackoff: true });
+        const queue = { name: job.name, policy: "standard" as const, expireInSeconds: job.expireInSeconds, retryLimit: job.retryLimit, retryBackoff: true };
+        // createQueue leaves an existing queue as it is: updateQueue brings one made by an older
+        // release (a "singleton" queue, a longer expiry) to what the registry says now.
+        await boss.createQueue(job.name, queue);
+        await boss.updateQueue(job.name, queue);
         if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { tz: "UTC" });
       }
       // A job taken out of the registry must not stay on its schedule in the database.
@@ -92,8 +120,10 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
       await boss.work(job.name, { batchSize: 1, ...(intervals.polling ? { pollingIntervalSeconds: intervals.polling } : {}) }, async ([pgJob]) => {
         const started = Date.now();
         try {
-          const result = await runObserved(job, { signal: stopping.signal }, pgJob!.data, "engine");
+          const result = await runObserved(job, { signal: stopping.signal, deadline: runDeadline(job, started), trigger: "engine" }, pgJob!.data);
           log.info({ event: "jobs.done", job: job.name, id: pgJob!.id, ms: Date.now() - started }, "job done");
+          // Work left at the deadline goes on at once, on whichever instance fetches it first.
+          if (isUnfinished(result) && !stopping.signal.aborted) await boss.send(job.name, pgJob!.data ?? {});
           return result;
         } catch (error) {
           log.error({ event: "jobs.failed", job: job.name, id: pgJob!.id, err: error }, "job failed");
@@ -101,6 +131,7 @@ export async function startJobEngine(options: JobEngineOptions): Promise<JobEngi
         }
       });
     }
+    for (const job of jobs) if (job.sendAtStart) await boss.send(job.name, {});
   } catch (error) {
     // Start-up failed: the error above is the one to report; a failing stop is logged beside it.
     await boss

@@ -19,11 +19,13 @@ export const historySyncJob: JobDefinition<void> = {
     // scheduler call the route with CRON_SECRET (README, "Scheduled jobs").
     schedule: "11 4 * * *",
   },
-  // A paced sync stops by itself; 10 minutes is far above a sync of 5,000 groups (a few seconds).
-  expireInSeconds: 10 * 60,
+  // A paced sync stops by itself, and a sync of 5,000 groups takes seconds: a run syncs the due
+  // trackers one after another for at most this long (the next tick goes on), and a killed
+  // instance's tracker lease (15 min, lib/history/sync.ts) outlasts it.
+  expireInSeconds: 5 * 60,
   retryLimit: 0,
-  async run({ signal, deadline }) {
-    const result = await syncDueTrackers({ signal, deadline, trigger: deadline ? "cron" : "schedule" });
+  async run({ signal, deadline, trigger }) {
+    const result = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule" });
     if (result.synced > 0) log.info({ event: "history.tick", ...result }, "history: due trackers synced");
     return result;
   },

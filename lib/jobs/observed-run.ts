@@ -8,15 +8,15 @@ import type { JobContext, JobDefinition } from "./registry";
  * root of the run's database and EMS spans), and job_runs_total / job_duration_seconds by job and
  * result. The run's result and error pass through unchanged.
  */
-export async function runObserved<TData>(job: JobDefinition<TData>, context: JobContext, data: TData, trigger: "engine" | "cron"): Promise<unknown> {
+export async function runObserved<TData>(job: JobDefinition<TData>, context: JobContext, data: TData): Promise<unknown> {
   const started = performance.now();
   let result: "ok" | "failed" = "failed";
   try {
-    const outcome = await inSpan(`job ${job.name}`, { attributes: { "job.name": job.name, "job.trigger": trigger } }, () => job.run(context, data));
+    const outcome = await inSpan(`job ${job.name}`, { attributes: { "job.name": job.name, "job.trigger": context.trigger } }, () => job.run(context, data));
     result = "ok";
     return outcome;
   } finally {
     metrics().jobRuns.inc({ job: job.name, result });
-    metrics().jobDuration.observe({ job: job.name }, (performance.now() - started) / 1000);
+    metrics().jobDuration.observe({ job: job.name, result }, (performance.now() - started) / 1000);
   }
 }

@@ -24,6 +24,7 @@ import { accountKey } from "@/lib/ems-access/account-key";
 import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
 import { auditByActor } from "@/lib/audit/log";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
+import { plansEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
@@ -35,8 +36,14 @@ import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
  * Applies a plan's steps in order (issue 27 §2), resumably, on any number of instances:
  *
  * - One applier at a time: a conditional UPDATE claims the plan for `leaseMs` (like a change
- *   history sync's tracker, lib/history/sync.ts); the holder renews it before every step, and a
- *   claim whose holder died expires, so another applier resumes where it stopped.
+ *   history sync's tracker, lib/history/sync.ts). The holder renews it before every step and, while
+ *   a step waits (a rate-limit window, a slow EMS), every third of the lease from a timer: so the
+ *   lease can be short (PLAN_APPLY_LEASE_SECONDS, 60 s), and a claim whose holder died (a killed
+ *   instance) expires within it and another applier resumes where it stopped (lib/plans/run.ts).
+ * - An applier that stops without finishing (its instance shutting down, a function's time limit)
+ *   releases the plan, which stays "applying" and is due again at once. A step that fails (the EMS
+ *   refused the write, or the read before it, or something unexpected) stops the plan as failed:
+ *   never a plan that waits for nobody.
  * - Each step at most once: a step is started by one conditional UPDATE (pending → running) that
  *   also requires the plan's lease to be the starter's; its outcome is stored (applied, failed with
  *   the EMS's message, conflict, skipped) before the next step starts.
@@ -65,14 +72,13 @@ export interface ApplyDeps {
   writer: EmsWriter;
   client: EmsClient;
   teamId: string;
-  /** How long a claim lasts without renewal; default 5 minutes (a write waits at most a rate-limit window). */
+  /** How long a claim lasts without renewal; default PLAN_APPLY_LEASE_SECONDS. */
   leaseMs?: number;
   signal?: AbortSignal;
   /** No step starts after this (epoch ms): a serverless function stops between steps, not mid-write. */
   deadline?: number;
 }
 
-const DEFAULT_LEASE_MS = 5 * 60_000;
 /** A step found running may have been sent this long before it was marked (clock skew, slow database). */
 const SENT_MARGIN_MS = 60_000;
 
@@ -89,14 +95,30 @@ type StepRow = {
   startedAt: Date | null;
 };
 
+/**
+ * Claims the plan for this applier, if it is free: never claimed, released, or its holder's lease
+ * expired. Taking over from an applier that stopped is logged and counted: a dead one is a sign
+ * that an instance was killed mid-apply.
+ */
 async function claim(planId: string, leaseId: string, leaseMs: number): Promise<boolean> {
-  const claimed = await prisma.$executeRaw`
-    UPDATE "ChangePlan"
+  const rows = await prisma.$queryRaw<{ wasApplying: boolean; expiredFor: number | null }[]>`
+    UPDATE "ChangePlan" AS p
        SET "leaseId" = ${leaseId}, "leaseUntil" = now() + ${`${leaseMs} milliseconds`}::interval, "status" = 'applying', "updatedAt" = now()
-     WHERE "id" = ${planId}
-       AND "status" IN ('approved', 'applying')
-       AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`;
-  return claimed === 1;
+      FROM (SELECT "id", "status", "leaseUntil" FROM "ChangePlan" WHERE "id" = ${planId}) AS before
+     WHERE p."id" = before."id"
+       AND p."status" IN ('approved', 'applying')
+       AND (p."leaseUntil" IS NULL OR p."leaseUntil" < now())
+ RETURNING before."status" = 'applying' AS "wasApplying", EXTRACT(EPOCH FROM now() - before."leaseUntil")::float8 AS "expiredFor"`;
+  if (rows.length !== 1) return false;
+  const [{ wasApplying, expiredFor }] = rows;
+  if (wasApplying) {
+    const reason = expiredFor === null ? "released" : "lease-expired";
+    metrics().planResumes.inc({ reason });
+    if (reason === "lease-expired") {
+      log.warn({ event: "plans.resumed_after_dead_applier", planId, expiredSeconds: Math.round(expiredFor!) }, "a plan whose applier stopped answering is resumed here");
+    } else log.info({ event: "plans.resumed", planId }, "a released plan is resumed here");
+  }
+  return true;
 }
 
 /**
@@ -150,19 +172,35 @@ async function release(planId: string, leaseId: string): Promise<void> {
   await prisma.changePlan.updateMany({ where: { id: planId, leaseId }, data: { leaseId: null, leaseUntil: null } });
 }
 
+/**
+ * Keeps the claim alive while a step is under way (a write may wait out a rate-limit window):
+ * a sign of life every third of the lease, so only a dead applier's claim expires.
+ */
+function keepAlive(planId: string, leaseId: string, leaseMs: number): () => void {
+  const timer = setInterval(() => {
+    prisma.$executeRaw`UPDATE "ChangePlan" SET "leaseUntil" = now() + ${`${leaseMs} milliseconds`}::interval WHERE "id" = ${planId} AND "leaseId" = ${leaseId}`.catch(
+      (error: unknown) => log.warn({ event: "plans.lease_renewal_failed", planId, err: error }, "a plan's lease could not be renewed"),
+    );
+  }, leaseMs / 3);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 const resourceOf = (operation: string) => (operation.startsWith("webhook-groups.") ? "webhook-groups" : "webhooks");
 
 export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<ApplyOutcome> {
-  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const leaseMs = deps.leaseMs ?? plansEnv().PLAN_APPLY_LEASE_SECONDS * 1000;
   const leaseId = randomUUID();
   if (!(await claim(planId, leaseId, leaseMs))) return { status: "busy" };
+  const stopKeepingAlive = keepAlive(planId, leaseId, leaseMs);
   let applied = 0;
   let finished = false;
   try {
     const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
     for (const step of steps as StepRow[]) {
       if (step.state === "applied" || step.state === "skipped") continue;
-      if (deps.deadline !== undefined && Date.now() >= deps.deadline) return { status: "paused", applied };
+      // Time is up, or this instance is stopping: between steps, never mid-write; the plan is released and due at once.
+      if ((deps.deadline !== undefined && Date.now() >= deps.deadline) || deps.signal?.aborted) return { status: "paused", applied };
       const lease = await renew(planId, leaseId, leaseMs);
       if (lease === "lost") return { status: "lost-lease", applied };
       if (lease === "cancelled") {
@@ -184,11 +222,21 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
     await stop(planId, leaseId, "applied", null);
     finished = true;
     return { status: "applied", applied };
+  } catch (error) {
+    // Stopped from outside mid-write: released below, and the next applier checks the step first.
+    if (deps.signal?.aborted) throw error;
+    // Anything else would fail again on the next try: the plan stops, and a person sees why.
+    log.error({ event: "plans.apply_failed_unexpectedly", planId, err: error }, "a plan stopped on an unexpected error");
+    await stop(planId, leaseId, "failed", UNEXPECTED);
+    finished = true;
+    return { status: "failed", applied, message: UNEXPECTED };
   } finally {
-    // Stopped by an unexpected error or an abort: the next applier resumes (a running step is checked first).
+    stopKeepingAlive();
     if (!finished) await release(planId, leaseId);
   }
 }
+
+const UNEXPECTED = "A step failed unexpectedly; see the server logs. Apply it again to resume.";
 
 type StepOutcome = { state: "applied" | "skipped" | "failed" | "conflict"; message: string | null } | "lost-lease";
 
@@ -217,12 +265,19 @@ async function runStep(planId: string, step: StepRow, leaseId: string, deps: App
   }
 
   if (!operation.endsWith(".create") && id !== undefined) {
-    const { item } = await deps.client.getOne(
-      resourceOf(operation),
-      id,
-      {},
-      { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } },
-    );
+    let item: unknown;
+    try {
+      ({ item } = await deps.client.getOne(
+        resourceOf(operation),
+        id,
+        {},
+        { signal: deps.signal, waitForRateLimit: true, budget: { kind: "write", teamId: deps.teamId } },
+      ));
+    } catch (error) {
+      // The read before the write failed (the EMS unavailable, a refusal): the step fails as a failed write would.
+      if (error instanceof EmsError && !deps.signal?.aborted) return finish(step, PENDING, { state: "failed", message: error.userMessage });
+      throw error;
+    }
     if (!item) {
       const gone = operation.endsWith(".delete");
       return finish(step, PENDING, { state: gone ? "skipped" : "failed", message: gone ? "Already deleted in the EMS." : "The record no longer exists in the EMS." });

@@ -53,6 +53,11 @@ export interface PlanPageData {
   appliedBy: string | null;
   appliedAt: Date | null;
   cancelRequested: boolean;
+  /**
+   * Applying, but no applier holds it now: the one that had it stopped (a restart, a time limit) or
+   * its instance died and its lease ran out. Any instance takes it up within about a minute.
+   */
+  awaitingApplier: boolean;
   revertsPlan: { id: string; title: string } | null;
   undoneBy: { id: string; title: string; status: string } | null;
   operationCount: number;
@@ -153,6 +158,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     appliedBy: userLabel(plan.appliedById ? byId.get(plan.appliedById) : null),
     appliedAt: plan.appliedAt,
     cancelRequested: plan.cancelRequestedAt !== null,
+    awaitingApplier: status === "applying" && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
     revertsPlan: reverts,
     undoneBy,
     operationCount: steps.length,

@@ -22,12 +22,15 @@ import { applyPlanSteps, type ApplyOutcome } from "./apply";
  * alert destinations hear how it ended.
  */
 
-/** Plans due now: started and not claimed, or claimed by an applier whose lease ran out. */
+/**
+ * Plans due now: started and not claimed; or applying with no live applier, because it released
+ * the plan (a shutdown, a time limit) or died and its lease ran out.
+ */
 export async function duePlanIds(limit = 10): Promise<string[]> {
   const rows = await prisma.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "ChangePlan"
      WHERE ("status" = 'approved' AND "appliedById" IS NOT NULL AND "leaseId" IS NULL)
-        OR ("status" = 'applying' AND "leaseUntil" < now())
+        OR ("status" = 'applying' AND ("leaseUntil" IS NULL OR "leaseUntil" < now()))
      ORDER BY "updatedAt" ASC
      LIMIT ${limit}`;
   return rows.map((row) => row.id);
@@ -76,15 +79,47 @@ export async function runPlan(planId: string, options: { signal?: AbortSignal; d
   return outcome;
 }
 
-/** Runs the plans that are due, one after another, until the deadline (epoch ms). */
-export async function runDuePlans(options: { signal?: AbortSignal; deadline?: number } = {}): Promise<{ ran: number }> {
+/** How many plans one instance applies at once: each waits on the EMS far more than it computes. */
+export const PLANS_AT_ONCE = 4;
+/** How often a run looks for plans that became due while it works (someone pressed Apply, an applier died). */
+const LOOK_AGAIN_MS = 2_000;
+
+/**
+ * Applies the plans that are due, up to PLANS_AT_ONCE at a time, looking again every few seconds
+ * while any runs, so a plan started (or left by a dead applier) meanwhile does not wait behind a
+ * long one; until none is due, the signal aborts, or the deadline (epoch ms) passes. Then each
+ * plan under way stops between steps and is released, due for the next run: `unfinished` says
+ * one is waiting (the job engine sends the next run at once).
+ */
+export async function runDuePlans(options: { signal?: AbortSignal; deadline?: number } = {}): Promise<{ ran: number; unfinished: boolean }> {
+  const running = new Map<string, Promise<void>>();
   let ran = 0;
-  for (const id of await duePlanIds()) {
-    if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
-    if (await runPlan(id, options)) ran++;
+  const timeIsUp = () => options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline);
+  for (;;) {
+    if (!timeIsUp() && running.size < PLANS_AT_ONCE) {
+      for (const id of await duePlanIds(PLANS_AT_ONCE * 2)) {
+        if (running.size >= PLANS_AT_ONCE) break;
+        if (running.has(id)) continue;
+        const run = runPlan(id, options).then(
+          (outcome) => {
+            // Counted when it ended here: applied, stopped or cancelled (not paused for the next run, nor taken by another).
+            if (outcome && outcome.status !== "busy" && outcome.status !== "paused" && outcome.status !== "lost-lease") ran++;
+          },
+          (error: unknown) => log.error({ event: "plans.run_failed", planId: id, err: error }, "running a plan failed"),
+        );
+        running.set(
+          id,
+          run.finally(() => running.delete(id)),
+        );
+      }
+    }
+    if (running.size === 0) break;
+    await Promise.race([...running.values(), delay(LOOK_AGAIN_MS)]);
   }
-  return { ran };
+  return { ran, unfinished: timeIsUp() === true && (await duePlanIds(1)).length > 0 };
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 const OUTCOME_WORDS: Record<"applied" | "failed" | "conflict" | "cancelled", string> = {
   applied: "applied",

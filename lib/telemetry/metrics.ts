@@ -64,8 +64,8 @@ function createMetrics() {
     }),
     jobDuration: new Histogram({
       name: "job_duration_seconds",
-      help: "How long background job runs took, by job",
-      labelNames: ["job"] as const,
+      help: "How long background job runs took, by job and result (ok, failed)",
+      labelNames: ["job", "result"] as const,
       buckets: [0.05, 0.25, 1, 5, 15, 60, 300, 900],
       registers,
     }),
@@ -79,6 +79,12 @@ function createMetrics() {
       name: "plan_steps_total",
       help: "Change plan steps finished, by operation (webhooks.update, ...) and outcome (applied, failed, conflict, skipped)",
       labelNames: ["operation", "state"] as const,
+      registers,
+    }),
+    planResumes: new Counter({
+      name: "plan_resumes_total",
+      help: "Plans taken up again by an applier after another stopped: released (a shutdown, a time limit) or lease-expired (the applier died)",
+      labelNames: ["reason"] as const,
       registers,
     }),
     signInFailures: new Counter({

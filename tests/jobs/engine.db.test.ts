@@ -1,7 +1,9 @@
 // The job engine (lib/jobs/engine.ts: pg-boss in its own schema) on the project's database, with
 // two instances as two servers would run them: they start together without a deadlock, a scheduled
-// job runs once per tick, a queue's jobs never run two at once, the engine's tables leave Prisma's migrations alone, and stopping closes
-// its connections.
+// job runs once per tick, a killed instance's job holds up no other, a run ends before its job
+// expires and work it left goes on at once, the engine's tables leave Prisma's migrations alone,
+// and stopping closes its connections.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import PgBoss from "pg-boss";
@@ -11,16 +13,32 @@ import { startJobEngine, type JobEngine } from "@/lib/jobs/engine";
 import type { JobDefinition } from "@/lib/jobs/registry";
 import { runPrisma } from "@/scripts/db/prisma-cli";
 import "../setup/provided";
+import { ORPHAN_JOB_EXPIRY_SECONDS, ORPHAN_JOB_NAME } from "./support/orphan-job";
 
 const engines: JobEngine[] = [];
 afterAll(async () => {
   await Promise.all(engines.map((engine) => engine.stop()));
 });
 
+const testSchema = () => `pgboss_test_${randomBytes(4).toString("hex")}`;
+const engineOptions = (jobs: JobDefinition[], schema: string) => ({
+  connectionString: inject("databaseUrl"),
+  jobs,
+  schema,
+  poolMax: 2,
+  intervals: { cronMonitor: 1, cronWorker: 1, polling: 0.5 },
+});
+
+/** One instance of the engine on the schema given. */
+async function oneInstance(jobs: JobDefinition[], schema: string): Promise<JobEngine> {
+  const engine = await startJobEngine(engineOptions(jobs, schema));
+  engines.push(engine);
+  return engine;
+}
+
 /** Two instances of the engine on one schema of their own (so this file never meets the app's). */
 async function twoInstances(jobs: JobDefinition[]): Promise<[JobEngine, JobEngine]> {
-  const schema = `pgboss_test_${randomBytes(4).toString("hex")}`;
-  const options = { connectionString: inject("databaseUrl"), jobs, schema, poolMax: 2, intervals: { cronMonitor: 1, cronWorker: 1, polling: 0.5 } };
+  const options = engineOptions(jobs, testSchema());
   const started = await Promise.allSettled([startJobEngine(options), startJobEngine(options)]);
   // An instance that did start is stopped after the file even when its twin failed.
   for (const result of started) if (result.status === "fulfilled") engines.push(result.value);
@@ -100,28 +118,63 @@ describe("the job engine on two instances", () => {
     expect(runs).toHaveLength(1);
   });
 
-  it("never runs two jobs of one queue at once across instances, and each job once", async () => {
-    let running = 0;
-    let most = 0;
-    const done: string[] = [];
-    const job: JobDefinition<{ n: number }> = {
-      name: "slow-test",
-      expireInSeconds: 60,
+  it("a job left active by a killed instance (SIGKILL) holds nothing: the next job of its queue runs at once on another", async () => {
+    const schema = testSchema();
+    const doomed = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/jobs/support/doomed-engine.ts"], {
+      env: { ...process.env, JOB_TEST_DATABASE_URL: inject("databaseUrl"), JOB_TEST_SCHEMA: schema, NODE_OPTIONS: "", LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let printed = "";
+    doomed.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    doomed.stderr.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    const exited = new Promise((resolve) => doomed.once("exit", resolve));
+    try {
+      await until(() => printed.includes("READY"), 30_000);
+      const survivorJob: JobDefinition<{ n: number }> = {
+        name: ORPHAN_JOB_NAME,
+        expireInSeconds: ORPHAN_JOB_EXPIRY_SECONDS,
+        retryLimit: 0,
+        run: async (_context, data) => void done.push(data.n),
+      };
+      const done: number[] = [];
+      // The doomed instance takes the first job, then is killed mid-run: its job row stays "active".
+      const sender = await oneInstance([], schema);
+      await sender.send(ORPHAN_JOB_NAME, { n: 1 });
+      await until(() => printed.includes("STARTED 1"), 10_000);
+      doomed.kill("SIGKILL");
+      await exited;
+
+      const survivor = await oneInstance([survivorJob as JobDefinition], schema);
+      await survivor.send(ORPHAN_JOB_NAME, { n: 2 });
+      await until(() => done.includes(2), 10_000);
+      expect(done).toEqual([2]);
+    } finally {
+      doomed.kill("SIGKILL");
+    }
+  });
+
+  it("gives a run a deadline before its job's expiry, and sends a run that ends with work left again at once", async () => {
+    const runs: { startedAt: number; deadline: number | undefined; trigger: string }[] = [];
+    const job: JobDefinition = {
+      name: "unfinished-test",
+      expireInSeconds: 20,
       retryLimit: 0,
-      run: async (_context, data) => {
-        running++;
-        most = Math.max(most, running);
-        await sleep(200);
-        running--;
-        done.push(String(data.n));
+      run: async (context) => {
+        runs.push({ startedAt: Date.now(), deadline: context.deadline, trigger: context.trigger });
+        return { unfinished: runs.length === 1 };
       },
     };
-    const [a, b] = await twoInstances([job as JobDefinition]);
-    await Promise.all([1, 2, 3, 4].map((n) => (n % 2 ? a : b).send("slow-test", { n })));
-    await until(() => done.length >= 4, 20_000);
-    await sleep(1_000);
-    expect(done.sort()).toEqual(["1", "2", "3", "4"]);
-    expect(most).toBe(1);
+    const [a] = await twoInstances([job]);
+    await a.send("unfinished-test");
+    await until(() => runs.length >= 2, 10_000);
+    await sleep(1_500);
+    expect(runs).toHaveLength(2);
+    for (const run of runs) {
+      expect(run.trigger).toBe("engine");
+      // 90 % of the 20 s expiry: 18 s after the run started.
+      expect(run.deadline! - run.startedAt).toBeGreaterThan(17_000);
+      expect(run.deadline! - run.startedAt).toBeLessThanOrEqual(18_000);
+    }
   });
 
   it("keeps its tables out of Prisma's way: the database still matches prisma/schema.prisma", async () => {

@@ -5,6 +5,7 @@ import { saveCredential } from "@/lib/credentials/store";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { applyPlan, applyPlanSteps, type ApplyDeps } from "@/lib/plans/apply";
 import { planDigest } from "@/lib/plans/review";
+import { duePlanIds } from "@/lib/plans/run";
 import { insertPlan } from "@/lib/plans/store";
 import type { PlanStepInput } from "@/lib/plans/steps";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
@@ -159,6 +160,8 @@ describe("applying a plan", () => {
     expect(paused).toEqual({ status: "paused", applied: 1 });
     expect((await stepsOf(planId)).map((step) => step.state)).toEqual(["applied", "pending", "pending", "pending", "pending"]);
     expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "applying", leaseId: null });
+    // Released, not stranded: the next run of the plan-apply job takes it up.
+    expect(await duePlanIds()).toContain(planId);
 
     expect(await applyPlanSteps(planId, deps(recordingWriter(sent)))).toEqual({ status: "applied", applied: 4 });
     expect(sent.map((entry) => entry.call.split(" ")[0])).toEqual(["updateWebhook", "createWebhook", "updateWebhook", "createWebhook", "deleteWebhook"]);
@@ -191,6 +194,32 @@ describe("applying a plan", () => {
     expect(stored[1].message).toBe("The EMS refused the change: name: Name cannot be blank.");
     // Header values are stored encrypted, never in the clear.
     expect(stored[2].changesCiphertext).not.toContain("k-secret");
+  });
+});
+
+describe("an applier's lease", () => {
+  it("is kept alive while a step waits on a slow EMS, so no second applier takes the plan from a live one", async () => {
+    const planId = await plan("alive");
+    // The first write takes 1.5 s, five times the lease: only a renewal while it waits keeps the claim.
+    await sandbox.admin.injectFaults({ count: 1, delayMs: 1_500, paths: "write" });
+    const sent: { call: string; startedAt: number; endedAt: number }[] = [];
+    const first = applyPlanSteps(planId, deps(recordingWriter(sent), { leaseMs: 300 }));
+    await expect.poll(() => sent.length, { timeout: 10_000, interval: 20 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await applyPlanSteps(planId, deps(recordingWriter(sent), { leaseMs: 300 }))).toEqual({ status: "busy" });
+    expect(await first).toEqual({ status: "applied", applied: 5 });
+    expect(sent).toHaveLength(5);
+  });
+
+  it("a read before a write that the EMS keeps refusing (503) fails the step and stops the plan: it never stays 'applying' with nobody on it", async () => {
+    const planId = await plan("unreadable");
+    await sandbox.admin.injectFaults({ count: 20, status: 503, retryAfterSeconds: 0, paths: "api" });
+    const outcome = await applyPlanSteps(planId, deps(getEmsWriter(credential())));
+    expect(outcome).toMatchObject({ status: "failed", applied: 0 });
+    const [first] = await stepsOf(planId);
+    expect(first).toMatchObject({ state: "failed" });
+    expect(first.message).toMatch(/unavailable|not answering|try again/i);
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "failed", leaseId: null });
   });
 });
 

@@ -16,7 +16,8 @@ import { createTeam } from "../teams/fixtures";
 /**
  * The plan page's data for a plan of several pages (lib/plans/page.ts): 100 operations a page in the
  * order they are applied, each run of one group under its heading, "continued" where the previous
- * page ended in the same group, and, while it applies, the step under way and the page it is on.
+ * page ended in the same group, and, while it applies, the step under way and the page it is on, and
+ * whether its applier stopped (the page then says another instance takes it up).
  */
 ensureEmsTestEnv();
 
@@ -65,8 +66,19 @@ describe("a plan page of many operations", () => {
     await prisma.changePlan.update({ where: { id: planId }, data: { status: "applying" } });
     await prisma.changePlanStep.updateMany({ where: { planId, position: { lt: running.position } }, data: { state: "applied" } });
     await prisma.changePlanStep.updateMany({ where: { planId, position: running.position }, data: { state: "running" } });
+    await prisma.changePlan.update({ where: { id: planId }, data: { leaseId: "live-applier", leaseUntil: new Date(Date.now() + 60_000) } });
     const data = await loadPlanPage(owner, planId, { page: 1 });
     expect(data.current).toEqual({ position: running.position, page: 2 });
     expect(data.counts.applied).toBe(OPERATIONS_PER_PAGE + 7);
+    expect(data.awaitingApplier).toBe(false);
+  });
+
+  it("says the plan is resuming elsewhere when its applier's lease ran out (a killed instance) or it was released", async () => {
+    await prisma.changePlan.update({ where: { id: planId }, data: { status: "applying", leaseId: "dead-applier", leaseUntil: new Date(Date.now() - 1_000) } });
+    expect((await loadPlanPage(owner, planId)).awaitingApplier).toBe(true);
+    await prisma.changePlan.update({ where: { id: planId }, data: { leaseId: null, leaseUntil: null } });
+    expect((await loadPlanPage(owner, planId)).awaitingApplier).toBe(true);
+    await prisma.changePlan.update({ where: { id: planId }, data: { status: "applied" } });
+    expect((await loadPlanPage(owner, planId)).awaitingApplier).toBe(false);
   });
 });

@@ -14,30 +14,30 @@ async function count(name: string, result: "ok" | "failed"): Promise<number> {
 
 describe("runObserved", () => {
   it("counts a run that succeeds, and hands back its result", async () => {
-    const context = { signal: new AbortController().signal };
+    const context = { signal: new AbortController().signal, trigger: "engine" as const };
     expect(
       await runObserved(
         job("observed-ok", async () => ({ deleted: 3 })),
         context,
         undefined,
-        "engine",
       ),
     ).toEqual({ deleted: 3 });
     expect(await count("observed-ok", "ok")).toBe(1);
     expect(await count("observed-ok", "failed")).toBe(0);
     const durations = await metrics().jobDuration.get();
-    expect(durations.values.find((value) => value.metricName === "job_duration_seconds_count" && value.labels.job === "observed-ok")?.value).toBe(1);
+    expect(
+      durations.values.find((value) => value.metricName === "job_duration_seconds_count" && value.labels.job === "observed-ok" && value.labels.result === "ok")?.value,
+    ).toBe(1);
   });
 
   it("counts a run that fails as failed, and throws its error on", async () => {
     const failure = new Error("database gone");
-    const context = { signal: new AbortController().signal };
+    const context = { signal: new AbortController().signal, trigger: "cron" as const };
     await expect(
       runObserved(
         job("observed-failing", async () => Promise.reject(failure)),
         context,
         undefined,
-        "cron",
       ),
     ).rejects.toBe(failure);
     expect(await count("observed-failing", "failed")).toBe(1);

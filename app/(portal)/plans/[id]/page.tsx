@@ -202,6 +202,12 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </Notice>
       ) : null}
       {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
+      {plan.awaitingApplier && !plan.cancelRequested ? (
+        <Notice tone="info" title="Resuming on another instance" testId="plan-resuming">
+          The server that was applying this plan stopped. Another one takes it up within about a minute, from the step it reached; a change it may have sent already is
+          looked for in the EMS first, never sent twice.
+        </Notice>
+      ) : null}
       {plan.operationCount > LARGE_PLAN_OPERATIONS && (plan.status === "draft" || plan.status === "submitted") ? (
         <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
           It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
