@@ -1,8 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createAdminClient } from "@/lib/sandbox/testing";
 import { newTestUser, signUp } from "./helpers/auth";
 import { E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT } from "./helpers/config";
-import { fitsAndShoot, savePlansCredentials } from "./helpers/plans";
+import { draftHeaderOverList, fitsAndShoot, savePlansCredentials } from "./helpers/plans";
 
 /**
  * Plans at the sizes people notice (issue 27 §3): a bulk change of more than 1,000 webhooks (what it
@@ -15,26 +15,6 @@ const admin = createAdminClient(E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET)
 
 /** The account's webhooks (enabled=1: 1,076 of the large account's 1,158) as a list's URL selects them. */
 const ENABLED_WEBHOOKS = "/webhooks?filter=enabled%3D1&sort=id&fields=id,name,url,enabled&per-page=50";
-
-/** Opens the list at `listUrl`, checks how many it selects, and drafts "set a header" over them with Change these…. */
-async function draftHeaderOverList(page: Page, listUrl: string, title: string): Promise<{ total: number; submittedAt: number }> {
-  await page.goto(listUrl);
-  const total = Number((await page.getByTestId("listing-total").innerText()).match(/of ([\d,]+) webhooks/)![1].replace(/,/g, ""));
-  await page.getByTestId("change-these").click();
-  await expect(page).toHaveURL(/\/plans\/new\?resource=webhooks/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Change ${total.toLocaleString("en-US")} webhooks`);
-  await page.getByLabel("Change", { exact: true }).selectOption({ label: "Set or rotate a header value" });
-  await page.getByLabel("Header name").fill("X-Portal-Trace");
-  await page.getByLabel("New value").fill("e2e-trace-value-5b1c");
-  await page.getByLabel("Plan title (optional)").fill(title);
-  if (total > 1000) {
-    await expect(page.getByTestId("selection-large")).toContainText(`up to ${(2 * total).toLocaleString("en-US")} credits`);
-    await fitsAndShoot(page, "plan-large-form");
-  }
-  const submittedAt = Date.now();
-  await page.getByTestId("bulk-edit-submit").click();
-  return { total, submittedAt };
-}
 
 test.describe("plans at size", () => {
   test("a bulk change of more than 1,000 webhooks: its cost before submitting, 100 changes a page by group, the impact, at 1,440 and 390 px", async ({ page }) => {

@@ -27,7 +27,8 @@ export interface OwnServer {
 
 const SERVER = ".next/standalone/server.js";
 
-async function freePort(): Promise<number> {
+/** A port nobody listens on now, on the IPv4 loopback. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
@@ -38,7 +39,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+/** Waits for a server process to answer /api/health with 200; throws if it exits first. */
+export async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the server exited (code ${server.exitCode})`);

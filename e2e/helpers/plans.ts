@@ -1,10 +1,10 @@
 import { expect, type Page } from "@playwright/test";
 import { E2E_PLANS_SANDBOX_URL } from "./config";
 
-/** Saves credentials for one of the plans sandbox's accounts (e2e/helpers/config.ts) as the signed-in person. */
-export async function savePlansCredentials(page: Page, account: { key: string; secret: string }): Promise<void> {
+/** Saves credentials for one of the plans sandbox's accounts (e2e/helpers/config.ts), or another sandbox's, as the signed-in person. */
+export async function savePlansCredentials(page: Page, account: { key: string; secret: string }, baseUrl = E2E_PLANS_SANDBOX_URL): Promise<void> {
   await page.goto("/settings/credentials");
-  await page.getByLabel("Base URL").fill(E2E_PLANS_SANDBOX_URL);
+  await page.getByLabel("Base URL").fill(baseUrl);
   await page.getByLabel("Consumer key").fill(account.key);
   await page.getByLabel("Consumer secret").fill(account.secret);
   await page.getByRole("button", { name: "Save credentials" }).click();
@@ -25,4 +25,24 @@ export async function fitsAndShoot(page: Page, name: string, scrollTo?: () => Pr
     if (dir) await page.screenshot({ path: `${dir}/${name}-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/** Opens the list at `listUrl`, checks how many it selects, and drafts "set a header" over them with Change these…. */
+export async function draftHeaderOverList(page: Page, listUrl: string, title: string): Promise<{ total: number; submittedAt: number }> {
+  await page.goto(listUrl);
+  const total = Number((await page.getByTestId("listing-total").innerText()).match(/of ([\d,]+) webhooks/)![1].replace(/,/g, ""));
+  await page.getByTestId("change-these").click();
+  await expect(page).toHaveURL(/\/plans\/new\?resource=webhooks/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Change ${total.toLocaleString("en-US")} webhooks`);
+  await page.getByLabel("Change", { exact: true }).selectOption({ label: "Set or rotate a header value" });
+  await page.getByLabel("Header name").fill("X-Portal-Trace");
+  await page.getByLabel("New value").fill("e2e-trace-value-5b1c");
+  await page.getByLabel("Plan title (optional)").fill(title);
+  if (total > 1000) {
+    await expect(page.getByTestId("selection-large")).toContainText(`up to ${(2 * total).toLocaleString("en-US")} credits`);
+    await fitsAndShoot(page, "plan-large-form");
+  }
+  const submittedAt = Date.now();
+  await page.getByTestId("bulk-edit-submit").click();
+  return { total, submittedAt };
 }
