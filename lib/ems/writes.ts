@@ -23,6 +23,7 @@ import {
 import { backoffDelay, emsHttp, sleep, type EmsHttpResponse } from "./http";
 import { emsLog, shortId } from "./log";
 import { currentRateLimit, parseRateLimit, recordRateLimit, retryAfterSeconds, type RateLimit } from "./rate-limit";
+import { maskSecrets } from "@/lib/text/mask-secrets";
 import { apiErrorMessage, cleanApiMessage, parseRecordBody, ResponseShapeError, webhookGroupSchema, webhookSchema, type Webhook, type WebhookGroup } from "./responses";
 import { ems, type CachedToken } from "./state";
 import { getToken, invalidateToken } from "./token";
@@ -169,6 +170,12 @@ export function encodeWriteBody(values: Record<string, unknown>, order: readonly
   return parts.join("&");
 }
 
+/** The header values a write body carries (`headers[0][value]=…`): the secrets its answer must not echo. */
+export function headerValuesIn(body: string | undefined): string[] {
+  if (!body) return [];
+  return [...new URLSearchParams(body)].filter(([name]) => /^headers\[\d+\]\[value\]$/.test(name)).map(([, value]) => value);
+}
+
 export const encodeWebhookBody = (changes: WebhookChanges) => encodeWriteBody(changes, WEBHOOK_ORDER);
 export const encodeWebhookGroupBody = (changes: WebhookGroupChanges) => encodeWriteBody(changes, GROUP_ORDER);
 
@@ -302,9 +309,11 @@ class Writer {
       }
       if ("response" in sent && sent.response.status < 500) {
         const { response, rateLimit } = sent;
-        if (response.status === 422) throw new EmsValidationError(fieldErrorsOf(response.bodyText));
+        // A refusal may quote what it was sent: the header values are masked in the raw answer, before it is parsed or cleaned.
+        const refusal = () => maskSecrets(response.bodyText, headerValuesIn(body));
+        if (response.status === 422) throw new EmsValidationError(fieldErrorsOf(refusal()));
         if (response.status >= 400 && response.status !== 404 && response.status !== 405) {
-          throw new EmsBadRequestError(apiErrorMessage(response.bodyText) ?? `the API answered ${response.status}`, response.status);
+          throw new EmsBadRequestError(apiErrorMessage(refusal()) ?? `the API answered ${response.status}`, response.status);
         }
         const record = await steps.answered(response);
         emsLog("info", "ems.write", { requestId, fingerprint: shortId(fingerprint), operation, status: response.status, attempt });

@@ -197,6 +197,29 @@ describe("applying a plan", () => {
   });
 });
 
+describe("a refusal that quotes a header value", () => {
+  it("never shows the value, whatever the cleaning of the message did to it: two spaces, a token cut at 200 characters", async () => {
+    const spaced = "Bearer  tok_live_4c8e1f9a2b7d";
+    const long = `tok_live_${"9f8e7d6c5b".repeat(25)}`;
+    for (const value of [spaced, long]) {
+      const steps: PlanStepInput[] = [
+        {
+          operation: "webhooks.update",
+          recordId: hooks[0].id,
+          changes: { headers: [{ key: "Authorization", value }] },
+          expectedUpdatedAt: hooks[0].updated_at,
+        },
+      ];
+      const planId = await plan(`quoted ${value.length}`, steps);
+      await sandbox.admin.injectFaults({ count: 1, status: 422, paths: "write", quoteSent: true });
+      expect(await applyPlanSteps(planId, deps(getEmsWriter(credential())))).toMatchObject({ status: "failed" });
+      const [step] = await stepsOf(planId);
+      expect(step.message).toContain("Header value");
+      expect(step.message).not.toMatch(/tok_live|4c8e1f9a|9f8e7d6c/);
+    }
+  });
+});
+
 describe("an applier's lease", () => {
   it("is kept alive while a step waits on a slow EMS, so no second applier takes the plan from a live one", async () => {
     const planId = await plan("alive");
