@@ -1,3 +1,4 @@
+import { HEADER_NAME_MESSAGE, HEADER_VALUE_LINE_MESSAGE, isHeaderName, isHeaderValueLine } from "@/lib/http/header-rules";
 import { z } from "zod";
 import type { EmsHeader, NewWebhook, NewWebhookGroup, Webhook, WebhookChanges, WebhookGroup, WebhookGroupChanges } from "@/lib/ems";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
@@ -124,9 +125,8 @@ function headerProblems(headers: readonly EmsHeader[] | undefined, prefix: strin
   if (!headers) return [];
   const seen = new Set<string>();
   for (const header of headers) {
-    if (header.key.trim() === "" || codePoints(header.key) > 255 || CONTROL.test(header.key)) {
-      return [{ field: `${prefix}headers`, message: "A header name is 1 to 255 characters, with no control characters." }];
-    }
+    if (!isHeaderName(header.key)) return [{ field: `${prefix}headers`, message: `${HEADER_NAME_MESSAGE} “${header.key}” is not.` }];
+    if (!isHeaderValueLine(header.value)) return [{ field: `${prefix}headers`, message: `${HEADER_VALUE_LINE_MESSAGE} The value of “${header.key}” is not.` }];
     const lower = header.key.toLowerCase();
     if (seen.has(lower)) return [{ field: `${prefix}headers`, message: `The header “${header.key}” is there twice (names ignore case).` }];
     seen.add(lower);

@@ -46,6 +46,19 @@ beforeEach(async () => {
   hook = await read(first.id);
 });
 
+describe("header rows a plan may hold", () => {
+  it("refuses a value with a line break or a name that is not an HTTP token, whatever calls the drafting", async () => {
+    const refused = [
+      { key: "X-Api-Key", action: "replace" as const, value: "k-1\r\nX-Injected: yes" },
+      { key: "X-A: b", action: "add" as const, value: "v" },
+    ];
+    for (const header of refused) {
+      await expect(draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { headers: [header] } }] })).rejects.toBeInstanceOf(EditProblemsError);
+    }
+    expect(await prisma.changePlan.count({ where: { teamId: owner.teamId } })).toBe(0);
+  });
+});
+
 describe("a plan from draft to applied, and undone", () => {
   it("member drafts, another admin approves, it applies, the change is in the EMS, undo restores it", async () => {
     const url = `https://moved.example.com/${hook.id}`;

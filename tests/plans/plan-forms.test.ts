@@ -1,6 +1,7 @@
 // The plan forms' fields (FormData strings) as the edits lib/plans/edits.ts takes.
 import { describe, expect, it } from "vitest";
 import { bulkSchema, groupBackToSchema, groupEditSchema, headerEditsOf, webhookEditSchema } from "@/lib/actions/plans/plan.validation";
+import { HEADER_NAME_MESSAGE, HEADER_VALUE_LINE_MESSAGE } from "@/lib/http/header-rules";
 
 const webhookForm = {
   id: "321",
@@ -47,6 +48,28 @@ describe("the webhook edit form", () => {
     expect(many.success || many.error.issues[0].message).toBe("At most 5,000 events; to fire for every event, tick “Every event”.");
     const events = webhookEditSchema.safeParse({ ...webhookForm, event_ids: "1, two" });
     expect(events.success || events.error.issues[0].message).toBe("List event ids as whole numbers, separated by commas.");
+  });
+});
+
+describe("header rows as HTTP has them (RFC 9110)", () => {
+  const problems = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+    result.success ? [] : result.error!.issues.map((issue) => [issue.path.join("."), issue.message]);
+
+  it("refuses a value with a line break or a control character, in an edit's rows and in a bulk set-header", () => {
+    for (const value of ["k-1\r\nX-Injected: yes", "k-1\nX-Injected: yes", "k\u0000-1"]) {
+      expect(problems(webhookEditSchema.safeParse({ ...webhookForm, "newHeader.0.value": value }))).toEqual([["newHeader.0.value", HEADER_VALUE_LINE_MESSAGE]]);
+      expect(problems(webhookEditSchema.safeParse({ ...webhookForm, "header.0.value": value }))).toEqual([["header.0.value", HEADER_VALUE_LINE_MESSAGE]]);
+      expect(problems(bulkSchema.safeParse({ resource: "webhooks", ids: "1", edit: "set-header", key: "X-Key", value }))).toEqual([["value", HEADER_VALUE_LINE_MESSAGE]]);
+    }
+    // A tab is allowed inside a value, as HTTP allows it.
+    expect(webhookEditSchema.safeParse({ ...webhookForm, "newHeader.0.value": "a\tb" }).success).toBe(true);
+  });
+
+  it("refuses a name that is not an HTTP token: a colon, a space, a line break", () => {
+    for (const key of ["X-A: b", "X A", "X-A\r\nX-B", "Ünicode"]) {
+      expect(problems(webhookEditSchema.safeParse({ ...webhookForm, "newHeader.0.key": key }))).toEqual([["newHeader.0.key", HEADER_NAME_MESSAGE]]);
+      expect(problems(bulkSchema.safeParse({ resource: "webhooks", ids: "1", edit: "set-header", key, value: "v" }))).toEqual([["key", HEADER_NAME_MESSAGE]]);
+    }
   });
 });
 

@@ -184,11 +184,14 @@ describe("creating a webhook", () => {
     expect((await listOk(sandbox.baseUrl, token, "webhooks", "per-page=1"))._meta.totalCount).toBe(before._meta.totalCount);
   });
 
-  it("header keys: not blank, at most 255 characters, no control characters", async () => {
-    for (const [key, message] of [
-      ["", /blank/],
-      ["K".repeat(256), /255/],
-      ["X-\u0001", /control/],
+  it("header keys: not blank, at most 255 characters, no control characters, an HTTP token; values one line", async () => {
+    for (const [key, value, message] of [
+      ["", "v", /blank/],
+      ["K".repeat(256), "v", /255/],
+      ["X-\u0001", "v", /control/],
+      ["X-A: b", "v", /not a valid HTTP header name/],
+      ["X-Api-Key", "k-1\r\nX-Injected: yes", /line breaks/],
+      ["X-Api-Key", "k\u00001", /line breaks or control characters/],
     ] as const) {
       const errors = await fieldErrors(
         await send(
@@ -196,7 +199,7 @@ describe("creating a webhook", () => {
           "webhooks/create",
           minimal([
             ["headers[0][key]", key],
-            ["headers[0][value]", "v"],
+            ["headers[0][value]", value],
           ]),
         ),
       );

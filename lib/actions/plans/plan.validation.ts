@@ -1,3 +1,4 @@
+import { HEADER_NAME_MESSAGE, HEADER_VALUE_LINE_MESSAGE, isHeaderName, isHeaderValueLine } from "@/lib/http/header-rules";
 import { z } from "zod";
 import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 import type { HeaderEdit, WebhookValues, GroupValues } from "@/lib/plans/edits";
@@ -68,10 +69,14 @@ const plainText = (max: number, what: string) =>
 function headerRowProblems(fields: Record<string, unknown>, context: z.RefinementCtx): void {
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value !== "string") continue;
-    if (/^(header|newHeader)\.\d+\.value$/.test(name) && value.length > HEADER_VALUE_MAX)
-      context.addIssue({ code: "custom", path: [name], message: HEADER_VALUE_MESSAGE });
-    if (/^newHeader\.\d+\.key$/.test(name) && hasInvisibleCharacters(value))
-      context.addIssue({ code: "custom", path: [name], message: `The header name ${INVISIBLE_CHARACTERS_MESSAGE}` });
+    if (/^(header|newHeader)\.\d+\.value$/.test(name)) {
+      if (value.length > HEADER_VALUE_MAX) context.addIssue({ code: "custom", path: [name], message: HEADER_VALUE_MESSAGE });
+      else if (!isHeaderValueLine(value)) context.addIssue({ code: "custom", path: [name], message: HEADER_VALUE_LINE_MESSAGE });
+    }
+    if (/^newHeader\.\d+\.key$/.test(name) && value.trim() !== "") {
+      if (hasInvisibleCharacters(value)) context.addIssue({ code: "custom", path: [name], message: `The header name ${INVISIBLE_CHARACTERS_MESSAGE}` });
+      else if (!isHeaderName(value.trim())) context.addIssue({ code: "custom", path: [name], message: HEADER_NAME_MESSAGE });
+    }
   }
 }
 
@@ -235,10 +240,10 @@ export const bulkSchema = z
     key: z
       .string()
       .trim()
-      .max(255, "A header name is at most 255 characters.")
       .refine((text) => !hasInvisibleCharacters(text), `The header name ${INVISIBLE_CHARACTERS_MESSAGE}`)
+      .refine((text) => text === "" || isHeaderName(text), HEADER_NAME_MESSAGE)
       .default(""),
-    value: z.string().max(HEADER_VALUE_MAX, HEADER_VALUE_MESSAGE).default(""),
+    value: z.string().max(HEADER_VALUE_MAX, HEADER_VALUE_MESSAGE).refine(isHeaderValueLine, HEADER_VALUE_LINE_MESSAGE).default(""),
     enabled: z.enum(["true", "false"]).default("true"),
     eventIds: idList,
     contentType: z.string().max(16).default("json"),

@@ -86,6 +86,8 @@ const singular = (resource: WriteResource) => (resource === "webhooks" ? "webhoo
 /** Lengths count Unicode code points, not UTF-16 units (docs/ems-api.md §8.1). */
 const codePoints = (text: string) => [...text].length;
 const CONTROL = /[\u0000-\u001f\u007f]/;
+const HEADER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const VALUE_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 const EMAIL = /^[^\s@<>(),;:"[\]]+@[^\s@<>(),;:"[\]]+\.[^\s@<>(),;:"[\]]+$/;
 
 /** `trigger_on_insert` -> "Trigger On Insert", as the framework labels a field in its messages. */
@@ -214,10 +216,13 @@ class BodyReader {
     const headers = this.objects(name, ["key", "value"]);
     if (!headers) return undefined;
     const seen = new Set<string>();
-    for (const { key } of headers) {
+    for (const { key, value } of headers) {
       if (key === "") return void this.fail(name, "A header key cannot be blank.");
       if (codePoints(key) > 255) return void this.fail(name, "A header key should contain at most 255 characters.");
       if (CONTROL.test(key)) return void this.fail(name, "A header key cannot hold control characters.");
+      // As HTTP has them (RFC 9110 §5.1, §5.5): a name is a token, a value one line.
+      if (!HEADER_TOKEN.test(key)) return void this.fail(name, `The header key "${key}" is not a valid HTTP header name.`);
+      if (VALUE_CONTROL.test(value)) return void this.fail(name, `The value of header "${key}" cannot hold line breaks or control characters.`);
       // Header names compare ignoring case, as in HTTP.
       const folded = key.toLowerCase();
       if (seen.has(folded)) return void this.fail(name, `The header "${key}" is given twice (keys are compared ignoring case).`);
