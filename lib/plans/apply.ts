@@ -419,8 +419,10 @@ async function checkApplier(actor: Actor, planId: string) {
  */
 export async function startApply(actor: Actor, planId: string, context: RequestContext = {}): Promise<void> {
   await checkApplier(actor, planId);
+  // A real transition only: an approved plan nobody started yet, or one that stopped. A second Apply
+  // (a double click, seven at once) finds it started and is told so; it audits nothing.
   const started = await prisma.changePlan.updateMany({
-    where: { id: planId, teamId: actor.teamId, status: { in: ["approved", "failed", "conflict"] } },
+    where: { id: planId, teamId: actor.teamId, OR: [{ status: "approved", appliedById: null }, { status: { in: ["failed", "conflict"] } }] },
     data: { status: "approved", appliedById: actor.userId, stopReason: null, cancelRequestedAt: null },
   });
   if (started.count !== 1) throw new PlanNotApprovedError("This plan is being applied already, or it is no longer approved.");

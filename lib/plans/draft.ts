@@ -160,23 +160,24 @@ export async function ownCredential(actor: Actor): Promise<EmsCredential> {
 }
 
 /**
- * Whether the edits set a header value on a record that exists: drafting answers whether that value
- * is new ("These edits change nothing", or a webhook left out of a bulk edit), so a session that may
- * not read header values (a stale one) must not be able to try values against the EMS's. A new
- * record's headers compare with nothing.
+ * Whether the edits carry a header value someone typed. Drafting answers things about such a value:
+ * whether it is new on a record that exists ("These edits change nothing", a webhook left out of a
+ * bulk edit), and, on any record, whether another group already sends it (the impact's "Header
+ * “X-Api-Key” has the same value in 2 groups"). So a session that may not read header values (a
+ * stale one) must not be able to try values against the account's. `exactHeaders` are the server's
+ * own (undo puts back recorded values): nobody types them.
  */
-export function setsExistingHeaderValue(edits: readonly PlanEdit[]): boolean {
+export function typesHeaderValue(edits: readonly PlanEdit[]): boolean {
   return edits.some((edit) => {
     if (edit.kind === "webhooks.bulk") return edit.edit.kind === "set-header";
-    if (edit.kind !== "webhook.update" && edit.kind !== "group.update") return false;
-    // `exactHeaders` are the server's own (undo puts back recorded values): nobody types them.
+    if (edit.kind !== "webhook.update" && edit.kind !== "group.update" && edit.kind !== "webhook.create" && edit.kind !== "group.create") return false;
     return (edit.values.headers ?? []).some((header) => header.action === "replace" || header.action === "add");
   });
 }
 
 /** Drafts a plan from edits; throws EditProblemsError (each field's message) or a SafeError. */
 export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
-  if (setsExistingHeaderValue(input.edits)) assertRecentPassword(actor);
+  if (typesHeaderValue(input.edits)) assertRecentPassword(actor);
   const credential = await ownCredential(actor);
   const account = accountKey(credential.baseUrl, credential.consumerKey);
   if (input.forAccount !== undefined && input.forAccount !== account) {

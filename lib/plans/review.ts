@@ -106,6 +106,7 @@ export async function rejectPlan(actor: Actor, planId: string, reason: string, c
   const plan = await planOfTeam(actor, planId);
   const role = await currentRole(prisma, actor);
   if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can reject a plan.");
+  assertRecentPassword(actor);
   const done = await transition(planId, ["submitted", "approved"], {
     status: "rejected",
     rejectedById: actor.userId,
@@ -121,23 +122,55 @@ export async function rejectPlan(actor: Actor, planId: string, reason: string, c
 }
 
 /**
- * Cancels a plan that has not started (its author, an owner or an admin), or asks one being applied
- * to stop before its next step (owners and admins).
+ * Cancels a plan that has not started (its author, an owner or an admin), or stops one being applied
+ * (owners and admins): at once when no applier holds it (it was released, or its applier died),
+ * else before its applier's next step. Either needs a recent password, as approving does.
  */
 export async function cancelPlan(actor: Actor, planId: string, context: RequestContext = {}): Promise<"cancelled" | "stopping"> {
   const plan = await planOfTeam(actor, planId);
   const role = await currentRole(prisma, actor);
   const manager = canManageTeam(role);
   if (plan.authorId !== actor.userId && !manager) throw new ForbiddenError("Only its author, an owner or an admin can cancel this plan.");
+  assertRecentPassword(actor);
   if (await transition(planId, ["draft", "submitted", "approved", "rejected"], { status: "cancelled" })) {
     await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: auditMeta(plan) });
     return "cancelled";
   }
   if (!manager) throw new ForbiddenError("Only owners and admins can stop a plan being applied.");
+  if (await stopUnheld(planId)) {
+    await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: { ...auditMeta(plan), whileApplying: true } });
+    return "cancelled";
+  }
   const asked = await prisma.changePlan.updateMany({ where: { id: planId, status: "applying", cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } });
   if (asked.count !== 1) throw new PlanStateError("This plan is not waiting or being applied: there is nothing to cancel.");
   await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: { ...auditMeta(plan), whileApplying: true } });
   return "stopping";
+}
+
+/**
+ * An applying plan no applier holds (released, or its lease ran out) is cancelled now: nobody would
+ * see the request to stop until the next run. In one transaction that claims it as an applier would,
+ * so a run taking it up meanwhile either comes first (and sees the request) or finds it cancelled.
+ * A step left "running" by a dead applier may or may not have reached the EMS: it says so.
+ */
+async function stopUnheld(planId: string): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const stopped = await tx.$executeRaw`
+      UPDATE "ChangePlan" SET "status" = 'cancelled', "stopReason" = 'Cancelled while no server was applying it.', "leaseId" = NULL, "leaseUntil" = NULL,
+             "cancelRequestedAt" = now(), "updatedAt" = now()
+       WHERE "id" = ${planId} AND "status" = 'applying' AND ("leaseUntil" IS NULL OR "leaseUntil" < now())`;
+    if (stopped !== 1) return false;
+    await tx.changePlanStep.updateMany({ where: { planId, state: "pending" }, data: { state: "skipped", message: "Not applied: the plan was cancelled." } });
+    await tx.changePlanStep.updateMany({
+      where: { planId, state: "running" },
+      data: {
+        state: "failed",
+        message: "The plan was cancelled while this change was being sent: it may or may not have reached the EMS. Check the record.",
+        finishedAt: new Date(),
+      },
+    });
+    return true;
+  });
 }
 
 /** Owners set whether plans need a second person's approval (null: the default). */

@@ -15,6 +15,7 @@ import {
   draftReplanAction,
   draftUndoAction,
   draftUndoChangeAction,
+  draftWebhookCreateAction,
   draftWebhookDuplicateAction,
   draftWebhookEditAction,
 } from "@/lib/actions/plans/draft";
@@ -368,6 +369,10 @@ describe("a stale session (older than the recent-password window)", () => {
     expect(await call(approvePlanAction, { planId: submitted })).toEqual(refused);
     expect(await call(applyPlanAction, { planId })).toEqual(refused);
     expect(await call(setPlanReviewAction, { review: "off" })).toEqual(refused);
+    // Nor reject or cancel a plan, nor stop one being applied: each changes what reaches the EMS.
+    expect(await call(rejectPlanAction, { planId: submitted, reason: "From a stale session" })).toEqual(refused);
+    expect(await call(cancelPlanAction, { planId: submitted })).toEqual(refused);
+    expect(await call(cancelPlanAction, { planId })).toEqual(refused);
     expect(await statusOf(submitted)).toBe("submitted");
     expect(await statusOf(planId)).toBe("approved");
     expect((await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).appliedById).toBeNull();
@@ -382,6 +387,10 @@ describe("a stale session (older than the recent-password window)", () => {
     expect(await call(draftWebhookEditAction, editFields({ "header.0.action": "replace", "header.0.value": "a-guess" }))).toEqual(refused);
     expect(await call(draftWebhookEditAction, editFields({ "newHeader.0.key": "X-Guess", "newHeader.0.value": "a-guess" }))).toEqual(refused);
     expect(await call(draftBulkAction, { resource: "webhooks", ids: String(hook.id), edit: "set-header", key: hook.headers![0].key, value: "a-guess" })).toEqual(refused);
+    // Nor on a new record: the impact would say whether another group already sends that value.
+    const guess = { "newHeader.0.key": hook.headers![0].key, "newHeader.0.value": "a-guess" };
+    expect(await call(draftGroupCreateAction, { name: "Guessing group", notification_emails: "", ...guess })).toEqual(refused);
+    expect(await call(draftWebhookCreateAction, editFields({ name: "Guessing webhook", ...guess }))).toEqual(refused);
     expect(await prisma.changePlan.count({ where: { teamId: owner.teamId } })).toBe(plansBefore);
     await startApply(admin, planId);
     await runDuePlans();

@@ -10,9 +10,10 @@ import { runPlan } from "@/lib/plans/run";
 import { planIdSchema, planReviewSchema, rejectSchema } from "./plan.validation";
 
 /**
- * A plan's review and apply (lib/plans/review.ts and apply.ts check who may, inside). Approving and
- * applying change the EMS: they need a recent password (`recentAuth: "password"`), so a cookie from
- * an unlocked laptop cannot send a team's registrant data elsewhere.
+ * A plan's review and apply (lib/plans/review.ts and apply.ts check who may, inside). Approving,
+ * applying, rejecting and cancelling decide what reaches the EMS: they need a recent password
+ * (`recentAuth: "password"`), so a cookie from an unlocked laptop cannot send a team's registrant
+ * data elsewhere, nor stop a fix someone else approved.
  */
 
 const refresh = (planId: string) => {
@@ -32,13 +33,13 @@ export const approvePlanAction = authedAction({ name: "plans.approve", schema: p
   return { message: "Approved. An owner or admin can apply it now." };
 });
 
-export const rejectPlanAction = authedAction({ name: "plans.reject", schema: rejectSchema }, async (input, { actor, ip }) => {
+export const rejectPlanAction = authedAction({ name: "plans.reject", schema: rejectSchema, recentAuth: "password" }, async (input, { actor, ip }) => {
   await rejectPlan(actor, input.planId, input.reason, { ip });
   refresh(input.planId);
   return { message: "Rejected." };
 });
 
-export const cancelPlanAction = authedAction({ name: "plans.cancel", schema: planIdSchema }, async (input, { actor, ip }) => {
+export const cancelPlanAction = authedAction({ name: "plans.cancel", schema: planIdSchema, recentAuth: "password" }, async (input, { actor, ip }) => {
   const outcome = await cancelPlan(actor, input.planId, { ip });
   refresh(input.planId);
   return { message: outcome === "cancelled" ? "Cancelled." : "Stopping after the step under way." };
