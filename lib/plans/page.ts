@@ -11,7 +11,7 @@ import { planCost, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
 import type { PlanStatus } from "./review";
-import { reviewRequired } from "./review";
+import { OTHER_ACCOUNT_MESSAGE, readsAccount, reviewRequired } from "./review";
 import { readSteps } from "./store";
 import type { StepState } from "./steps";
 
@@ -103,8 +103,11 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const status = plan.status as PlanStatus;
   const open = status === "draft" || status === "submitted" || status === "approved";
 
-  const health = await loadHealthReport(actor);
-  const setup = health.kind === "ok" ? health.snapshot.data : null;
+  // Names and the impact come from the plan's own account: read with a credential of another, they
+  // would name that account's groups and judge its findings (issue 35).
+  const sameAccount = await readsAccount(actor, plan.accountKey);
+  const health = sameAccount ? await loadHealthReport(actor) : null;
+  const setup = health?.kind === "ok" ? health.snapshot.data : null;
   const groupNames = new Map((setup?.groups ?? []).map((group) => [group.id, labelOf(group)]));
   const eventNames = new Map((setup?.events ?? []).map((event) => [event.id, labelOf(event)]));
   const names = { group: (id: number) => groupNames.get(id), event: (id: number) => eventNames.get(id) };
@@ -135,8 +138,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const current = underWay ? { position: underWay.position, page: Math.floor(steps.indexOf(underWay) / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const pending = steps.filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => step.operation);
-  const impact = open && setup && health.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
-  const budget = health.kind === "ok" ? health.budget : null;
+  const impact = open && setup && health?.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
+  const budget = health?.kind === "ok" ? health.budget : null;
   const limit = budget?.limit ?? 2000;
   const reserved = Math.ceil(limit * emsConfig().backgroundReserveShare);
   const cost = planCost(pending, { limit, remaining: budget?.remaining ?? limit, resetInSeconds: budget?.resetInSeconds ?? 0, windowSeconds: 600, reserved });
@@ -168,12 +171,20 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     page,
     pageCount,
     impact,
-    impactUnavailable: open && health.kind !== "ok" ? ("message" in health ? health.message : "Save API credentials to see the impact.") : null,
+    impactUnavailable: !open
+      ? null
+      : !health
+        ? "Your API credentials are for another EMS account than this plan's (or you have none): its impact and group names are not shown."
+        : health.kind !== "ok"
+          ? "message" in health
+            ? health.message
+            : "Save API credentials to see the impact."
+          : null,
     cost,
     reviewRequired: review,
     can: {
       submit: status === "draft" && (author || manager),
-      approve: status === "submitted" && manager && !ownApprovalBlocked,
+      approve: status === "submitted" && manager && !ownApprovalBlocked && sameAccount,
       reject: (status === "submitted" || status === "approved") && manager,
       apply: (status === "approved" || status === "failed") && manager,
       cancel:
@@ -189,9 +200,11 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     approveBlockedBecause:
       status === "submitted" && manager && ownApprovalBlocked
         ? "You drafted this plan: another owner or admin approves it."
-        : status === "submitted" && !manager
-          ? "An owner or admin approves it."
-          : null,
+        : status === "submitted" && manager && !sameAccount
+          ? OTHER_ACCOUNT_MESSAGE
+          : status === "submitted" && !manager
+            ? "An owner or admin approves it."
+            : null,
   };
 }
 

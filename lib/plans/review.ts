@@ -7,6 +7,8 @@ import { canManageTeam } from "@/lib/access/roles";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
+import { accountKey } from "@/lib/ems-access/account-key";
+import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
 import { readSteps } from "./store";
 
 /**
@@ -48,10 +50,22 @@ export async function planDigest(planId: string, tx: TransactionClient = prisma)
   return hash.digest("hex");
 }
 
+export const OTHER_ACCOUNT_MESSAGE =
+  "Your API credentials are for another EMS account than this plan's: what you would review is that account's records, not this plan's. Save credentials for its account to review it.";
+
+/** Whether the person's own saved credential reads the plan's EMS account. */
+export async function readsAccount(actor: Pick<Actor, "userId">, planAccountKey: string): Promise<boolean> {
+  const credential = await loadOwnCredential(actor).catch((error: unknown) => {
+    if (error instanceof CredentialUnreadableError) return null;
+    throw error;
+  });
+  return credential !== null && accountKey(credential.baseUrl, credential.consumerKey) === planAccountKey;
+}
+
 async function planOfTeam(actor: Actor, planId: string, tx: TransactionClient = prisma) {
   const plan = await tx.changePlan.findFirst({
     where: { id: planId, teamId: actor.teamId },
-    select: { id: true, title: true, status: true, authorId: true, approvedDigest: true, _count: { select: { steps: true } } },
+    select: { id: true, title: true, status: true, authorId: true, accountKey: true, approvedDigest: true, _count: { select: { steps: true } } },
   });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   return plan;
@@ -88,6 +102,9 @@ export async function approvePlan(actor: Actor, planId: string, context: Request
   if (plan.authorId === actor.userId && (await reviewRequired(actor.teamId))) {
     throw new ForbiddenError("You drafted this plan: another owner or admin has to approve it.");
   }
+  // What a reviewer sees (group names, the impact) is read with their own credential: of another
+  // account, it would describe that account's records, not the ones this plan changes.
+  if (!(await readsAccount(actor, plan.accountKey))) throw new ForbiddenError(OTHER_ACCOUNT_MESSAGE);
   const approved = await prisma.$transaction(async (tx) => {
     const digest = await planDigest(planId, tx);
     return transition(

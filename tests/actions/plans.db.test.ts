@@ -430,6 +430,31 @@ describe("the account a plan is drafted for", () => {
   });
 });
 
+describe("a reviewer whose credentials read another account", () => {
+  it("is shown neither that account's names nor an impact for the plan, and cannot approve it", async () => {
+    await signedIn(member);
+    const planId = (await redirectOf(call(draftWebhookEditAction, editFields({ name: "Reviewed from elsewhere" })))).split("/").pop()!;
+    await submitPlan(member, planId);
+    await saveCredential(admin, { baseUrl: sandbox.baseUrl, ...OTHER_CREDENTIALS }, {}, { check: false });
+
+    const seen = await loadPlanPage(admin, planId);
+    expect(seen.impact).toBeNull();
+    expect(seen.impactUnavailable).toMatch(/another EMS account/);
+    expect(seen.can.approve).toBe(false);
+    expect(seen.approveBlockedBecause).toMatch(/another EMS account/);
+    // The group is named by its id only, never by a name read from the other account.
+    for (const section of seen.sections) expect(section.groupName).toMatch(/^(Group #\d+|No group)$/);
+    await expect(approvePlan(admin, planId)).rejects.toMatchObject({ code: "forbidden" });
+    expect(await statusOf(planId)).toBe("submitted");
+
+    // With credentials for the plan's account, the same person sees the impact and approves.
+    await saveCredential(admin, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    expect((await loadPlanPage(admin, planId)).impact).not.toBeNull();
+    await approvePlan(admin, planId);
+    expect(await statusOf(planId)).toBe("approved");
+  });
+});
+
 describe("titles the portal makes", () => {
   it("undo and re-plan of a plan with a title of the longest length are drafted, their titles shortened, not a failure", async () => {
     await signedIn(member);

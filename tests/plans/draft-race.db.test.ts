@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/access/actor";
+import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
+import { accountKey } from "@/lib/ems-access/account-key";
 import type { Webhook } from "@/lib/ems";
 import { storeDraft } from "@/lib/plans/draft";
 import type { DraftOperation } from "@/lib/plans/operations";
@@ -20,7 +22,9 @@ import { addMember, createTeam } from "../teams/fixtures";
 
 const ROUNDS = 18;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const ACCOUNT = "acct:race";
+/** An account the approver holds credentials for (approving needs them: lib/plans/review.ts); never called. */
+const EMS = { baseUrl: "https://ems.race.example.com", consumerKey: "race-key", consumerSecret: "race-secret" };
+let ACCOUNT: string;
 
 let member: Actor;
 let admin: Actor;
@@ -35,6 +39,8 @@ beforeEach(async () => {
   const owner = await createTeam();
   admin = await addMember(owner, "ADMIN");
   member = await addMember(owner, "MEMBER");
+  await saveCredential(admin, EMS, {}, { check: false });
+  ACCOUNT = accountKey(EMS.baseUrl, EMS.consumerKey);
 });
 
 describe("replacing a draft while something else acts on it", () => {
