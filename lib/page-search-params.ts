@@ -39,3 +39,9 @@ export function pageSearchParams(input: URLSearchParams | PageSearchParams): URL
   }
   return params;
 }
+
+/** `?page=`: a whole number from 1 to `max`, else page 1 (a list's pager never fails a page). */
+export function pageNumberParam(params: URLSearchParams, max = 100_000): number {
+  const text = params.get("page")?.trim() ?? "";
+  return /^\d{1,15}$/.test(text) && Number(text) >= 1 ? Math.min(Number(text), max) : 1;
+}
