@@ -2,7 +2,23 @@
 export type PageSearchParams = Record<string, string | string[] | undefined>;
 
 /**
- * A page's `searchParams` as a real URLSearchParams, the one form every parser of a URL reads.
+ * Control characters (C0, DEL, C1). PostgreSQL refuses a NUL in any text value, so `?q=%00` reaching
+ * a query was a 500; none of them means anything in a name, a search or an id list.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL_CHARACTERS = new RegExp(CONTROL_CHARACTER.source, "g");
+
+/**
+ * A control character becomes a space rather than nothing: a line break is how a pasted id list
+ * separates its ids (lib/listing/ids.ts), so "1⏎2" stays two ids instead of becoming 12.
+ */
+function withoutControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, " ");
+}
+
+/**
+ * A page's `searchParams` as a real URLSearchParams, the one form every parser of a URL reads; every
+ * name and value free of control characters, every repeated parameter kept (`filter=a&filter=b`).
  *
  * Next.js builds the object by assigning each name on a plain object (`query[name] = value`, and a
  * second value turns what is there into a list), so a name every object inherits arrives mangled:
@@ -12,12 +28,20 @@ export type PageSearchParams = Record<string, string | string[] | undefined>;
  * parameter or absent, never a function that a parser calls `.trim()` on.
  */
 export function pageSearchParams(input: URLSearchParams | PageSearchParams): URLSearchParams {
-  if (input instanceof URLSearchParams) return input;
+  const entries: [string, unknown][] = input instanceof URLSearchParams ? [...input.entries()] : Object.entries(input);
+  // A route handler's or a nested query's parameters: copied only when there is something to clean.
+  if (input instanceof URLSearchParams && !entries.some(([name, value]) => CONTROL_CHARACTER.test(name) || CONTROL_CHARACTER.test(value as string))) return input;
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(input)) {
+  for (const [name, value] of entries) {
     for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item === "string") params.append(name, item);
+      if (typeof item === "string") params.append(withoutControlCharacters(name), withoutControlCharacters(item));
     }
   }
   return params;
+}
+
+/** `?page=`: a whole number from 1 to `max`, else page 1 (a list's pager never fails a page). */
+export function pageNumberParam(params: URLSearchParams, max = 100_000): number {
+  const text = params.get("page")?.trim() ?? "";
+  return /^\d{1,15}$/.test(text) && Number(text) >= 1 ? Math.min(Number(text), max) : 1;
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
 import type { ListingResultsData } from "@/lib/listing-page/page-data";
 import { listingConfig } from "@/lib/listing/resources";
-import { hrefOf, toSearchParams } from "@/lib/listing/href";
+import { changeTheseHref, hrefOf, toSearchParams } from "@/lib/listing/href";
 import type { ListingState } from "@/lib/listing/search-params";
 import { ExportButton } from "./export-button";
 import { DataAge, LowBudgetNotice, StaleNotice } from "./freshness";
@@ -63,7 +63,7 @@ export function ResultsTools({ state, results }: { state: ListingState; results:
       {results.meta.totalCount > 0 && state.resource !== "events" ? (
         // Every row these options select, changed through a reviewed plan (app/(portal)/plans/new).
         <Link
-          href={`/plans/new?${new URLSearchParams([["resource", state.resource], ...new URLSearchParams(exportSearch)]).toString()}`}
+          href={changeTheseHref(state)}
           prefetch={false}
           className={toolbarButton()}
           data-testid="change-these"

@@ -7,6 +7,7 @@ import { mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
 import { clientIpFrom } from "@/lib/auth/request-meta";
 import { assertRecentProof } from "@/lib/access/recent-auth";
 import type { ReauthProof } from "@/lib/forms/action-state";
+import { pageSearchParams } from "@/lib/page-search-params";
 import { errorResponse, problem } from "./route-errors";
 
 /**
@@ -21,7 +22,8 @@ import { errorResponse, problem } from "./route-errors";
  *   3. `recentAuth: true | "password"`: this session re-authenticated (or proved its password)
  *      within the window, else 403 `{ error, reauthRequired: "any" | "password" }`, which the
  *      browser answers by asking for it and sending the same request again (the export button);
- *   4. the query: the request's real `URLSearchParams` parsed by the route's zod schema (invalid:
+ *   4. the query: the request's `URLSearchParams`, through the one parser of a URL (control
+ *      characters never reach a query of the database), parsed by the route's zod schema (invalid:
  *      400 with the first issue's message); `recentAuth` as a function decides from the parsed
  *      query (and the path's params) once they are known;
  *   5. the handler, which answers the Response;
@@ -96,7 +98,7 @@ async function answer<TQuery extends z.ZodType<unknown, URLSearchParams>, TParam
   if (proof) assertRecentProof(actor, proof);
 
   const params = ((await context?.params) ?? {}) as TParams;
-  const parsed = await (config.query ?? NO_QUERY).safeParseAsync(new URL(request.url).searchParams);
+  const parsed = await (config.query ?? NO_QUERY).safeParseAsync(pageSearchParams(new URL(request.url).searchParams));
   if (!parsed.success) return problem(400, parsed.error.issues[0]?.message ?? "That request cannot be served.");
   const query = parsed.data as z.output<TQuery>;
   if (typeof config.recentAuth === "function" && config.recentAuth(query, params)) assertRecentProof(actor, "any");

@@ -74,6 +74,15 @@ export const WEBHOOK_FIELDS = [
   "updated_at",
   "updated_by",
 ] as const;
+
+/**
+ * Lists that are sets by what they mean (§4.1, §4.1a): a webhook fires for each event of
+ * `event_ids` and on a change of each of `fields`, a group's failures go to each of
+ * `notification_emails`. Where an entry stands, or that it is there twice, changes nothing: change
+ * history keeps them sorted, and a plan compares them as sets (an edit that only tidies one is none).
+ */
+export const SET_LIST_FIELDS: readonly string[] = ["event_ids", "fields", "notification_emails"];
+
 /** What a webhook fires on (§4.1a). A client keeps values it does not know: production may add some. */
 /** A webhook's `content_type` values (§4.1a). */
 export const WEBHOOK_CONTENT_TYPES = ["json", "post"] as const;

@@ -2,10 +2,24 @@ import "server-only";
 import { cache } from "react";
 import type { Actor } from "@/lib/access/actor";
 import type { Webhook, WebhookGroup } from "@/lib/ems";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { visibleTextIn } from "@/lib/text/invisible-characters";
 import { ownAccountTracker, requireHistoryReader, type TrackedAccount } from "./access";
 import type { MaskedHeader, RecordState } from "./records";
 import { stateAsOf } from "./store";
+
+/**
+ * `?asOf=` of a group's page, in UTC: "2026-11-20T14:02:11", "2026-11-20T14:02" (the end of that
+ * minute) or "2026-11-20" (the end of that day); null when absent, "invalid" when unreadable.
+ */
+export function parseAsOfParam(input: URLSearchParams | PageSearchParams): Date | null | "invalid" {
+  const value = pageSearchParams(input).get("asOf") ?? "";
+  if (value === "") return null;
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(:\d{2})?)?$/.exec(value);
+  if (!match) return "invalid";
+  const date = new Date(`${match[1]}T${match[2] ?? "23:59"}${match[3] ?? ":59"}Z`);
+  return Number.isNaN(date.getTime()) || !date.toISOString().startsWith(match[1]!) ? "invalid" : date;
+}
 
 /**
  * The team's tracker of the account the actor's own credential reads, or null: a group id means

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import type { EmsEvent, EmsHeader, Webhook, WebhookGroup } from "@/lib/ems";
-import { WEBHOOK_FIELDS } from "@/lib/ems/contract";
+import { SET_LIST_FIELDS, WEBHOOK_FIELDS } from "@/lib/ems/contract";
 import type { SetupData } from "@/lib/setup/setup-data";
 
 /**
@@ -70,7 +70,7 @@ const TRACKED_WEBHOOK_FIELDS = WEBHOOK_FIELDS.filter((field) => !NOT_TRACKED.has
 
 const EVENT_FIELDS = ["name", "status", "start_date", "end_date", "start_time", "end_time", "timezone"] as const satisfies readonly (keyof EmsEvent)[];
 
-const SORTED_LISTS = new Set(["event_ids", "fields", "notification_emails"]);
+const SORTED_LISTS: ReadonlySet<string> = new Set(SET_LIST_FIELDS);
 
 /** A field's value as history keeps it: lists whose order means nothing sorted. */
 export function historyValue(field: string, value: unknown): FieldValue {

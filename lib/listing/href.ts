@@ -39,6 +39,15 @@ export function viewQueryOf(state: ListingState): string {
   return toSearchParams(state, { includeView: false, includePage: false }).toString();
 }
 
+/**
+ * "Change these…": every record these options select, as a plan (app/(portal)/plans/new reads the
+ * same options with the same parser, lib/plans/selection.ts), page and view left out.
+ */
+export function changeTheseHref(state: ListingState): string {
+  const options = toSearchParams(state, { includePage: false, includeView: false });
+  return `/plans/new?${new URLSearchParams([["resource", state.resource], ...options]).toString()}`;
+}
+
 export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): string {
   const next = { ...state, ...patch };
   const search = toSearchParams(next).toString();

@@ -2,7 +2,7 @@ import type { EmsHeader, Webhook, WebhookGroup } from "@/lib/ems";
 import { historyHeaderPairs, historyValue, type FieldValue, type RecordState } from "@/lib/history/records";
 import type { PastRecordWithSecrets } from "@/lib/history/store";
 import type { PlanEdit, WebhookValues } from "./edits";
-import { NOT_WRITABLE, sameValue } from "./operations";
+import { NOT_WRITABLE, sameField, sameValue } from "./operations";
 
 /**
  * Putting a group back as it was at a past time (issue 27 §2, undo "as of"): the edits that turn the
@@ -53,7 +53,7 @@ function fieldsBack(state: RecordState, now: Record<string, unknown> | null): Re
   const back: Record<string, FieldValue> = {};
   for (const [field, value] of Object.entries(state)) {
     if (field === "headers" || (NOT_WRITABLE as readonly string[]).includes(field)) continue;
-    if (now && sameValue(historyValue(field, now[field]), value)) continue;
+    if (now && sameField(field, historyValue(field, now[field]), value)) continue;
     back[field] = value;
   }
   return back;

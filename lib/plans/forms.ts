@@ -1,4 +1,5 @@
 import "server-only";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import type { Actor } from "@/lib/access/actor";
 import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
 import { loadRecord, type ListingFailure } from "@/lib/ems-access/shared-read";
@@ -102,6 +103,12 @@ export async function loadGroupForm(actor: Actor, id: number): Promise<GroupForm
       headerNames: (group.headers ?? []).map((header) => header.key),
     },
   };
+}
+
+/** `?plan=<id>` of a webhook's edit page ("Edit the change": the draft edited again), or null. */
+export function draftParam(input: URLSearchParams | PageSearchParams): string | null {
+  const plan = pageSearchParams(input).get("plan") ?? "";
+  return /^[0-9a-f-]{36}$/.test(plan) ? plan : null;
 }
 
 /**

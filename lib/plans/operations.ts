@@ -1,4 +1,5 @@
 import type { EmsHeader, Webhook, WebhookGroup, WriteOperation } from "@/lib/ems";
+import { SET_LIST_FIELDS } from "@/lib/ems/contract";
 import type { StepChanges } from "./steps";
 
 /**
@@ -46,13 +47,33 @@ export function sameValue(left: unknown, right: unknown): boolean {
   return false;
 }
 
+const SETS: ReadonlySet<string> = new Set(SET_LIST_FIELDS);
+
+/** The same entries, whatever their order and however often each is there. */
+function sameMembers(left: readonly unknown[], right: readonly unknown[]): boolean {
+  const a = new Set(left);
+  const b = new Set(right);
+  return a.size === b.size && [...a].every((entry) => b.has(entry));
+}
+
+/**
+ * Whether two values of one field mean the same to the EMS: headers as HTTP compares them, a list
+ * that is a set (SET_LIST_FIELDS) by its entries, anything else exactly. The one comparison of what
+ * an edit sends (changedFields) and of what moved since a plan read its record (differsFrom): a
+ * webhook the EMS holds with `event_ids` [3280, 3282, 3282] is not changed by a form that sends
+ * [3280, 3282], nor is it another person's edit when the EMS answers them in another order.
+ */
+export function sameField(field: string, left: unknown, right: unknown): boolean {
+  if (field === "headers") return sameHeaders(left as EmsHeader[] | undefined, right as EmsHeader[] | undefined);
+  if (SETS.has(field) && Array.isArray(left) && Array.isArray(right)) return sameMembers(left, right);
+  return sameValue(left, right);
+}
+
 /** The fields of `after` that differ from `before`: what an update sends. */
 export function changedFields<T extends Record<string, unknown>>(before: Record<string, unknown>, after: T): Partial<T> {
   const changes: Partial<T> = {};
   for (const [field, value] of Object.entries(after)) {
-    if (value === undefined) continue;
-    const same = field === "headers" ? sameHeaders(before.headers as EmsHeader[], value as EmsHeader[]) : sameValue(before[field], value);
-    if (!same) (changes as Record<string, unknown>)[field] = value;
+    if (value !== undefined && !sameField(field, before[field], value)) (changes as Record<string, unknown>)[field] = value;
   }
   return changes;
 }
@@ -77,8 +98,7 @@ export function differsFrom(before: object, current: object): boolean {
   const now = current as Record<string, unknown>;
   for (const field of Object.keys(then)) {
     if (BOOKKEEPING.has(field) || !(field in now) || then[field] === undefined || now[field] === undefined) continue;
-    const same = field === "headers" ? sameHeaders(then[field] as EmsHeader[], now[field] as EmsHeader[]) : sameValue(then[field], now[field]);
-    if (!same) return true;
+    if (!sameField(field, then[field], now[field])) return true;
   }
   return false;
 }

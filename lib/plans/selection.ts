@@ -3,7 +3,30 @@ import type { Actor } from "@/lib/access/actor";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams, type SearchParamsInput } from "@/lib/listing/search-params";
 import type { ListingFailure } from "@/lib/ems-access/shared-read";
+import { pageSearchParams } from "@/lib/page-search-params";
 import { MAX_PLAN_OPERATIONS } from "./draft";
+
+/** What /plans/new is asked for: a resource and a list's own URL options, or Health's "Fix…". */
+export interface NewPlanRequest {
+  resource: "webhooks" | "webhook-groups";
+  /** `fix=<check>&key=<finding>`: the records and the change come from the finding. */
+  fix: { ruleId: string; key: string } | null;
+  /**
+   * The whole URL, for the listing's own parser (which ignores `resource`, `fix` and `key`): every
+   * repeated `filter=` of "Change these…" stays, so the plan selects exactly what the list showed.
+   */
+  options: URLSearchParams;
+}
+
+export function parseNewPlanParams(input: SearchParamsInput): NewPlanRequest {
+  const params = pageSearchParams(input);
+  const fix = params.get("fix") ?? "";
+  return {
+    resource: params.get("resource") === "webhook-groups" ? "webhook-groups" : "webhooks",
+    fix: fix ? { ruleId: fix, key: params.get("key") ?? "" } : null,
+    options: params,
+  };
+}
 
 /**
  * The records a bulk edit is for, chosen the way the lists choose them: the same URL options (filters,

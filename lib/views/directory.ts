@@ -1,6 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
+import { pageNumberParam, pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { VIEWS_PER_PAGE } from "./limits";
 import { LISTING_PAGES, type ListingPage } from "./validation";
 import { toViewSummary, viewRowColumns, visibleViewsWhere, type ViewRow, type ViewSummary } from "./views";
@@ -28,10 +29,8 @@ export interface ViewDirectoryPage {
 }
 
 /** `?page=` of /views, leniently: anything but a whole number from 1 is page 1. */
-export function directoryPageNumber(raw: string | string[] | undefined): number {
-  const text = Array.isArray(raw) ? raw[0] : raw;
-  if (!text || !/^\d{1,6}$/.test(text)) return 1;
-  return Math.max(1, Number(text));
+export function directoryPageNumber(input: URLSearchParams | PageSearchParams): number {
+  return pageNumberParam(pageSearchParams(input), 999_999);
 }
 
 /** ONE statement for the views, one for the counts (they also say which page is the last). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 import { MAX_VIEW_QUERY_LENGTH, MORE_VIEWS_SEARCH_MAX, VIEW_QUERY_TOO_LONG } from "./limits";
 
@@ -6,6 +7,13 @@ export const LISTING_PAGES = ["webhooks", "webhook-groups", "events"] as const;
 export type ListingPage = (typeof LISTING_PAGES)[number];
 
 export const viewPageSchema = z.enum(LISTING_PAGES, { error: "Unknown page." });
+
+/** `/views/new?page=&query=`: the listing page a view is for (null: none given) and its options as they came. */
+export function parseNewViewParams(input: URLSearchParams | PageSearchParams): { page: ListingPage | null; query: string } {
+  const params = pageSearchParams(input);
+  const page = viewPageSchema.safeParse(params.get("page"));
+  return { page: page.success ? page.data : null, query: params.get("query") ?? "" };
+}
 export const viewIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "That is not a saved view." });
 export const viewNameSchema = z
   .string({ error: "Give the view a name." })

@@ -64,6 +64,8 @@ describe("bulk edits", () => {
     expect(webhookBulkChanges(webhook({ enabled: false }), { kind: "set-enabled", enabled: false })).toBeNull();
     expect(webhookBulkChanges(webhook({ any_event: true, event_ids: [] }), { kind: "add-events", eventIds: [5] })).toBeNull();
     expect(webhookBulkChanges(webhook({ event_ids: [1] }), { kind: "add-events", eventIds: [5, 1] })).toEqual({ event_ids: [1, 5] });
+    // Events it fires for already, held twice: adding them again is no change.
+    expect(webhookBulkChanges(webhook({ event_ids: [1, 5, 1] }), { kind: "add-events", eventIds: [5] })).toBeNull();
     expect(groupBulkChanges(group({ notification_emails: ["Ops@example.com"] }), { kind: "add-notification-email", email: "ops@example.com" })).toBeNull();
   });
 });
@@ -137,5 +139,21 @@ describe("differsFrom: an edit made in the EMS since the plan read the record", 
     expect(differsFrom(before, { ...before, url: "https://b.example" })).toBe(true);
     expect(differsFrom(before, { ...before, headers: [{ key: "K", value: "other" }] })).toBe(true);
     expect(differsFrom(before, { id: 1, url: "https://a.example" })).toBe(false);
+  });
+
+  it("a list that is a set (event ids, fields, emails) differs by its entries only, not their order or repeats", () => {
+    const before = webhook({ id: 1, event_ids: [3280, 3282, 3286, 3287, 3282], fields: ["email", "name"] });
+    expect(differsFrom(before, { ...before, event_ids: [3287, 3286, 3282, 3280], fields: ["name", "email", "name"] })).toBe(false);
+    expect(differsFrom(before, { ...before, event_ids: [3280, 3282, 3286] })).toBe(true);
+    const mailed = group({ notification_emails: ["a@x.example", "b@x.example"] });
+    expect(differsFrom(mailed, { ...mailed, notification_emails: ["b@x.example", "a@x.example"] })).toBe(false);
+    // Headers keep their order: a list sent replaces the whole list, in its order (§8.1).
+    const sent = webhook({
+      headers: [
+        { key: "A", value: "1" },
+        { key: "B", value: "2" },
+      ],
+    });
+    expect(differsFrom(sent, { ...sent, headers: [...sent.headers!].reverse() })).toBe(true);
   });
 });

@@ -58,4 +58,13 @@ describe("GET /api/views/more", () => {
     expect(rest.nextOffset).toBeNull();
     expect(((await (await more("page=events&q=PERSONAL")).json()) as { total: number }).total).toBe(0);
   });
+
+  it("a control character in the search is a space: a NUL never reaches PostgreSQL (which refuses it: a 500)", async () => {
+    const owner = await createTeam();
+    await seed(owner, VIEW_TABS_SHOWN + 3, "TEAM");
+    await signInAs(owner);
+    const response = await more("page=events&q=TEAM%000");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(await (await more("page=events&q=TEAM%200")).json());
+  });
 });

@@ -10,13 +10,14 @@ import { authEnv } from "@/lib/env";
 import { portalIsEmpty } from "@/lib/onboarding/first-run";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { PortalIntro } from "@/components/onboarding/portal-intro";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const params = pageSearchParams(await searchParams);
   // A path on the portal, percent-encoded: safe in the redirect's Location header and in the form.
-  const callbackUrl = safeCallbackUrl(params.callbackUrl, { origin: authEnv().NEXTAUTH_URL });
+  const callbackUrl = safeCallbackUrl(params.get("callbackUrl"), { origin: authEnv().NEXTAUTH_URL });
   if (await getActor()) redirect(callbackUrl);
   // A fresh install: nobody can sign in yet, so it says what the portal is and offers to set it up.
   if (await portalIsEmpty()) {
@@ -28,7 +29,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
     );
   }
   const signUpHref = callbackUrl === "/" ? "/sign-up" : `/sign-up?callbackUrl=${encodeURIComponent(callbackUrl)}`;
-  const notice = params.callbackUrl && callbackUrl !== "/" ? "Sign in to continue." : undefined;
+  const notice = params.get("callbackUrl") && callbackUrl !== "/" ? "Sign in to continue." : undefined;
   // A password already checked in this browser (its challenge cookie is open): the code comes next.
   const pendingCode = !!(await openChallenge((await cookies()).get(challengeCookie().name)?.value));
   return (

@@ -8,14 +8,15 @@ import { authEnv } from "@/lib/env";
 import { portalIsEmpty } from "@/lib/onboarding/first-run";
 import { SignUpForm } from "@/components/auth/sign-up-form";
 import { PortalIntro } from "@/components/onboarding/portal-intro";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 export const metadata: Metadata = { title: "Create account" };
 
-export default async function SignUpPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
-  const callbackUrl = safeCallbackUrl(params.callbackUrl, { origin: authEnv().NEXTAUTH_URL });
+export default async function SignUpPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
+  const params = pageSearchParams(await searchParams);
+  const callbackUrl = safeCallbackUrl(params.get("callbackUrl"), { origin: authEnv().NEXTAUTH_URL });
   if (await getActor()) redirect(callbackUrl);
-  const invite = typeof params.invite === "string" && params.invite ? params.invite : undefined;
+  const invite = params.get("invite") || undefined;
   // The first account of a fresh install starts its first team: the page says so, and what the portal is.
   if (!invite && (await portalIsEmpty())) {
     return (

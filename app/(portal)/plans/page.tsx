@@ -4,6 +4,7 @@ import { PlanStatusPill } from "@/components/plans/plan-status";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { canManageTeam } from "@/lib/access/roles";
+import { parsePlanListParams } from "@/lib/plans/list-params";
 import { listPlans, PLAN_QUERY_MAX, type PlanListFilter } from "@/lib/plans/page";
 
 export const metadata: Metadata = { title: "Plans" };
@@ -18,23 +19,17 @@ const FILTERS: { value: PlanListFilter; label: string }[] = [
   { value: "all", label: "All" },
 ];
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
 /**
  * The team's change plans (issue 27 §2), newest activity first: by state, the ones waiting for this
  * person's review (owners and admins), their own, or by words of the title; all in the URL.
  */
 export default async function PlansPage(props: PageProps<"/plans">) {
   const actor = await requireActor();
-  const search = await props.searchParams;
   const reviewer = canManageTeam(actor.role);
   const filters = FILTERS.filter((option) => option.value !== "review" || reviewer);
-  const raw = first(search.status) ?? "open";
-  const filter = filters.find((option) => option.value === raw)?.value ?? "open";
-  const mine = first(search.mine) === "1";
-  const query = (first(search.q) ?? "").trim().slice(0, PLAN_QUERY_MAX);
-  const pageNumber = Number(first(search.page) ?? "1");
-  const { items, total, page, pageCount } = await listPlans(actor, filter, Number.isFinite(pageNumber) ? pageNumber : 1, { mine, query });
+  const allowed = filters.map((option) => option.value);
+  const { filter, unknownStatus, mine, query, page: requested } = parsePlanListParams(await props.searchParams, allowed);
+  const { items, total, page, pageCount } = await listPlans(actor, filter, requested, { mine, query });
   const href = (changes: { status?: string; mine?: boolean; page?: number }) => {
     const params = new URLSearchParams({ status: changes.status ?? filter });
     if (changes.mine ?? mine) params.set("mine", "1");
@@ -50,9 +45,9 @@ export default async function PlansPage(props: PageProps<"/plans">) {
           Every change to the EMS is a plan: drafted, reviewed, applied step by step, and undoable. Start one from a webhook&apos;s page (Edit) or a list.
         </p>
       </div>
-      {raw !== filter && raw !== "open" ? (
+      {unknownStatus !== null ? (
         <p className="text-sm text-amber-900" data-testid="plans-unknown-filter">
-          There is no “{raw.slice(0, 40)}” filter here: showing open plans.
+          There is no “{unknownStatus.slice(0, 40)}” filter here: showing open plans.
         </p>
       ) : null}
       <nav aria-label="Plan states" className="flex max-w-full gap-1 overflow-x-auto">

@@ -15,6 +15,7 @@ import { formatDateTime } from "@/lib/time/format";
 import { planReviewSetting } from "@/lib/plans/review";
 import { teamTwoFactorOverview } from "@/lib/teams/two-factor-requirement";
 import type { TeamMember } from "@/lib/teams/members";
+import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -45,9 +46,9 @@ function peopleWithout(members: TeamMember[]): string {
   return `${list} ${shown.length === 1 && names[0] !== "You" ? "does" : "do"} not use it yet.`;
 }
 
-export default async function TeamPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TeamPage({ searchParams }: { searchParams: Promise<PageSearchParams> }) {
   const actor = await requireActor();
-  const params = await searchParams;
+  const params = pageSearchParams(await searchParams);
   const team = await getTeamOverview(actor);
   const manager = canManageTeam(team.yourRole);
   const invitations: PendingInvitation[] = manager ? await listPendingInvitations(actor) : [];
@@ -65,12 +66,12 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
           {team.teamName} · you are {ROLE_LABELS[team.yourRole].toLowerCase()}. {ROLE_DESCRIPTIONS[team.yourRole]}
         </p>
       </div>
-      {params.joined ? (
+      {params.get("joined") ? (
         <Notice tone="success" testId="joined-notice">
           Welcome to {team.teamName}.
         </Notice>
       ) : null}
-      {params.left ? (
+      {params.get("left") ? (
         <Notice tone="success" testId="left-notice">
           You left your team and now have a team of your own. Open an invitation link to join another one.
         </Notice>

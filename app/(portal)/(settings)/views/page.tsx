@@ -112,7 +112,7 @@ function DirectoryPaging({ directory }: { directory: ViewDirectoryPage }) {
 
 export default async function ViewsPage(props: PageProps<"/views">) {
   const actor = await requireActor();
-  const directory = await listViewDirectory(actor, directoryPageNumber((await props.searchParams).page));
+  const directory = await listViewDirectory(actor, directoryPageNumber(await props.searchParams));
   const now = new Date();
   return (
     <div className="space-y-4">

@@ -12,6 +12,7 @@ import { NotFoundError } from "@/lib/errors";
 import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
+import { pageNumberParam, pageSearchParams } from "@/lib/page-search-params";
 
 export const metadata: Metadata = { title: "Change plan" };
 
@@ -112,12 +113,11 @@ function Progress({ plan }: { plan: PlanPageData }) {
 export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   const actor = await requireActor();
   const { id } = await props.params;
-  const search = await props.searchParams;
-  const page = Number(typeof search.page === "string" ? search.page : "1");
+  const page = pageNumberParam(pageSearchParams(await props.searchParams));
   if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
   let plan: PlanPageData;
   try {
-    plan = await loadPlanPage(actor, id, { page: Number.isFinite(page) ? page : 1 });
+    plan = await loadPlanPage(actor, id, { page });
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

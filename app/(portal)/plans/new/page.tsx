@@ -8,7 +8,7 @@ import { loadHealthReport } from "@/lib/health/report";
 import { LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { fixFor } from "@/lib/plans/fixes";
 import { accountGroups } from "@/lib/plans/forms";
-import { loadSelection } from "@/lib/plans/selection";
+import { loadSelection, parseNewPlanParams } from "@/lib/plans/selection";
 
 export const metadata: Metadata = { title: "New plan" };
 
@@ -21,17 +21,17 @@ const PREVIEW = 12;
  */
 export default async function NewPlanPage(props: PageProps<"/plans/new">) {
   const actor = await requireActor();
-  const search = await props.searchParams;
-  const text = (name: string) => (typeof search[name] === "string" ? (search[name] as string) : "");
-  let resource: "webhooks" | "webhook-groups" = text("resource") === "webhook-groups" ? "webhook-groups" : "webhooks";
+  const request = parseNewPlanParams(await props.searchParams);
+  let resource = request.resource;
   let ids: number[] | null = null;
   let defaults: BulkDefaults = {};
   let fixMessage: string | null = null;
 
-  if (text("fix")) {
+  if (request.fix) {
+    const { ruleId, key } = request.fix;
     const report = await loadHealthReport(actor);
     if (report.kind !== "ok") return <StateMessage failure={report} retryHref="/health" />;
-    const finding = report.active.find((candidate) => candidate.ruleId === text("fix") && candidate.key === text("key"));
+    const finding = report.active.find((candidate) => candidate.ruleId === ruleId && candidate.key === key);
     const fix = finding ? fixFor(finding, actor.email) : null;
     if (!finding || !fix) {
       return (
@@ -55,13 +55,7 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
     };
   }
 
-  const selection = await loadSelection(
-    actor,
-    resource,
-    ids
-      ? new URLSearchParams({ ids: ids.join(",") })
-      : new URLSearchParams(Object.entries(search).filter((entry): entry is [string, string] => typeof entry[1] === "string")),
-  );
+  const selection = await loadSelection(actor, resource, ids ? new URLSearchParams({ ids: ids.join(",") }) : request.options);
   const groups = resource === "webhooks" ? await accountGroups(actor) : [];
   const noun = resource === "webhooks" ? "webhook" : "webhook group";
   return (

@@ -4,7 +4,7 @@ import { SaveViewForm } from "@/components/views/save-view-form";
 import { requireActor } from "@/lib/auth/session";
 import { describeViewQuery } from "@/lib/views/describe";
 import { MAX_VIEW_QUERY_LENGTH, VIEW_QUERY_TOO_LONG } from "@/lib/views/limits";
-import { viewPageSchema } from "@/lib/views/validation";
+import { parseNewViewParams } from "@/lib/views/validation";
 import { canonicalViewQuery } from "@/lib/views/views";
 
 export const metadata: Metadata = { title: "Save a view" };
@@ -15,10 +15,8 @@ export const metadata: Metadata = { title: "Save a view" };
  */
 export default async function NewViewPage(props: PageProps<"/views/new">) {
   await requireActor();
-  const params = await props.searchParams;
-  const page = viewPageSchema.safeParse(params.page);
-  const rawQuery = typeof params.query === "string" ? params.query : "";
-  if (!page.success) {
+  const { page, query: rawQuery } = parseNewViewParams(await props.searchParams);
+  if (!page) {
     return (
       <div className="space-y-2">
         <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
@@ -38,7 +36,7 @@ export default async function NewViewPage(props: PageProps<"/views/new">) {
   }
   // Read no further than a view may store: longer options are refused whole, never cut.
   const tooLong = rawQuery.length > MAX_VIEW_QUERY_LENGTH;
-  const query = tooLong ? "" : canonicalViewQuery(page.data, rawQuery);
+  const query = tooLong ? "" : canonicalViewQuery(page, rawQuery);
   if (tooLong || query.length > MAX_VIEW_QUERY_LENGTH) {
     return (
       <div className="max-w-md space-y-2">
@@ -52,9 +50,9 @@ export default async function NewViewPage(props: PageProps<"/views/new">) {
   return (
     <div className="max-w-md space-y-4">
       <h1 className="text-2xl font-semibold text-slate-900">Save a view</h1>
-      <p className="text-sm text-slate-700 wrap-anywhere">{describeViewQuery(page.data, query)}</p>
+      <p className="text-sm text-slate-700 wrap-anywhere">{describeViewQuery(page, query)}</p>
       <div className="rounded-lg border border-slate-200 bg-white p-4">
-        <SaveViewForm page={page.data} query={query} idPrefix="new-view" />
+        <SaveViewForm page={page} query={query} idPrefix="new-view" />
       </div>
     </div>
   );

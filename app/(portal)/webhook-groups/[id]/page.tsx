@@ -13,7 +13,7 @@ import { Notice } from "@/components/ui/notice";
 import { GroupBackToButton } from "@/components/plans/group-back-to-button";
 import type { Actor } from "@/lib/access/actor";
 import { historyAccess } from "@/lib/history/access";
-import { groupAsOf, trackerForActor } from "@/lib/history/as-of";
+import { groupAsOf, parseAsOfParam, trackerForActor } from "@/lib/history/as-of";
 import { loadGroupHistory } from "@/lib/history/group-history";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { requireActor } from "@/lib/auth/session";
@@ -108,19 +108,6 @@ async function GroupFindings({ report, groupId }: { report: Promise<HealthOutcom
   );
 }
 
-/**
- * `asOf` from the URL, in UTC: "2026-11-20T14:02:11", "2026-11-20T14:02" (the end of that minute) or
- * "2026-11-20" (the end of that day); null when absent, "invalid" when unreadable.
- */
-function parseAsOf(raw: unknown): Date | null | "invalid" {
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (typeof value !== "string" || value === "") return null;
-  const match = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(:\d{2})?)?$/.exec(value);
-  if (!match) return "invalid";
-  const date = new Date(`${match[1]}T${match[2] ?? "23:59"}${match[3] ?? ":59"}Z`);
-  return Number.isNaN(date.getTime()) || !date.toISOString().startsWith(match[1]!) ? "invalid" : date;
-}
-
 /** The group as change history says it was at `at`: no EMS call; header values are not shown. */
 async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date }) {
   const tracker = await trackerForActor(actor);
@@ -211,7 +198,7 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
   const { id: raw } = await props.params;
   if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) notFound();
   const id = Number(raw);
-  const asOf = parseAsOf((await props.searchParams).asOf);
+  const asOf = parseAsOfParam(await props.searchParams);
   const breadcrumb = (
     <nav aria-label="Breadcrumb" className="text-sm">
       <Link href="/webhook-groups" className="text-brand-700 underline">

@@ -4,6 +4,7 @@ import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
 import { requireActor } from "@/lib/auth/session";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
+import { pageSearchParams } from "@/lib/page-search-params";
 import { loadNewWebhookForm } from "@/lib/plans/forms";
 
 export const metadata: Metadata = { title: "New webhook" };
@@ -11,8 +12,8 @@ export const metadata: Metadata = { title: "New webhook" };
 /** A new webhook as a draft plan: created in the EMS only once the plan is reviewed and applied. */
 export default async function NewWebhookPage(props: PageProps<"/webhooks/new">) {
   const actor = await requireActor();
-  const group = (await props.searchParams).group;
-  const data = await loadNewWebhookForm(actor, typeof group === "string" ? parseRecordId(group) : null);
+  const group = parseRecordId(pageSearchParams(await props.searchParams).get("group") ?? "");
+  const data = await loadNewWebhookForm(actor, group);
   return (
     <div className="max-w-3xl space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">

@@ -7,7 +7,7 @@ import { WebhookMoreForms } from "@/components/plans/webhook-more-forms";
 import { requireActor } from "@/lib/auth/session";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
-import { draftChangesOf, loadWebhookForm, withDraft } from "@/lib/plans/forms";
+import { draftChangesOf, draftParam, loadWebhookForm, withDraft } from "@/lib/plans/forms";
 
 export const metadata: Metadata = { title: "Edit webhook" };
 
@@ -16,13 +16,10 @@ export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/e
   const actor = await requireActor();
   const id = parseRecordId((await props.params).id);
   if (id === null) notFound();
-  const planParam = (await props.searchParams).plan;
-  const [data, draft] = await Promise.all([
-    loadWebhookForm(actor, id),
-    typeof planParam === "string" && /^[0-9a-f-]{36}$/.test(planParam) ? draftChangesOf(actor, planParam, id) : null,
-  ]);
+  const planId = draftParam(await props.searchParams);
+  const [data, draft] = await Promise.all([loadWebhookForm(actor, id), planId ? draftChangesOf(actor, planId, id) : null]);
   if (data.kind === "not-found") notFound();
-  const replacesPlanId = draft && typeof planParam === "string" ? planParam : null;
+  const replacesPlanId = draft ? planId : null;
   return (
     <div className="max-w-3xl space-y-4">
       <nav aria-label="Breadcrumb" className="text-sm">
