@@ -11,7 +11,7 @@ import { planCost, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
 import type { PlanStatus } from "./review";
-import { OTHER_ACCOUNT_MESSAGE, readsAccount, reviewRequired } from "./review";
+import { INTRODUCED_BY_AUTHOR_MESSAGE, madeManagerBy, OTHER_ACCOUNT_MESSAGE, readsAccount, reviewRequired } from "./review";
 import { readSteps } from "./store";
 import type { StepState } from "./steps";
 
@@ -147,6 +147,10 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const manager = membership?.teamId === actor.teamId && canManageTeam(membership.role);
   const author = plan.authorId === actor.userId;
   const ownApprovalBlocked = review && author;
+  const introducedByAuthor =
+    review && !author && manager && status === "submitted" && plan.authorId !== null && plan.submittedAt !== null
+      ? await madeManagerBy(plan.authorId, actor.userId, actor.teamId, plan.submittedAt)
+      : false;
   return {
     id: plan.id,
     title: plan.title,
@@ -184,7 +188,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     reviewRequired: review,
     can: {
       submit: status === "draft" && (author || manager),
-      approve: status === "submitted" && manager && !ownApprovalBlocked && sameAccount,
+      approve: status === "submitted" && manager && !ownApprovalBlocked && !introducedByAuthor && sameAccount,
       reject: (status === "submitted" || status === "approved") && manager,
       apply: (status === "approved" || status === "failed") && manager,
       cancel:
@@ -200,11 +204,13 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     approveBlockedBecause:
       status === "submitted" && manager && ownApprovalBlocked
         ? "You drafted this plan: another owner or admin approves it."
-        : status === "submitted" && manager && !sameAccount
-          ? OTHER_ACCOUNT_MESSAGE
-          : status === "submitted" && !manager
-            ? "An owner or admin approves it."
-            : null,
+        : introducedByAuthor
+          ? INTRODUCED_BY_AUTHOR_MESSAGE
+          : status === "submitted" && manager && !sameAccount
+            ? OTHER_ACCOUNT_MESSAGE
+            : status === "submitted" && !manager
+              ? "An owner or admin approves it."
+              : null,
   };
 }
 

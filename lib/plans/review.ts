@@ -62,10 +62,35 @@ export async function readsAccount(actor: Pick<Actor, "userId">, planAccountKey:
   return credential !== null && accountKey(credential.baseUrl, credential.consumerKey) === planAccountKey;
 }
 
+export const INTRODUCED_BY_AUTHOR_MESSAGE =
+  "You became an owner or admin through this plan's author after it was sent for review: another owner or admin, there before, approves it.";
+
+/**
+ * Whether `approverId` became an owner or admin of the team through `authorId` after `since` (the
+ * plan's submission): joined with an invitation the author made, or given the role by the author.
+ * A second approver the author brought in (a second address of their own) is no second pair of eyes.
+ */
+export async function madeManagerBy(authorId: string, approverId: string, teamId: string, since: Date): Promise<boolean> {
+  const [invited, promoted] = await Promise.all([
+    prisma.invitation.count({ where: { teamId, createdById: authorId, usedById: approverId, usedAt: { gt: since } } }),
+    prisma.auditLog.count({ where: { teamId, actorId: authorId, action: "team.role_changed", target: `user:${approverId}`, createdAt: { gt: since } } }),
+  ]);
+  return invited + promoted > 0;
+}
+
 async function planOfTeam(actor: Actor, planId: string, tx: TransactionClient = prisma) {
   const plan = await tx.changePlan.findFirst({
     where: { id: planId, teamId: actor.teamId },
-    select: { id: true, title: true, status: true, authorId: true, accountKey: true, approvedDigest: true, _count: { select: { steps: true } } },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      authorId: true,
+      accountKey: true,
+      submittedAt: true,
+      approvedDigest: true,
+      _count: { select: { steps: true } },
+    },
   });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   return plan;
@@ -99,8 +124,11 @@ export async function approvePlan(actor: Actor, planId: string, context: Request
   const role = await currentRole(prisma, actor);
   if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can approve a plan.");
   assertRecentPassword(actor);
-  if (plan.authorId === actor.userId && (await reviewRequired(actor.teamId))) {
-    throw new ForbiddenError("You drafted this plan: another owner or admin has to approve it.");
+  if (await reviewRequired(actor.teamId)) {
+    if (plan.authorId === actor.userId) throw new ForbiddenError("You drafted this plan: another owner or admin has to approve it.");
+    if (plan.authorId && plan.submittedAt && (await madeManagerBy(plan.authorId, actor.userId, actor.teamId, plan.submittedAt))) {
+      throw new ForbiddenError(INTRODUCED_BY_AUTHOR_MESSAGE);
+    }
   }
   // What a reviewer sees (group names, the impact) is read with their own credential: of another
   // account, it would describe that account's records, not the ones this plan changes.

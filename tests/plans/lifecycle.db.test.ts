@@ -5,7 +5,11 @@ import { WEBHOOK_FIELDS, type Webhook } from "@/lib/ems";
 import { draftPlan, draftReplan, draftUndoPlan, NothingToChangeError } from "@/lib/plans/draft";
 import { EditProblemsError } from "@/lib/plans/edits";
 import { startApply, PlanNotApprovedError } from "@/lib/plans/apply";
-import { approvePlan, cancelPlan, planReviewSetting, rejectPlan, reviewRequired, setPlanReview, submitPlan } from "@/lib/plans/review";
+import { approvePlan, cancelPlan, INTRODUCED_BY_AUTHOR_MESSAGE, planReviewSetting, rejectPlan, reviewRequired, setPlanReview, submitPlan } from "@/lib/plans/review";
+import { loadPlanPage } from "@/lib/plans/page";
+import { saveCredential } from "@/lib/credentials/store";
+import { changeMemberRole } from "@/lib/teams/members";
+import { createInvitation, redeemInvitation } from "@/lib/teams/invitations";
 import { duePlanIds, runDuePlans } from "@/lib/plans/run";
 import { readSteps } from "@/lib/plans/store";
 import { draftUndoChange } from "@/lib/plans/undo-change";
@@ -14,7 +18,7 @@ import { metrics } from "@/lib/telemetry/metrics";
 import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { createTeam } from "../teams/fixtures";
+import { actorFor, createTeam, createUser, membershipIdOf } from "../teams/fixtures";
 import { planTeamPerTest } from "./support/plan-team";
 
 /**
@@ -56,6 +60,32 @@ describe("header rows a plan may hold", () => {
       await expect(draftPlan(member, { edits: [{ kind: "webhook.update", id: hook.id, values: { headers: [header] } }] })).rejects.toBeInstanceOf(EditProblemsError);
     }
     expect(await prisma.changePlan.count({ where: { teamId: owner.teamId } })).toBe(0);
+  });
+});
+
+describe("who counts as a second approver", () => {
+  it("not someone the author made an owner or admin after sending the plan for review: invited by them, or promoted by them", async () => {
+    const { planId } = await draftPlan(owner, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Approved by my other self" } }] });
+    await submitPlan(owner, planId);
+    expect(await reviewRequired(owner.teamId)).toBe(true);
+
+    // A second address of the author's, invited as an admin after the plan waits for review.
+    const { token } = await createInvitation(owner, { role: "ADMIN" });
+    const sock = await createUser("Second self");
+    await prisma.$transaction((tx) => redeemInvitation(tx, { token, userId: sock.id, email: sock.email }));
+    const sockActor = await actorFor(sock.id);
+    await saveCredential(sockActor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    await expect(approvePlan(sockActor, planId)).rejects.toMatchObject({ code: "forbidden", message: INTRODUCED_BY_AUTHOR_MESSAGE });
+    expect((await loadPlanPage(sockActor, planId)).approveBlockedBecause).toBe(INTRODUCED_BY_AUTHOR_MESSAGE);
+
+    // A member the author promotes to admin afterwards: the same.
+    await changeMemberRole(owner, { membershipId: await membershipIdOf(member), role: "ADMIN" });
+    await expect(approvePlan(member, planId)).rejects.toMatchObject({ code: "forbidden", message: INTRODUCED_BY_AUTHOR_MESSAGE });
+    expect(await statusOf(planId)).toBe("submitted");
+
+    // The admin who was there before approves it.
+    await approvePlan(admin, planId);
+    expect(await statusOf(planId)).toBe("approved");
   });
 });
 
