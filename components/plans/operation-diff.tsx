@@ -27,6 +27,18 @@ export function OperationDiff({ step, showState }: { step: PlanStep; showState: 
         </p>
         {showState ? <StepStatePill state={step.state} /> : null}
       </div>
+      {diff.warnings.length > 0 ? (
+        <ul className="space-y-1 border-t border-amber-100 bg-amber-50 px-3 py-2 text-sm break-words text-amber-900" data-testid="step-warnings">
+          {diff.warnings.map((warning) => (
+            <li key={warning}>
+              <span aria-hidden className="mr-1">
+                ⚠
+              </span>
+              {warning}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {step.message ? (
         <p
           className={`border-t px-3 py-2 text-sm ${step.state === "failed" ? "border-red-100 bg-red-50 text-red-800" : "border-amber-100 bg-amber-50 text-amber-900"}`}

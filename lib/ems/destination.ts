@@ -119,6 +119,16 @@ function ipv4From(high: number, low: number): ipaddr.IPv4 {
   return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
+/**
+ * Whether a URL's host is inside a private network as far as its text tells (no lookup): a private
+ * name (localhost, a single label, .internal…) or an IP address outside the public range (10.x,
+ * 169.254.169.254, ::1…). Words for a reviewer (lib/plans/delivery-warnings.ts), not the door's check.
+ */
+export function isInternalHost(url: URL): boolean {
+  const host = bareHost(url).toLowerCase();
+  return isIP(host) ? addressRange(host) !== "public" : isPrivateName(host);
+}
+
 /** Names that only ever mean a private network: localhost, single labels, and private-use domains. */
 const PRIVATE_SUFFIXES = ["localhost", "local", "internal", "localdomain", "home.arpa", "test", "invalid"];
 

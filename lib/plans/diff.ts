@@ -1,4 +1,5 @@
 import type { EmsHeader } from "@/lib/ems";
+import { deliveryWarnings, type GroupHeaders } from "./delivery-warnings";
 import { resourceOf, verbOf, type DraftOperation, type OperationVerb, type PlanResource } from "./operations";
 
 /**
@@ -26,6 +27,8 @@ export interface OperationDiff {
   fields: FieldDiff[];
   /** "Change the URL and enabled of webhook “Orders” (#411)" */
   sentence: string;
+  /** Where its deliveries go that a reviewer must not miss (lib/plans/delivery-warnings.ts). */
+  warnings: string[];
 }
 
 const LABELS: Readonly<Record<string, string>> = {
@@ -58,7 +61,7 @@ export const fieldLabel = (field: string) => LABELS[field] ?? field.replace(/_/g
 /** The word for an empty value ("no headers", "no events"): the plan page shows it plainly, not struck through as a value removed. */
 export const NOTHING = "none";
 
-type Names = { group?: (id: number) => string | undefined; event?: (id: number) => string | undefined };
+type Names = { group?: (id: number) => string | undefined; event?: (id: number) => string | undefined; groupHeaders?: GroupHeaders };
 
 function words(field: string, value: unknown, names: Names): string {
   if (value === null || value === undefined) return NOTHING;
@@ -145,5 +148,5 @@ export function describeOperation(op: DraftOperation, names: Names = {}): Operat
       : verb === "delete"
         ? `Delete ${quoted}`
         : `Change the ${listInWords(fields.map((field) => inSentence(field.label)))} of ${quoted}`;
-  return { verb, resource, recordId: op.recordId ?? null, name, groupId: groupAfter ?? null, fields, sentence };
+  return { verb, resource, recordId: op.recordId ?? null, name, groupId: groupAfter ?? null, fields, sentence, warnings: deliveryWarnings(op, names.groupHeaders) };
 }

@@ -110,7 +110,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const setup = health?.kind === "ok" ? health.snapshot.data : null;
   const groupNames = new Map((setup?.groups ?? []).map((group) => [group.id, labelOf(group)]));
   const eventNames = new Map((setup?.events ?? []).map((event) => [event.id, labelOf(event)]));
-  const names = { group: (id: number) => groupNames.get(id), event: (id: number) => eventNames.get(id) };
+  const groupHeaders = new Map((setup?.groups ?? []).map((group) => [group.id, (group.headers ?? []).map((header) => header.key)]));
+  const names = { group: (id: number) => groupNames.get(id), event: (id: number) => eventNames.get(id), groupHeaders: (id: number) => groupHeaders.get(id) };
 
   const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
   for (const step of steps) counts[step.state]++;

@@ -137,6 +137,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   const approver = plan.approvedBy ? person(plan.approvedBy) : null;
   const applier = plan.appliedBy ? person(plan.appliedBy) : null;
   const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
+  const warned = plan.sections.reduce((sum, section) => sum + section.steps.filter((step) => step.diff.warnings.length > 0).length, 0);
   return (
     <div className="space-y-5">
       <PlanProgressRefresher active={started} />
@@ -202,6 +203,12 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
         </Notice>
       ) : null}
       {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
+      {warned > 0 && (plan.status === "draft" || plan.status === "submitted" || plan.status === "approved") ? (
+        <Notice tone="warning" title="Check where deliveries go" testId="plan-delivery-warnings">
+          {warned === 1 ? "One change below sends" : `${warned} changes below send`} a webhook&apos;s deliveries, and the credentials in its headers, somewhere new or
+          somewhere to look at twice: each says what under it.
+        </Notice>
+      ) : null}
       {plan.awaitingApplier && !plan.cancelRequested ? (
         <Notice tone="info" title="Resuming on another instance" testId="plan-resuming">
           The server that was applying this plan stopped. Another one takes it up within about a minute, from the step it reached; a change it may have sent already is
