@@ -307,12 +307,16 @@ const serverEnvSchema = z.object({
   RETENTION_ENDED_SESSIONS_DAYS: numberFrom(30, 1, 36_500),
   RETENTION_AUDIT_LOG_DAYS: numberFrom(365, 1, 36_500),
   RETENTION_HISTORY_DAYS: numberFrom(365, 1, 36_500),
+  RETENTION_PLAN_DRAFTS_DAYS: numberFrom(30, 1, 36_500),
   // Scheduled jobs (lib/jobs): the job engine runs inside each Node server unless turned off; on
   // Vercel it never does, and Vercel Cron calls /api/cron/* with CRON_SECRET instead.
   JOBS_ENABLED: optionalBoolean,
   // How long a plan's applier holds it without a sign of life (lib/plans/apply.ts): a live applier
   // renews it every third of this, so it is also how long a killed instance delays its plan.
   PLAN_APPLY_LEASE_SECONDS: numberFrom(60, 10, 600),
+  // Plans not yet approved (drafts and plans waiting for review; lib/plans/caps.ts), per person and per team
+  PLANS_MAX_OPEN_PER_PERSON: numberFrom(20, 1, 1_000),
+  PLANS_MAX_OPEN_PER_TEAM: numberFrom(100, 1, 10_000),
   CRON_SECRET: z
     .string()
     .min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })
@@ -460,6 +464,7 @@ export const retentionEnv = section(
     RETENTION_ENDED_SESSIONS_DAYS: true,
     RETENTION_AUDIT_LOG_DAYS: true,
     RETENTION_HISTORY_DAYS: true,
+    RETENTION_PLAN_DRAFTS_DAYS: true,
     AUTH_SESSION_IDLE_SECONDS: true,
     AUTH_SESSION_MAX_AGE_SECONDS: true,
     AUTH_THROTTLE_WINDOW_SECONDS: true,
@@ -468,7 +473,7 @@ export const retentionEnv = section(
 /** The job engine (lib/jobs) and the cron routes (app/api/cron). */
 export const jobsEnv = section(serverEnvSchema.pick({ JOBS_ENABLED: true, CRON_SECRET: true, VERCEL: true, NODE_ENV: true }));
 /** lib/plans/apply.ts: how long a plan's applier holds it between signs of life. */
-export const plansEnv = section(serverEnvSchema.pick({ PLAN_APPLY_LEASE_SECONDS: true }));
+export const plansEnv = section(serverEnvSchema.pick({ PLAN_APPLY_LEASE_SECONDS: true, PLANS_MAX_OPEN_PER_PERSON: true, PLANS_MAX_OPEN_PER_TEAM: true }));
 /** lib/auth/reauth.ts: how recent a sensitive action needs the session's last proof of identity. */
 export const reauthEnv = section(serverEnvSchema.pick({ AUTH_REAUTH_WINDOW_SECONDS: true }));
 export const signUpEnv = section(serverEnvSchema.pick({ SIGNUP_MODE: true, SIGNUP_MAX_PER_ADDRESS: true, AUTH_THROTTLE_WINDOW_SECONDS: true }));

@@ -10,6 +10,7 @@ import { failureOf } from "@/lib/ems-access/shared-read";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { loadSetup } from "@/lib/setup/load";
 import { visibleText } from "@/lib/text/invisible-characters";
+import { assertRoomForPlan, lockTeamPlans } from "./caps";
 import { describeOperation } from "./diff";
 import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
@@ -234,6 +235,9 @@ export async function storeDraft(
   if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
   const title = fitTitle(input.title ?? "") || fitTitle(defaultTitle(operations));
   const planId = await prisma.$transaction(async (tx) => {
+    await lockTeamPlans(tx, actor.teamId);
+    // A replacement takes its draft's place: it adds none.
+    if (!input.replacesPlanId) await assertRoomForPlan(tx, actor);
     if (input.replacesPlanId) {
       // Only a draft, of this team, by this person: anything else is not theirs to replace.
       const replaced = await tx.changePlan.updateMany({

@@ -18,6 +18,9 @@ import { KNOWN_ADDRESS_DAYS } from "@/lib/auth/throttle";
  *   it), the checkpoints before it and the syncs before it that are left without changes go (never
  *   a tracker's latest sync: Settings shows it). "As of" a date from that checkpoint on works as
  *   before; before it, history has begun there (lib/history/store.ts `stateAsOf`);
+ * - change plans that never reached the EMS: drafts untouched for RETENTION_PLAN_DRAFTS_DAYS (30),
+ *   and cancelled plans as old with no step applied (their steps go with them); never a plan with
+ *   an applied step (its undo needs it), nor one waiting for review or approved;
  * - the EMS caches' leftovers: shared listing answers (lib/ems/answer-cache.ts) fetched, or last
  *   leased, over a day ago (no window serves one that old; they hold encrypted header values, so
  *   they should not linger), and budget usage minutes over a day old (Settings shows the last hour).
@@ -35,6 +38,7 @@ export interface RetentionPolicy {
   endedSessionsDays: number;
   auditLogDays: number;
   historyDays: number;
+  planDraftsDays: number;
   sessionIdleSeconds: number;
   sessionMaxAgeSeconds: number;
   throttleWindowSeconds: number;
@@ -47,6 +51,7 @@ export function retentionPolicy(): RetentionPolicy {
     endedSessionsDays: env.RETENTION_ENDED_SESSIONS_DAYS,
     auditLogDays: env.RETENTION_AUDIT_LOG_DAYS,
     historyDays: env.RETENTION_HISTORY_DAYS,
+    planDraftsDays: env.RETENTION_PLAN_DRAFTS_DAYS,
     sessionIdleSeconds: env.AUTH_SESSION_IDLE_SECONDS,
     sessionMaxAgeSeconds: env.AUTH_SESSION_MAX_AGE_SECONDS,
     throttleWindowSeconds: env.AUTH_THROTTLE_WINDOW_SECONDS,
@@ -64,9 +69,10 @@ export interface PruneResult {
     historyChanges: number;
     historyCheckpoints: number;
     historySyncs: number;
+    plans: number;
   };
   /** The cut-offs it used (UTC), for the log. */
-  cutoffs: { authAttempts: string; sessionsEndedBefore: string; sessionsSignedInBefore: string; auditLog: string; caches: string; history: string };
+  cutoffs: { authAttempts: string; sessionsEndedBefore: string; sessionsSignedInBefore: string; auditLog: string; caches: string; history: string; plans: string };
   /** false when it stopped early (signal or deadline); the next run goes on where it stopped. */
   complete: boolean;
   ms: number;
@@ -104,10 +110,11 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
     auditLog: at(policy.auditLogDays * DAY),
     caches: at(CACHE_DAYS * DAY),
     history: at(policy.historyDays * DAY),
+    plans: at(policy.planDraftsDays * DAY),
   };
   const idleBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionIdleSeconds * 1000);
   const expiredBefore = new Date(cutoffs.sessionsEndedBefore.getTime() - policy.sessionMaxAgeSeconds * 1000);
-  const deleted = { authAttempts: 0, sessions: 0, auditLog: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 };
+  const deleted = { authAttempts: 0, sessions: 0, auditLog: 0, sharedAnswers: 0, budgetUsage: 0, historyChanges: 0, historyCheckpoints: 0, historySyncs: 0, plans: 0 };
   // Each tracker's kept checkpoint: the newest one taken at or before the history cut-off.
   const keptCheckpoints = Prisma.sql`
     WITH kept AS (
@@ -202,6 +209,17 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
             AND NOT EXISTS (SELECT 1 FROM "SetupChange" c WHERE c."syncId" = s."id")
             AND s."id" <> (SELECT l."id" FROM "SetupSync" l WHERE l."trackerId" = s."trackerId" ORDER BY l."startedAt" DESC, l."id" DESC LIMIT 1)
           LIMIT ${batchSize} FOR UPDATE OF s SKIP LOCKED)`,
+    )) &&
+    (await drain(
+      "plans",
+      () =>
+        prisma.$executeRaw`
+        DELETE FROM "ChangePlan" WHERE "id" IN (
+          SELECT p."id" FROM "ChangePlan" p
+          WHERE p."updatedAt" < ${iso(cutoffs.plans)}::timestamp
+            AND (p."status" = 'draft' OR (p."status" = 'cancelled' AND NOT EXISTS (
+              SELECT 1 FROM "ChangePlanStep" s WHERE s."planId" = p."id" AND s."state" IN ('applied', 'running', 'failed'))))
+          LIMIT ${batchSize} FOR UPDATE OF p SKIP LOCKED)`,
     ));
 
   return {
@@ -213,6 +231,7 @@ export async function pruneExpiredRecords(options: PruneOptions = {}): Promise<P
       auditLog: cutoffs.auditLog.toISOString(),
       caches: cutoffs.caches.toISOString(),
       history: cutoffs.history.toISOString(),
+      plans: cutoffs.plans.toISOString(),
     },
     complete,
     ms: Date.now() - started,

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { stateAsOf, writeCheckpoint } from "@/lib/history/store";
+import { insertPlan } from "@/lib/plans/store";
 import { pruneExpiredRecords, type RetentionPolicy } from "@/lib/retention/prune";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { createTeam, createUser, unique } from "@/tests/teams/fixtures";
@@ -20,6 +21,7 @@ const policy: RetentionPolicy = {
   endedSessionsDays: 30,
   auditLogDays: 365,
   historyDays: 365,
+  planDraftsDays: 30,
   sessionIdleSeconds: 7 * 24 * 3600,
   sessionMaxAgeSeconds: 30 * 24 * 3600,
   throttleWindowSeconds: 900,
@@ -109,6 +111,7 @@ describe("pruneExpiredRecords", () => {
       historyChanges: 0,
       historyCheckpoints: 0,
       historySyncs: 0,
+      plans: 0,
     });
   });
 
@@ -205,5 +208,34 @@ describe("pruneExpiredRecords", () => {
     expect(past.kind === "ok" && [...past.records.keys()]).toEqual(["group:3"]);
     // Nothing more to do; a tracker whose history is all younger than the cut-off is not touched.
     expect((await pruneExpiredRecords({ policy, now })).deleted).toMatchObject({ historyChanges: 0, historyCheckpoints: 0, historySyncs: 0 });
+  });
+
+  it("change plans: drafts untouched for 30 days and cancelled plans that sent nothing go, with their steps; nothing that reached the EMS or waits for review", async () => {
+    const team = await createTeam();
+    const plan = async (title: string, status: string, updatedAt: Date, stepState = "pending") => {
+      const planId = await insertPlan({
+        teamId: team.teamId,
+        accountKey: "acct:retention",
+        title,
+        steps: [{ operation: "webhooks.update", recordId: 1, changes: { name: title } }],
+      });
+      await prisma.changePlanStep.updateMany({ where: { planId }, data: { state: stepState } });
+      await prisma.$executeRaw`UPDATE "ChangePlan" SET "status" = ${status}, "updatedAt" = ${iso(updatedAt)}::timestamp WHERE "id" = ${planId}`;
+      return planId;
+    };
+    const old = ago(31 * DAY);
+    const gone = [await plan("old draft", "draft", old), await plan("old cancelled, nothing sent", "cancelled", old, "skipped")];
+    const kept = [
+      await plan("recent draft", "draft", ago(29 * DAY)),
+      await plan("old cancelled mid-apply", "cancelled", old, "applied"),
+      await plan("old cancelled, unknown step", "cancelled", old, "failed"),
+      await plan("old waiting for review", "submitted", old),
+      await plan("old applied", "applied", old, "applied"),
+    ];
+    const result = await pruneExpiredRecords({ policy, now });
+    expect(result.deleted.plans).toBe(2);
+    expect(await prisma.changePlan.count({ where: { id: { in: gone } } })).toBe(0);
+    expect(await prisma.changePlanStep.count({ where: { planId: { in: gone } } })).toBe(0);
+    expect(await prisma.changePlan.count({ where: { id: { in: kept } } })).toBe(kept.length);
   });
 });
