@@ -30,6 +30,7 @@ import { planDigest } from "./review";
 import { differsFrom, without } from "./operations";
 import { withoutHeaderValues, type WithHeaders } from "./redact";
 import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
+import { STEP_BATCH } from "./store";
 
 /**
  * Applies a plan's steps in order (issue 27 §2), resumably, on any number of instances:
@@ -159,9 +160,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
   let applied = 0;
   let finished = false;
   try {
-    const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
-    for (const step of steps as StepRow[]) {
-      if (step.state === "applied" || step.state === "skipped") continue;
+    for await (const step of stepsToRun(planId)) {
       if (deps.deadline !== undefined && Date.now() >= deps.deadline) return { status: "paused", applied };
       const lease = await renew(planId, leaseId, leaseMs);
       if (lease === "lost") return { status: "lost-lease", applied };
@@ -187,6 +186,23 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
   } finally {
     // Stopped by an unexpected error or an abort: the next applier resumes (a running step is checked first).
     if (!finished) await release(planId, leaseId);
+  }
+}
+
+/**
+ * The steps not applied or skipped yet, in order, STEP_BATCH rows at a time: a plan of 5,000 steps
+ * read at once held every step's ciphertexts for the whole apply.
+ */
+async function* stepsToRun(planId: string): AsyncGenerator<StepRow> {
+  for (let after = -1; ;) {
+    const rows: StepRow[] = await prisma.changePlanStep.findMany({
+      where: { planId, position: { gt: after }, state: { notIn: ["applied", "skipped"] } },
+      orderBy: { position: "asc" },
+      take: STEP_BATCH,
+    });
+    yield* rows;
+    if (rows.length < STEP_BATCH) return;
+    after = rows[rows.length - 1].position;
   }
 }
 
