@@ -37,24 +37,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { startRoundTripCounter, type RoundTripCounter } from "./db-round-trips";
-import { freePort, nextServerRss, startService, waitForHttp, waitForOutput } from "./processes";
+import { freePort, nextServerRss, startService, waitForHttp } from "./processes";
 import { seedBenchUser, signIn } from "./pages-seed";
-import { createAdminClient, type SandboxAdminClient } from "../lib/sandbox/testing";
 import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
-import { DEFAULT_ACCOUNTS } from "../lib/sandbox/core/config";
+import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startPortal, startSandbox } from "./portal-stack";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const FLOOR_DIR = path.join(ROOT, "bench", "floor-app");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
-/** The large account of the Health scenario (bench/coverage.ts measures the same one). */
-const LARGE_ACCOUNT = { key: "ems_bench_large_key", secret: "bench-large-secret-5000", groups: 5_000, events: 2_000, seed: 5150 };
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 const { values: flags } = parseArgs({
   options: {
@@ -231,14 +223,6 @@ async function mixedLoad(baseUrl: string, cookie: string, paths: string[], round
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-const cleanups: Array<() => Promise<void>> = [];
-async function cleanUp(): Promise<void> {
-  while (cleanups.length > 0) {
-    const step = cleanups.pop()!;
-    await step().catch((error: unknown) => console.error(`(clean-up: ${error instanceof Error ? error.message : String(error)})`));
-  }
-}
-
 /** Runs a build to completion (its errors are shown); `command` is e.g. ["npm", "run", "build"]. */
 function build(label: string, [command, ...args]: [string, ...string[]]): void {
   console.log(`Building ${label} (${[path.basename(command), ...args].join(" ")})…`);
@@ -250,72 +234,6 @@ function build(label: string, [command, ...args]: [string, ...string[]]): void {
   });
   if (result.status !== 0) throw new Error(`${[path.basename(command), ...args].join(" ")} failed`);
   console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-}
-
-interface Database {
-  kind: "postgres" | "embedded";
-  /** What the bench itself connects to (seeding). */
-  url: string;
-  /** Pool size the portal gets. */
-  poolMax: number;
-}
-
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function startDatabase(): Promise<Database> {
-  const server = new URL(flags.database!);
-  if (!LOOPBACK.has(server.hostname))
-    throw new Error(`--database must be a PostgreSQL on this machine, not ${server.hostname}: the bench creates and drops a database there.`);
-  const { migrateDeploy } = await import("../scripts/db/migrate");
-  if (!flags.embedded && (await reachable(server.toString()))) {
-    const name = `ems_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: server.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    cleanups.push(async () => {
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
-    });
-    const url = new URL(server);
-    url.pathname = `/${name}`;
-    await migrateDeploy(url.toString(), { quiet: true });
-    return { kind: "postgres", url: url.toString(), poolMax: 10 };
-  }
-  console.log(`(no PostgreSQL at ${server.host}${flags.embedded ? ", --embedded" : ""}: using the embedded one, on a throw-away directory)`);
-  const db = startService("embedded PostgreSQL", process.execPath, ["--import", "tsx", "scripts/db/embedded.ts", "--ephemeral"], { cwd: ROOT, env: { ...process.env } });
-  cleanups.push(() => db.stop());
-  const [, url] = await waitForOutput(db, /DATABASE_URL=(\S+)/, 60_000);
-  return { kind: "embedded", url, poolMax: 10 };
-}
-
-async function startSandbox(adminSecret: string): Promise<{ baseUrl: string; admin: SandboxAdminClient }> {
-  const sandbox = startService("sandbox", process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/sandbox.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      SANDBOX_PORT: "0",
-      SANDBOX_HOST: "127.0.0.1",
-      SANDBOX_ADMIN_SECRET: adminSecret,
-      SANDBOX_SIGNING_SECRET: randomBytes(32).toString("base64url"),
-      SANDBOX_ACCOUNTS: JSON.stringify([...DEFAULT_ACCOUNTS, LARGE_ACCOUNT]),
-    },
-  });
-  cleanups.push(() => sandbox.stop());
-  const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/, 60_000);
-  const admin = createAdminClient(baseUrl, adminSecret);
-  // A generous rate limit: the bench measures the portal, not the sandbox's limiter.
-  await admin.setRateLimit({ credits: 1_000_000 });
-  return { baseUrl, admin };
 }
 
 /** The query string the portal sends the EMS API for a bare /webhook-groups, so the floor asks for the same rows. */
@@ -343,17 +261,12 @@ async function main(): Promise<void> {
     build("the floor app", [process.execPath, NEXT_BIN, "build", FLOOR_DIR]);
   }
 
-  const database = await startDatabase();
+  const database = await startDatabase(flags.database!, { embedded: flags.embedded });
   const relay: RoundTripCounter = await startRoundTripCounter({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
-  cleanups.push(() => relay.close());
-  const sandboxAdminSecret = randomBytes(18).toString("base64url");
-  const sandbox = await startSandbox(sandboxAdminSecret);
+  onCleanUp(() => relay.close());
+  const sandbox = await startSandbox();
 
-  const secrets = {
-    NEXTAUTH_SECRET: randomBytes(32).toString("base64url"),
-    CREDENTIAL_ENCRYPTION_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-    EMS_FINGERPRINT_SECRET: randomBytes(32).toString("base64url"),
-  };
+  const secrets = benchSecrets();
   // The bench's own connection (seeding) goes straight to the database; the portal's through the relay.
   // The sandbox is on loopback: the portal may reach it only as a listed private origin.
   Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1", EMS_ALLOW_PRIVATE_ORIGINS: new URL(sandbox.baseUrl).origin });
@@ -366,22 +279,7 @@ async function main(): Promise<void> {
   const portalUrl = `http://127.0.0.1:${portalPort}`;
   const relayedUrl = new URL(database.url);
   relayedUrl.host = `127.0.0.1:${relay.port}`;
-  const portal = (portalService = startService("portal (npm start)", NPM, ["run", "--silent", "start"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(portalPort),
-      HOSTNAME: "127.0.0.1",
-      ...secrets,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: relayedUrl.toString(),
-      DATABASE_POOL_MAX: String(database.poolMax),
-      NEXTAUTH_URL: portalUrl,
-      SANDBOX_ENABLED: "false",
-    },
-  }));
-  cleanups.push(() => portal.stop());
+  const portal = (portalService = startPortal({ port: portalPort, databaseUrl: relayedUrl.toString(), poolMax: database.poolMax, secrets }));
 
   const floorPort = await freePort();
   const floorUrl = `http://127.0.0.1:${floorPort}`;
@@ -396,7 +294,7 @@ async function main(): Promise<void> {
       FLOOR_QUERY: floorQuery,
     },
   });
-  cleanups.push(() => floor.stop());
+  onCleanUp(() => floor.stop());
 
   await waitForHttp(portal, `${portalUrl}/api/health`, 120_000);
   await waitForHttp(floor, `${floorUrl}/`, 120_000);

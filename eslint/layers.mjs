@@ -10,7 +10,7 @@ export const LAYERS = [
     name: "kernel",
     why: "configuration, logging, telemetry, errors, database, crypto and the other ideas every part shares",
     folders: ["config", "db", "crypto", "security", "forms", "text", "http", "sandbox", "generated", "telemetry", "time"],
-    files: ["env", "log", "errors", "duration", "deadline", "csv", "promises", "page-search-params", "portal-origin", "startup"],
+    files: ["env", "log", "errors", "duration", "deadline", "csv", "promises", "page-search-params", "portal-origin", "startup", "admission"],
   },
   {
     name: "outbound",

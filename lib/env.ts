@@ -315,8 +315,8 @@ const serverEnvSchema = z.object({
   // renews it every third of this, so it is also how long a killed instance delays its plan.
   PLAN_APPLY_LEASE_SECONDS: numberFrom(60, 10, 600),
   // Plans not yet approved (drafts and plans waiting for review; lib/plans/caps.ts), per person and per team
-  PLANS_MAX_OPEN_PER_PERSON: numberFrom(20, 1, 1_000),
-  PLANS_MAX_OPEN_PER_TEAM: numberFrom(100, 1, 10_000),
+  PLANS_MAX_OPEN_PER_PERSON: numberFrom(50, 1, 1_000),
+  PLANS_MAX_OPEN_PER_TEAM: numberFrom(250, 1, 10_000),
   CRON_SECRET: z
     .string()
     .min(16, { error: `must be at least 16 characters. Make one with: ${HOW_TO_MAKE_SECRET}` })

@@ -42,6 +42,13 @@ export function StateMessage({ failure, retryHref }: { failure: ListingFailure; 
           <RetryLink href={retryHref} />
         </Panel>
       );
+    case "busy":
+      return (
+        <Panel testId="state-busy" title="Busy" tone="warning">
+          <p>{failure.message}</p>
+          <RetryLink href={retryHref} />
+        </Panel>
+      );
     case "unavailable":
       return (
         <Panel testId="state-unavailable" title={failure.unreachable?.title ?? "The EMS did not answer"} tone="error">

@@ -1,7 +1,5 @@
 "use client";
 
-import { useEffect } from "react";
-import { useRouter } from "next/navigation";
 import { draftReplanAction, draftUndoAction } from "@/lib/actions/plans/draft";
 import { applyPlanAction, approvePlanAction, cancelPlanAction, rejectPlanAction, submitPlanAction } from "@/lib/actions/plans/review";
 import type { FormAction } from "@/lib/forms/action-state";
@@ -110,15 +108,4 @@ export function PlanControls({ planId, can, operations, credits, duration }: { p
       </div>
     </LatestMessageScope>
   );
-}
-
-/** Reloads the page's data every two seconds while the plan is being applied: live progress. */
-export function PlanProgressRefresher({ active }: { active: boolean }) {
-  const router = useRouter();
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => router.refresh(), 2000);
-    return () => clearInterval(timer);
-  }, [active, router]);
-  return null;
 }

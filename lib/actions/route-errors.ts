@@ -4,6 +4,7 @@ import { EmsError, RateLimitedError } from "@/lib/ems/errors";
 import { BadRequestError, GENERIC_ERROR_MESSAGE, isFieldError, isSafeError } from "@/lib/errors";
 import { FAILURE_STATUS, failureOf } from "@/lib/ems-access/shared-read";
 import { asDatabaseUnavailable } from "@/lib/db/outage";
+import { BusyError } from "@/lib/admission";
 import { retryAfterSeconds } from "@/lib/http/outage-page";
 import { log } from "@/lib/log";
 
@@ -50,6 +51,8 @@ export function errorResponse(error: unknown, context: { route: string; requestI
   const unavailable = asDatabaseUnavailable(error);
   if (unavailable) return problem(503, unavailable.message, { "Retry-After": String(retryAfterSeconds(0)) });
   if (error instanceof BadRequestError || isFieldError(error)) return problem(400, error.message);
+  // Heavy work refused while others of its kind run (lib/admission.ts): when to try again.
+  if (error instanceof BusyError) return problem(429, error.message, { "Retry-After": String(error.retryAfterSeconds) });
   if (isSafeError(error)) return problem(STATUS_BY_CODE[(error as { code?: string }).code ?? ""] ?? 409, error.message);
   log.error(
     {

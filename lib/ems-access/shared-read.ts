@@ -24,6 +24,7 @@ import type { Unreachable } from "@/lib/ems/unreachable";
 import { formatSeconds } from "@/lib/duration";
 import { listingEnv } from "@/lib/env";
 import { isSafeError, userMessageOf } from "@/lib/errors";
+import { BusyError } from "@/lib/admission";
 import { log } from "@/lib/log";
 import { getEmsClientForActor } from "./credential";
 
@@ -65,6 +66,8 @@ export type ListingFailure =
   | { kind: "no-credentials" }
   | { kind: "rejected"; message: string }
   | { kind: "rate-limited"; message: string; retryAfterSeconds: number; budget: RateBudget | null }
+  /** Heavy work refused while others of its kind run here (lib/admission.ts). */
+  | { kind: "busy"; message: string; retryAfterSeconds: number }
   | { kind: "unavailable"; message: string; unreachable?: Unreachable | null }
   | { kind: "bad-request"; message: string }
   | { kind: "invalid-response"; message: string }
@@ -75,6 +78,7 @@ export const FAILURE_STATUS: Readonly<Record<ListingFailure["kind"], number>> = 
   "no-credentials": 409,
   rejected: 403,
   "rate-limited": 429,
+  busy: 429,
   unavailable: 503,
   "bad-request": 400,
   "invalid-response": 502,
@@ -91,6 +95,7 @@ export function failureOf(error: unknown, requestId?: string): ListingFailure {
     const retryAfterSeconds = Math.max(0, Math.ceil(error.retryAfterSeconds));
     return { kind: "rate-limited", message: error.userMessage, retryAfterSeconds, budget: null };
   }
+  if (error instanceof BusyError) return { kind: "busy", message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   if (error instanceof UpstreamUnavailableError) return { kind: "unavailable", message: error.userMessage, unreachable: error.unreachable };
   if (error instanceof EmsBadRequestError) return { kind: "bad-request", message: error.userMessage };
   if (error instanceof InvalidResponseError) return { kind: "invalid-response", message: error.userMessage };

@@ -31,6 +31,7 @@ import { planDigest } from "./review";
 import { differsFrom, without } from "./operations";
 import { withoutHeaderValues, type WithHeaders } from "./redact";
 import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
+import { STEP_BATCH } from "./store";
 
 /**
  * Applies a plan's steps in order (issue 27 §2), resumably, on any number of instances:
@@ -196,9 +197,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
   let applied = 0;
   let finished = false;
   try {
-    const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
-    for (const step of steps as StepRow[]) {
-      if (step.state === "applied" || step.state === "skipped") continue;
+    for await (const step of stepsToRun(planId)) {
       // Time is up, or this instance is stopping: between steps, never mid-write; the plan is released and due at once.
       if ((deps.deadline !== undefined && Date.now() >= deps.deadline) || deps.signal?.aborted) return { status: "paused", applied };
       const lease = await renew(planId, leaseId, leaseMs);
@@ -237,6 +236,23 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
 }
 
 const UNEXPECTED = "A step failed unexpectedly; see the server logs. Apply it again to resume.";
+
+/**
+ * The steps not applied or skipped yet, in order, STEP_BATCH rows at a time: a plan of 5,000 steps
+ * read at once held every step's ciphertexts for the whole apply.
+ */
+async function* stepsToRun(planId: string): AsyncGenerator<StepRow> {
+  for (let after = -1; ;) {
+    const rows: StepRow[] = await prisma.changePlanStep.findMany({
+      where: { planId, position: { gt: after }, state: { notIn: ["applied", "skipped"] } },
+      orderBy: { position: "asc" },
+      take: STEP_BATCH,
+    });
+    yield* rows;
+    if (rows.length < STEP_BATCH) return;
+    after = rows[rows.length - 1].position;
+  }
+}
 
 type StepOutcome = { state: "applied" | "skipped" | "failed" | "conflict"; message: string | null } | "lost-lease";
 

@@ -39,7 +39,11 @@ export function creditsOf(operations: readonly DraftOperation[]): number {
 }
 
 export function planCost(operations: readonly DraftOperation[], budget: BudgetNow): PlanCost {
-  const credits = creditsOf(operations);
+  return costOfCredits(creditsOf(operations), budget);
+}
+
+/** What `credits` of plan work cost in time at the budget (planCost, for a plan counted rather than read). */
+export function costOfCredits(credits: number, budget: BudgetNow): PlanCost {
   const callSeconds = credits * SECONDS_PER_CALL;
   const usableNow = Math.max(0, budget.remaining - budget.reserved);
   const perWindow = Math.max(1, budget.limit - budget.reserved);

@@ -8,13 +8,14 @@ import { accountKey } from "@/lib/ems-access/account-key";
 import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
 import { failureOf } from "@/lib/ems-access/shared-read";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
+import { admitted } from "@/lib/admission";
 import { loadSetup } from "@/lib/setup/load";
 import { visibleText } from "@/lib/text/invisible-characters";
 import { assertRoomForPlan, lockTeamPlans } from "./caps";
 import { describeOperation } from "./diff";
 import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
-import { insertPlan, readSteps, stepOf } from "./store";
+import { insertPlan, readSteps, stepChanges, stepOf } from "./store";
 import { inverseOperations } from "./undo";
 
 /**
@@ -90,17 +91,29 @@ async function readDirectly(client: EmsClient, ids: { webhooks: Set<number>; gro
   return { webhook: (id) => hooks.get(id), group: (id) => groups.get(id) };
 }
 
+/**
+ * The records, from the setup as Health reads it (shared, frozen objects): a webhook is copied
+ * (with its group's id) only when asked for (a copy of every webhook of a 20,000-webhook account
+ * was 20,000 objects more for each draft).
+ */
 async function readSetupRecords(actor: Actor): Promise<RecordsNow> {
   const setup = await loadSetup(actor);
   if (setup.kind === "no-credentials") throw new NoCredentialError();
   if (setup.kind !== "ok") throw new SafeError(`The account's setup could not be read: ${setup.message} Nothing was planned.`, "plan_setup_unreadable");
-  const hooks = new Map<number, Webhook>();
+  const hooks = new Map<number, { hook: Webhook; groupId: number }>();
   const groups = new Map<number, WebhookGroup>();
   for (const group of setup.snapshot.data.groups) {
     groups.set(group.id, group);
-    for (const hook of group.webhooks ?? []) hooks.set(hook.id, { ...hook, group_id: hook.group_id ?? group.id });
+    for (const hook of group.webhooks ?? []) hooks.set(hook.id, { hook, groupId: group.id });
   }
-  return { webhook: (id) => hooks.get(id), group: (id) => groups.get(id) };
+  const copies = new Map<number, Webhook>();
+  const webhook = (id: number) => {
+    const found = hooks.get(id);
+    if (!found) return undefined;
+    if (!copies.has(id)) copies.set(id, { ...found.hook, group_id: found.hook.group_id ?? found.groupId });
+    return copies.get(id);
+  };
+  return { webhook, group: (id) => groups.get(id) };
 }
 
 /** The title a plan gets when its author gives none: its one operation, or how many. */
@@ -179,6 +192,16 @@ export function typesHeaderValue(edits: readonly PlanEdit[]): boolean {
 /** Drafts a plan from edits; throws EditProblemsError (each field's message) or a SafeError. */
 export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
   if (typesHeaderValue(input.edits)) assertRecentPassword(actor);
+  // A bulk edit (or a plan drafted again, which may hold thousands) reads the whole setup and makes
+  // up to 5,000 operations: heavy work, admitted (lib/admission.ts) or refused with when to retry.
+  if (isLarge(input.edits)) return admitted("drafting", actor.userId, () => draftNow(actor, input, context));
+  return draftNow(actor, input, context);
+}
+
+/** Edits that read the account's whole setup rather than a few records. */
+const isLarge = (edits: readonly PlanEdit[]) => edits.length > DIRECT_READS || edits.some((edit) => edit.kind.endsWith(".bulk"));
+
+async function draftNow(actor: Actor, input: DraftInput, context: { ip?: string }): Promise<{ planId: string; operations: number }> {
   const credential = await ownCredential(actor);
   const account = accountKey(credential.baseUrl, credential.consumerKey);
   if (input.forAccount !== undefined && input.forAccount !== account) {
@@ -199,6 +222,11 @@ export async function draftPlan(actor: Actor, input: DraftInput, context: { ip?:
  * plan's page, and the `updated_at` its apply expects). It goes through the same review.
  */
 export async function draftUndoPlan(actor: Actor, planId: string, context: { ip?: string } = {}): Promise<{ planId: string; operations: number; cannot: number }> {
+  // Up to 5,000 inverse operations, their records read: heavy work like any large draft.
+  return admitted("drafting", actor.userId, () => draftUndoNow(actor, planId, context));
+}
+
+async function draftUndoNow(actor: Actor, planId: string, context: { ip?: string }): Promise<{ planId: string; operations: number; cannot: number }> {
   const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, accountKey: true } });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   const credential = await ownCredential(actor);
@@ -235,9 +263,11 @@ export async function storeDraft(
   if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
   const title = fitTitle(input.title ?? "") || fitTitle(defaultTitle(operations));
   const planId = await prisma.$transaction(async (tx) => {
-    await lockTeamPlans(tx, actor.teamId);
-    // A replacement takes its draft's place: it adds none.
-    if (!input.replacesPlanId) await assertRoomForPlan(tx, actor);
+    // A replacement takes its draft's place: it adds none, so it needs neither the count nor its lock.
+    if (!input.replacesPlanId) {
+      await lockTeamPlans(tx, actor.teamId);
+      await assertRoomForPlan(tx, actor);
+    }
     if (input.replacesPlanId) {
       // Only a draft, of this team, by this person: anything else is not theirs to replace.
       const replaced = await tx.changePlan.updateMany({
@@ -292,6 +322,10 @@ export async function draftReplan(actor: Actor, planId: string, context: { ip?: 
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   if (plan.status !== "conflict" && plan.status !== "failed")
     throw new SafeError("Only a plan that stopped (a conflict or a failed step) is planned again.", "plan_state");
-  const remaining = (await readSteps(planId)).filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => editOf(step.operation));
+  // The changes are all it needs: the before-states (most of a step's bytes) stay unread.
+  const remaining: PlanEdit[] = [];
+  for await (const step of stepChanges(planId, prisma, { state: { notIn: ["applied", "skipped"] } })) {
+    remaining.push(editOf({ operation: step.operation, recordId: step.recordId ?? undefined, changes: step.changes, before: null }));
+  }
   return draftPlan(actor, { title: `${plan.title} (planned again)`, edits: remaining, forAccount: plan.accountKey }, context);
 }

@@ -7,12 +7,16 @@ import { emsConfig } from "@/lib/ems";
 import { NotFoundError } from "@/lib/errors";
 import { loadHealthReport } from "@/lib/health/report";
 import { labelOf } from "@/lib/setup/setup-data";
-import { planCost, type PlanCost } from "./cost";
+import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
 import type { PlanStatus } from "./review";
 import { INTRODUCED_BY_AUTHOR_MESSAGE, madeManagerBy, OTHER_ACCOUNT_MESSAGE, readsAccount, reviewRequired } from "./review";
-import { readSteps } from "./store";
+import { readSteps, stepChanges, type StoredStep } from "./store";
+import type { DraftOperation } from "./operations";
+import { loadListing } from "@/lib/listing/load";
+import { parseListingSearchParams } from "@/lib/listing/search-params";
+import type { RateBudget } from "@/lib/ems-access/shared-read";
 import type { StepState } from "./steps";
 
 /**
@@ -83,15 +87,45 @@ export interface PlanPageData {
 
 const userLabel = (user: { name: string; email: string } | null | undefined) => (user ? `${user.name} (${user.email})` : null);
 
+/** The operations not applied yet, their changes only (what the impact simulates), a batch of steps at a time. */
+async function pendingOperations(planId: string): Promise<DraftOperation[]> {
+  const operations: DraftOperation[] = [];
+  for await (const step of stepChanges(planId, prisma, { state: { notIn: ["applied", "skipped"] } })) {
+    operations.push({ operation: step.operation, recordId: step.recordId ?? undefined, changes: step.changes, before: null });
+  }
+  return operations;
+}
+
+/**
+ * The names of the groups the shown steps are in, from one listing of their ids (at most a page's
+ * worth: OPERATIONS_PER_PAGE, the listing's limit of ids), with the budget it reports.
+ */
+async function groupNamesOf(actor: Actor, steps: readonly StoredStep[]): Promise<{ names: Map<number, string>; budget: RateBudget | null }> {
+  const ids = [...new Set(steps.map((step) => describeOperation(step.operation).groupId).filter((id): id is number => id !== null && id > 0))];
+  if (ids.length === 0) return { names: new Map(), budget: null };
+  const state = parseListingSearchParams("webhook-groups", { ids: ids.join(",") });
+  const outcome = await loadListing(actor, { ...state, fields: ["id", "name"], page: 1, perPage: OPERATIONS_PER_PAGE });
+  if (outcome.kind !== "ok") return { names: new Map(), budget: null };
+  return { names: new Map(outcome.items.map((item) => [Number(item.id), labelOf(item as { id: number; name?: string })])), budget: outcome.budget };
+}
+
+/**
+ * The plan page's data with a bounded working set whatever the plan's size: the steps are counted
+ * in SQL and only the page shown is read and decrypted (before-states included); the impact, for
+ * a plan not applied yet, walks the steps' changes a batch at a time over the setup Health reads.
+ * A plan under way or ended reads no setup at all (each write drops the account's shared answers,
+ * so every view while it applies would read all of it from the EMS again): the names of the
+ * groups shown come from one listing of their ids.
+ */
 export async function loadPlanPage(actor: Actor, planId: string, options: { page?: number } = {}): Promise<PlanPageData> {
   const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId } });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
   const userIds = [plan.authorId, plan.approvedById, plan.rejectedById, plan.appliedById].filter((id): id is string => Boolean(id));
-  const [users, membership, review, steps, reverts, undoneBy] = await Promise.all([
+  const [users, membership, review, tally, reverts, undoneBy] = await Promise.all([
     prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }),
     prisma.membership.findUnique({ where: { userId: actor.userId }, select: { role: true, teamId: true } }),
     reviewRequired(actor.teamId),
-    readSteps(plan.id),
+    prisma.changePlanStep.groupBy({ by: ["state", "operation"], where: { planId: plan.id }, _count: { _all: true } }),
     plan.revertsPlanId ? prisma.changePlan.findFirst({ where: { id: plan.revertsPlanId, teamId: actor.teamId }, select: { id: true, title: true } }) : null,
     prisma.changePlan.findFirst({
       where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: "cancelled" } },
@@ -103,26 +137,38 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const status = plan.status as PlanStatus;
   const open = status === "draft" || status === "submitted" || status === "approved";
 
+  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
+  let operationCount = 0;
+  let pendingCredits = 0;
+  for (const row of tally) {
+    counts[row.state as StepState] += row._count._all;
+    operationCount += row._count._all;
+    if (row.state !== "applied" && row.state !== "skipped")
+      pendingCredits += creditsOf([{ operation: row.operation as DraftOperation["operation"], changes: {}, before: null }]) * row._count._all;
+  }
+  const pageCount = Math.max(1, Math.ceil(operationCount / OPERATIONS_PER_PAGE));
+  // A page number from the URL may be a fraction (?page=1.5): pages are whole.
+  const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
+  const start = (page - 1) * OPERATIONS_PER_PAGE;
+  // The page's steps, and the one before it (whether its first group is "continued").
+  const read = await readSteps(plan.id, prisma, { from: Math.max(0, start - 1), to: start + OPERATIONS_PER_PAGE });
+  const before = start > 0 ? read[0] : undefined;
+  const shown = start > 0 ? read.slice(1) : read;
+
   // Names and the impact come from the plan's own account: read with a credential of another, they
   // would name that account's groups and judge its findings (issue 35).
   const sameAccount = await readsAccount(actor, plan.accountKey);
-  const health = sameAccount ? await loadHealthReport(actor) : null;
+  const health = open && sameAccount ? await loadHealthReport(actor) : null;
   const setup = health?.kind === "ok" ? health.snapshot.data : null;
-  const groupNames = new Map((setup?.groups ?? []).map((group) => [group.id, labelOf(group)]));
+  const listed = !open && sameAccount ? await groupNamesOf(actor, shown) : null;
+  const groupNames = setup ? new Map(setup.groups.map((group) => [group.id, labelOf(group)])) : (listed?.names ?? new Map<number, string>());
   const eventNames = new Map((setup?.events ?? []).map((event) => [event.id, labelOf(event)]));
   const groupHeaders = new Map((setup?.groups ?? []).map((group) => [group.id, (group.headers ?? []).map((header) => header.key)]));
   const names = { group: (id: number) => groupNames.get(id), event: (id: number) => eventNames.get(id), groupHeaders: (id: number) => groupHeaders.get(id) };
 
-  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
-  for (const step of steps) counts[step.state]++;
-  const pageCount = Math.max(1, Math.ceil(steps.length / OPERATIONS_PER_PAGE));
-  // A page number from the URL may be a fraction (?page=1.5): pages are whole.
-  const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
-  const start = (page - 1) * OPERATIONS_PER_PAGE;
-  const shown = steps.slice(start, start + OPERATIONS_PER_PAGE);
   // Runs, not one section per group: the operations stay in the order they are applied in.
   const sections: PlanGroupSection[] = [];
-  let previousGroup = start > 0 ? describeOperation(steps[start - 1].operation, names).groupId : undefined;
+  let previousGroup = before ? describeOperation(before.operation, names).groupId : undefined;
   for (const step of shown) {
     const diff = describeOperation(step.operation, names);
     const key = diff.groupId;
@@ -135,15 +181,15 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     section.steps.push({ position: step.position, state: step.state, message: step.message, diff });
     previousGroup = key;
   }
-  const underWay = status === "applying" ? (steps.find((step) => step.state === "running") ?? steps.find((step) => step.state === "pending")) : undefined;
-  const current = underWay ? { position: underWay.position, page: Math.floor(steps.indexOf(underWay) / OPERATIONS_PER_PAGE) + 1 } : null;
+  const underWay = status === "applying" ? await currentStep(plan.id) : null;
+  const current = underWay ? { position: underWay.position, page: Math.floor(underWay.position / OPERATIONS_PER_PAGE) + 1 } : null;
 
-  const pending = steps.filter((step) => step.state !== "applied" && step.state !== "skipped").map((step) => step.operation);
-  const impact = open && setup && health?.kind === "ok" ? planImpact(setup, pending, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
-  const budget = health?.kind === "ok" ? health.budget : null;
+  const impact =
+    health?.kind === "ok" ? planImpact(health.snapshot.data, await pendingOperations(plan.id), { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
+  const budget = health?.kind === "ok" ? health.budget : (listed?.budget ?? null);
   const limit = budget?.limit ?? 2000;
   const reserved = Math.ceil(limit * emsConfig().backgroundReserveShare);
-  const cost = planCost(pending, { limit, remaining: budget?.remaining ?? limit, resetInSeconds: budget?.resetInSeconds ?? 0, windowSeconds: 600, reserved });
+  const cost = costOfCredits(pendingCredits, { limit, remaining: budget?.remaining ?? limit, resetInSeconds: budget?.resetInSeconds ?? 0, windowSeconds: 600, reserved });
 
   const manager = membership?.teamId === actor.teamId && canManageTeam(membership.role);
   const author = plan.authorId === actor.userId;
@@ -169,7 +215,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     awaitingApplier: status === "applying" && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
     revertsPlan: reverts,
     undoneBy,
-    operationCount: steps.length,
+    operationCount,
     counts,
     current,
     sections,
@@ -178,9 +224,9 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     impact,
     impactUnavailable: !open
       ? null
-      : !health
+      : !sameAccount
         ? "Your API credentials are for another EMS account than this plan's (or you have none): its impact and group names are not shown."
-        : health.kind !== "ok"
+        : health && health.kind !== "ok"
           ? "message" in health
             ? health.message
             : "Save API credentials to see the impact."
@@ -199,8 +245,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
       undo: counts.applied > 0 && (status === "applied" || status === "failed" || status === "conflict" || status === "cancelled") && !undoneBy,
     },
     editHref:
-      status === "draft" && author && steps.length === 1 && steps[0].operation.operation === "webhooks.update"
-        ? `/webhooks/${steps[0].operation.recordId}/edit?plan=${plan.id}`
+      status === "draft" && author && operationCount === 1 && shown[0]?.operation.operation === "webhooks.update"
+        ? `/webhooks/${shown[0].operation.recordId}/edit?plan=${plan.id}`
         : null,
     approveBlockedBecause:
       status === "submitted" && manager && ownApprovalBlocked
@@ -213,6 +259,40 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
               ? "An owner or admin approves it."
               : null,
   };
+}
+
+/** What the plan page's live progress shows while a plan is applied: counted in SQL, nothing decrypted, no EMS call. */
+export interface PlanProgress {
+  status: PlanStatus;
+  operationCount: number;
+  counts: Record<StepState, number>;
+  current: { position: number; page: number } | null;
+}
+
+/** The plan's progress (GET /api/plans/{id}/progress, polled every two seconds while it applies). */
+export async function loadPlanProgress(actor: Actor, planId: string): Promise<PlanProgress> {
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, status: true } });
+  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const [tally, underWay] = await Promise.all([
+    prisma.changePlanStep.groupBy({ by: ["state"], where: { planId }, _count: { _all: true } }),
+    plan.status === "applying" ? currentStep(planId) : null,
+  ]);
+  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
+  for (const row of tally) counts[row.state as StepState] += row._count._all;
+  return {
+    status: plan.status as PlanStatus,
+    operationCount: Object.values(counts).reduce((sum, count) => sum + count, 0),
+    counts,
+    current: underWay ? { position: underWay.position, page: Math.floor(underWay.position / OPERATIONS_PER_PAGE) + 1 } : null,
+  };
+}
+
+/** The step being sent, or the next to be. */
+async function currentStep(planId: string): Promise<{ position: number } | null> {
+  return (
+    (await prisma.changePlanStep.findFirst({ where: { planId, state: "running" }, orderBy: { position: "asc" }, select: { position: true } })) ??
+    (await prisma.changePlanStep.findFirst({ where: { planId, state: "pending" }, orderBy: { position: "asc" }, select: { position: true } }))
+  );
 }
 
 export interface PlanListItem {

@@ -9,7 +9,7 @@ import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
-import { readSteps } from "./store";
+import { stepChanges } from "./store";
 
 /**
  * Review (issue 27 §2): a plan goes draft → submitted → approved (or rejected), then is applied.
@@ -40,13 +40,16 @@ export async function reviewRequired(teamId: string, tx: TransactionClient = pri
   return managers >= 2;
 }
 
-/** What an approval is of: the steps' operations, records and changes, in order. */
+/**
+ * What an approval is of: the steps' operations, records and changes, in order. Read a batch of
+ * steps at a time and only the columns hashed: the before-states (what the apply checks before
+ * sending, and most of a step's bytes) are neither read nor decrypted.
+ */
 export async function planDigest(planId: string, tx: TransactionClient = prisma): Promise<string> {
-  const steps = await readSteps(planId, tx);
   const hash = createHash("sha256");
   // What is sent, to which record: not what the apply checks before sending (it moves along as
   // earlier steps of the plan change the same record).
-  for (const step of steps) hash.update(JSON.stringify([step.position, step.operation.operation, step.operation.recordId ?? null, step.operation.changes]));
+  for await (const step of stepChanges(planId, tx)) hash.update(JSON.stringify([step.position, step.operation, step.recordId, step.changes]));
   return hash.digest("hex");
 }
 

@@ -1,8 +1,9 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { loadListing } from "@/lib/listing/load";
-import { parseListingSearchParams, type SearchParamsInput } from "@/lib/listing/search-params";
-import type { ListingFailure } from "@/lib/ems-access/shared-read";
+import { parseListingSearchParams, type ListingState, type SearchParamsInput } from "@/lib/listing/search-params";
+import { admitted, BusyError } from "@/lib/admission";
+import { failureOf, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { pageSearchParams } from "@/lib/page-search-params";
 import { MAX_PLAN_OPERATIONS } from "./draft";
 
@@ -44,8 +45,22 @@ export interface Selection {
   notices: string[];
 }
 
+/**
+ * Admitted as heavy work (lib/admission.ts: the "busy" failure while this person, or too many
+ * people on this instance, read one), unless it is at most one page: a selection of `ids=` is.
+ */
 export async function loadSelection(actor: Actor, resource: "webhooks" | "webhook-groups", input: SearchParamsInput): Promise<Selection | ListingFailure> {
   const state = parseListingSearchParams(resource, input);
+  if (state.ids.length > 0) return readSelection(actor, resource, state);
+  try {
+    return await admitted("selection", actor.userId, () => readSelection(actor, resource, state));
+  } catch (error) {
+    if (error instanceof BusyError) return failureOf(error);
+    throw error;
+  }
+}
+
+async function readSelection(actor: Actor, resource: "webhooks" | "webhook-groups", state: ListingState): Promise<Selection | ListingFailure> {
   const records: { id: number; name: string }[] = [];
   let total = 0;
   for (let page = 1; records.length < MAX_PLAN_OPERATIONS; page++) {

@@ -2,20 +2,23 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { resourceOf, verbOf, type DraftOperation } from "./operations";
-import { openBefore, openChanges, sealBefore, sealChanges, type PlanStepInput, type StepState } from "./steps";
+import { openBefore, openChanges, sealBefore, sealChanges, type PlanStepInput, type StepChanges, type StepState } from "./steps";
 
 /**
  * A plan's rows: stored in one transaction, read back decrypted. Callers check who may do what
  * (lib/plans/draft.ts, review.ts, apply.ts) before they call these.
  */
 
+/** Steps written or read at a time by the functions that walk a whole plan: a bounded working set whatever its size. */
+export const STEP_BATCH = 500;
+
 /** A step's rows, as the steps of a new plan are written (ids made here: their encryption is bound to them). */
-export function stepRows(planId: string, steps: readonly PlanStepInput[]) {
-  return steps.map((step, position) => {
+export function stepRows(planId: string, steps: readonly PlanStepInput[], firstPosition = 0) {
+  return steps.map((step, index) => {
     const id = randomUUID();
     return {
       id,
-      position,
+      position: firstPosition + index,
       operation: step.operation,
       recordId: step.recordId ?? null,
       expectedUpdatedAt: step.expectedUpdatedAt ?? null,
@@ -58,9 +61,13 @@ export async function insertPlan(
       authorId: input.authorId ?? null,
       status: input.status ?? "draft",
       revertsPlanId: input.revertsPlanId ?? null,
-      steps: { create: stepRows(planId, input.steps) },
     },
   });
+  // A batch at a time: a plan of 5,000 steps as one statement held every step's ciphertexts, and
+  // the statement built from them, at once.
+  for (let start = 0; start < input.steps.length; start += STEP_BATCH) {
+    await tx.changePlanStep.createMany({ data: stepRows(planId, input.steps.slice(start, start + STEP_BATCH), start).map((row) => ({ ...row, planId })) });
+  }
   return planId;
 }
 
@@ -74,9 +81,15 @@ export interface StoredStep {
   operation: DraftOperation;
 }
 
-/** A plan's steps in order, decrypted: only for the server (they hold header values). */
-export async function readSteps(planId: string, tx: TransactionClient = prisma): Promise<StoredStep[]> {
-  const rows = await tx.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" } });
+/**
+ * A plan's steps in order, decrypted: only for the server (they hold header values). `positions`:
+ * only those from `from` up to (not including) `to`, for a page of a large plan.
+ */
+export async function readSteps(planId: string, tx: TransactionClient = prisma, positions?: { from: number; to: number }): Promise<StoredStep[]> {
+  const rows = await tx.changePlanStep.findMany({
+    where: { planId, ...(positions ? { position: { gte: positions.from, lt: positions.to } } : {}) },
+    orderBy: { position: "asc" },
+  });
   return rows.map((row) => ({
     id: row.id,
     position: row.position,
@@ -91,6 +104,36 @@ export async function readSteps(planId: string, tx: TransactionClient = prisma):
       changes: openChanges(planId, row.id, row.changesCiphertext),
     },
   }));
+}
+
+/**
+ * A plan's steps in order, their changes decrypted (not their before-states), a batch at a time:
+ * what a walk over a whole plan needs (the approval's digest, the plan page's impact and cost).
+ */
+export async function* stepChanges(
+  planId: string,
+  tx: TransactionClient = prisma,
+  where: { state?: { notIn: StepState[] } } = {},
+): AsyncGenerator<{ position: number; state: StepState; operation: DraftOperation["operation"]; recordId: number | null; changes: StepChanges }> {
+  for (let after = -1; ;) {
+    const rows = await tx.changePlanStep.findMany({
+      where: { planId, position: { gt: after }, ...where },
+      orderBy: { position: "asc" },
+      take: STEP_BATCH,
+      select: { id: true, position: true, state: true, operation: true, recordId: true, changesCiphertext: true },
+    });
+    for (const row of rows) {
+      yield {
+        position: row.position,
+        state: row.state as StepState,
+        operation: row.operation as DraftOperation["operation"],
+        recordId: row.recordId,
+        changes: openChanges(planId, row.id, row.changesCiphertext),
+      };
+    }
+    if (rows.length < STEP_BATCH) return;
+    after = rows[rows.length - 1].position;
+  }
 }
 
 export const isWebhookOperation = (op: DraftOperation) => resourceOf(op.operation) === "webhooks";

@@ -136,7 +136,21 @@ async function walk<R extends "webhook-groups" | "events">(
  * The setup as this person's own credential sees it (nobody else's). Never throws for the API's
  * sake: every failure is a state the page shows. `refresh` asks the API for every page again.
  */
-export async function loadSetup(actor: Actor, options: { refresh?: boolean } = {}): Promise<SetupOutcome> {
+export function loadSetup(actor: Actor, options: { refresh?: boolean } = {}): Promise<SetupOutcome> {
+  // One read per person at a time in this process: while a plan is applied each write drops the
+  // account's shared answers and their flights, and every view in between (Health, Coverage, a
+  // draft, a webhook's page) walked all 35 pages of a 5,000-group account again, side by side.
+  const key = `${actor.teamId}\n${actor.userId}\n${options.refresh === true}`;
+  const inflight = setupFlights.get(key);
+  if (inflight) return inflight;
+  const flight = readOwnSetup(actor, options).finally(() => setupFlights.delete(key));
+  setupFlights.set(key, flight);
+  return flight;
+}
+
+const setupFlights = new Map<string, Promise<SetupOutcome>>();
+
+async function readOwnSetup(actor: Actor, options: { refresh?: boolean }): Promise<SetupOutcome> {
   const windowMs = emsConfig().coverageCacheMs;
   const outcome = await loadShared(actor, null, "webhook-groups", undefined, { refresh: options.refresh, kind: "coverage", windowMs }, (client, shared) =>
     readSetup(client, shared),

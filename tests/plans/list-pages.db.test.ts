@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { storeDraft } from "@/lib/plans/draft";
 import { listPlans, loadPlanPage, OPERATIONS_PER_PAGE, PLANS_PER_PAGE } from "@/lib/plans/page";
 import type { Webhook } from "@/lib/ems";
@@ -10,6 +10,13 @@ import { createTeam } from "../teams/fixtures";
  */
 describe("listPlans with a crafted page number", () => {
   it("a fraction, a huge or a negative page is a whole page in range", async () => {
+    // Two pages of drafts: more than one person may keep open by default (lib/plans/caps.ts).
+    const cap = process.env.PLANS_MAX_OPEN_PER_PERSON;
+    process.env.PLANS_MAX_OPEN_PER_PERSON = String(2 * PLANS_PER_PAGE);
+    onTestFinished(() => {
+      if (cap === undefined) delete process.env.PLANS_MAX_OPEN_PER_PERSON;
+      else process.env.PLANS_MAX_OPEN_PER_PERSON = cap;
+    });
     const owner = await createTeam();
     const hook = { id: 7, name: "Paged", updated_at: "2026-11-27 01:00:00" } as Webhook;
     for (let n = 0; n <= PLANS_PER_PAGE; n++) {

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { OperationDiff } from "@/components/plans/operation-diff";
-import { PlanControls, PlanProgressRefresher } from "@/components/plans/plan-controls";
+import { PlanControls } from "@/components/plans/plan-controls";
+import { PlanProgressView } from "@/components/plans/plan-progress";
 import { PlanPager } from "@/components/plans/plan-pager";
 import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
 import { Notice } from "@/components/ui/notice";
@@ -71,40 +72,6 @@ function Impact({ plan }: { plan: PlanPageData }) {
   );
 }
 
-function Progress({ plan }: { plan: PlanPageData }) {
-  const done = plan.counts.applied + plan.counts.skipped;
-  const percent = plan.operationCount === 0 ? 0 : Math.round((done / plan.operationCount) * 100);
-  return (
-    <div className="space-y-1" data-testid="plan-progress">
-      <div
-        className="h-2 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={plan.operationCount}
-        aria-valuenow={done}
-        aria-label="Steps done"
-      >
-        <div className="h-full bg-emerald-500 transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
-      <p className="text-sm text-slate-700" data-testid="plan-progress-count">
-        {done.toLocaleString("en-US")} of {count(plan.operationCount, "step")} done
-        {plan.counts.failed ? `, ${plan.counts.failed} failed` : ""}
-        {plan.counts.conflict ? `, ${plan.counts.conflict} in conflict` : ""}
-        {plan.counts.skipped ? ` (${plan.counts.skipped} skipped)` : ""}
-      </p>
-      {plan.current ? (
-        // Where it is, one click away on a plan of many pages.
-        <p className="text-sm text-slate-600" data-testid="plan-progress-current">
-          Now:{" "}
-          <Link href={`/plans/${plan.id}?page=${plan.current.page}#step-${plan.current.position + 1}`} prefetch={false} className="text-brand-700 underline">
-            step {(plan.current.position + 1).toLocaleString("en-US")}
-          </Link>
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 /**
  * A change plan (issue 27 §2): what it will do, in words and side by side, grouped by group; its
  * impact on Health and Coverage; what it costs; who drafted, approved and applied it; and live
@@ -140,7 +107,6 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   const warned = plan.sections.reduce((sum, section) => sum + section.steps.filter((step) => step.diff.warnings.length > 0).length, 0);
   return (
     <div className="space-y-5">
-      <PlanProgressRefresher active={started} />
       <nav aria-label="Breadcrumb" className="text-sm">
         <Link href="/plans" className="text-brand-700 underline">
           Plans
@@ -226,7 +192,15 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
       <section className="grid grid-cols-1 gap-3 lg:grid-cols-3" aria-label="Summary">
         <div className="rounded-lg border border-slate-200 bg-white p-4 lg:col-span-2">
           <h2 className="mb-2 text-sm font-semibold text-slate-900">{showStates ? "Progress" : "Impact"}</h2>
-          {showStates ? <Progress plan={plan} /> : <Impact plan={plan} />}
+          {showStates ? (
+            <PlanProgressView
+              planId={plan.id}
+              live={started}
+              initial={{ status: plan.status, operationCount: plan.operationCount, counts: plan.counts, current: plan.current }}
+            />
+          ) : (
+            <Impact plan={plan} />
+          )}
         </div>
         {/* What is left to send: nothing to say once the plan has ended. */}
         {plan.cost.credits > 0 ? (

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { authedRoute } from "@/lib/actions/route";
+import { admit } from "@/lib/admission";
 import { problem } from "@/lib/actions/route-errors";
 import { auditByActor } from "@/lib/audit/log";
 import { getEmsClientForActor } from "@/lib/ems-access/credential";
@@ -57,11 +58,23 @@ export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
     if (client === null) return problem(409, "Add your EMS API credentials in Settings first.");
 
     const limits = exportEnv();
-    const slot = await acquireExportSlot(actor.userId, { max: limits.EXPORT_MAX_CONCURRENT, holdSeconds: limits.EXPORT_MAX_SECONDS + SLOT_MARGIN_SECONDS });
+    // This instance's share first (lib/admission.ts: 429 with Retry-After), then the person's across instances.
+    const admission = admit("export", actor.userId);
+    const slot = await acquireExportSlot(actor.userId, { max: limits.EXPORT_MAX_CONCURRENT, holdSeconds: limits.EXPORT_MAX_SECONDS + SLOT_MARGIN_SECONDS }).catch(
+      (error: unknown) => {
+        admission.release();
+        throw error;
+      },
+    );
     if (!slot) {
+      admission.release();
       const running = limits.EXPORT_MAX_CONCURRENT === 1 ? "an export" : `${limits.EXPORT_MAX_CONCURRENT} exports`;
       return problem(429, `You already have ${running} running. Wait for one to finish, or cancel it, then start this one again.`);
     }
+    const finished = async () => {
+      admission.release();
+      await slot.release();
+    };
 
     try {
       if (includeHeaderValues) {
@@ -81,7 +94,7 @@ export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
         signal: request.signal,
         requestId,
         teamId: actor.teamId,
-        onFinish: slot.release,
+        onFinish: finished,
       });
       return new Response(stream, {
         headers: {
@@ -92,7 +105,7 @@ export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
         },
       });
     } catch (error) {
-      await slot.release();
+      await finished();
       // The browser gave up (the export was cancelled before its first page): nobody to answer.
       if (request.signal.aborted) return new Response(null, { status: 499 });
       throw error;
