@@ -33,18 +33,28 @@ function startupProblems(output: string): string[] {
   return problems;
 }
 
-/** Hydration errors and uncaught exceptions of every page of the context, as React and Next.js report them in development. */
-function watchBrowser(context: BrowserContext): () => string[] {
-  const problems: string[] = [];
+/**
+ * What the pages of these contexts print: every console message, for the report (a Fast Refresh that
+ * keeps reloading a page shows there), and among them the problems: hydration errors and uncaught
+ * exceptions, as React and Next.js report them in development.
+ */
+function watchBrowser(contexts: BrowserContext[]): { problems: string[]; console: string[] } {
+  const seen = { problems: [] as string[], console: [] as string[] };
   const watch = (page: Page) => {
     page.on("console", (message) => {
-      if (message.type() === "error" && /hydrat/i.test(message.text())) problems.push(`${page.url()}: ${message.text()}`);
+      seen.console.push(`${page.url()} [${message.type()}] ${message.text()}`);
+      if (message.type() === "error" && /hydrat/i.test(message.text())) seen.problems.push(`${page.url()}: ${message.text()}`);
     });
-    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    page.on("pageerror", (error) => {
+      seen.console.push(`${page.url()} [uncaught] ${error.message}`);
+      seen.problems.push(`${page.url()}: ${error.message}`);
+    });
   };
-  context.pages().forEach(watch);
-  context.on("page", watch);
-  return () => problems;
+  for (const context of contexts) {
+    context.pages().forEach(watch);
+    context.on("page", watch);
+  }
+  return seen;
 }
 
 /**
@@ -64,7 +74,7 @@ test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the s
   const server = await startDevServer();
   const context = await browser.newContext({ baseURL: server.baseUrl });
   const visitor = await browser.newContext({ baseURL: server.baseUrl });
-  const browserProblems = [watchBrowser(context), watchBrowser(visitor)];
+  const browserSeen = watchBrowser([context, visitor]);
   try {
     const page = await context.newPage();
     // The README: "Open http://localhost:3000 and create an account."
@@ -111,10 +121,10 @@ test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the s
     await visitor.close();
     // Taken before the server stops, and also when a step failed: the server's own report usually says why.
     const reported = startupProblems(server.output());
-    const seen = browserProblems.flatMap((problems) => problems());
     await server.stop();
     await testInfo.attach("npm run dev output", { body: server.output(), contentType: "text/plain" });
+    await testInfo.attach("browser console", { body: browserSeen.console.join("\n"), contentType: "text/plain" });
     expect.soft(reported, "what `npm run dev` reported").toEqual([]);
-    expect.soft(seen, "what the browser reported").toEqual([]);
+    expect.soft(browserSeen.problems, "what the browser reported").toEqual([]);
   }
 });
