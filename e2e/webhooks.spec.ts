@@ -104,6 +104,21 @@ test.describe("webhooks", () => {
     await expect(page.getByTestId("webhook-view").getByRole("heading", { level: 1 })).toBeVisible();
   });
 
+  test("a link in the panel leads to its page without the panel over it; Back brings the panel again", async ({ page }) => {
+    await page.goto("/webhooks");
+    await page.getByTestId("listing-row").first().locator("a.row-link").click();
+    await expect(page).toHaveURL(/\/webhooks\/\d+$/);
+    const panel = page.getByTestId("side-panel");
+    // A client navigation to an address the panel's slot has no page for: the slot keeps what it had.
+    await panel.getByTestId("webhook-group-link").click();
+    await expect(page).toHaveURL(/\/webhook-groups\/\d+$/);
+    await expect(page.getByTestId("group-findings").or(page.getByTestId("group-no-findings"))).toBeVisible();
+    await expect(panel).toHaveCount(0);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/webhooks\/\d+$/);
+    await expect(panel.getByTestId("webhook-view")).toBeVisible();
+  });
+
   test("the groups list says what is in each group", async ({ page }) => {
     const groups = await apiList("webhook-groups", "per-page=20&expand=webhooks");
     await page.goto("/webhook-groups");

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useRef } from "react";
-import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { usePathname, useRouter } from "next/navigation";
 import { X } from "lucide-react";
 
 /**
@@ -9,18 +9,29 @@ import { X } from "lucide-react";
  * route, app/(portal)/@panel): closing it goes back to the page under it, so Back and Escape both
  * close it and the list keeps its place. The full page is a plain link (a document request, not
  * intercepted). No dialog library: this is the only one and it needs little.
+ *
+ * It is drawn only while the address is the one it opened at. A client navigation elsewhere (a link
+ * in the panel, a keyboard shortcut, the palette) leaves a parallel route slot as it was when the slot
+ * has no page for the new address, so the panel would stay over the next page; Back brings it again.
+ * (A catch-all page in the slot used to close it, but a catch-all claims every address of the site,
+ * /sign-in included, and `next dev` then found those pages unreachable and answered 404.)
  */
 export function SidePanel({ title, fullPageHref, children }: { title: string; fullPageHref: string | null; children: React.ReactNode }) {
   const router = useRouter();
+  const pathname = usePathname();
+  const [openedAt] = useState(pathname);
+  const open = pathname === openedAt;
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    if (!open) return;
     panel.current?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape" && !event.defaultPrevented) router.back();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [router]);
+  }, [router, open]);
+  if (!open) return null;
   return (
     <div className="fixed inset-0 z-40 flex justify-end" data-testid="side-panel">
       <button type="button" aria-label="Close the panel" className="absolute inset-0 cursor-default bg-slate-900/20" onClick={() => router.back()} tabIndex={-1} />

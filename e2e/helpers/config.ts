@@ -45,3 +45,16 @@ export const ROLE_STATE = {
  * re-authentication window instead of waiting ten minutes). Nothing else reads it.
  */
 export const E2E_DATABASE_URL_FILE = "e2e/.auth/database-url";
+
+/**
+ * Ports for the servers e2e/readme-dev.spec.ts starts with `npm run dev` (the portal and its embedded
+ * PostgreSQL): the first free ones of this range, `first-last`. Apart from the suite's own ports above.
+ */
+export const E2E_DEV_PORTS = portRange(process.env.E2E_DEV_PORTS || "3300-3349");
+
+function portRange(text: string): { first: number; last: number } {
+  const [first, last] = text.split("-").map(Number);
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first! < 1 || last! > 65535 || first! > last!)
+    throw new Error(`E2E_DEV_PORTS must be first-last, e.g. 3300-3349 (got "${text}")`);
+  return { first: first!, last: last! };
+}

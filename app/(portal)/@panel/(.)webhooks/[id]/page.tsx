@@ -13,10 +13,16 @@ import { loadWebhookPage } from "@/lib/webhooks/page";
  */
 export default async function WebhookPanel(props: PageProps<"/webhooks/[id]">) {
   const actor = await requireActor();
-  const id = parseRecordId((await props.params).id);
+  const param = (await props.params).id;
+  const id = parseRecordId(param);
   const data = id === null ? ({ kind: "not-found" } as const) : await loadWebhookPage(actor, id);
   return (
-    <SidePanel title={data.kind === "ok" ? data.webhook.name || `Webhook ${data.webhook.id}` : "Webhook"} fullPageHref={data.kind === "ok" ? `/webhooks/${id}` : null}>
+    // Keyed by the record: another webhook's panel is a new one, opened at its own address (SidePanel).
+    <SidePanel
+      key={param}
+      title={data.kind === "ok" ? data.webhook.name || `Webhook ${data.webhook.id}` : "Webhook"}
+      fullPageHref={data.kind === "ok" ? `/webhooks/${id}` : null}
+    >
       {data.kind === "not-found" ? (
         <RecordNotFound title="No such webhook in your account" backHref="/webhooks" backLabel="Back to the list" testId="webhook-not-found" />
       ) : data.kind !== "ok" ? (

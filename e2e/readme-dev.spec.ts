@@ -1,0 +1,130 @@
+import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { newTestUser } from "./helpers/auth";
+import { startDevServer } from "./helpers/dev-server";
+
+// The README's first command, as a newcomer runs it: `npm run dev` (scripts/dev.ts, then `next dev`
+// with Turbopack) on a fresh database, then the README's first steps in a browser. The rest of the
+// suite tests the production build; the development server differs from it where it matters here:
+// `next dev` checks the routes strictly and answered 404 on /sign-in, /sign-up, /two-factor/setup
+// and /invite/… while the build served them (a parallel route slot's catch-all without a default
+// for its sibling, app/(portal)/default.tsx). What the server reports on start counts as a failure,
+// and so does a hydration error in the browser, which only development builds report.
+
+// Each page is compiled on its first visit (seconds each beside the other workers), and the database
+// is initialised first.
+test.describe.configure({ timeout: 300_000 });
+
+/**
+ * Next.js's errors (⨯) and warnings (⚠) in the server's output, an error with the list that follows it
+ * (the page files a route error names), the browser's errors Next.js forwards ("[browser] … Hydration
+ * failed …") and the portal's own errors: none of them belongs in a newcomer's first run. The whole
+ * output is attached to the report.
+ */
+function startupProblems(output: string): string[] {
+  const problems: string[] = [];
+  let listing = false;
+  for (const line of output.split("\n")) {
+    if (/^\s*[⨯⚠]/.test(line) || /\bERROR\b|hydrat/i.test(line)) {
+      problems.push(line.trim());
+      listing = line.trim().startsWith("⨯");
+    } else if (listing && line.startsWith("- ")) problems[problems.length - 1] += `\n${line}`;
+    else listing = false;
+  }
+  return problems;
+}
+
+/**
+ * What the pages of these contexts print: every console message, for the report (a Fast Refresh that
+ * keeps reloading a page shows there), and among them the problems: hydration errors and uncaught
+ * exceptions, as React and Next.js report them in development.
+ */
+function watchBrowser(contexts: BrowserContext[]): { problems: string[]; console: string[] } {
+  const seen = { problems: [] as string[], console: [] as string[] };
+  const watch = (page: Page) => {
+    page.on("console", (message) => {
+      seen.console.push(`${page.url()} [${message.type()}] ${message.text()}`);
+      if (message.type() === "error" && /hydrat/i.test(message.text())) seen.problems.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => {
+      seen.console.push(`${page.url()} [uncaught] ${error.message}`);
+      seen.problems.push(`${page.url()}: ${error.message}`);
+    });
+  };
+  for (const context of contexts) {
+    context.pages().forEach(watch);
+    context.on("page", watch);
+  }
+  return seen;
+}
+
+/**
+ * A page load once the page on screen is quiet. In development a page goes on fetching after its load
+ * (Fast Refresh after Turbopack compiled another page, the time zone refresh of
+ * components/ui/time-zone-cookie.tsx) and may draw itself again, which cuts off a navigation started
+ * meanwhile (net::ERR_ABORTED).
+ */
+async function visit(page: Page, path: string) {
+  await page.waitForLoadState("networkidle");
+  return page.goto(path);
+}
+
+test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the sandbox, see the webhooks; the public pages and an invitation answer; nothing reported", async ({
+  browser,
+}, testInfo) => {
+  const server = await startDevServer();
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const visitor = await browser.newContext({ baseURL: server.baseUrl });
+  const browserSeen = watchBrowser([context, visitor]);
+  try {
+    const page = await context.newPage();
+    // The README: "Open http://localhost:3000 and create an account."
+    const home = await page.goto("/");
+    await expect(page).toHaveURL(/\/sign-in/);
+    expect(home?.status(), "/sign-in").toBe(200);
+    await page.getByRole("link", { name: "Set up EMS Portal" }).click();
+    await expect(page).toHaveURL(/\/sign-up$/);
+    const founder = newTestUser("newcomer");
+    await page.getByLabel("Your name").fill(founder.name);
+    await page.getByLabel("Email").fill(founder.email);
+    await page.getByLabel("Password", { exact: true }).fill(founder.password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByTestId("user-name")).toHaveText(founder.name, { timeout: 60_000 });
+
+    // "In Settings → API credentials, choose 'Use the sandbox'", then the webhooks, with rows.
+    await visit(page, "/settings/credentials");
+    await page.getByRole("button", { name: "Use the sandbox" }).click();
+    await expect(page.getByTestId("sandbox-quick-start-success")).toBeVisible({ timeout: 60_000 });
+    await page.getByRole("link", { name: "Open your webhooks" }).click();
+    await expect(page).toHaveURL(/\/webhooks(\?|$)/, { timeout: 60_000 });
+    await expect(page.getByTestId("listing-row").first()).toBeVisible({ timeout: 60_000 });
+
+    const twoFactor = await visit(page, "/two-factor/setup");
+    expect(twoFactor?.status(), "/two-factor/setup").toBe(200);
+    await expect(page.getByRole("heading", { name: "Set up two-factor sign-in" })).toBeVisible();
+
+    // "Teammates join through invitation links from the Team page": one, opened by someone signed out.
+    await visit(page, "/team");
+    await page.getByRole("button", { name: "Create invitation link" }).click();
+    const link = page.getByTestId("invitation-link");
+    await expect(link).toHaveValue(/\/invite\/[A-Za-z0-9_-]{43}$/, { timeout: 30_000 });
+    const guest = await visitor.newPage();
+    const invitation = await guest.goto(await link.inputValue());
+    expect(invitation?.status(), "the invitation link").toBe(200);
+    await expect(guest.getByRole("heading", { name: /^Join / })).toBeVisible();
+    const signIn = await visit(guest, "/sign-in");
+    expect(signIn?.status(), "/sign-in with someone in the portal").toBe(200);
+    await expect(guest.getByRole("heading", { name: "Sign in to EMS Portal" })).toBeVisible();
+    // Closing a page in the middle of an answer would make the server report a broken stream.
+    for (const open of [...context.pages(), ...visitor.pages()]) await open.waitForLoadState("networkidle");
+  } finally {
+    await context.close();
+    await visitor.close();
+    // Taken before the server stops, and also when a step failed: the server's own report usually says why.
+    const reported = startupProblems(server.output());
+    await server.stop();
+    await testInfo.attach("npm run dev output", { body: server.output(), contentType: "text/plain" });
+    await testInfo.attach("browser console", { body: browserSeen.console.join("\n"), contentType: "text/plain" });
+    expect.soft(reported, "what `npm run dev` reported").toEqual([]);
+    expect.soft(browserSeen.problems, "what the browser reported").toEqual([]);
+  }
+});
