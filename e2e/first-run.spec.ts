@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signOut, signUp } from "./helpers/auth";
-import { createServer } from "node:net";
+import { freePort } from "./helpers/free-port";
 import { startOwnPortal } from "./helpers/own-portal";
 import { shoot } from "./helpers/screenshots";
 
@@ -130,12 +130,3 @@ test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once 
     await portal.stop();
   }
 });
-
-/** A port nobody listens on right now (the suite's own ports are taken by its servers and sandboxes). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

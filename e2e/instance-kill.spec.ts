@@ -5,7 +5,8 @@ import { startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { EPHEMERAL, startEmbeddedPostgres, type EmbeddedPostgres } from "../scripts/db/embedded-postgres";
 import { migrateDeploy } from "../scripts/db/migrate";
 import { newTestUser, signUp } from "./helpers/auth";
-import { freePort, waitForHealth } from "./helpers/own-server";
+import { freePort } from "./helpers/free-port";
+import { waitForHealth } from "./helpers/own-server";
 import { draftHeaderOverList, savePlansCredentials } from "./helpers/plans";
 import { testServerEnv } from "./helpers/server-env";
 

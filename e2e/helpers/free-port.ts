@@ -25,3 +25,15 @@ export async function freePortIn({ first, last }: PortRange, except: number[] = 
   }
   throw new Error(`no free port in ${first}-${last}`);
 }
+
+/** A port nobody listens on now, on the IPv4 loopback, chosen by the system. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

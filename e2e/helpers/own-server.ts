@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/db/embedded-postgres";
 import { migrateDeploy } from "../../scripts/db/migrate";
+import { freePort } from "./free-port";
 import { testServerEnv } from "./server-env";
 
 /**
@@ -26,18 +26,6 @@ export interface OwnServer {
 }
 
 const SERVER = ".next/standalone/server.js";
-
-/** A port nobody listens on now, on the IPv4 loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Waits for a server process to answer /api/health with 200; throws if it exits first. */
 export async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number): Promise<void> {
