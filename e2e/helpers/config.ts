@@ -7,7 +7,7 @@ export const E2E_SANDBOX_ADMIN_SECRET = process.env.E2E_SANDBOX_ADMIN_SECRET || 
  * A second, standalone sandbox that only the fault specs use (e2e/faults.spec.ts): what they do to
  * it (short token lifetimes, a tiny rate limit) never reaches the other workers' tests.
  */
-export const E2E_FAULT_SANDBOX_PORT = Number(process.env.E2E_FAULT_SANDBOX_PORT || 3101);
+export const E2E_FAULT_SANDBOX_PORT = Number(process.env.E2E_FAULT_SANDBOX_PORT || E2E_PORT + 1);
 export const E2E_FAULT_SANDBOX_URL = `http://127.0.0.1:${E2E_FAULT_SANDBOX_PORT}`;
 
 /**
