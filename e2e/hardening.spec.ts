@@ -53,3 +53,22 @@ test.describe("return addresses stay on the portal", () => {
     }
   });
 });
+
+test.describe("a link from another site", () => {
+  test.use({ storageState: ROLE_STATE.lister });
+
+  test("to a bulk change reads no selection (and spends no credits) until the person asks, here", async ({ page }) => {
+    const target = `${E2E_BASE_URL}/plans/new?resource=webhooks&filter=enabled%3D1&sort=id`;
+    // A page of another site (served by the test itself) with a link to the portal: a real cross-site navigation.
+    await page.route("http://elsewhere.example/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<!doctype html><a id="go" href="${target}">A prize for you</a>` }),
+    );
+    await page.goto("http://elsewhere.example/");
+    await page.locator("#go").click();
+    await expect(page).toHaveURL(target);
+    await expect(page.getByTestId("selection-from-elsewhere")).toContainText("Nothing has been read or drafted yet");
+    await expect(page.getByTestId("selection")).toHaveCount(0);
+    await page.getByTestId("selection-continue").click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Change [\d,]+ webhooks?$/);
+  });
+});

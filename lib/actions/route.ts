@@ -1,3 +1,4 @@
+import { fromAnotherSite } from "@/lib/security/fetch-metadata";
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { unstable_rethrow } from "next/navigation";
@@ -64,6 +65,11 @@ export interface RouteConfig<TQuery extends z.ZodType<unknown, URLSearchParams>,
   recentAuth?: true | "password" | ((query: z.output<TQuery>, params: TParams) => boolean);
   /** Open to a person who must still enrol in two-factor. */
   allowTwoFactorSetup?: boolean;
+  /**
+   * Spends the team's EMS credits on a GET: refused (403) when the browser says another site sent
+   * the request (lib/security/fetch-metadata.ts), so a crafted link cannot spend them for a person.
+   */
+  fromThisSiteOnly?: boolean;
 }
 
 export type RouteHandler<TQuery extends z.ZodType, TParams> = (query: z.output<TQuery>, context: AuthedRouteContext<TParams>) => Promise<Response>;
@@ -90,6 +96,8 @@ async function answer<TQuery extends z.ZodType<unknown, URLSearchParams>, TParam
   context: NextRouteArgs<TParams> | undefined,
   requestId: string,
 ): Promise<Response> {
+  if (config.fromThisSiteOnly && fromAnotherSite(request.headers))
+    return problem(403, "Open this from the portal itself: a link from another site does not spend your team's API credits.");
   const actor = await getActor();
   if (!actor) return problem(401, "Sign in first.");
   if (!config.allowTwoFactorSetup && mustEnrolTwoFactor(actor)) return problem(403, "Your team requires two-factor sign-in: set it up first.");

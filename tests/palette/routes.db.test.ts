@@ -189,6 +189,20 @@ describe("GET /api/palette/search", () => {
     expect(theirs.webhooks.map((item) => item.url)).not.toContain(String(hook.url));
   });
 
+  it("answers 403 to a search another site sent (a crafted link), before spending a credit; the same search from the portal is served", async () => {
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(owner);
+    const before = (await sandbox.admin.stats()).apiRequests;
+    const search = (site: string) => searchGET(new Request("http://localhost:3000/api/palette/search?q=hooks", { headers: { "sec-fetch-site": site } }));
+    const crafted = await search("cross-site");
+    expect(crafted.status).toBe(403);
+    expect(await errorOf(crafted)).toMatch(/from the portal itself/);
+    expect((await sandbox.admin.stats()).apiRequests).toBe(before);
+    expect((await search("same-origin")).status).toBe(200);
+    expect((await sandbox.admin.stats()).apiRequests).toBeGreaterThan(before);
+  });
+
   it("answers 403 with the EMS's reason when the caller's credentials are rejected", async () => {
     const owner = await createTeam();
     await saveCredential(owner, { baseUrl: sandbox.baseUrl, consumerKey: DEMO_CREDENTIALS.consumerKey, consumerSecret: "not the secret" });

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { StateMessage } from "@/components/listing/state-message";
 import { BulkEditForm, type BulkDefaults } from "@/components/plans/bulk-edit-form";
+import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { requireActor } from "@/lib/auth/session";
 import { loadHealthReport } from "@/lib/health/report";
@@ -9,6 +11,7 @@ import { LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { fixFor } from "@/lib/plans/fixes";
 import { accountGroups } from "@/lib/plans/forms";
 import { loadSelection, parseNewPlanParams } from "@/lib/plans/selection";
+import { fromAnotherSite } from "@/lib/security/fetch-metadata";
 
 export const metadata: Metadata = { title: "New plan" };
 
@@ -22,6 +25,9 @@ const PREVIEW = 12;
 export default async function NewPlanPage(props: PageProps<"/plans/new">) {
   const actor = await requireActor();
   const request = parseNewPlanParams(await props.searchParams);
+  const here = `/plans/new?${request.options.toString()}`;
+  // Reading a selection spends up to 250 credits of the team's budget: not for a link another site sent, until the person asks here.
+  if (fromAnotherSite(await headers())) return <FollowedFromElsewhere href={here} />;
   let resource = request.resource;
   let ids: number[] | null = null;
   let defaults: BulkDefaults = {};
@@ -67,7 +73,7 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
         / New
       </nav>
       {selection.kind !== "ok" ? (
-        <StateMessage failure={selection} retryHref="/plans/new" />
+        <StateMessage failure={selection} retryHref={here} />
       ) : (
         <>
           <h1 className="text-2xl font-semibold">
@@ -115,6 +121,27 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** A link from another site: nothing read yet; one click here reads the selection. */
+function FollowedFromElsewhere({ href }: { href: string }) {
+  return (
+    <div className="max-w-3xl space-y-4">
+      <h1 className="text-2xl font-semibold">Change records of your EMS?</h1>
+      <Notice tone="info" title="You followed a link from another site" testId="selection-from-elsewhere">
+        It asks for a change to several records. Nothing has been read or drafted yet: reading the selection spends your team&apos;s API credits, so it waits for you to
+        ask. Check that you meant to come here, then continue.
+      </Notice>
+      <div className="flex flex-wrap gap-3">
+        <Link href={href} prefetch={false} className={buttonClasses("primary")} data-testid="selection-continue">
+          Show what it selects
+        </Link>
+        <Link href="/plans" className={buttonClasses("secondary")}>
+          Go to Plans
+        </Link>
+      </div>
     </div>
   );
 }
