@@ -26,17 +26,23 @@ const FIRST_GUESS_SECONDS = 10;
 
 export class BusyError extends SafeError {
   constructor(
-    readonly kind: HeavyWork,
+    /** What it is busy with: a kind of heavy work, or a person's allowance for costly reads. */
+    readonly kind: HeavyWork | "reads",
     readonly retryAfterSeconds: number,
-    who: "you" | "everyone",
+    message: string,
   ) {
-    super(
-      who === "you"
-        ? `You are already ${HEAVY_WORK[kind].words} elsewhere: try again in ${retryAfterSeconds} s, once it is done.`
-        : `The portal is busy with other people's work (${HEAVY_WORK[kind].words}): try again in ${retryAfterSeconds} s.`,
-      "busy",
-    );
+    super(message, "busy");
   }
+}
+
+function busyWith(kind: HeavyWork, retryAfterSeconds: number, who: "you" | "everyone"): BusyError {
+  return new BusyError(
+    kind,
+    retryAfterSeconds,
+    who === "you"
+      ? `You are already ${HEAVY_WORK[kind].words} elsewhere: try again in ${retryAfterSeconds} s, once it is done.`
+      : `The portal is busy with other people's work (${HEAVY_WORK[kind].words}): try again in ${retryAfterSeconds} s.`,
+  );
 }
 
 interface Running {
@@ -66,8 +72,8 @@ export function admit(kind: HeavyWork, person: string): Admission {
   const now = running.get(kind) ?? new Set<Running>();
   running.set(kind, now);
   const own = [...now].filter((entry) => entry.person === person);
-  if (own.length >= limits.perPerson) throw new BusyError(kind, retryAfter(kind, own), "you");
-  if (now.size >= limits.perInstance) throw new BusyError(kind, retryAfter(kind, now), "everyone");
+  if (own.length >= limits.perPerson) throw busyWith(kind, retryAfter(kind, own), "you");
+  if (now.size >= limits.perInstance) throw busyWith(kind, retryAfter(kind, now), "everyone");
   const entry: Running = { person, startedAt: Date.now() };
   now.add(entry);
   let released = false;
@@ -91,4 +97,35 @@ export async function admitted<T>(kind: HeavyWork, person: string, work: () => P
   } finally {
     admission.release();
   }
+}
+
+/**
+ * Credits a person's costly reads may spend in ten minutes on this instance: a whole selection for
+ * /plans/new (10 a page of 200), a palette search (20). A quarter of the contract's window (2,000
+ * credits per 10 minutes, docs/ems-api.md §5), so one person, or links that make their browser ask
+ * (issue 35), can never empty the window everyone on the key shares. Ordinary page views are not
+ * counted here: they are one call each, shared between people (lib/ems/answer-cache.ts).
+ */
+export const READ_CREDITS_PER_PERSON = 500;
+const READ_WINDOW_MS = 10 * 60_000;
+const readSpend = new Map<string, { at: number; credits: number }[]>();
+
+/** Charges `credits` of costly reads to `person`, or throws BusyError when their ten minutes' allowance would go past READ_CREDITS_PER_PERSON. */
+export function chargeReadCredits(person: string, credits: number, now = Date.now()): void {
+  const recent = (readSpend.get(person) ?? []).filter((entry) => entry.at > now - READ_WINDOW_MS);
+  const spent = recent.reduce((sum, entry) => sum + entry.credits, 0);
+  if (spent + credits > READ_CREDITS_PER_PERSON) {
+    readSpend.set(person, recent);
+    const freesAt = (recent[0]?.at ?? now) + READ_WINDOW_MS;
+    const seconds = Math.max(1, Math.ceil((freesAt - now) / 1000));
+    throw new BusyError(
+      "reads",
+      seconds,
+      `You have read ${spent.toLocaleString("en-US")} credits' worth of large selections and searches in ten minutes, the most one person may: try again in ${seconds} s.`,
+    );
+  }
+  recent.push({ at: now, credits });
+  readSpend.set(person, recent);
+  // People who have not read for ten minutes are forgotten, so the map stays as small as the people reading.
+  if (readSpend.size > 1_000) for (const [who, entries] of readSpend) if (entries.every((entry) => entry.at <= now - READ_WINDOW_MS)) readSpend.delete(who);
 }

@@ -36,7 +36,7 @@ export type { PeekedAnswer, SharedAnswer, SharedListOptions, SharedRecord } from
 export { BUDGET_KIND_LABELS, BUDGET_KINDS, flushBudgetUsage, isBudgetLow, reservedCredits, usageByKind } from "./budget";
 export type { BudgetKind, BudgetSpender, KindUsage } from "./budget";
 export { flushEmsState } from "./lifecycle";
-export { DEFAULT_WRITE_PATHS, emsConfig, reloadEmsConfig, writePath } from "./config";
+export { DEFAULT_WRITE_PATHS, emsConfig, LISTING_COST, reloadEmsConfig, writePath } from "./config";
 export type { WriteOperation } from "./config";
 export * from "./contract";
 export * from "./query";

@@ -1,3 +1,5 @@
+import { chargeReadCredits } from "@/lib/admission";
+import { LISTING_COST } from "@/lib/ems";
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { FAILURE_STATUS } from "@/lib/ems-access/shared-read";
@@ -110,6 +112,8 @@ export async function searchRecords(actor: Actor, query: string): Promise<Record
     perPage: RECORD_SEARCH_LIMIT,
     sort: [{ field: "name", direction: "asc" as const }],
   };
+  // Two listing calls: 20 credits of the person's allowance for costly reads (BusyError past it: the route answers 429).
+  chargeReadCredits(actor.userId, 2 * LISTING_COST);
   const [webhooks, events] = await Promise.all([loadListing(actor, webhookState), loadListing(actor, eventState)]);
   for (const outcome of [webhooks, events]) {
     if (outcome.kind === "no-credentials") {

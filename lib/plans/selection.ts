@@ -2,9 +2,10 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams, type ListingState, type SearchParamsInput } from "@/lib/listing/search-params";
-import { admitted, BusyError } from "@/lib/admission";
+import { admitted, BusyError, chargeReadCredits } from "@/lib/admission";
 import { failureOf, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { pageSearchParams } from "@/lib/page-search-params";
+import { LISTING_COST } from "@/lib/ems";
 import { MAX_PLAN_OPERATIONS } from "./draft";
 
 /** What /plans/new is asked for: a resource and a list's own URL options, or Health's "Fix…". */
@@ -51,8 +52,8 @@ export interface Selection {
  */
 export async function loadSelection(actor: Actor, resource: "webhooks" | "webhook-groups", input: SearchParamsInput): Promise<Selection | ListingFailure> {
   const state = parseListingSearchParams(resource, input);
-  if (state.ids.length > 0) return readSelection(actor, resource, state);
   try {
+    if (state.ids.length > 0) return await readSelection(actor, resource, state);
     return await admitted("selection", actor.userId, () => readSelection(actor, resource, state));
   } catch (error) {
     if (error instanceof BusyError) return failureOf(error);
@@ -64,6 +65,8 @@ async function readSelection(actor: Actor, resource: "webhooks" | "webhook-group
   const records: { id: number; name: string }[] = [];
   let total = 0;
   for (let page = 1; records.length < MAX_PLAN_OPERATIONS; page++) {
+    // Each page is a listing call (10 credits) of the person's allowance for costly reads.
+    chargeReadCredits(actor.userId, LISTING_COST);
     const outcome = await loadListing(actor, { ...state, fields: ["id", "name"], page, perPage: 200, sort: [{ field: "id", direction: "asc" }] });
     if (outcome.kind !== "ok") return outcome;
     total = outcome.meta.totalCount;

@@ -6,6 +6,7 @@ vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { GET as viewsGET } from "@/app/api/palette/views/route";
 import { GET as searchGET } from "@/app/api/palette/search/route";
+import { READ_CREDITS_PER_PERSON } from "@/lib/admission";
 import { GET as actionsGET } from "@/app/api/palette/actions/route";
 import type { Actor } from "@/lib/access/actor";
 import { startTracking } from "@/lib/history/trackers";
@@ -201,6 +202,19 @@ describe("GET /api/palette/search", () => {
     expect((await sandbox.admin.stats()).apiRequests).toBe(before);
     expect((await search("same-origin")).status).toBe(200);
     expect((await sandbox.admin.stats()).apiRequests).toBeGreaterThan(before);
+  });
+
+  it("answers 429 with Retry-After once a person's searches have spent their allowance, before asking the EMS", async () => {
+    const owner = await createTeam();
+    await saveCredential(owner, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+    await signInAs(owner);
+    for (let n = 0; n < READ_CREDITS_PER_PERSON / 20; n++) expect((await searchRaw(`q=burst${n}`)).status).toBe(200);
+    const before = (await sandbox.admin.stats()).apiRequests;
+    const refused = await searchRaw("q=one-more");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await errorOf(refused)).toMatch(/try again in \d+ s/);
+    expect((await sandbox.admin.stats()).apiRequests).toBe(before);
   });
 
   it("answers 403 with the EMS's reason when the caller's credentials are rejected", async () => {
