@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
+import { shoot } from "./helpers/screenshots";
 import { E2E_BASE_URL, ROLE_STATE } from "./helpers/config";
 
 // Two findings of the security review, tried on the production build as an attacker would:
@@ -68,6 +69,7 @@ test.describe("a link from another site", () => {
     await expect(page).toHaveURL(target);
     await expect(page.getByTestId("selection-from-elsewhere")).toContainText("Nothing has been read or drafted yet");
     await expect(page.getByTestId("selection")).toHaveCount(0);
+    await shoot(page, "plan-new-from-elsewhere");
     await page.getByTestId("selection-continue").click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Change [\d,]+ webhooks?$/);
   });

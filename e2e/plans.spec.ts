@@ -37,6 +37,20 @@ async function firstWebhook(page: Page): Promise<{ id: string; url: string }> {
 }
 
 test.describe("change plans", () => {
+  test("an address whose text before “@” poses as its host is said on the plan, under the change and above it, before anyone approves it", async ({ page }) => {
+    await signUp(page, newTestUser("warned"));
+    await saveCredentials(page, PLANS_ACCOUNTS[5]);
+    await firstWebhook(page);
+    await page.getByLabel("URL").fill("https://legit.example.com@evil.example/in");
+    await page.getByTestId("webhook-edit-submit").click();
+    await expect(page).toHaveURL(/\/plans\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("plan-delivery-warnings")).toContainText("One change below sends");
+    await expect(page.getByTestId("step-warnings")).toContainText(
+      "The address starts with “legit.example.com@”, which reads like a host but is not: deliveries go to evil.example.",
+    );
+    await shoot(page, "plan-delivery-warnings");
+  });
+
   test("edit a URL → plan with its diff → the author cannot approve → a second person approves and applies → the EMS holds it → undo restores it", async ({
     page,
     browser,
