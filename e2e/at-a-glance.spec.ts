@@ -57,7 +57,8 @@ test("Health: filter to one group, mute one of its errors; the page's count and 
 
 test("Health: hostile filters say so, never a 500", async ({ page }) => {
   await signUpWithSandbox(page, "glance-bad");
-  const response = await page.goto("/health?severity=__proto__&group=-1&muted=%00&page=NaN&rule=constructor");
+  // A control character in a value is cleaned away like any other (lib/page-search-params.ts): "x" is what is left to refuse.
+  const response = await page.goto("/health?severity=__proto__&group=-1&muted=%00x&page=NaN&rule=constructor");
   expect(response?.status()).toBe(200);
   await expect(page.getByTestId("health-notice")).toHaveCount(4);
   await expect(page.getByTestId("health-notice").first()).toContainText("__proto__");
