@@ -20,10 +20,17 @@ test.describe.configure({ timeout: 300_000 });
  * failed …") and the portal's own errors: none of them belongs in a newcomer's first run. The whole
  * output is attached to the report.
  */
+/**
+ * What says the machine is busy, not that the code is wrong: Next's file system benchmark at start
+ * (a loaded CI machine takes a few hundred milliseconds for it).
+ */
+const ABOUT_THE_MACHINE = /Slow filesystem detected/;
+
 function startupProblems(output: string): string[] {
   const problems: string[] = [];
   let listing = false;
   for (const line of output.split("\n")) {
+    if (ABOUT_THE_MACHINE.test(line)) continue;
     if (/^\s*[⨯⚠]/.test(line) || /\bERROR\b|hydrat/i.test(line)) {
       problems.push(line.trim());
       listing = line.trim().startsWith("⨯");
@@ -81,8 +88,14 @@ test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the s
     const home = await page.goto("/");
     await expect(page).toHaveURL(/\/sign-in/);
     expect(home?.status(), "/sign-in").toBe(200);
-    await page.getByRole("link", { name: "Set up EMS Portal" }).click();
-    await expect(page).toHaveURL(/\/sign-up$/);
+    // Clicked once the page is quiet, and again if a development reload swallowed the click.
+    const setUp = page.getByRole("link", { name: "Set up EMS Portal" });
+    await expect(setUp).toHaveAttribute("href", "/sign-up");
+    await expect(async () => {
+      await page.waitForLoadState("networkidle");
+      if (!/\/sign-up$/.test(page.url())) await setUp.click();
+      await expect(page).toHaveURL(/\/sign-up$/, { timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
     const founder = newTestUser("newcomer");
     await page.getByLabel("Your name").fill(founder.name);
     await page.getByLabel("Email").fill(founder.email);
