@@ -8,6 +8,7 @@ import { newTestUser, signUp } from "./helpers/auth";
 import { freePort } from "./helpers/free-port";
 import { waitForHealth } from "./helpers/own-server";
 import { draftHeaderOverList, savePlansCredentials } from "./helpers/plans";
+import { shoot } from "./helpers/screenshots";
 import { testServerEnv } from "./helpers/server-env";
 
 /**
@@ -125,6 +126,10 @@ test.describe("a killed instance", () => {
     await expect(small.page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
     console.log(`[timing] another team's plan applied ${Date.now() - appliedAt} ms after Apply, with a killed instance's plan and job left behind`);
     expect(await writesTo(sandbox, SMALL.key)).toBe(small.total);
+
+    // Until then, its page says so (pictured when the test runs with E2E_SCREENSHOTS_DIR).
+    await big.page.goto(`${second.baseUrl}${big.planPath}`);
+    if (await big.page.getByTestId("plan-resuming").isVisible()) await shoot(big.page, "plan-resuming");
 
     // The survivor takes the large plan up once its lease has run out (within the next minute's run).
     await expect.poll(() => writesTo(sandbox!, BIG.key), { timeout: 120_000, message: report() }).toBeGreaterThan(writtenAtKill + 20);
