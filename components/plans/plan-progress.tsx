@@ -38,19 +38,17 @@ export function PlanProgressView({ planId, initial, live }: { planId: string; in
   }, [live, planId, initial, router]);
 
   const done = progress.counts.applied + progress.counts.skipped;
-  const percent = progress.operationCount === 0 ? 0 : Math.round((done / progress.operationCount) * 100);
   return (
     <div className="space-y-1" data-testid="plan-progress">
-      <div
-        className="h-2 overflow-hidden rounded-full bg-slate-100"
-        role="progressbar"
-        aria-valuemin={0}
-        aria-valuemax={progress.operationCount}
-        aria-valuenow={done}
+      {/* A native progress bar: an inline `style` width is refused by the page's Content-Security-Policy
+          (style-src with a nonce), and the bar then showed full whatever was done. */}
+      <progress
+        className="block h-2 w-full appearance-none overflow-hidden rounded-full bg-slate-100 [&::-moz-progress-bar]:bg-emerald-500 [&::-webkit-progress-bar]:bg-slate-100 [&::-webkit-progress-value]:bg-emerald-500"
+        value={done}
+        max={Math.max(1, progress.operationCount)}
         aria-label="Steps done"
-      >
-        <div className="h-full bg-emerald-500 transition-[width]" style={{ width: `${percent}%` }} />
-      </div>
+        data-testid="plan-progress-bar"
+      />
       <p className="text-sm text-slate-700" data-testid="plan-progress-count">
         {done.toLocaleString("en-US")} of {count(progress.operationCount, "step")} done
         {progress.counts.failed ? `, ${progress.counts.failed} failed` : ""}
