@@ -181,8 +181,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     section.steps.push({ position: step.position, state: step.state, message: step.message, diff });
     previousGroup = key;
   }
-  const underWay = status === "applying" ? await currentStep(plan.id) : null;
-  const current = underWay ? { position: underWay.position, page: Math.floor(underWay.position / OPERATIONS_PER_PAGE) + 1 } : null;
+  const underWay = status === "applying" ? (await stepStates(plan.id)).underWay : null;
+  const current = underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const impact =
     health?.kind === "ok" ? planImpact(health.snapshot.data, await pendingOperations(plan.id), { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
@@ -273,26 +273,26 @@ export interface PlanProgress {
 export async function loadPlanProgress(actor: Actor, planId: string): Promise<PlanProgress> {
   const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, status: true } });
   if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
-  const [tally, underWay] = await Promise.all([
-    prisma.changePlanStep.groupBy({ by: ["state"], where: { planId }, _count: { _all: true } }),
-    plan.status === "applying" ? currentStep(planId) : null,
-  ]);
-  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
-  for (const row of tally) counts[row.state as StepState] += row._count._all;
+  const { counts, underWay } = await stepStates(planId);
   return {
     status: plan.status as PlanStatus,
     operationCount: Object.values(counts).reduce((sum, count) => sum + count, 0),
     counts,
-    current: underWay ? { position: underWay.position, page: Math.floor(underWay.position / OPERATIONS_PER_PAGE) + 1 } : null,
+    current: plan.status === "applying" && underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null,
   };
 }
 
-/** The step being sent, or the next to be. */
-async function currentStep(planId: string): Promise<{ position: number } | null> {
-  return (
-    (await prisma.changePlanStep.findFirst({ where: { planId, state: "running" }, orderBy: { position: "asc" }, select: { position: true } })) ??
-    (await prisma.changePlanStep.findFirst({ where: { planId, state: "pending" }, orderBy: { position: "asc" }, select: { position: true } }))
-  );
+/**
+ * The steps' counts by state and the step being sent (or the next to be), read in one statement:
+ * read apart, a step that finished in between made the bar say "4 of 35 done" beside "Now: step 6".
+ */
+async function stepStates(planId: string): Promise<{ counts: Record<StepState, number>; underWay: number | null }> {
+  const rows = await prisma.$queryRaw<{ state: string; n: number; first: number }[]>`
+    SELECT "state", count(*)::integer AS "n", min("position")::integer AS "first" FROM "ChangePlanStep" WHERE "planId" = ${planId} GROUP BY "state"`;
+  const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
+  for (const row of rows) counts[row.state as StepState] += row.n;
+  const first = (state: StepState) => rows.find((row) => row.state === state)?.first ?? null;
+  return { counts, underWay: first("running") ?? first("pending") };
 }
 
 export interface PlanListItem {
