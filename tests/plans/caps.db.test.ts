@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { restoreEnvAfterEach } from "@/tests/support/env-per-test";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Webhook } from "@/lib/ems";
@@ -27,16 +28,7 @@ const codeOf = (promise: Promise<unknown>) =>
     (error: { code?: string }) => error.code,
   );
 
-const before = { person: process.env.PLANS_MAX_OPEN_PER_PERSON, team: process.env.PLANS_MAX_OPEN_PER_TEAM };
-afterEach(() => {
-  for (const [key, value] of [
-    ["PLANS_MAX_OPEN_PER_PERSON", before.person],
-    ["PLANS_MAX_OPEN_PER_TEAM", before.team],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+restoreEnvAfterEach(["PLANS_MAX_OPEN_PER_PERSON", "PLANS_MAX_OPEN_PER_TEAM"]);
 
 describe("plans that wait, per person and per team", () => {
   it("refuses a person's plan past the cap with what to do, counts plans waiting for review too, and lets a draft be replaced at the cap", async () => {

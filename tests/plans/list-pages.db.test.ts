@@ -1,4 +1,5 @@
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
+import { restoreEnvAfterEach } from "@/tests/support/env-per-test";
 import { storeDraft } from "@/lib/plans/draft";
 import { listPlans, loadPlanPage, OPERATIONS_PER_PAGE, PLANS_PER_PAGE } from "@/lib/plans/page";
 import type { Webhook } from "@/lib/ems";
@@ -8,15 +9,12 @@ import { createTeam } from "../teams/fixtures";
  * The page numbers of the plans list and a plan's page come from the URL (/plans?page=…,
  * /plans/<id>?page=…): whatever they hold, the answer is a whole page in range, never an error.
  */
+restoreEnvAfterEach(["PLANS_MAX_OPEN_PER_PERSON"]);
+
 describe("listPlans with a crafted page number", () => {
   it("a fraction, a huge or a negative page is a whole page in range", async () => {
     // Two pages of drafts: more than one person may keep open by default (lib/plans/caps.ts).
-    const cap = process.env.PLANS_MAX_OPEN_PER_PERSON;
     process.env.PLANS_MAX_OPEN_PER_PERSON = String(2 * PLANS_PER_PAGE);
-    onTestFinished(() => {
-      if (cap === undefined) delete process.env.PLANS_MAX_OPEN_PER_PERSON;
-      else process.env.PLANS_MAX_OPEN_PER_PERSON = cap;
-    });
     const owner = await createTeam();
     const hook = { id: 7, name: "Paged", updated_at: "2026-11-27 01:00:00" } as Webhook;
     for (let n = 0; n <= PLANS_PER_PAGE; n++) {

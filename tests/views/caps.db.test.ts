@@ -3,7 +3,8 @@
 // owns at most VIEWS_MAX_PER_PERSON views (personal and shared together), a team shares at most
 // VIEWS_MAX_PER_TEAM, and a view's stored options are at most MAX_VIEW_QUERY_LENGTH characters. The
 // caps hold under concurrent saves (the race tests run against the real PostgreSQL server too).
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { restoreEnvAfterEach } from "@/tests/support/env-per-test";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { isSafeError } from "@/lib/errors";
@@ -44,16 +45,7 @@ async function seedViews(actor: Actor, count: number, { scope, ownerId = actor.u
 const ownedBy = (actor: Actor) => prisma.savedView.count({ where: { teamId: actor.teamId, ownerId: actor.userId } });
 const sharedIn = (actor: Actor) => prisma.savedView.count({ where: { teamId: actor.teamId, scope: "TEAM" } });
 
-const envBefore = { person: process.env.VIEWS_MAX_PER_PERSON, team: process.env.VIEWS_MAX_PER_TEAM };
-afterEach(() => {
-  for (const [key, value] of [
-    ["VIEWS_MAX_PER_PERSON", envBefore.person],
-    ["VIEWS_MAX_PER_TEAM", envBefore.team],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-});
+restoreEnvAfterEach(["VIEWS_MAX_PER_PERSON", "VIEWS_MAX_PER_TEAM"]);
 
 describe("views per person (VIEWS_MAX_PER_PERSON, default 100: personal and shared together)", () => {
   it("refuses a 101st save, copy or restore with a message that says what to do, and takes one again after a deletion", async () => {
