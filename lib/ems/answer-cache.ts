@@ -185,7 +185,22 @@ export interface AnswerCache {
    * and can run beside the credential's own load), and only in a team they belong to.
    */
   peekForUser(userId: string, teamId: string, queryHash: string): Promise<PeekedAnswer | null>;
+  /**
+   * The stored answers to many queries of one credential (`queryHashes`), looked at in one statement;
+   * the fresh ones this process has not opened yet are read and opened in a few more, by size
+   * (OPEN_MANY_BATCH_LENGTH). Each row found comes back by its hash, for `list`'s `peeked`: that
+   * look then finds the answer opened and asks the database nothing. A setup of 35 pages costs a
+   * fresh process three or four round trips instead of 70, one after another.
+   */
+  peekMany(client: EmsClient, queryHashes: readonly string[], options: Pick<SharedListOptions, "teamId" | "windowMs">): Promise<Map<string, PeekedAnswer>>;
 }
+
+/**
+ * Characters of ciphertext one statement of `peekMany` reads: a 5,000-group account's 35 answers
+ * (23 MB) in three statements, so no more than about a third of them is in the heap twice
+ * (ciphertext and plaintext) at once under `npm start`'s 256 MB.
+ */
+const OPEN_MANY_BATCH_LENGTH = 8_000_000;
 
 /**
  * An answer cache on a database client and a single-flight map. The portal has one per process
@@ -469,6 +484,62 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
         JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${queryHash}
         WHERE c."userId" = ${userId}`;
       return rows[0] ? { ...answerRowOf(rows[0]), fingerprint: rows[0].fingerprint, queryHash } : null;
+    },
+
+    async peekMany(client, queryHashes, options) {
+      const { teamId } = options;
+      const { fingerprint } = client;
+      const found = new Map<string, PeekedAnswer>();
+      const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
+      if (queryHashes.length === 0 || windowMs <= 0) return found;
+      const rows = await db.$queryRaw<(SummaryColumns & { queryHash: string })[]>`
+        SELECT "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
+        FROM "EmsSharedAnswer"
+        WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...queryHashes]}::text[])`;
+      const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
+      const unopened: { queryHash: string; length: number }[] = [];
+      for (const row of rows) {
+        const peeked: PeekedAnswer = { ...answerRowOf(row), fingerprint, queryHash: row.queryHash };
+        found.set(row.queryHash, peeked);
+        // Only what `list` would serve: an old answer is asked of the API again, not opened for nothing.
+        const fresh = peeked.ageMs !== null && peeked.ageMs < shareForMs;
+        if (fresh && peeked.summary && !rememberedAnswer(peeked.summary, answerAad(teamId, fingerprint, row.queryHash)))
+          unopened.push({ queryHash: row.queryHash, length: peeked.summary.length });
+      }
+      const batches: string[][] = [];
+      let length = Infinity;
+      for (const row of unopened) {
+        if (length + row.length > OPEN_MANY_BATCH_LENGTH) {
+          batches.push([]);
+          length = 0;
+        }
+        batches.at(-1)!.push(row.queryHash);
+        length += row.length;
+      }
+      const readBatch = (hashes: string[]) => db.$queryRaw<{ queryHash: string; ciphertext: string | null; ageMs: number | null; fetchedAt: Date | null }[]>`
+        SELECT "queryHash", "ciphertext", "fetchedAt",
+               (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - "fetchedAt")) * 1000)::float8 AS "ageMs"
+        FROM "EmsSharedAnswer"
+        WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${hashes}::text[])`;
+      // The next batch is on its way while this one is decrypted and parsed.
+      let next = batches.length > 0 ? readBatch(batches[0]) : null;
+      for (let index = 0; next; index++) {
+        const read = await next;
+        next = index + 1 < batches.length ? readBatch(batches[index + 1]) : null;
+        for (const { queryHash, ciphertext, ageMs, fetchedAt } of read) {
+          if (!ciphertext || !servable({ ageMs })) continue;
+          const aad = answerAad(teamId, fingerprint, queryHash);
+          try {
+            openedAnswer(ciphertext, aad, () => decode(decryptSecret(ciphertext, aad)));
+            // Rewritten since the look, perhaps: the row as read now, which is what was opened.
+            found.set(queryHash, { summary: summaryOf(ciphertext), ageMs, fetchedAt, fingerprint, queryHash });
+          } catch (error) {
+            // As `open` does: a miss, which `list` then reads (and asks the API for) as any other.
+            emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: shortId(fingerprint), errorName: error instanceof Error ? error.name : "Error" });
+          }
+        }
+      }
+      return found;
     },
   };
 }
