@@ -10,7 +10,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { CIPHERTEXT_TAIL_LENGTH, openedAnswer, rememberedAnswer, summaryOf, type CiphertextSummary } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -42,7 +42,7 @@ import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
  * - Refresh: bypasses the window; still one call for concurrent refreshes.
  * - A 429 (or a budget known to be spent) with an earlier answer stored: that answer is returned,
  *   marked stale, instead of the error (answers older than an hour are not served, and purged).
- * - Read by summary: a look at the row brings its ciphertext's length, end and key id, computed by
+ * - Read by summary: a look at the row brings its ciphertext's length, beginning and key id, computed by
  *   PostgreSQL, not the ciphertext; that finds the answer this process already opened
  *   (lib/ems/opened-answers.ts), and only a miss reads the ciphertext (a Health view of 5,000
  *   groups reads 35 answers, 23 MB of ciphertext, every view). A row stored anew has a new summary.
@@ -91,22 +91,27 @@ interface AnswerRow {
 /** The columns a look at a row selects (`summaryColumns`), as they come back. */
 interface SummaryColumns {
   length: number | null;
-  tail: string | null;
+  head: string | null;
   keyId: string | null;
   ageMs: number | null;
   fetchedAt: Date | null;
 }
 
-/** The row's ciphertext summarised by PostgreSQL (lib/ems/opened-answers.ts), and its age: `table` is the table or its alias. */
+/**
+ * The row's ciphertext summarised by PostgreSQL (lib/ems/opened-answers.ts), and its age: `table` is
+ * the table or its alias. `octet_length` and a `substr` from the start read a TOASTed value's size
+ * and first bytes only; `length` and `right` read all of it (23 MB a Health view of 5,000 groups).
+ */
 function summaryColumns(table: string): Prisma.Sql {
   const t = Prisma.raw(table);
-  return Prisma.sql`length(${t}."ciphertext")::integer AS "length", right(${t}."ciphertext", ${Prisma.raw(String(CIPHERTEXT_TAIL_LENGTH))}) AS "tail",
-    split_part(${t}."ciphertext", ':', 2) AS "keyId", ${t}."fetchedAt",
+  const head = Prisma.sql`substr(${t}."ciphertext", 1, ${Prisma.raw(String(CIPHERTEXT_HEAD_LENGTH))})`;
+  return Prisma.sql`octet_length(${t}."ciphertext")::integer AS "length", ${head} AS "head",
+    split_part(${head}, ':', 2) AS "keyId", ${t}."fetchedAt",
     (EXTRACT(EPOCH FROM ((now() AT TIME ZONE 'UTC') - ${t}."fetchedAt")) * 1000)::float8 AS "ageMs"`;
 }
 
-function answerRowOf({ length, tail, keyId, ageMs, fetchedAt }: SummaryColumns): AnswerRow {
-  return { summary: length === null || tail === null || keyId === null ? null : { length, tail, keyId }, ageMs, fetchedAt };
+function answerRowOf({ length, head, keyId, ageMs, fetchedAt }: SummaryColumns): AnswerRow {
+  return { summary: length === null || head === null || keyId === null ? null : { length, head, keyId }, ageMs, fetchedAt };
 }
 
 /** Which row: the key of EmsSharedAnswer. */
