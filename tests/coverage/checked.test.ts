@@ -2,22 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkedCoverage } from "@/lib/coverage/checked";
 import { computeCoverage } from "@/lib/coverage/compute";
 import { heatCellsOf, heatmapObjects, heatmapRow, heatRowData } from "@/lib/coverage/heatmap";
-import type { SetupData } from "@/lib/setup/setup-data";
-import { DEFAULT_ACCOUNTS } from "@/lib/sandbox/core/config";
-import { datasetFor } from "@/lib/sandbox/data/datasets";
-
-/** The demo account as lib/setup/load.ts gives it while its pages are opened shared answers: frozen. */
-function demoSetup(freeze: boolean): SetupData {
-  const dataset = datasetFor(DEFAULT_ACCOUNTS[0]);
-  const groups = Array.from({ length: dataset.groups.size }, (_, index) => ({ ...dataset.groups.row(index), webhooks: dataset.webhooksOf(index) }));
-  const events = Array.from({ length: dataset.events.size }, (_, index) => dataset.events.row(index));
-  return freeze ? { groups: Object.freeze(groups), events: Object.freeze(events) } : { groups, events };
-}
-
-const REQUIRED = ["registrant:insert", "registrant:delete"] as const;
-const MORNING = new Date("2025-06-15T00:30:00Z");
-const EVENING = new Date("2025-06-15T23:30:00Z");
-const NEXT_DAY = new Date("2025-06-16T00:30:00Z");
+import { demoSetup, EVENING, MORNING, NEXT_DAY, REQUIRED } from "../health/demo-setup";
 
 describe("checkedCoverage: the coverage grid kept while the setup is the same", () => {
   it("gives the grid computeCoverage gives, once per setup, UTC day, scope and required triggers", () => {
