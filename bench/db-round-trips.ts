@@ -60,7 +60,8 @@ export interface RoundTripCounter {
   close(): Promise<void>;
 }
 
-export async function startRoundTripCounter(target: { host: string; port: number }): Promise<RoundTripCounter> {
+/** `listenPort`: the relay's own port on loopback (default: any free one). */
+export async function startRoundTripCounter(target: { host: string; port: number }, listenPort = 0): Promise<RoundTripCounter> {
   let roundTrips = 0;
   let bytesFromDatabase = 0;
   const sockets = new Set<net.Socket>();
@@ -84,7 +85,7 @@ export async function startRoundTripCounter(target: { host: string; port: number
     client.on("error", close).on("close", close);
     upstream.on("error", close).on("close", close);
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, "127.0.0.1", () => resolve()));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(listenPort, "127.0.0.1", () => resolve()));
   return {
     port: (server.address() as net.AddressInfo).port,
     count: () => roundTrips,

@@ -1,30 +1,10 @@
 import Link from "next/link";
-import { StatusBadge } from "@/components/listing/status-badge";
-import type { CoverageWebhook, EventCoverage } from "@/lib/coverage/compute";
-import type { CellPanel, HeatCell, MarkState } from "@/lib/coverage/heatmap";
+import type { CoverageWebhook } from "@/lib/coverage/compute";
+import type { CellPanel, MarkState } from "@/lib/coverage/heatmap";
 import { formatCount } from "@/lib/listing/format";
-import { triggerLabel, triggerObjectLabel } from "@/lib/setup/triggers";
+import { triggerObjectLabel } from "@/lib/setup/triggers";
 import { webhookProblems } from "./coverage-cell";
-
-/** A mark's colour and its words (the legend and every cell's label use the same). */
-const MARKS: Record<MarkState, { className: string; words: string }> = {
-  ok: { className: "bg-emerald-500", words: "delivers" },
-  degraded: { className: "bg-amber-400", words: "webhooks, none delivering" },
-  none: { className: "bg-slate-200", words: "no webhook" },
-  missing: { className: "bg-red-600", words: "required, missing" },
-};
-
-/** Short names for a phone's row, where eight full names do not fit. */
-const SHORT: Record<string, string> = {
-  event: "Event",
-  contact: "Contact",
-  registrant: "Reg.",
-  speaker: "Speaker",
-  sponsor: "Sponsor",
-  session: "Session",
-  session_attendance: "Attend.",
-  registrant_line_item: "Line item",
-};
+import { Mark, MARK_WORDS } from "./marks";
 
 /** Column headings that would not fit their narrow column (the full name is their title). */
 const HEADER_LABELS: Record<string, string> = { session_attendance: "Attendance", registrant_line_item: "Line item" };
@@ -34,17 +14,13 @@ const SHOWN = 3;
 /** Most webhooks one action lists in the page (a catch-all setup may have hundreds): the event's page has all. */
 const MOST = 200;
 
-export function Mark({ state }: { state: MarkState }) {
-  return <span aria-hidden className={`inline-block size-2.5 rounded-[2px] ${MARKS[state].className}`} />;
-}
-
 export function HeatmapLegend() {
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600" data-testid="coverage-legend">
       <span className="font-medium text-slate-700">Each object: insert · update · delete</span>
-      {(Object.keys(MARKS) as MarkState[]).map((state) => (
+      {(Object.keys(MARK_WORDS) as MarkState[]).map((state) => (
         <span key={state} className="inline-flex items-center gap-1.5">
-          <Mark state={state} /> {MARKS[state].words}
+          <Mark state={state} /> {MARK_WORDS[state]}
         </span>
       ))}
     </div>
@@ -53,7 +29,7 @@ export function HeatmapLegend() {
 
 /**
  * The grid's columns: the event, then one narrow column per object of the contract (a rare object
- * outside it takes a further line of the row).
+ * outside it takes a further line of the row). The rows' grid is app/globals.css `.heat-grid`.
  */
 const GRID = "lg:grid-cols-[minmax(14rem,1fr)_repeat(8,4.25rem)]";
 
@@ -67,79 +43,6 @@ export function HeatmapHeader({ objects }: { objects: readonly string[] }) {
         </span>
       ))}
     </div>
-  );
-}
-
-function cellLabel(eventName: string, cell: HeatCell): string {
-  const parts = cell.marks.map((mark) => `${mark.action} ${MARKS[mark.state].words}${mark.webhooks ? ` (${mark.webhooks})` : ""}`);
-  return `${triggerObjectLabel(cell.object)} for ${eventName}: ${parts.join(", ")}. Show the webhooks`;
-}
-
-/** One event: its name and state, then an object cell each, a link that opens its panel in place. */
-export function HeatmapRow({
-  row,
-  cells,
-  open,
-  cellHref,
-  children,
-}: {
-  row: EventCoverage;
-  cells: readonly HeatCell[];
-  /** the object whose panel is open in this row */
-  open: string | null;
-  cellHref: (object: string) => string;
-  children?: React.ReactNode;
-}) {
-  const name = row.event.name || `Event ${row.event.id}`;
-  const missing = row.requirements.filter((check) => !check.pass);
-  return (
-    <li className="border-b border-slate-100 last:border-b-0" data-testid="coverage-row" data-event-id={row.event.id}>
-      <div className={`grid grid-cols-1 items-center gap-x-1 gap-y-1.5 px-3 py-2 ${GRID}`}>
-        <div className="min-w-0">
-          <Link href={`/events/${row.event.id}`} prefetch={false} className="block truncate text-sm font-medium text-brand-700 hover:underline" title={name}>
-            {name}
-          </Link>
-          <p className="truncate text-xs text-slate-600">
-            {row.event.status ? <StatusBadge status={row.event.status} testId="coverage-status" /> : "Status unknown"}
-            {row.event.start_date ? ` · ${row.event.start_date}` : ""}
-            {missing.length > 0 ? (
-              <span className="text-red-800" data-testid="requirements">
-                {" "}
-                · missing {missing.map((check) => triggerLabel(check.trigger)).join(", ")}
-              </span>
-            ) : null}
-          </p>
-        </div>
-        <ul className="flex flex-wrap gap-1 lg:contents" aria-label={`Coverage of ${name}`}>
-          {cells.map((cell) => {
-            const current = open === cell.object;
-            return (
-              <li key={cell.object} className="lg:flex lg:justify-center">
-                <Link
-                  href={cellHref(cell.object)}
-                  scroll={false}
-                  prefetch={false}
-                  aria-label={cellLabel(name, cell)}
-                  aria-expanded={current}
-                  className={`inline-flex items-center gap-1 rounded px-1.5 py-1 ring-inset hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-brand-500 ${current ? "bg-brand-50 ring-2 ring-brand-500" : ""}`}
-                  data-testid="coverage-cell"
-                  data-object={cell.object}
-                  data-state={cell.marks.map((mark) => mark.state).join(" ")}
-                >
-                  <span aria-hidden className="text-[11px] text-slate-600 lg:hidden">
-                    {SHORT[cell.object] ?? triggerObjectLabel(cell.object)}
-                  </span>
-                  {cell.marks.map((mark) => (
-                    <Mark key={mark.action} state={mark.state} />
-                  ))}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
-      {children}
-    </li>
   );
 }
 
@@ -205,7 +108,7 @@ export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHre
                 <Mark state={action.state} /> {action.action}
                 <span className="font-normal normal-case text-slate-600">
                   ·{" "}
-                  {action.webhooks.length ? `${formatCount(action.webhooks.length)} ${action.webhooks.length === 1 ? "webhook" : "webhooks"}` : MARKS[action.state].words}
+                  {action.webhooks.length ? `${formatCount(action.webhooks.length)} ${action.webhooks.length === 1 ? "webhook" : "webhooks"}` : MARK_WORDS[action.state]}
                 </span>
               </p>
               {listed.length > 0 ? (

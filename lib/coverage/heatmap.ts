@@ -74,3 +74,49 @@ export function cellPanel(row: EventCoverage, triggers: readonly TriggerKey[], o
     actions: marks.map((mark) => ({ action: mark.action, trigger: mark.trigger, state: mark.state, webhooks: webhooksOf(cellFor(row, triggers, mark.trigger)) })),
   };
 }
+
+/** A mark's state in one letter, as the page sends a row to the browser. */
+export const MARK_LETTERS: Readonly<Record<MarkState, string>> = { ok: "o", degraded: "d", none: "n", missing: "m" };
+const STATE_OF_LETTER = new Map(Object.entries(MARK_LETTERS).map(([state, letter]) => [letter, state as MarkState]));
+
+/**
+ * One event's row as the page sends it to the browser (components/coverage/heatmap-rows.tsx draws
+ * it): a few short fields and a letter and a count per mark, instead of a tree of elements per cell,
+ * which the page's HTML would then carry twice (the markup and its RSC payload).
+ */
+export interface HeatRowData {
+  id: number;
+  name: string | null;
+  status: string | null;
+  start: string | null;
+  /** the required triggers it misses, in the order of the checks */
+  missing: readonly TriggerKey[];
+  /** per object (the page's order), per action: a letter of MARK_LETTERS */
+  marks: string;
+  /** per object, per action: how many webhooks */
+  counts: readonly number[];
+}
+
+export function heatRowData(row: EventCoverage, cells: readonly HeatCell[]): HeatRowData {
+  const marks = cells.flatMap((cell) => cell.marks);
+  return {
+    id: row.event.id,
+    name: row.event.name ?? null,
+    status: row.event.status ?? null,
+    start: row.event.start_date ?? null,
+    missing: row.requirements.filter((check) => !check.pass).map((check) => check.trigger),
+    marks: marks.map((mark) => MARK_LETTERS[mark.state]).join(""),
+    counts: marks.map((mark) => mark.webhooks),
+  };
+}
+
+/** The cells of a row sent as data, back as the page computed them. */
+export function heatCellsOf(data: Pick<HeatRowData, "marks" | "counts">, objects: readonly string[]): HeatCell[] {
+  return objects.map((object, index) => ({
+    object,
+    marks: TRIGGER_ACTIONS.map((action, offset) => {
+      const at = index * TRIGGER_ACTIONS.length + offset;
+      return { action, trigger: `${object}:${action}` as TriggerKey, state: STATE_OF_LETTER.get(data.marks[at]) ?? "none", webhooks: data.counts[at] ?? 0 };
+    }),
+  }));
+}

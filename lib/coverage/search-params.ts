@@ -1,29 +1,13 @@
 import { z } from "zod";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
+import { COVERAGE_ONLY, COVERAGE_SORTS, type CoverageState } from "./href";
 
 /**
  * The Coverage page's options, all in the URL (a link reproduces the page). Parsed by one schema
  * that falls back to the default for a value it does not know, and says so, never throws.
  */
-export const COVERAGE_SORTS = ["start", "-start", "name", "-name", "gaps"] as const;
-export type CoverageSort = (typeof COVERAGE_SORTS)[number];
-export const COVERAGE_ONLY = ["", "gaps", "failing"] as const;
-export type CoverageOnly = (typeof COVERAGE_ONLY)[number];
-export const COVERAGE_PAGE_SIZE = 50;
-
-export interface CoverageState {
-  /** "open": not ended, not cancelled (the default); "all": every event. */
-  scope: "open" | "all";
-  /** Event name contains (case-insensitive). */
-  q: string;
-  /** "gaps": events with a trigger column that fires nothing or only broken webhooks; "failing": events that miss a required trigger. */
-  only: CoverageOnly;
-  sort: CoverageSort;
-  page: number;
-  /** the cell whose panel is open: an event and a trigger object ("61:registrant"), or null */
-  cell: { eventId: number; object: string } | null;
-  notices: string[];
-}
+export { COVERAGE_ONLY, COVERAGE_PAGE_SIZE, COVERAGE_SORTS, coverageHref } from "./href";
+export type { CoverageOnly, CoverageSort, CoverageState } from "./href";
 
 const CELL = /^(\d{1,15}):([a-z_]{1,40})$/;
 
@@ -63,18 +47,4 @@ export function parseCoverageParams(input: URLSearchParams | PageSearchParams): 
     cell,
     notices,
   };
-}
-
-/** The page's URL with some options changed (defaults left out, so links stay short); an open panel stays open unless `cell` says otherwise. */
-export function coverageHref(state: CoverageState, change: Partial<Omit<CoverageState, "notices">> = {}): string {
-  const next = { ...state, ...change };
-  const params = new URLSearchParams();
-  if (next.scope !== "open") params.set("scope", next.scope);
-  if (next.q) params.set("q", next.q);
-  if (next.only) params.set("only", next.only);
-  if (next.sort !== "start") params.set("sort", next.sort);
-  if (next.page > 1) params.set("page", String(next.page));
-  if (next.cell) params.set("cell", `${next.cell.eventId}:${next.cell.object}`);
-  const query = params.toString();
-  return query ? `/coverage?${query}` : "/coverage";
 }

@@ -106,8 +106,22 @@ export interface HealthRow<M = unknown> {
   hosts: readonly string[];
 }
 
+/**
+ * The hosts of a setup's groups while they are the same frozen array (lib/setup/load.ts): 20,000
+ * URLs parsed on every Health view of a large account, though the setup changes once a window.
+ */
+const hostsOfGroups = new WeakMap<SetupData["groups"], ReadonlyMap<number, string>>();
+
 /** Each webhook's URL host, read once for the host filter and the rows (never more of the URL). */
-export function webhookHosts(data: SetupData): Map<number, string> {
+export function webhookHosts(data: SetupData): ReadonlyMap<number, string> {
+  const known = hostsOfGroups.get(data.groups);
+  if (known) return known;
+  const hosts = readHosts(data);
+  if (Object.isFrozen(data.groups)) hostsOfGroups.set(data.groups, hosts);
+  return hosts;
+}
+
+function readHosts(data: SetupData): Map<number, string> {
   const hosts = new Map<number, string>();
   for (const group of data.groups) {
     for (const hook of group.webhooks ?? []) {

@@ -110,7 +110,7 @@ describe("a shared answer read by summary", () => {
     const refreshed = await b.cache.list(demoClient, "webhook-groups", query(), { teamId, refresh: true });
     expect(refreshed.source).toBe("api");
     const after = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId }, select: { ciphertext: true } });
-    // Same length: only the ciphertext's end (its GCM tag, new with every encryption) tells the rows apart.
+    // Same length: only the ciphertext's beginning (its IV, new with every encryption) tells the rows apart.
     expect(after.ciphertext!.length).toBe(before.ciphertext!.length);
 
     const calls = await apiCalls();

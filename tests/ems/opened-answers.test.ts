@@ -70,10 +70,10 @@ describe("openedAnswer: a shared answer is decrypted and parsed once per process
 });
 
 describe("rememberedAnswer: an opened answer found by the row's summary, without its ciphertext", () => {
-  it("finds only what was opened, under its own scope, length, end and a key still in the ring", () => {
+  it("finds only what was opened, under its own scope, length, beginning and a key still in the ring", () => {
     const ciphertext = encryptSecret(JSON.stringify({ items: [{ id: 1 }] }), aad);
     const summary = summaryOf(ciphertext);
-    expect(summary).toEqual({ length: ciphertext.length, tail: ciphertext.slice(-64), keyId: "k1" });
+    expect(summary).toEqual({ length: ciphertext.length, head: ciphertext.slice(0, 160), keyId: "k1" });
     // Nothing opened yet, and a failed opening keeps nothing.
     expect(rememberedAnswer(summary, aad)).toBeUndefined();
     expect(() =>
@@ -89,7 +89,9 @@ describe("rememberedAnswer: an opened answer found by the row's summary, without
     const newer = encryptSecret(JSON.stringify({ items: [{ id: 2 }] }), aad);
     expect(newer.length).toBe(ciphertext.length);
     expect(rememberedAnswer(summaryOf(newer), aad)).toBeUndefined();
-    expect(rememberedAnswer({ ...summary, tail: `${summary.tail.slice(0, -1)}${summary.tail.endsWith("A") ? "B" : "A"}` }, aad)).toBeUndefined();
+    // The beginning holds the IV, drawn anew for each encryption: one character off is another ciphertext.
+    expect(newer.slice(0, 60)).not.toBe(ciphertext.slice(0, 60));
+    expect(rememberedAnswer({ ...summary, head: `${summary.head.slice(0, -1)}${summary.head.endsWith("A") ? "B" : "A"}` }, aad)).toBeUndefined();
     expect(rememberedAnswer({ ...summary, length: summary.length + 1 }, aad)).toBeUndefined();
     expect(rememberedAnswer(summary, "EmsSharedAnswer:other-team:fp:hash:ciphertext")).toBeUndefined();
 

@@ -1,22 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkedHealth } from "@/lib/health/checked";
 import { runHealthChecks } from "@/lib/health/rules";
-import type { SetupData } from "@/lib/setup/setup-data";
-import { DEFAULT_ACCOUNTS } from "@/lib/sandbox/core/config";
-import { datasetFor } from "@/lib/sandbox/data/datasets";
-
-/** The demo account as lib/setup/load.ts gives it while its pages are opened shared answers: frozen. */
-function demoSetup(freeze: boolean): SetupData {
-  const dataset = datasetFor(DEFAULT_ACCOUNTS[0]);
-  const groups = Array.from({ length: dataset.groups.size }, (_, index) => ({ ...dataset.groups.row(index), webhooks: dataset.webhooksOf(index) }));
-  const events = Array.from({ length: dataset.events.size }, (_, index) => dataset.events.row(index));
-  return freeze ? { groups: Object.freeze(groups), events: Object.freeze(events) } : { groups, events };
-}
-
-const REQUIRED = ["registrant:insert", "registrant:delete"] as const;
-const MORNING = new Date("2025-06-15T00:30:00Z");
-const EVENING = new Date("2025-06-15T23:30:00Z");
-const NEXT_DAY = new Date("2025-06-16T00:30:00Z");
+import { demoSetup, EVENING, MORNING, NEXT_DAY, REQUIRED } from "./demo-setup";
 
 describe("checkedHealth: the health checks kept while the setup is the same", () => {
   it("gives the same findings as the rules, once per setup, UTC day and required triggers", () => {

@@ -130,3 +130,20 @@ describe("the Health list", () => {
     expect(page.groups.reduce((sum, group) => sum + group.rows.length, 0)).toBe(50);
   });
 });
+
+describe("webhookHosts", () => {
+  it("reads each webhook's host, and keeps them while the setup's groups are the same frozen array", () => {
+    const { data } = account();
+    const hosts = webhookHosts(data);
+    expect(hosts.get(100)).toBe("plain-0.example.org");
+    expect(hosts.get(101)).toBe("plain-1.example.org");
+    // Not frozen (just asked of the API, a test's data): read again, the same hosts.
+    expect(webhookHosts(data)).not.toBe(hosts);
+    expect(webhookHosts(data)).toEqual(hosts);
+    // Frozen, as lib/setup/load.ts gives opened shared answers: read once for every view.
+    const frozen = { ...data, groups: Object.freeze([...data.groups]) };
+    const kept = webhookHosts(frozen);
+    expect(kept).toEqual(hosts);
+    expect(webhookHosts({ ...frozen })).toBe(kept);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
-import { computeCoverage } from "@/lib/coverage/compute";
+import { checkedCoverage } from "@/lib/coverage/checked";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { COVERAGE_PAGE_SIZE, coverageHref, parseCoverageParams, type CoverageState } from "@/lib/coverage/search-params";
 import { gapCount, selectCoverageRows } from "@/lib/coverage/view";
@@ -10,8 +10,9 @@ import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
 import { SetupFreshness, SetupStatus } from "@/components/setup/setup-freshness";
-import { CellPanelView, HeatmapHeader, HeatmapLegend, HeatmapRow } from "@/components/coverage/heatmap";
-import { cellPanel, heatmapObjects, heatmapRow } from "@/lib/coverage/heatmap";
+import { CellPanelView, HeatmapHeader, HeatmapLegend } from "@/components/coverage/heatmap";
+import { HeatmapRows } from "@/components/coverage/heatmap-rows";
+import { cellPanel, heatmapObjects, heatmapRow, heatRowData } from "@/lib/coverage/heatmap";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
 
@@ -112,7 +113,7 @@ function CoverageBody({
   returnTo: string;
   actorCanEdit: boolean;
 }) {
-  const report = computeCoverage(setup.snapshot.data, { now: new Date(), statuses: state.scope, requiredTriggers: required });
+  const report = checkedCoverage(setup.snapshot.data, { now: new Date(), statuses: state.scope, requiredTriggers: required });
   const rows = selectCoverageRows(report.events, state);
   const pageCount = Math.max(1, Math.ceil(rows.length / COVERAGE_PAGE_SIZE));
   const page = Math.min(state.page, pageCount);
@@ -121,6 +122,7 @@ function CoverageBody({
   const objects = heatmapObjects(report);
   const failing = report.events.filter((row) => !row.requirementsMet).length;
   const withGaps = report.events.filter((row) => gapCount(row) > 0).length;
+  const openRow = state.cell ? shown.find((row) => row.event.id === state.cell!.eventId) : undefined;
   return (
     <>
       <SetupFreshness snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} />
@@ -145,20 +147,16 @@ function CoverageBody({
           <div className="rounded-lg border border-slate-200 bg-white" data-testid="coverage-table">
             <HeatmapHeader objects={objects} />
             <ol aria-label="Webhooks that fire for each event and trigger object">
-              {shown.map((row) => {
-                const open = state.cell?.eventId === row.event.id ? state.cell.object : null;
-                return (
-                  <HeatmapRow
-                    key={row.event.id}
-                    row={row}
-                    cells={heatmapRow(row, report.triggers, objects, requiredSet)}
-                    open={open}
-                    cellHref={(object) => coverageHref(state, { cell: open === object ? null : { eventId: row.event.id, object } })}
-                  >
-                    {open ? <CellPanelView panel={cellPanel(row, report.triggers, open, requiredSet)} closeHref={coverageHref(state, { cell: null })} /> : null}
-                  </HeatmapRow>
-                );
-              })}
+              <HeatmapRows
+                rows={shown.map((row) => heatRowData(row, heatmapRow(row, report.triggers, objects, requiredSet)))}
+                objects={objects}
+                state={{ scope: state.scope, q: state.q, only: state.only, sort: state.sort, page: state.page, cell: state.cell }}
+                panel={
+                  openRow && state.cell ? (
+                    <CellPanelView panel={cellPanel(openRow, report.triggers, state.cell.object, requiredSet)} closeHref={coverageHref(state, { cell: null })} />
+                  ) : null
+                }
+              />
             </ol>
           </div>
         </div>

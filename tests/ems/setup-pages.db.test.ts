@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { saveCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { flushEmsState } from "@/lib/ems";
+import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
+import { loadSetup } from "@/lib/setup/load";
+import type { SetupData } from "@/lib/setup/setup-data";
+import type { StartedSandbox } from "@/lib/sandbox/testing";
+import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { installQueryCounter, type QueryCounter } from "../db/query-counter";
+import { createTeam } from "../teams/fixtures";
+import { ensureEmsTestEnv } from "./support/env";
+
+/**
+ * A setup of several pages read by a process that has not opened its stored answers (after a
+ * restart, or on a second instance): every page's row looked at in one statement and the
+ * ciphertexts read in one more (lib/ems/answer-cache.ts `peekMany`), not two statements a page one
+ * after another. Against the sandbox over real HTTP, on the real database.
+ */
+
+ensureEmsTestEnv();
+
+/** 450 groups and 250 events: three pages of groups and two of events at 200 a page. */
+const ACCOUNT = { key: "ems_setup_pages_key", secret: "setup-pages-secret", groups: 450, events: 250, seed: 34 };
+
+let sandbox: StartedSandbox;
+let counter: QueryCounter;
+beforeAll(async () => {
+  sandbox = await startAllowedSandbox({ accounts: [ACCOUNT] });
+  counter = await installQueryCounter();
+});
+afterAll(async () => {
+  await flushEmsState();
+  await counter?.uninstall();
+  await sandbox?.close();
+});
+beforeEach(() => forgetOpenedAnswers());
+
+async function readerOfTheAccount() {
+  const actor = await createTeam();
+  await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
+  return actor;
+}
+
+async function setupOf(actor: Awaited<ReturnType<typeof createTeam>>): Promise<{ data: SetupData; statements: string[]; apiCalls: number }> {
+  const before = (await sandbox.admin.stats()).apiRequests;
+  const { result, statements } = await counter.record(() => loadSetup(actor));
+  if (result.kind !== "ok") throw new Error(`loadSetup: ${result.kind}`);
+  return {
+    data: result.snapshot.data,
+    statements: statements.filter((sql) => sql.includes('"EmsSharedAnswer"')),
+    apiCalls: (await sandbox.admin.stats()).apiRequests - before,
+  };
+}
+
+describe("a setup's stored pages, read by a process that has not opened them", () => {
+  it("costs one look at every page's row and one read of their ciphertexts, and gives the same setup", async () => {
+    const actor = await readerOfTheAccount();
+    const asked = await setupOf(actor);
+    expect(asked.apiCalls).toBe(5);
+    expect(asked.data.groups).toHaveLength(ACCOUNT.groups);
+    expect(asked.data.events).toHaveLength(ACCOUNT.events);
+
+    // Another process: nothing opened. Before, two statements a page (its look, then its ciphertext): ten.
+    forgetOpenedAnswers();
+    const fresh = await setupOf(actor);
+    expect(fresh.apiCalls).toBe(0);
+    expect(fresh.statements).toHaveLength(2);
+    expect(fresh.data.groups.map((group) => [group.id, group.name, group.webhooks?.length])).toEqual(
+      asked.data.groups.map((group) => [group.id, group.name, group.webhooks?.length]),
+    );
+    expect(fresh.data.events).toEqual(asked.data.events);
+
+    // Opened now: the next view looks at the rows (one statement) and reads no ciphertext; the same frozen setup.
+    const next = await setupOf(actor);
+    expect(next.statements).toHaveLength(1);
+    expect(next.statements[0]).not.toMatch(/SELECT "queryHash", "ciphertext"/);
+    expect(next.data.groups).toBe(fresh.data.groups);
+    expect(next.data.events).toBe(fresh.data.events);
+  });
+
+  it("opens no page older than the sharing window: those are asked of the API again, as before", async () => {
+    const actor = await readerOfTheAccount();
+    await setupOf(actor);
+    // The events' pages stored two hours ago: past the window (and the hour a stale answer may be served).
+    await prisma.$executeRaw`
+      UPDATE "EmsSharedAnswer" SET "fetchedAt" = "fetchedAt" - interval '2 hours'
+      WHERE "teamId" = ${actor.teamId} AND "queryHash" IN (
+        SELECT "queryHash" FROM "EmsSharedAnswer" WHERE "teamId" = ${actor.teamId} ORDER BY length("ciphertext") ASC LIMIT 2)`;
+    forgetOpenedAnswers();
+    const fresh = await setupOf(actor);
+    expect(fresh.apiCalls).toBe(2);
+    expect(fresh.data.groups).toHaveLength(ACCOUNT.groups);
+    expect(fresh.data.events).toHaveLength(ACCOUNT.events);
+    const read = fresh.statements.filter((sql) => /SELECT "queryHash", "ciphertext"/.test(sql));
+    expect(read).toHaveLength(1);
+  });
+});
