@@ -22,13 +22,15 @@ import { keyIds } from "@/lib/crypto/secret-box";
  */
 
 /**
- * 32 M characters of ciphertext. Opened, an answer holds about 1.1 bytes of heap per character of
+ * 56 M characters of ciphertext. Opened, an answer holds about 1.1 bytes of heap per character of
  * its ciphertext (`npm run bench:answer-memory`: the 5,000-group account's 35 answers, 23.2 MB, hold
- * 25.7 MB), so the memo holds at most ~36 MB of the 256 MB heap `npm start` gives the portal: one
- * account of 5,000 groups with room for the small ones beside it. At 8 M it held a third of that
- * account, and reading its pages in order evicted each before its next use: every view paid again.
+ * 25.7 MB), so the memo holds at most ~62 MB of the 256 MB heap `npm start` gives the portal: two
+ * accounts (or two teams of one account: answers are per team) of 5,000 groups, 46.4 M, with room for
+ * the small ones and a large selection's pages beside them. At 32 M the second large account evicted
+ * the first page by page, and each Health view of either read and opened all of its 35 answers again
+ * (`npm run bench:memory`, two teams drafting at once); at 8 M one account did that to itself.
  */
-const MAX_TOTAL_LENGTH = 32_000_000;
+const MAX_TOTAL_LENGTH = 56_000_000;
 /** Characters of the ciphertext's end in the key: the 16-byte GCM tag (22) and the body's last bytes. */
 export const CIPHERTEXT_TAIL_LENGTH = 64;
 
