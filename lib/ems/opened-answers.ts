@@ -93,6 +93,20 @@ export function openedAnswer<T>(ciphertext: string, aad: string, open: () => T):
   return value;
 }
 
+/**
+ * Forgets the opened answers whose scope (their AAD) names `scopePart`: a credential's answers once
+ * a write dropped their rows. Their rows are gone, so nothing finds them again, and while a plan is
+ * applied every write drops them: kept, each Health view in between added a whole new copy of the
+ * account's setup beside the stale ones until the bound evicted them (a memo full of old versions).
+ */
+export function forgetOpenedAnswersOf(scopePart: string): void {
+  for (const [key, entry] of opened) {
+    if (!key.split("\n", 1)[0].includes(scopePart)) continue;
+    opened.delete(key);
+    totalLength -= entry.length;
+  }
+}
+
 /** For tests: forget every opened answer. */
 export function forgetOpenedAnswers(): void {
   opened.clear();
