@@ -23,7 +23,7 @@
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { submitForm } from "./portal-forms";
+import { submitForm, type Submitted } from "./portal-forms";
 import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, ROOT, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
 import { freePort, nextServerRss, waitForHttp, watchHeap, type Service } from "./processes";
 import { seedBenchUser, signIn, type BenchUser } from "./pages-seed";
@@ -116,6 +116,15 @@ async function browse(base: string, cookie: string, paths: string[], until: () =
   }
 }
 
+/** A form's post; a server that died meanwhile answers nothing (status 0, counted), or a page without the form. */
+async function post(submit: () => Promise<Submitted>): Promise<Submitted> {
+  try {
+    return await submit();
+  } catch (error) {
+    return { status: 0, location: null, body: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /**
  * A bulk change from the list, as a person makes it: the filtered list, "Change these…", the form
  * posted. Returns the plan's address, or null (the answer is counted; a 'busy' answer is a page).
@@ -128,7 +137,9 @@ async function draftFromList(base: string, cookie: string, host: string, to: str
     if (phase) phase.note += `${host}: /plans/new without a form (${/data-testid="state-(\w+)"/.exec(page.body)?.[1] ?? page.status}). `;
     return null;
   }
-  const posted = await submitForm(`${base}${form}`, cookie, 'name="ids"', { edit: "replace-host", from: host, to, title: `Move ${host} to ${to}` }, page.body);
+  const posted = await post(() =>
+    submitForm(`${base}${form}`, cookie, 'name="ids"', { edit: "replace-host", from: host, to, title: `Move ${host} to ${to}` }, page.body),
+  );
   count(posted.status, `draft (${host})`);
   if (posted.status !== 303 || !posted.location) {
     // The form's answer (a refusal is in the page's action state).
@@ -151,8 +162,10 @@ async function draftFromList(base: string, cookie: string, host: string, to: str
 /** A form on the plan page (send for review, approve, apply, cancel, undo), as its button posts it. */
 async function planAction(base: string, cookie: string, planPath: string, testId: string): Promise<{ status: number; location: string | null }> {
   const page = await request(base, cookie, planPath, { view: true });
-  const posted = await submitForm(`${base}${planPath}`, cookie, `data-testid="${testId}"`, {}, page.body);
+  const posted = await post(() => submitForm(`${base}${planPath}`, cookie, `data-testid="${testId}"`, {}, page.body));
   count(posted.status, `${testId} on ${planPath}`);
+  const refused = /&quot;status&quot;:&quot;error&quot;,&quot;message&quot;:&quot;(.*?)&quot;/.exec(posted.body)?.[1];
+  if (refused && phase) phase.note += `${testId}: “${refused}”. `;
   return posted;
 }
 
@@ -249,8 +262,9 @@ async function main(): Promise<void> {
   current.note += `Plans: ${[annPlan, beaPlan].filter(Boolean).length} of 2 drafted. `;
   if (!annPlan) throw new Error(`Ann's plan was not drafted: ${current.note}`);
 
-  // 2. Review and apply.
+  // 2. Review and apply. Approving and applying need a recent password: Abe signs in again (confirms it's him).
   current = beginPhase("review: send, approve, apply now", heap);
+  cookies.set(abe, await signIn(base, abe));
   await planAction(base, cookie(ann), annPlan, "plan-submit");
   await planAction(base, cookie(abe), annPlan, "plan-approve");
   await planAction(base, cookie(abe), annPlan, "plan-apply");
