@@ -47,8 +47,15 @@ export interface CiphertextSummary {
 const opened = new Map<string, { value: unknown; length: number }>();
 let totalLength = 0;
 
+/**
+ * A copy of a part of a string that does not keep the whole alive: V8 makes `slice` of a long string
+ * a view of it, so a memo key made of a ciphertext's last 64 characters held the whole ciphertext
+ * (a heap snapshot while a plan applied: 80 ciphertexts, 67 MB, kept by this memo's keys alone).
+ */
+const detached = (part: string) => Buffer.from(part, "utf8").toString("utf8");
+
 export function summaryOf(ciphertext: string): CiphertextSummary {
-  return { length: ciphertext.length, tail: ciphertext.slice(-CIPHERTEXT_TAIL_LENGTH), keyId: ciphertext.split(":", 2)[1] ?? "" };
+  return { length: ciphertext.length, tail: detached(ciphertext.slice(-CIPHERTEXT_TAIL_LENGTH)), keyId: detached(ciphertext.split(":", 2)[1] ?? "") };
 }
 
 function memoKey(aad: string, summary: CiphertextSummary): string | null {
