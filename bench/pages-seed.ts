@@ -11,10 +11,18 @@ import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
 export interface BenchUser {
   email: string;
   password: string;
+  teamId: string;
 }
 
-/** `credentials`: the sandbox account the user's credential reads (the demo account unless told). */
-export async function seedBenchUser(sandboxBaseUrl: string, credentials: { consumerKey: string; consumerSecret: string } = DEMO_CREDENTIALS): Promise<BenchUser> {
+/**
+ * `credentials`: the sandbox account the user's credential reads (the demo account unless told).
+ * `join`: a team to join with that role, instead of a team of their own (no saved views then).
+ */
+export async function seedBenchUser(
+  sandboxBaseUrl: string,
+  credentials: { consumerKey: string; consumerSecret: string } = DEMO_CREDENTIALS,
+  join?: { teamId: string; role: "ADMIN" | "MEMBER" },
+): Promise<BenchUser> {
   const { prisma } = await import("../lib/db/prisma");
   const { hashPassword } = await import("../lib/auth/password");
   const { saveCredential } = await import("../lib/credentials/store");
@@ -25,9 +33,14 @@ export async function seedBenchUser(sandboxBaseUrl: string, credentials: { consu
     const user = await prisma.user.create({ data: { email: bench.email, name: bench.name, passwordHash: await hashPassword(bench.password) } });
     // A regular user, past the first-run checklist (a new one pays one statement more per listing
     // view until they dismiss it: tests/onboarding counts that).
-    const team = await prisma.team.create({
-      data: { name: `${bench.name}'s team`, memberships: { create: { userId: user.id, role: "OWNER", checklistDismissedAt: new Date() } } },
-    });
+    const team = join
+      ? await prisma.team.update({
+          where: { id: join.teamId },
+          data: { memberships: { create: { userId: user.id, role: join.role, checklistDismissedAt: new Date() } } },
+        })
+      : await prisma.team.create({
+          data: { name: `${bench.name}'s team`, memberships: { create: { userId: user.id, role: "OWNER", checklistDismissedAt: new Date() } } },
+        });
     const actor = {
       userId: user.id,
       email: user.email,
@@ -35,17 +48,19 @@ export async function seedBenchUser(sandboxBaseUrl: string, credentials: { consu
       sessionId: "bench-seed",
       teamId: team.id,
       teamName: team.name,
-      role: "OWNER" as const,
+      role: join?.role ?? ("OWNER" as const),
       twoFactorEnabled: false,
       teamRequiresTwoFactor: false,
       reauthenticatedAt: new Date(),
       passwordVerifiedAt: new Date(),
     };
     await saveCredential(actor, { baseUrl: sandboxBaseUrl, consumerKey: credentials.consumerKey, consumerSecret: credentials.consumerSecret });
-    await createView(actor, { page: "webhook-groups", name: "Team: 50 a page", query: "per-page=50", scope: "TEAM" });
-    await createView(actor, { page: "webhook-groups", name: "Mine: 100 a page", query: "per-page=100", scope: "PERSONAL" });
-    await createView(actor, { page: "events", name: "Team events", query: "per-page=50", scope: "TEAM" });
-    return { email: bench.email, password: bench.password };
+    if (!join) {
+      await createView(actor, { page: "webhook-groups", name: "Team: 50 a page", query: "per-page=50", scope: "TEAM" });
+      await createView(actor, { page: "webhook-groups", name: "Mine: 100 a page", query: "per-page=100", scope: "PERSONAL" });
+      await createView(actor, { page: "events", name: "Team events", query: "per-page=50", scope: "TEAM" });
+    }
+    return { email: bench.email, password: bench.password, teamId: team.id };
   } finally {
     // The embedded database admits one connection at a time: the portal's comes next.
     await prisma.$disconnect();

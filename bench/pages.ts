@@ -43,7 +43,7 @@ import { startRoundTripCounter, type RoundTripCounter } from "./db-round-trips";
 import { freePort, nextServerRss, startService, waitForHttp } from "./processes";
 import { seedBenchUser, signIn } from "./pages-seed";
 import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
-import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startPortal, startSandbox } from "./portal-stack";
+import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
 
 const FLOOR_DIR = path.join(ROOT, "bench", "floor-app");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
@@ -79,12 +79,6 @@ const MIXED_MS = durationMs(flags.duration!);
 const REQUESTS = boundedInt("requests", flags.requests!, 1, 100_000);
 const WARMUP = boundedInt("warmup", flags.warmup!, 0, 10_000);
 if (MIXED_MS > 6 * 3_600_000) throw new Error("--duration is at most 6h");
-
-/** The heap limit `npm start` gives the portal (package.json), so the floor runs under the same. */
-function startNodeOptions(): string[] {
-  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  return (scripts.start.match(/--max-old-space-size=\d+/g) ?? []).slice(0, 1);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Load

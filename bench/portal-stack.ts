@@ -4,6 +4,7 @@
  * default ones, and the portal as `npm start` starts it (its heap cap included). Everything started
  * is stopped by `cleanUp()`, in reverse order. bench:pages and bench:memory use it.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -37,18 +38,6 @@ export interface BenchDatabase {
   poolMax: number;
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 /**
  * A throw-away database on the PostgreSQL at `server` (loopback only: it is created, migrated and
  * dropped), or, when that cannot be reached (or with `embedded`), the embedded PostgreSQL of
@@ -58,7 +47,8 @@ export async function startDatabase(server: string, options: { embedded?: boolea
   const at = new URL(server);
   if (!LOOPBACK.has(at.hostname)) throw new Error(`--database must be a PostgreSQL on this machine, not ${at.hostname}: the bench creates and drops a database there.`);
   const { migrateDeploy } = await import("../scripts/db/migrate");
-  if (!options.embedded && (await reachable(at.toString()))) {
+  const { canConnect } = await import("../scripts/db/embedded-postgres");
+  if (!options.embedded && (await canConnect(at.toString()))) {
     const name = `ems_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
     const admin = new pg.Client({ connectionString: at.toString() });
     await admin.connect();
@@ -109,9 +99,29 @@ export function benchSecrets(): Record<"NEXTAUTH_SECRET" | "CREDENTIAL_ENCRYPTIO
   };
 }
 
-/** The portal as `npm start` starts it (a build must exist), on `port`, with `databaseUrl` and the pool size. */
-export function startPortal(options: { port: number; databaseUrl: string; poolMax: number; secrets: Record<string, string>; env?: Record<string, string> }): Service {
-  const portal = startService("portal (npm start)", NPM, ["run", "--silent", "start"], {
+/** The heap limit `npm start` gives the portal (package.json's start script). */
+export function startNodeOptions(): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  return (scripts.start.match(/--max-old-space-size=\d+/g) ?? []).slice(0, 1);
+}
+
+/**
+ * The portal as `npm start` starts it (a build must exist), on `port`, with `databaseUrl` and the
+ * pool size. `traceGc`: the same server with the same heap limit, started by node directly with
+ * --trace-gc (which NODE_OPTIONS does not take), so the heap can be read from its output (watchHeap).
+ */
+export function startPortal(options: {
+  port: number;
+  databaseUrl: string;
+  poolMax: number;
+  secrets: Record<string, string>;
+  env?: Record<string, string>;
+  traceGc?: boolean;
+}): Service {
+  const [command, args] = options.traceGc
+    ? [process.execPath, [...startNodeOptions(), "--trace-gc", path.join(".next", "standalone", "server.js")]]
+    : [NPM, ["run", "--silent", "start"]];
+  const portal = startService("portal (npm start)", command, args, {
     cwd: ROOT,
     env: {
       ...process.env,

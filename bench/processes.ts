@@ -131,3 +131,37 @@ export function nextServerRss(rootPid: number): number | null {
     return null;
   }
 }
+
+/**
+ * The V8 heap of a process started with --trace-gc, read from its output: each collection prints
+ * the heap in use before and after it ("Mark-Compact 182.4 (201.0) -> 150.3 (199.8) MB"). The
+ * largest "before" is the most the heap held, garbage included (V8 lets it grow towards its cap
+ * before a full collection); the largest "after" of a full collection is the most that was live,
+ * what decides whether the cap is reached. Both since the last `reset()`.
+ */
+export function watchHeap(service: Service): { peakMb(): number; peakLiveMb(): number; reset(): void } {
+  let peak = 0;
+  let peakLive = 0;
+  let last = 0;
+  let partial = "";
+  const read = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      const match = /: (Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> ([\d.]+)/.exec(line);
+      if (!match) continue;
+      peak = Math.max(peak, Number(match[2]));
+      last = Number(match[4]);
+      if (match[1] === "Mark-Compact") peakLive = Math.max(peakLive, last);
+    }
+  };
+  service.child.stdout?.on("data", read);
+  return {
+    peakMb: () => peak,
+    peakLiveMb: () => peakLive,
+    reset: () => {
+      peak = last;
+      peakLive = 0;
+    },
+  };
+}

@@ -27,6 +27,7 @@ import { maskSecrets } from "@/lib/text/mask-secrets";
 import { apiErrorMessage, cleanApiMessage, parseRecordBody, ResponseShapeError, webhookGroupSchema, webhookSchema, type Webhook, type WebhookGroup } from "./responses";
 import { ems, type CachedToken } from "./state";
 import { getToken, invalidateToken } from "./token";
+import { forgetOpenedAnswersOf } from "./opened-answers";
 import type { z } from "zod";
 import { WEBHOOK_FIELDS, type SearchCondition } from "./contract";
 
@@ -552,5 +553,7 @@ function fieldErrorsOf(bodyText: string): EmsFieldError[] {
  */
 export async function forgetAnswersOf(fingerprint: string): Promise<void> {
   for (const key of ems.answerFlights.keys()) if (key.split("\n")[1] === fingerprint) ems.answerFlights.delete(key);
+  // The AAD of a shared answer is "EmsSharedAnswer:<team>:<fingerprint>:<hash>:ciphertext".
+  forgetOpenedAnswersOf(`:${fingerprint}:`);
   await prisma.emsSharedAnswer.deleteMany({ where: { fingerprint } });
 }

@@ -251,6 +251,12 @@ async function draftUndoNow(actor: Actor, planId: string, context: { ip?: string
   return { ...stored, cannot: cannot.length };
 }
 
+/**
+ * How long storing a plan may hold its transaction: 5,000 steps go in ten statements of 500
+ * (lib/plans/store.ts), longer than the default 5 s on a busy instance.
+ */
+const STORE_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+
 /** Stores drafted operations as a plan of the actor's team (also undo's way in). */
 export async function storeDraft(
   actor: Actor,
@@ -291,7 +297,7 @@ export async function storeDraft(
       tx,
     );
     return id;
-  });
+  }, STORE_TRANSACTION);
   return { planId, operations: operations.length };
 }
 

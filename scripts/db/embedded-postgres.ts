@@ -62,7 +62,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function canConnect(url: string): Promise<boolean> {
+/** Whether a PostgreSQL answers at `url` within two seconds. */
+export async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();

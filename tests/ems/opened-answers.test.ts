@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { forgetOpenedAnswers, openedAnswer, rememberedAnswer, summaryOf } from "@/lib/ems/opened-answers";
+import { forgetOpenedAnswers, forgetOpenedAnswersOf, openedAnswer, rememberedAnswer, summaryOf } from "@/lib/ems/opened-answers";
 
 const key = () => randomBytes(32).toString("base64");
 let saved: string | undefined;
@@ -98,5 +98,16 @@ describe("rememberedAnswer: an opened answer found by the row's summary, without
     // The key is rotated away: a miss, though the answer is still kept.
     process.env.CREDENTIAL_ENCRYPTION_KEYS = `k2:${key()}`;
     expect(rememberedAnswer(summary, aad)).toBeUndefined();
+  });
+});
+
+describe("forgetOpenedAnswersOf: a write drops what this process opened of the credential's answers", () => {
+  it("forgets the credential's answers in every team, and keeps another credential's", () => {
+    const scopes = ["EmsSharedAnswer:team-a:fp:h1:ciphertext", "EmsSharedAnswer:team-b:fp:h2:ciphertext", "EmsSharedAnswer:team-a:other-fp:h1:ciphertext"];
+    const ciphertexts = scopes.map((scope) => encryptSecret(JSON.stringify({ items: [{ id: 1 }] }), scope));
+    scopes.forEach((scope, index) => openedAnswer(ciphertexts[index], scope, opener(ciphertexts[index], scope)));
+    forgetOpenedAnswersOf(":fp:");
+    const kept = scopes.map((scope, index) => rememberedAnswer(summaryOf(ciphertexts[index]), scope) !== undefined);
+    expect(kept).toEqual([false, false, true]);
   });
 });
