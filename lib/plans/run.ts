@@ -26,11 +26,12 @@ import { applyPlanSteps, type ApplyOutcome } from "./apply";
  * Plans due now: started and not claimed; or applying with no live applier, because it released
  * the plan (a shutdown, a time limit) or died and its lease ran out.
  */
-export async function duePlanIds(limit = 10): Promise<string[]> {
+export async function duePlanIds(limit = 10, except: readonly string[] = []): Promise<string[]> {
   const rows = await prisma.$queryRaw<{ id: string }[]>`
     SELECT "id" FROM "ChangePlan"
-     WHERE ("status" = 'approved' AND "appliedById" IS NOT NULL AND "leaseId" IS NULL)
-        OR ("status" = 'applying' AND ("leaseUntil" IS NULL OR "leaseUntil" < now()))
+     WHERE (("status" = 'approved' AND "appliedById" IS NOT NULL AND "leaseId" IS NULL)
+        OR ("status" = 'applying' AND ("leaseUntil" IS NULL OR "leaseUntil" < now())))
+       AND "id" <> ALL(${[...except]})
      ORDER BY "updatedAt" ASC
      LIMIT ${limit}`;
   return rows.map((row) => row.id);
@@ -93,13 +94,17 @@ const LOOK_AGAIN_MS = 2_000;
  */
 export async function runDuePlans(options: { signal?: AbortSignal; deadline?: number } = {}): Promise<{ ran: number; unfinished: boolean }> {
   const running = new Map<string, Promise<void>>();
+  // Each plan once a run: one whose turn changed nothing (another applier took it meanwhile, or it
+  // cannot be run) would otherwise be started again every few seconds, and a run with no deadline
+  // would never end. One that is due again goes on at the next run.
+  const tried = new Set<string>();
   let ran = 0;
   const timeIsUp = () => options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline);
   for (;;) {
     if (!timeIsUp() && running.size < PLANS_AT_ONCE) {
-      for (const id of await duePlanIds(PLANS_AT_ONCE * 2)) {
+      for (const id of await duePlanIds(PLANS_AT_ONCE, [...tried])) {
         if (running.size >= PLANS_AT_ONCE) break;
-        if (running.has(id)) continue;
+        tried.add(id);
         const run = runPlan(id, options).then(
           (outcome) => {
             // Counted when it ended here: applied, stopped or cancelled (not paused for the next run, nor taken by another).

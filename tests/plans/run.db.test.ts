@@ -9,6 +9,7 @@ import { insertPlan } from "@/lib/plans/store";
 import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { createTeam } from "../teams/fixtures";
+import { withOwnDatabase } from "../setup/db";
 import { planTeamPerTest } from "./support/plan-team";
 
 /**
@@ -18,6 +19,8 @@ import { planTeamPerTest } from "./support/plan-team";
  * leaves its plans due and says so.
  */
 ensureEmsTestEnv();
+// runDuePlans takes up every due plan in the database: other files' plans must not be among them.
+withOwnDatabase();
 
 const team = planTeamPerTest();
 
@@ -92,6 +95,18 @@ describe("running the due plans", () => {
     expect(await planOf(planId)).toMatchObject({ status: "applied", leaseId: null });
     expect((await team.sandbox.admin.stats()).perAccount[DEMO_CREDENTIALS.consumerKey]?.writes).toBe(before + 1);
     expect((await team.client().getOne("webhooks", hooks[2].id)).item?.url).toBe("https://orphan.example.com/2");
+  });
+
+  it("a due plan whose turn changes nothing is tried once a run: the run ends instead of starting it again every few seconds", async () => {
+    const hooks = await webhooks(1);
+    const planId = await startedPlan(team.owner, hooks, "stuck");
+    // Applying, released, with no applier recorded: runPlan has nothing to run it with, and it stays due.
+    await prisma.changePlan.update({ where: { id: planId }, data: { status: "applying", appliedById: null, leaseId: null, leaseUntil: null } });
+    const started = Date.now();
+    expect(await runDuePlans()).toEqual({ ran: 0, unfinished: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await duePlanIds()).toContain(planId);
+    await prisma.changePlan.update({ where: { id: planId }, data: { status: "cancelled" } });
   });
 
   it("a run at its deadline stops between steps, leaves the plan due and says there is work left", async () => {
