@@ -125,7 +125,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }),
     prisma.membership.findUnique({ where: { userId: actor.userId }, select: { role: true, teamId: true } }),
     reviewRequired(actor.teamId),
-    prisma.changePlanStep.groupBy({ by: ["state", "operation"], where: { planId: plan.id }, _count: { _all: true } }),
+    prisma.changePlanStep.groupBy({ by: ["state", "operation"], where: { planId: plan.id }, _count: { _all: true }, _min: { position: true } }),
     plan.revertsPlanId ? prisma.changePlan.findFirst({ where: { id: plan.revertsPlanId, teamId: actor.teamId }, select: { id: true, title: true } }) : null,
     prisma.changePlan.findFirst({
       where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: "cancelled" } },
@@ -181,7 +181,11 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     section.steps.push({ position: step.position, state: step.state, message: step.message, diff });
     previousGroup = key;
   }
-  const underWay = status === "applying" ? (await stepStates(plan.id)).underWay : null;
+  // The step being sent (or next to be), from the same statement as the counts, so the two agree.
+  const firstOf = (state: StepState) => Math.min(...tally.filter((row) => row.state === state).map((row) => row._min.position ?? Infinity));
+  const firstRunning = firstOf("running");
+  const firstPending = firstOf("pending");
+  const underWay = status !== "applying" ? null : Number.isFinite(firstRunning) ? firstRunning : Number.isFinite(firstPending) ? firstPending : null;
   const current = underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const impact =
