@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { trackingFromTheFirstCredential } from "./helpers/history";
 import { shoot } from "./helpers/screenshots";
 import { apiList, signUpWithSandbox } from "./listing-helpers";
 
@@ -116,10 +117,7 @@ async function editInTheEms(edits: object[]): Promise<void> {
 
 test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff marked, chips to filter, as of from a change", async ({ page }) => {
   await signUpWithSandbox(page, "glance-changes", "other");
-  await page.goto("/settings/tracking");
-  const section = page.getByTestId("history-section");
-  await section.getByRole("button", { name: "Turn on tracking" }).click();
-  await expect(section.getByTestId("tracker-status")).toHaveText("Tracking", { timeout: 30_000 });
+  const section = await trackingFromTheFirstCredential(page);
 
   // The last group with webhooks (the history spec edits the first ones).
   const { items } = await apiList("webhook-groups", "expand=webhooks&sort=-id&per-page=5", OTHER);

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
 import { newTestUser, signUp } from "./helpers/auth";
+import { trackingFromTheFirstCredential } from "./helpers/history";
 import { shoot } from "./helpers/screenshots";
 import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 
@@ -24,12 +25,15 @@ async function editInTheEms(edits: object[]): Promise<void> {
 
 test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the feed, the group's timeline and its past say so", async ({ page }) => {
   await signUpWithSandbox(page, "history", "other");
+  // Saving the credentials started tracking: Changes says since when, before anything changed.
+  await page.goto("/changes");
+  await expect(page.getByTestId("changes-tracking-since")).toContainText("Tracking since");
+  const section = await trackingFromTheFirstCredential(page, 45);
+  await page.goto("/changes");
+  await expect(page.getByTestId("changes-tracking-since")).toContainText("· last sync");
+  await expect(page.getByTestId("changes-empty")).toContainText("No change yet.");
+  await shoot(page, "changes-tracking-since");
   await page.goto("/settings/tracking");
-  const section = page.getByTestId("history-section");
-  await section.getByRole("button", { name: "Turn on tracking" }).click();
-  // The tracker's card replaces the form, with the first snapshot as its last run.
-  await expect(section.getByTestId("tracker-last-run")).toContainText("First snapshot: 45 groups", { timeout: 30_000 });
-  await expect(section.getByTestId("tracker-status")).toHaveText("Tracking");
 
   // The webhook a person is about to edit, straight from the API.
   const { items } = await apiList("webhook-groups", "expand=webhooks&sort=id&per-page=5", OTHER);
@@ -92,10 +96,7 @@ test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the fee
 test("a member reads an account's history only with their own credentials for it; before, /changes says why and where to add them", async ({ page, browser }) => {
   // The owner tracks the second demo account.
   await signUpWithSandbox(page, "history-owner", "other");
-  await page.goto("/settings/tracking");
-  const section = page.getByTestId("history-section");
-  await section.getByRole("button", { name: "Turn on tracking" }).click();
-  await expect(section.getByTestId("tracker-last-run")).toContainText("First snapshot", { timeout: 30_000 });
+  await trackingFromTheFirstCredential(page);
   await page.goto("/team");
   await page.getByLabel("Role", { exact: true }).selectOption({ label: "Member" });
   await page.getByRole("button", { name: "Create invitation link" }).click();

@@ -57,6 +57,7 @@ export const FEATURE_USES = {
   "audit-log": ["health", "listing"],
   auth: ["teams"],
   teams: ["credentials"],
+  credentials: ["history"],
   retention: ["auth"],
   plans: ["health", "coverage", "history", "alerts", "listing"],
 };

@@ -25,6 +25,7 @@ import { checkEmsBaseUrl } from "@/lib/ems/destination";
 import { refusalForBaseUrl } from "@/lib/ems/outbound";
 import { credentialAad } from "@/lib/ems-access/credential-aad";
 import { NoCredentialError, loadOwnCredential } from "@/lib/ems-access/credential";
+import { trackNewAccount } from "@/lib/history/auto-tracking";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
 export interface CredentialSummary {
@@ -208,6 +209,7 @@ export async function saveCredential(
     return row;
   });
   await forgetOrphanedCredential(orphaned);
+  if (check) await trackNewAccount(actor, check.webhookGroupCount);
   return {
     id: saved.id,
     baseUrl: saved.baseUrl,
@@ -299,5 +301,7 @@ export async function testCredential(actor: Actor, context: RequestContext = {})
       tx,
     );
   });
+  // A credential that works reads an account: the team tracks its changes from now on, if it did not.
+  if (result.ok) await trackNewAccount(actor, result.webhookGroupCount);
   return result;
 }

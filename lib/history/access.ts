@@ -27,6 +27,10 @@ import { ownAccountKey } from "@/lib/ems-access/account-readers";
 export interface TrackedAccount {
   id: string;
   accountLabel: string;
+  /** When the team started tracking it: what the history knows begins there. */
+  trackingSince: Date;
+  /** The last sync's start; null until the first snapshot is taken. */
+  lastSyncAt: Date | null;
 }
 
 /** Why someone may not read a tracker: no credential saved, or one of another EMS account. */
@@ -60,8 +64,19 @@ export class HistoryAccessError extends SafeError {
 
 /** The team's trackers with their account keys (once per request). */
 const teamTrackers = cache(async (teamId: string) =>
-  prisma.changeTracker.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, accountLabel: true, accountKey: true } }),
+  prisma.changeTracker.findMany({
+    where: { teamId },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, accountLabel: true, accountKey: true, createdAt: true, lastRunAt: true },
+  }),
 );
+
+const trackedAccount = (tracker: { id: string; accountLabel: string; createdAt: Date; lastRunAt: Date | null }): TrackedAccount => ({
+  id: tracker.id,
+  accountLabel: tracker.accountLabel,
+  trackingSince: tracker.createdAt,
+  lastSyncAt: tracker.lastRunAt,
+});
 
 /**
  * The team's tracker of the account the actor's own credential reads, or null (none saved, or that
@@ -73,7 +88,7 @@ export async function ownAccountTracker(actor: Pick<Actor, "teamId" | "userId">)
   if (trackers.length === 0) return null;
   const key = await ownAccountKey(actor.userId);
   const own = key === null ? undefined : trackers.find((tracker) => tracker.accountKey === key);
-  return own ? { id: own.id, accountLabel: own.accountLabel } : null;
+  return own ? trackedAccount(own) : null;
 }
 
 /**
@@ -86,7 +101,7 @@ export async function historyAccess(actor: Pick<Actor, "teamId" | "userId">): Pr
   if (trackers.length === 0) return { readable: [], refused: [], reason: null };
   const ownKey = await ownAccountKey(actor.userId);
   const own = trackers.filter((tracker) => tracker.accountKey === ownKey);
-  const label = ({ id, accountLabel }: TrackedAccount) => ({ id, accountLabel });
+  const label = (tracker: (typeof trackers)[number]) => trackedAccount(tracker);
   if (own.length === trackers.length) return { readable: own.map(label), refused: [], reason: null };
   const role = await currentRole(prisma, actor);
   if (canManageTeam(role)) return { readable: trackers.map(label), refused: [], reason: null };

@@ -21,7 +21,7 @@ export class NoCredentialForTrackingError extends SafeError {
 }
 
 /** The account the actor's own credential reads. */
-async function ownAccount(actor: Pick<Actor, "userId">): Promise<{ key: string; label: string }> {
+export async function ownAccount(actor: Pick<Actor, "userId">): Promise<{ key: string; label: string }> {
   const credential = await loadOwnCredential(actor);
   if (!credential) throw new NoCredentialForTrackingError();
   return { key: accountKey(credential.baseUrl, credential.consumerKey), label: accountLabel(credential.baseUrl, credential.consumerKey) };
@@ -188,12 +188,17 @@ export async function pauseTracker(actor: Actor, input: { trackerId: string }, c
   });
 }
 
-/** Owners and admins: stops tracking and deletes the tracker's whole history. */
+/**
+ * Owners and admins: stops tracking and deletes the tracker's whole history. The portal then no
+ * longer starts tracking by itself when a credential is saved; turning it on in Settings still works.
+ */
 export async function stopTracking(actor: Actor, input: { trackerId: string }, context: RequestContext = {}): Promise<void> {
   await prisma.$transaction(async (tx) => {
     await requireManager(tx, actor);
     const tracker = await teamTracker(tx, actor, input.trackerId);
     await tx.changeTracker.delete({ where: { id: tracker.id } });
+    // Their choice holds: saving a credential no longer starts tracking by itself (auto-tracking.ts).
+    await tx.team.update({ where: { id: actor.teamId }, data: { autoTrackHistory: false } });
     await auditByActor(
       actor,
       { action: "history.tracking_stopped", target: `tracker:${tracker.id}`, ip: context.ip ?? null, metadata: { account: tracker.accountLabel } },

@@ -6,6 +6,8 @@ import { FIELD_LABELS } from "@/lib/history/describe";
 import { listChanges } from "@/lib/history/feed";
 import { canManageTeam } from "@/lib/access/roles";
 import { ChangeList } from "@/components/history/change-list";
+import { Time } from "@/components/ui/time";
+import type { TrackedAccount } from "@/lib/history/access";
 import { HistoryRefusal } from "@/components/history/history-refusal";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
@@ -172,6 +174,8 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
   const actor = await requireActor();
   const filters = parseFeedParams(await props.searchParams);
   const feed = await listChanges(actor, filters);
+  // The page as first opened: an empty feed then means nothing changed yet, not "no match".
+  const unfiltered = feedHref(filters) === feedHref(parseFeedParams(new URLSearchParams()));
   const showAccount = new Set(feed.entries.map((entry) => entry.accountLabel)).size > 1;
 
   return (
@@ -209,13 +213,16 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
         <>
           <HistoryRefusal accounts={feed.refused} testId="changes-refused" />
           <Filters filters={filters} />
+          <TrackingSince accounts={feed.readable} />
           <p className="text-sm text-slate-600" data-testid="changes-count" aria-live="polite">
-            {feed.total === 0 ? "No changes match." : `${feed.total.toLocaleString("en")} change${feed.total === 1 ? "" : "s"}`}
+            {feed.total === 0 ? (unfiltered ? "" : "No changes match.") : `${feed.total.toLocaleString("en")} change${feed.total === 1 ? "" : "s"}`}
             {feed.pageCount > 1 ? ` · page ${feed.page} of ${feed.pageCount}` : ""}
           </p>
           {feed.total === 0 ? (
             <div className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600" data-testid="changes-empty">
-              Nothing changed that matches these filters. Syncs keep looking on their schedule; Settings shows the last run.
+              {unfiltered
+                ? "No change yet. Every change from the first snapshot on shows here; syncs keep looking on their schedule."
+                : "Nothing changed that matches these filters. Syncs keep looking on their schedule; Settings shows the last run."}
             </div>
           ) : (
             <ChangeList entries={feed.entries} showAccount={showAccount} />
@@ -239,5 +246,26 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
         </>
       )}
     </div>
+  );
+}
+
+/** Since when the history knows each account, and whether its first snapshot is taken yet. */
+function TrackingSince({ accounts }: { accounts: readonly TrackedAccount[] }) {
+  return (
+    <ul className="space-y-0.5 text-sm text-slate-600" data-testid="changes-tracking-since">
+      {accounts.map((account) => (
+        <li key={account.id} className="[overflow-wrap:anywhere]">
+          Tracking {accounts.length > 1 ? <span className="font-medium text-slate-800">{account.accountLabel} </span> : null}since <Time value={account.trackingSince} />
+          {account.lastSyncAt ? (
+            <>
+              {" "}
+              · last sync <Time value={account.lastSyncAt} />
+            </>
+          ) : (
+            " · taking the first snapshot"
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
