@@ -13,6 +13,9 @@
  * then, round after round, the portal is restarted before each page and its first view measured
  * ("answers warm in the database, memo cold"), then a second view (the memo warm).
  *
+ * Printed per page: the median and the p95 of the rounds' first views (targets: both under 1 s,
+ * issue 34 §2), the next view, the HTML, and the database round trips and bytes of the first view.
+ *
  * The floor, in the same run: the first view of /views by each fresh process (the shell, the session
  * check, one query), which also pays for starting the server's rendering; Health or Coverage is
  * then that process's second request, its first view of the page and of the account's answers.
@@ -71,6 +74,8 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+/** The nearest-rank percentile: with 20 rounds or fewer, p95 is the slowest round. */
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))];
 
 async function main(): Promise<void> {
   if (flags.help) {
@@ -158,7 +163,7 @@ async function main(): Promise<void> {
     page: name,
     "shared answers": answers,
     "first view ms (median)": median(views.map((v) => v.ms)).toFixed(0),
-    "max ms": Math.max(...views.map((v) => v.ms)).toFixed(0),
+    "p95 ms": percentile(views.map((v) => v.ms), 95).toFixed(0),
     "x floor": (median(views.map((v) => v.ms)) / floorMs).toFixed(1),
     "next view ms": warm ? median(warm.map((v) => v.ms)).toFixed(0) : "-",
     "HTML kB": views[0].kb.toFixed(0),
@@ -172,22 +177,24 @@ async function main(): Promise<void> {
   ]);
   const health = firsts.get(SCENARIOS[0].name)!;
   const coverage = firsts.get(SCENARIOS[1].name)!;
-  console.table(
-    [
-      { target: `/health, large, fresh process: first view < ${FIRST_VIEW_TARGET_MS} ms`, measured: Math.max(...health.map((v) => v.ms)), met: false },
-      { target: `/coverage, large, fresh process: first view < ${FIRST_VIEW_TARGET_MS} ms`, measured: Math.max(...coverage.map((v) => v.ms)), met: false },
-    ]
-      .map((target) => ({
-        target: target.target,
-        "measured (max of rounds)": `${target.measured.toFixed(0)} ms`,
-        met: target.measured < FIRST_VIEW_TARGET_MS ? "met" : "NOT met",
-      }))
-      .concat({
-        target: `/coverage, large: HTML < ${COVERAGE_HTML_TARGET_KB} kB`,
-        "measured (max of rounds)": `${coverage[0].kb.toFixed(0)} kB`,
-        met: coverage[0].kb < COVERAGE_HTML_TARGET_KB ? "met" : "NOT met",
-      }),
-  );
+  const firstView = (page: string, views: View[]) =>
+    (["median", "p95"] as const).map((statistic) => {
+      const measured = statistic === "median" ? median(views.map((v) => v.ms)) : percentile(views.map((v) => v.ms), 95);
+      return {
+        target: `${page}, large, fresh process: first view ${statistic} < ${FIRST_VIEW_TARGET_MS} ms`,
+        measured: `${measured.toFixed(0)} ms`,
+        met: measured < FIRST_VIEW_TARGET_MS ? "met" : "NOT met",
+      };
+    });
+  console.table([
+    ...firstView("/health", health),
+    ...firstView("/coverage", coverage),
+    {
+      target: `/coverage, large: HTML < ${COVERAGE_HTML_TARGET_KB} kB`,
+      measured: `${coverage[0].kb.toFixed(0)} kB`,
+      met: coverage[0].kb < COVERAGE_HTML_TARGET_KB ? "met" : "NOT met",
+    },
+  ]);
   const out = path.join(ROOT, "bench", "results", "cold-views.json");
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(

@@ -60,10 +60,16 @@ export interface SharedAnswer<T> extends ListResult<T> {
   source: "api" | "shared";
   /** Served because the API refused with a rate limit: it is older than the window. */
   stale: boolean;
+  /**
+   * Which stored ciphertext this is (lib/ems/opened-answers.ts): what is computed from answers can
+   * be kept by it (lib/setup/stored-results.ts). Null when the answer was not stored (sharing off, or
+   * the store failed).
+   */
+  summary: CiphertextSummary | null;
 }
 
 /** One record's shared answer: the record, or null when the API answered 404 (also shared). */
-export interface SharedRecord<T> extends Omit<SharedAnswer<T>, "items" | "meta"> {
+export interface SharedRecord<T> extends Omit<SharedAnswer<T>, "items" | "meta" | "summary"> {
   item: T | null;
 }
 
@@ -198,6 +204,19 @@ export interface AnswerCache {
    * fresh process three or four round trips instead of 70, one after another.
    */
   peekMany(client: EmsClient, queryHashes: readonly string[], options: Pick<SharedListOptions, "teamId" | "windowMs">): Promise<Map<string, PeekedAnswer>>;
+  /**
+   * The stored answers to many queries of one credential, summarised and never opened, each with
+   * whether `list` would serve it as it is (`fresh`: within the sharing window, as `list` judges it
+   * now). One statement; what a result kept per setup is checked against (lib/setup/stored-results.ts).
+   */
+  lookMany(fingerprint: string, queryHashes: readonly string[], options: Pick<SharedListOptions, "teamId" | "windowMs">): Promise<Map<string, LookedAnswer>>;
+}
+
+export interface LookedAnswer {
+  summary: CiphertextSummary | null;
+  ageMs: number | null;
+  /** `list` would serve it without asking the API. */
+  fresh: boolean;
 }
 
 /**
@@ -299,6 +318,14 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     });
   }
 
+  /** Many rows of one credential looked at in one statement: their summaries, not their ciphertexts. */
+  function lookRows(teamId: string, fingerprint: string, queryHashes: readonly string[]) {
+    return db.$queryRaw<(SummaryColumns & { queryHash: string })[]>`
+      SELECT "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
+      FROM "EmsSharedAnswer"
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...queryHashes]}::text[])`;
+  }
+
   const servable = (row: { ageMs: number | null } | null) => row !== null && row.ageMs !== null && row.ageMs <= STALE_LIMIT_MS;
 
   /**
@@ -328,7 +355,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const memory = ems.rateLimits.get(fingerprint);
     const rateLimit =
       memory && memory.observedAt >= Date.now() - ageMs ? { limit: memory.limit, remaining: memory.remaining, resetAt: memory.resetAt } : result.rateLimit;
-    return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale };
+    return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale, summary: row.summary };
   };
 
   /** `ask` is the API call (a listing or a record read) that a missing or old answer costs. */
@@ -401,7 +428,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
         });
         const opened = stored ? rememberStored<T>(stored, aad, scope) : null;
         if (stored) purgeNowAndThen();
-        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false };
+        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false, summary: opened && stored ? summaryOf(stored) : null };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.
       await sleep(wait * (0.75 + Math.random() / 2), options.signal);
@@ -449,7 +476,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     if (windowMs <= 0) {
       const { requestId, waitForRateLimit, timeoutMs, signal, teamId, kind = "page" } = options;
       const result = await ask({ requestId, waitForRateLimit, timeoutMs, signal, budget: { kind, teamId } });
-      return { ...result, ageSeconds: 0, source: "api", stale: false };
+      return { ...result, ageSeconds: 0, source: "api", stale: false, summary: null };
     }
     const key = `${options.teamId}\n${client.fingerprint}\n${queryHash}`;
     const inflight = flights.get(key) as Promise<SharedAnswer<T>> | undefined;
@@ -492,16 +519,25 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       return rows[0] ? { ...answerRowOf(rows[0]), fingerprint: rows[0].fingerprint, queryHash } : null;
     },
 
+    async lookMany(fingerprint, queryHashes, options) {
+      const found = new Map<string, LookedAnswer>();
+      const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
+      if (queryHashes.length === 0 || windowMs <= 0) return found;
+      const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
+      for (const row of await lookRows(options.teamId, fingerprint, queryHashes)) {
+        const { summary, ageMs } = answerRowOf(row);
+        found.set(row.queryHash, { summary, ageMs, fresh: summary !== null && ageMs !== null && ageMs < shareForMs });
+      }
+      return found;
+    },
+
     async peekMany(client, queryHashes, options) {
       const { teamId } = options;
       const { fingerprint } = client;
       const found = new Map<string, PeekedAnswer>();
       const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
       if (queryHashes.length === 0 || windowMs <= 0) return found;
-      const rows = await db.$queryRaw<(SummaryColumns & { queryHash: string })[]>`
-        SELECT "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
-        FROM "EmsSharedAnswer"
-        WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...queryHashes]}::text[])`;
+      const rows = await lookRows(teamId, fingerprint, queryHashes);
       const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
       const unopened: { queryHash: string; length: number }[] = [];
       for (const row of rows) {
@@ -577,12 +613,16 @@ export const answerCache: AnswerCache = createAnswerCache(prisma, ems.answerFlig
  * that it happens in the transaction that changes the credential. Without a team: every team's
  * answers of that credential (nobody uses it any more).
  */
-export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer">, fingerprint: string, teamId?: string): Promise<void> {
+export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer" | "setupResult">, fingerprint: string, teamId?: string): Promise<void> {
   await db.emsSharedAnswer.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
+  // What was computed from them (lib/setup/stored-results.ts) names the same records.
+  await db.setupResult.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
 }
 
 /** Key rotation: drops every answer not encrypted under the active key (they are re-fetched on demand). */
 export async function dropAnswersUnderOldKeys(db: Pick<PrismaClient, "$executeRaw">): Promise<number> {
   const prefix = `v1:${activeKeyId()}:%`;
+  // The results computed from answers (lib/setup/stored-results.ts) too: at most a day's worth, computed again on demand.
+  await db.$executeRaw`DELETE FROM "SetupResult" WHERE "ciphertext" NOT LIKE ${prefix}`;
   return db.$executeRaw`DELETE FROM "EmsSharedAnswer" WHERE "ciphertext" IS NOT NULL AND "ciphertext" NOT LIKE ${prefix}`;
 }
