@@ -3,8 +3,7 @@ import type { Actor } from "@/lib/access/actor";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { utcDay, type TriggerKey } from "@/lib/setup/setup-data";
 import { loadSetupResult, type SetupFacts } from "@/lib/setup/stored-results";
-import { checkedCoverage } from "./checked";
-import type { CoverageReport } from "./compute";
+import { computeCoverage, type CoverageReport } from "./compute";
 import { heatmapObjects, heatmapRow, heatRowData, type HeatRowData } from "./heatmap";
 import { gapCount, type CoverageRowLike } from "./view";
 
@@ -60,7 +59,8 @@ export async function loadCoverageView(actor: Actor, scope: "open" | "all", requ
   const result = await loadSetupResult<StoredCoverage>(actor, {
     kind: "coverage",
     optionsKey: `${utcDay(now)}\n${scope}\n${required.join(",")}`,
-    compute: (snapshot) => storedCoverage(checkedCoverage(snapshot.data, { now, statuses: scope, requiredTriggers: required }), required),
+    // Not `checkedCoverage`: its memo would keep the whole report (8 to 13 MB for 2,000 events) beside the rows kept here.
+    compute: (snapshot) => storedCoverage(computeCoverage(snapshot.data, { now, statuses: scope, requiredTriggers: required }), required),
   });
   if (result.kind !== "ok") return result;
   return { kind: "ok", coverage: result.value, setup: result.setup, budget: result.budget, freshness: result.freshness, source: result.source };

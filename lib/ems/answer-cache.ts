@@ -619,6 +619,75 @@ export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer"
   await db.setupResult.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
 }
 
+/**
+ * Listings whose pages hold whole records by id, in id order and with no search: what a write of
+ * one record changes in them is known. lib/setup/load.ts declares the setup's pages (groups with
+ * their webhooks, and events) once it has hashed them.
+ */
+const recordPages = new Map<string, "webhook-groups" | "events">();
+
+export function declareRecordPages(resource: "webhook-groups" | "events", queryHashes: Iterable<string>): void {
+  for (const hash of queryHashes) recordPages.set(hash, resource);
+}
+
+/** The record a write touched: a webhook (with the group it is created in or moved to) or a group. */
+export interface WrittenRecord {
+  resource: "webhooks" | "webhook-groups";
+  /** Undefined for a create (the new id is not known before the answer). */
+  id?: number;
+  /** A webhook's group as the write names it (create, or an update that moves it). */
+  groupId?: number | null;
+  operation: "create" | "update" | "delete";
+}
+
+/** A stored answer kept through a write, as it was when looked at (its ciphertext's beginning). */
+export interface KeptAnswer {
+  teamId: string;
+  queryHash: string;
+  head: string;
+}
+
+/**
+ * The stored answers of a credential that a write of `touched` cannot have changed: the setup's
+ * pages of events (no write of the portal touches an event), and its pages of groups that this
+ * process has opened and that hold neither the group nor the webhook written. A group created or
+ * deleted changes every page of groups (their count, and which groups each holds); a page of groups
+ * not opened here cannot be told apart, and goes.
+ *
+ * Why: every write dropped all of the credential's answers, so while a plan of 5,000 steps applied,
+ * each Health, Coverage, plan or draft view in between asked the API for all 35 pages of a
+ * 5,000-group account again and opened them (23 MB of ciphertext a view, the heap's peak); now it
+ * asks for the one page that changed.
+ */
+export async function answersUnchangedBy(db: Pick<PrismaClient, "$queryRaw">, fingerprint: string, touched: WrittenRecord): Promise<KeptAnswer[]> {
+  if (recordPages.size === 0) return [];
+  const rows = await db.$queryRaw<(SummaryColumns & { teamId: string; queryHash: string })[]>`
+    SELECT "teamId", "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
+    FROM "EmsSharedAnswer"
+    WHERE "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...recordPages.keys()]}::text[]) AND "ciphertext" IS NOT NULL`;
+  const groupsChange = touched.resource === "webhook-groups" && touched.operation !== "update";
+  const kept: KeptAnswer[] = [];
+  for (const row of rows) {
+    const { summary } = answerRowOf(row);
+    if (!summary) continue;
+    const resource = recordPages.get(row.queryHash);
+    if (resource === "webhook-groups") {
+      if (groupsChange) continue;
+      const opened = rememberedAnswer<ListResult<{ id: number; webhooks?: readonly { id: number }[] }>>(summary, answerAad(row.teamId, fingerprint, row.queryHash));
+      if (!opened || opened.items.some((group) => holds(group, touched))) continue;
+    }
+    kept.push({ teamId: row.teamId, queryHash: row.queryHash, head: summary.head });
+  }
+  return kept;
+}
+
+/** Whether a page's group is the record written, or holds it, or is the group a webhook goes to. */
+function holds(group: { id: number; webhooks?: readonly { id: number }[] }, touched: WrittenRecord): boolean {
+  if (touched.resource === "webhook-groups") return group.id === touched.id;
+  if (touched.groupId !== undefined && touched.groupId !== null && group.id === touched.groupId) return true;
+  return touched.id !== undefined && (group.webhooks ?? []).some((webhook) => webhook.id === touched.id);
+}
+
 /** Key rotation: drops every answer not encrypted under the active key (they are re-fetched on demand). */
 export async function dropAnswersUnderOldKeys(db: Pick<PrismaClient, "$executeRaw">): Promise<number> {
   const prefix = `v1:${activeKeyId()}:%`;

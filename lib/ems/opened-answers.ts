@@ -111,10 +111,12 @@ export function openedAnswer<T>(ciphertext: string, aad: string, open: () => T):
  * a write dropped their rows. Their rows are gone, so nothing finds them again, and while a plan is
  * applied every write drops them: kept, each Health view in between added a whole new copy of the
  * account's setup beside the stale ones until the bound evicted them (a memo full of old versions).
+ * `except`: the scopes (AADs) of answers the write kept (lib/ems/answer-cache.ts `answersUnchangedBy`).
  */
-export function forgetOpenedAnswersOf(scopePart: string): void {
+export function forgetOpenedAnswersOf(scopePart: string, except: ReadonlySet<string> = new Set()): void {
   for (const [key, entry] of opened) {
-    if (!key.split("\n", 1)[0].includes(scopePart)) continue;
+    const aad = key.split("\n", 1)[0];
+    if (!aad.includes(scopePart) || except.has(aad)) continue;
     opened.delete(key);
     totalLength -= entry.length;
   }

@@ -2,13 +2,12 @@ import "server-only";
 import type { Actor, HealthCounts } from "@/lib/access/actor";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
-import { utcDay, type TriggerKey } from "@/lib/setup/setup-data";
+import { labelOf, urlParts, utcDay, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
 import { loadSetupResult, type SetupFacts } from "@/lib/setup/stored-results";
-import { checkedHealth } from "./checked";
-import { webhookHosts } from "./list";
+import { runHealthChecks } from "./rules";
 import { applyMutes, listMutes, type HealthMuteRecord, type SplitFindings } from "./mutes";
 import { countFindings, recordHealthSummary } from "./report";
-import type { Finding } from "./types";
+import type { Finding, RuleContext } from "./types";
 
 /**
  * The Health page's report: what `loadHealthReport` gives, without the setup. The findings and the
@@ -20,6 +19,8 @@ export interface HealthView extends SplitFindings {
   setup: SetupFacts;
   /** The URL host of each webhook a finding names (the list's host filter and rows). */
   hosts: ReadonlyMap<number, string>;
+  /** Every group's name as the lists show it (`labelOf`): the webhooks list's group column. */
+  groupNames: ReadonlyMap<number, string>;
   mutes: HealthMuteRecord[];
   requiredTriggers: TriggerKey[];
   counts: HealthCounts;
@@ -31,28 +32,40 @@ export interface HealthView extends SplitFindings {
 
 export type HealthViewOutcome = ({ kind: "ok" } & HealthView) | ListingFailure;
 
-/** What is stored per setup: every finding, and the hosts of the webhooks they name (not the other 20,000). */
+/**
+ * What is stored per setup: every finding, the hosts of the webhooks they name (not the other
+ * 20,000), and the groups' names (what the webhooks list shows beside its rows with the findings).
+ */
 interface HealthResult {
   findings: readonly Finding[];
   hosts: readonly (readonly [number, string])[];
+  groupNames: readonly (readonly [number, string])[];
 }
 
-function healthResult(findings: readonly Finding[], allHosts: ReadonlyMap<number, string>): HealthResult {
-  const hosts = new Map<number, string>();
-  for (const finding of findings)
-    for (const subject of finding.subjects) {
-      const host = subject.kind === "webhook" ? allHosts.get(subject.id) : undefined;
-      if (host) hosts.set(subject.id, host);
+/**
+ * The findings of a setup with their webhooks' hosts. Not from the memos kept per setup
+ * (lib/health/checked.ts, `webhookHosts`): the result is kept and stored by itself, and the memos
+ * would keep a second copy alive for as long as the setup's answers stay open in this process.
+ */
+function healthResult(data: SetupData, context: RuleContext): HealthResult {
+  const findings = runHealthChecks(data, context);
+  const named = new Set<number>();
+  for (const finding of findings) for (const subject of finding.subjects) if (subject.kind === "webhook") named.add(subject.id);
+  const hosts: [number, string][] = [];
+  for (const group of data.groups)
+    for (const hook of group.webhooks ?? []) {
+      const host = named.has(hook.id) ? urlParts(hook.url)?.host : undefined;
+      if (host) hosts.push([hook.id, host]);
     }
-  return { findings, hosts: [...hosts] };
+  return { findings, hosts, groupNames: data.groups.map((group) => [group.id, labelOf(group)] as const) };
 }
 
-/** Hosts as a map, once per stored result (it is frozen and shared by every view). */
-const hostMaps = new WeakMap<HealthResult["hosts"], ReadonlyMap<number, string>>();
+/** A stored list of pairs as a map, once per stored result (it is frozen and shared by every view). */
+const pairMaps = new WeakMap<readonly (readonly [number, string])[], ReadonlyMap<number, string>>();
 
-function hostMap(hosts: HealthResult["hosts"]): ReadonlyMap<number, string> {
-  let map = hostMaps.get(hosts);
-  if (!map) hostMaps.set(hosts, (map = new Map(hosts)));
+function pairMap(pairs: readonly (readonly [number, string])[]): ReadonlyMap<number, string> {
+  let map = pairMaps.get(pairs);
+  if (!map) pairMaps.set(pairs, (map = new Map(pairs)));
   return map;
 }
 
@@ -63,7 +76,7 @@ export async function loadHealthView(actor: Actor): Promise<HealthViewOutcome> {
   const result = await loadSetupResult<HealthResult>(actor, {
     kind: "health",
     optionsKey: `${utcDay(now)}\n${requiredTriggers.join(",")}`,
-    compute: (snapshot) => healthResult(checkedHealth(snapshot.data, { now, requiredTriggers }), webhookHosts(snapshot.data)),
+    compute: (snapshot) => healthResult(snapshot.data, { now, requiredTriggers }),
   });
   if (result.kind !== "ok") return result;
   const split = applyMutes(result.value.findings, mutes);
@@ -73,7 +86,8 @@ export async function loadHealthView(actor: Actor): Promise<HealthViewOutcome> {
     kind: "ok",
     ...split,
     setup: result.setup,
-    hosts: hostMap(result.value.hosts),
+    hosts: pairMap(result.value.hosts),
+    groupNames: pairMap(result.value.groupNames),
     mutes,
     requiredTriggers,
     counts,

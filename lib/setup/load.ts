@@ -4,6 +4,7 @@ import type { Actor } from "@/lib/access/actor";
 import {
   answerCache,
   canonicalQuery,
+  declareRecordPages,
   emsConfig,
   MAX_PER_PAGE,
   type CiphertextSummary,
@@ -142,8 +143,13 @@ const PAGE_HASHES = { groups: null as string[] | null, events: null as string[] 
 
 /** The hashes of the setup's pages' shared answers, pages 1 to SETUP_MAX_PAGES of groups and of events. */
 export function setupPageHashes(): { groups: readonly string[]; events: readonly string[] } {
-  PAGE_HASHES.groups ??= pageHashes("webhook-groups", SETUP_GROUPS_QUERY);
-  PAGE_HASHES.events ??= pageHashes("events", SETUP_EVENTS_QUERY);
+  if (!PAGE_HASHES.groups || !PAGE_HASHES.events) {
+    PAGE_HASHES.groups = pageHashes("webhook-groups", SETUP_GROUPS_QUERY);
+    PAGE_HASHES.events = pageHashes("events", SETUP_EVENTS_QUERY);
+    // Pages of whole records in id order: a write drops only the page that holds what it wrote (lib/ems/writes.ts).
+    declareRecordPages("webhook-groups", PAGE_HASHES.groups);
+    declareRecordPages("events", PAGE_HASHES.events);
+  }
   return { groups: PAGE_HASHES.groups, events: PAGE_HASHES.events };
 }
 
