@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { flushEmsState } from "@/lib/ems";
+import { dropAnswersUnderOldKeys, flushEmsState } from "@/lib/ems";
 import { answerAad } from "@/lib/ems/answer-cache";
 import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
 import { loadHealthReport } from "@/lib/health/report";
@@ -11,7 +12,7 @@ import { loadSetup } from "@/lib/setup/load";
 import { forgetKeptResults } from "@/lib/setup/stored-results";
 import type { StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { ensureEmsTestEnv, withEnv } from "@/tests/ems/support/env";
 import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam } from "../teams/fixtures";
 
@@ -149,6 +150,20 @@ describe("Health's findings stored per setup", () => {
     const old = await view(actor);
     expect(old.report.source).toBe("computed");
     expect(old.apiCalls).toBe(5);
+  });
+
+  it("key rotation drops the results stored under the old key, with the answers", async () => {
+    const actor = await readerOfTheAccount();
+    await view(actor);
+    expect(await prisma.setupResult.count({ where: { teamId: actor.teamId } })).toBe(1);
+    const restore = withEnv({ CREDENTIAL_ENCRYPTION_KEYS: `next:${randomBytes(32).toString("base64")},${process.env.CREDENTIAL_ENCRYPTION_KEYS}` });
+    try {
+      await dropAnswersUnderOldKeys(prisma);
+      expect(await prisma.setupResult.count({ where: { teamId: actor.teamId } })).toBe(0);
+      expect(await prisma.emsSharedAnswer.count({ where: { teamId: actor.teamId, ciphertext: { not: null } } })).toBe(0);
+    } finally {
+      restore();
+    }
   });
 
   it("another team on the same account has findings of its own; a replaced credential drops the team's", async () => {
