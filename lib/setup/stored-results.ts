@@ -180,12 +180,12 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
   const stored = row ?? (known ? await readRow(teamId, fingerprint, spec) : null);
   if (stored) {
     const now = current(stored.version);
-    if (now?.version.key === stored.version.key) {
-      const value = openRow<T>(stored.ciphertext, setupResultAad(teamId, fingerprint, spec.kind, spec.optionsKey));
-      if (value) {
-        keep(key, { version: stored.version, stored: value });
-        return served(value, now.ageMs);
-      }
+    // The result itself (up to 2 MB) is read only for the setup as it is now.
+    const ciphertext = now?.version.key === stored.version.key ? await readCiphertext(teamId, fingerprint, spec, stored.version.key) : null;
+    const value = ciphertext ? openRow<T>(ciphertext, setupResultAad(teamId, fingerprint, spec.kind, spec.optionsKey)) : null;
+    if (value && now) {
+      keep(key, { version: stored.version, stored: value });
+      return served(value, now.ageMs);
     }
   }
 
@@ -205,15 +205,30 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
   return { value: computed.value, setup: computed.setup, rateLimit: read.rateLimit, ageSeconds: read.ageSeconds, stale: read.stale, source: "computed" };
 }
 
-async function readRow(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>): Promise<{ version: SetupVersion; ciphertext: string } | null> {
+/** Which setup the stored result is of: its version, not the result. */
+async function readRow(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>): Promise<{ version: SetupVersion } | null> {
   try {
     const row = await prisma.setupResult.findUnique({
       where: { teamId_fingerprint_kind_optionsKey: { teamId, fingerprint, kind: spec.kind, optionsKey: spec.optionsKey } },
-      select: { setupKey: true, groupPages: true, eventPages: true, ciphertext: true },
+      select: { setupKey: true, groupPages: true, eventPages: true },
     });
-    return row ? { version: { key: row.setupKey, groupPages: row.groupPages, eventPages: row.eventPages }, ciphertext: row.ciphertext } : null;
+    return row ? { version: { key: row.setupKey, groupPages: row.groupPages, eventPages: row.eventPages } } : null;
   } catch (error) {
     // Only a shortcut: the setup is read and the result computed as before.
+    log.warn({ event: "setup.result_unreadable", kind: spec.kind, err: error }, "a stored setup result could not be read");
+    return null;
+  }
+}
+
+/** The stored result, while it is still of that setup (another instance may have stored a newer one since). */
+async function readCiphertext(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>, setupKey: string): Promise<string | null> {
+  try {
+    const row = await prisma.setupResult.findFirst({
+      where: { teamId, fingerprint, kind: spec.kind, optionsKey: spec.optionsKey, setupKey },
+      select: { ciphertext: true },
+    });
+    return row?.ciphertext ?? null;
+  } catch (error) {
     log.warn({ event: "setup.result_unreadable", kind: spec.kind, err: error }, "a stored setup result could not be read");
     return null;
   }
