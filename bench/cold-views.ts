@@ -183,7 +183,10 @@ async function main(): Promise<void> {
     page: name,
     "shared answers": answers,
     "first view ms (median)": median(views.map((v) => v.ms)).toFixed(0),
-    "p95 ms": percentile(views.map((v) => v.ms), 95).toFixed(0),
+    "p95 ms": percentile(
+      views.map((v) => v.ms),
+      95,
+    ).toFixed(0),
     "x floor": (median(views.map((v) => v.ms)) / floorMs).toFixed(1),
     "next view ms": warm ? median(warm.map((v) => v.ms)).toFixed(0) : "-",
     "HTML kB": views[0].kb.toFixed(0),
@@ -200,7 +203,13 @@ async function main(): Promise<void> {
   const coverage = firsts.get(SCENARIOS[1].name)!;
   const firstView = (page: string, views: View[]) =>
     (["median", "p95"] as const).map((statistic) => {
-      const measured = statistic === "median" ? median(views.map((v) => v.ms)) : percentile(views.map((v) => v.ms), 95);
+      const measured =
+        statistic === "median"
+          ? median(views.map((v) => v.ms))
+          : percentile(
+              views.map((v) => v.ms),
+              95,
+            );
       return {
         target: `${page}, large, fresh process: first view ${statistic} < ${FIRST_VIEW_TARGET_MS} ms`,
         measured: `${measured.toFixed(0)} ms`,

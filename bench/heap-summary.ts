@@ -25,7 +25,10 @@ for (let i = 0; i < snapshot.nodes.length; i += width) {
   const size = snapshot.nodes[i + sizeAt];
   all += size;
   const name = snapshot.strings[snapshot.nodes[i + nameAt]] ?? "";
-  const key = type === "string" || type === "concatenated string" || type === "sliced string" ? `${type}: ${name.slice(0, 40).replace(/\s+/g, " ")}…` : `${type}: ${name.slice(0, 60)}`;
+  const key =
+    type === "string" || type === "concatenated string" || type === "sliced string"
+      ? `${type}: ${name.slice(0, 40).replace(/\s+/g, " ")}…`
+      : `${type}: ${name.slice(0, 60)}`;
   const entry = totals.get(key) ?? { size: 0, count: 0 };
   entry.size += size;
   entry.count++;

@@ -29,21 +29,18 @@ export interface StoredCoverage {
 }
 
 export type CoverageViewOutcome =
-  | { kind: "ok"; coverage: StoredCoverage; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" }
-  | ListingFailure;
+  { kind: "ok"; coverage: StoredCoverage; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" } | ListingFailure;
 
 /** The report's rows as stored: what the page reads of them, and nothing of the webhooks. */
 export function storedCoverage(report: CoverageReport, required: readonly TriggerKey[]): StoredCoverage {
   const objects = heatmapObjects(report);
   const requiredSet = new Set(required);
-  const events = report.events.map(
-    (row): StoredCoverageRow => ({
-      event: { id: row.event.id, name: row.event.name, start_date: row.event.start_date, start_time: row.event.start_time },
-      requirementsMet: row.requirementsMet,
-      counts: { none: row.counts.none, degraded: row.counts.degraded },
-      heat: heatRowData(row, heatmapRow(row, report.triggers, objects, requiredSet)),
-    }),
-  );
+  const events = report.events.map((row): StoredCoverageRow => ({
+    event: { id: row.event.id, name: row.event.name, start_date: row.event.start_date, start_time: row.event.start_time },
+    requirementsMet: row.requirementsMet,
+    counts: { none: row.counts.none, degraded: row.counts.degraded },
+    heat: heatRowData(row, heatmapRow(row, report.triggers, objects, requiredSet)),
+  }));
   return {
     objects,
     unplacedWebhooks: report.unplacedWebhooks,

@@ -223,13 +223,21 @@ class Writer {
   async create<R extends Resource>(resource: R, values: NewWebhook | NewWebhookGroup, body: string, options: WriteOptions): Promise<WriteResult<RecordOf<R>>> {
     const operation: WriteOperation = `${resource}.create`;
     const startedAt = Date.now();
-    return this.perform<RecordOf<R>>(operation, "POST", writePath(operation), body, options, {
-      answered: (response) => {
-        if (response.status === 404 || response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].create, response.status);
-        return this.readRecord(resource, response);
+    return this.perform<RecordOf<R>>(
+      operation,
+      "POST",
+      writePath(operation),
+      body,
+      options,
+      {
+        answered: (response) => {
+          if (response.status === 404 || response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].create, response.status);
+          return this.readRecord(resource, response);
+        },
+        look: () => this.findCreated(resource, values, startedAt, options),
       },
-      look: () => this.findCreated(resource, values, startedAt, options),
-    }, { resource, operation: "create", groupId: resource === "webhooks" ? (values as NewWebhook).group_id : undefined });
+      { resource, operation: "create", groupId: resource === "webhooks" ? (values as NewWebhook).group_id : undefined },
+    );
   }
 
   async update<R extends Resource>(
@@ -241,31 +249,47 @@ class Writer {
   ): Promise<WriteResult<RecordOf<R>>> {
     checkId(id);
     const operation: WriteOperation = `${resource}.update`;
-    return this.perform<RecordOf<R>>(operation, "PUT", writePath(operation, id), body, options, {
-      answered: async (response) => {
-        if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].update, 405);
-        if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
-        return this.readRecord(resource, response);
+    return this.perform<RecordOf<R>>(
+      operation,
+      "PUT",
+      writePath(operation, id),
+      body,
+      options,
+      {
+        answered: async (response) => {
+          if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].update, 405);
+          if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
+          return this.readRecord(resource, response);
+        },
+        look: async () => {
+          const record = await this.readBack(resource, id, options);
+          if (!record) throw new RecordGoneError(WHAT[resource].one, id);
+          return holdsChanges(record, changes) ? { applied: true, record } : { applied: false };
+        },
       },
-      look: async () => {
-        const record = await this.readBack(resource, id, options);
-        if (!record) throw new RecordGoneError(WHAT[resource].one, id);
-        return holdsChanges(record, changes) ? { applied: true, record } : { applied: false };
-      },
-    }, { resource, operation: "update", id, groupId: resource === "webhooks" ? (changes as WebhookChanges).group_id : undefined });
+      { resource, operation: "update", id, groupId: resource === "webhooks" ? (changes as WebhookChanges).group_id : undefined },
+    );
   }
 
   async remove(resource: Resource, id: number, options: WriteOptions): Promise<WriteResult<null>> {
     checkId(id);
     const operation: WriteOperation = `${resource}.delete`;
-    return this.perform<null>(operation, "DELETE", writePath(operation, id), undefined, options, {
-      answered: async (response) => {
-        if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].delete, 405);
-        if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
-        return null;
+    return this.perform<null>(
+      operation,
+      "DELETE",
+      writePath(operation, id),
+      undefined,
+      options,
+      {
+        answered: async (response) => {
+          if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].delete, 405);
+          if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
+          return null;
+        },
+        look: async () => ((await this.readBack(resource, id, options)) === null ? { applied: true, record: null } : { applied: false }),
       },
-      look: async () => ((await this.readBack(resource, id, options)) === null ? { applied: true, record: null } : { applied: false }),
-    }, { resource, operation: "delete", id });
+      { resource, operation: "delete", id },
+    );
   }
 
   async wasApplied(

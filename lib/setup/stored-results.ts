@@ -66,8 +66,7 @@ export interface StoredResultSpec<T> {
 }
 
 export type SetupResultOutcome<T> =
-  | { kind: "ok"; value: T; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" }
-  | ListingFailure;
+  { kind: "ok"; value: T; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" } | ListingFailure;
 
 interface StoredValue<T> {
   value: T;

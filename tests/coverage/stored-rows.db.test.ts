@@ -95,7 +95,9 @@ describe("Coverage's rows stored per setup", () => {
     const setup = await loadSetup(actor);
     if (setup.kind !== "ok") throw new Error(setup.kind);
     // Every webhook of the first group with events disabled: the counts of its events' cells change.
-    const group = setup.snapshot.data.groups.find((candidate) => candidate.webhooks?.some((webhook) => webhook.enabled !== false && (webhook.event_ids?.length ?? 0) > 0))!;
+    const group = setup.snapshot.data.groups.find((candidate) =>
+      candidate.webhooks?.some((webhook) => webhook.enabled !== false && (webhook.event_ids?.length ?? 0) > 0),
+    )!;
     await sandbox.admin.applyEdits(
       ACCOUNT.key,
       group.webhooks!.map((webhook) => ({ kind: "set-enabled" as const, webhookId: webhook.id, enabled: false, by: "Jane in the EMS" })),

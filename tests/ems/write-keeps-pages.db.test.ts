@@ -60,7 +60,11 @@ async function storedPages(teamId: string): Promise<string[]> {
   const hashes = setupPageHashes();
   const rows = await prisma.emsSharedAnswer.findMany({ where: { teamId, ciphertext: { not: null } }, select: { queryHash: true } });
   const names = rows.map(({ queryHash }) =>
-    hashes.groups.includes(queryHash) ? `g${hashes.groups.indexOf(queryHash) + 1}` : hashes.events.includes(queryHash) ? `e${hashes.events.indexOf(queryHash) + 1}` : "other",
+    hashes.groups.includes(queryHash)
+      ? `g${hashes.groups.indexOf(queryHash) + 1}`
+      : hashes.events.includes(queryHash)
+        ? `e${hashes.events.indexOf(queryHash) + 1}`
+        : "other",
   );
   return names.sort();
 }

@@ -71,7 +71,8 @@ async function oracle(actor: Awaited<ReturnType<typeof readerOfTheAccount>>) {
   return report;
 }
 
-const keysOf = (findings: readonly { ruleId: string; key: string; message: string }[]) => findings.map((finding) => `${finding.ruleId} ${finding.key} ${finding.message}`);
+const keysOf = (findings: readonly { ruleId: string; key: string; message: string }[]) =>
+  findings.map((finding) => `${finding.ruleId} ${finding.key} ${finding.message}`);
 const readsAnswers = (statements: string[]) => statements.filter((sql) => /"ciphertext"/.test(sql) && sql.includes('"EmsSharedAnswer"') && !/octet_length/.test(sql));
 
 describe("Health's findings stored per setup", () => {
@@ -127,7 +128,10 @@ describe("Health's findings stored per setup", () => {
     for (const row of await prisma.emsSharedAnswer.findMany({ where: { teamId: actor.teamId, ciphertext: { not: null } } })) {
       const aad = answerAad(row.teamId, row.fingerprint, row.queryHash);
       const ciphertext = encryptSecret(decryptSecret(row.ciphertext!, aad), aad);
-      await prisma.emsSharedAnswer.update({ where: { teamId_fingerprint_queryHash: { teamId: row.teamId, fingerprint: row.fingerprint, queryHash: row.queryHash } }, data: { ciphertext } });
+      await prisma.emsSharedAnswer.update({
+        where: { teamId_fingerprint_queryHash: { teamId: row.teamId, fingerprint: row.fingerprint, queryHash: row.queryHash } },
+        data: { ciphertext },
+      });
     }
     const rewritten = await view(actor);
     expect(rewritten.report.source).toBe("computed");
