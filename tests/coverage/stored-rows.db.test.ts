@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkedCoverage } from "@/lib/coverage/checked";
 import { loadCoverageView, storedCoverage, type CoverageViewOutcome } from "@/lib/coverage/stored";
-import { saveCredential } from "@/lib/credentials/store";
-import { flushEmsState } from "@/lib/ems";
-import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
 import { loadSetup } from "@/lib/setup/load";
-import { forgetKeptResults } from "@/lib/setup/stored-results";
 import type { TriggerKey } from "@/lib/setup/setup-data";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { installQueryCounter, type QueryCounter } from "../db/query-counter";
-import { createTeam } from "../teams/fixtures";
+import { pagedAccountForFile } from "@/tests/ems/support/setup-account";
 
 /**
  * Coverage's rows stored per setup (lib/coverage/stored.ts on lib/setup/stored-results.ts): the
@@ -24,34 +17,13 @@ ensureEmsTestEnv();
 
 const ACCOUNT = { key: "ems_stored_coverage_key", secret: "stored-coverage-secret", groups: 450, events: 250, seed: 3535 };
 
-let sandbox: StartedSandbox;
-let counter: QueryCounter;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox({ accounts: [ACCOUNT] });
-  counter = await installQueryCounter();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await counter?.uninstall();
-  await sandbox?.close();
-});
-
-function freshProcess(): void {
-  forgetOpenedAnswers();
-  forgetKeptResults();
-}
-beforeEach(freshProcess);
-
-async function readerOfTheAccount() {
-  const actor = await createTeam();
-  await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
-  return actor;
-}
+const account = pagedAccountForFile(ACCOUNT);
+const { freshProcess, readerOfTheAccount } = account;
 
 type Actor = Awaited<ReturnType<typeof readerOfTheAccount>>;
 
 async function view(actor: Actor, scope: "open" | "all", required: TriggerKey[] = []) {
-  const { result, statements } = await counter.record(() => loadCoverageView(actor, scope, required));
+  const { result, statements } = await account.counter().record(() => loadCoverageView(actor, scope, required));
   if (result.kind !== "ok") throw new Error(`loadCoverageView: ${result.kind}`);
   return { coverage: result as Extract<CoverageViewOutcome, { kind: "ok" }>, statements };
 }
@@ -98,7 +70,7 @@ describe("Coverage's rows stored per setup", () => {
     const group = setup.snapshot.data.groups.find((candidate) =>
       candidate.webhooks?.some((webhook) => webhook.enabled !== false && (webhook.event_ids?.length ?? 0) > 0),
     )!;
-    await sandbox.admin.applyEdits(
+    await account.sandbox().admin.applyEdits(
       ACCOUNT.key,
       group.webhooks!.map((webhook) => ({ kind: "set-enabled" as const, webhookId: webhook.id, enabled: false, by: "Jane in the EMS" })),
     );

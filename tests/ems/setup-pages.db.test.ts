@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { saveCredential } from "@/lib/credentials/store";
+import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState } from "@/lib/ems";
 import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
 import { loadSetup } from "@/lib/setup/load";
 import type { SetupData } from "@/lib/setup/setup-data";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
-import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv } from "./support/env";
+import { pagedAccountForFile } from "./support/setup-account";
 
 /**
  * A setup of several pages read by a process that has not opened its stored answers (after a
@@ -23,33 +19,17 @@ ensureEmsTestEnv();
 /** 450 groups and 250 events: three pages of groups and two of events at 200 a page. */
 const ACCOUNT = { key: "ems_setup_pages_key", secret: "setup-pages-secret", groups: 450, events: 250, seed: 34 };
 
-let sandbox: StartedSandbox;
-let counter: QueryCounter;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox({ accounts: [ACCOUNT] });
-  counter = await installQueryCounter();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await counter?.uninstall();
-  await sandbox?.close();
-});
-beforeEach(() => forgetOpenedAnswers());
-
-async function readerOfTheAccount() {
-  const actor = await createTeam();
-  await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
-  return actor;
-}
+const account = pagedAccountForFile(ACCOUNT);
+const { readerOfTheAccount } = account;
 
 async function setupOf(actor: Awaited<ReturnType<typeof createTeam>>): Promise<{ data: SetupData; statements: string[]; apiCalls: number }> {
-  const before = (await sandbox.admin.stats()).apiRequests;
-  const { result, statements } = await counter.record(() => loadSetup(actor));
+  const before = (await account.sandbox().admin.stats()).apiRequests;
+  const { result, statements } = await account.counter().record(() => loadSetup(actor));
   if (result.kind !== "ok") throw new Error(`loadSetup: ${result.kind}`);
   return {
     data: result.snapshot.data,
     statements: statements.filter((sql) => sql.includes('"EmsSharedAnswer"')),
-    apiCalls: (await sandbox.admin.stats()).apiRequests - before,
+    apiCalls: (await account.sandbox().admin.stats()).apiRequests - before,
   };
 }
 

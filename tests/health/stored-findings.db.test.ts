@@ -1,20 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { saveCredential } from "@/lib/credentials/store";
+import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { dropAnswersUnderOldKeys, flushEmsState } from "@/lib/ems";
+import { dropAnswersUnderOldKeys } from "@/lib/ems";
+import { saveCredential } from "@/lib/credentials/store";
 import { answerAad } from "@/lib/ems/answer-cache";
-import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
 import { loadHealthReport } from "@/lib/health/report";
 import { loadHealthView, type HealthViewOutcome } from "@/lib/health/view";
 import { loadSetup } from "@/lib/setup/load";
-import { forgetKeptResults } from "@/lib/setup/stored-results";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv, withEnv } from "@/tests/ems/support/env";
-import { installQueryCounter, type QueryCounter } from "../db/query-counter";
-import { createTeam } from "../teams/fixtures";
+import { pagedAccountForFile } from "@/tests/ems/support/setup-account";
 
 /**
  * Health's findings stored per setup (lib/setup/stored-results.ts, lib/health/view.ts): a process
@@ -29,38 +24,16 @@ ensureEmsTestEnv();
 /** Three pages of groups and two of events at 200 a page. */
 const ACCOUNT = { key: "ems_stored_findings_key", secret: "stored-findings-secret", groups: 450, events: 250, seed: 3434 };
 
-let sandbox: StartedSandbox;
-let counter: QueryCounter;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox({ accounts: [ACCOUNT] });
-  counter = await installQueryCounter();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await counter?.uninstall();
-  await sandbox?.close();
-});
-
-/** Another process: nothing opened, nothing kept. */
-function freshProcess(): void {
-  forgetOpenedAnswers();
-  forgetKeptResults();
-}
-beforeEach(freshProcess);
-
-async function readerOfTheAccount() {
-  const actor = await createTeam();
-  await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
-  return actor;
-}
+const account = pagedAccountForFile(ACCOUNT);
+const { freshProcess, readerOfTheAccount } = account;
 
 type Ok = Extract<HealthViewOutcome, { kind: "ok" }>;
 
 async function view(actor: Awaited<ReturnType<typeof readerOfTheAccount>>): Promise<{ report: Ok; statements: string[]; apiCalls: number }> {
-  const before = (await sandbox.admin.stats()).apiRequests;
-  const { result, statements } = await counter.record(() => loadHealthView(actor));
+  const before = (await account.sandbox().admin.stats()).apiRequests;
+  const { result, statements } = await account.counter().record(() => loadHealthView(actor));
   if (result.kind !== "ok") throw new Error(`loadHealthView: ${result.kind}`);
-  return { report: result, statements, apiCalls: (await sandbox.admin.stats()).apiRequests - before };
+  return { report: result, statements, apiCalls: (await account.sandbox().admin.stats()).apiRequests - before };
 }
 
 /** The findings as the whole setup gives them now (the page before stored findings). */
@@ -111,7 +84,7 @@ describe("Health's findings stored per setup", () => {
     expect(plainHttp(first.report)).toBe(false);
 
     // 1. Changed in the EMS and refreshed (the refresh button): the pages are stored anew.
-    await sandbox.admin.applyEdits(ACCOUNT.key, [{ kind: "set-url", webhookId: hook.id, url: "http://plain.example.com/in", by: "Jane in the EMS" }]);
+    await account.sandbox().admin.applyEdits(ACCOUNT.key, [{ kind: "set-url", webhookId: hook.id, url: "http://plain.example.com/in", by: "Jane in the EMS" }]);
     expect((await loadSetup(actor, { refresh: true })).kind).toBe("ok");
     freshProcess();
     const after = await view(actor);
@@ -139,7 +112,7 @@ describe("Health's findings stored per setup", () => {
     expect(plainHttp(rewritten.report)).toBe(true);
 
     // 3. A write drops the credential's answers (lib/ems/writes.ts): the next view reads the setup again.
-    await sandbox.admin.applyEdits(ACCOUNT.key, [{ kind: "set-url", webhookId: hook.id, url: "http://plain.example.com/again", by: "Jane in the EMS" }]);
+    await account.sandbox().admin.applyEdits(ACCOUNT.key, [{ kind: "set-url", webhookId: hook.id, url: "http://plain.example.com/again", by: "Jane in the EMS" }]);
     await prisma.emsSharedAnswer.deleteMany({ where: { teamId: actor.teamId } });
     const dropped = await view(actor);
     expect(dropped.report.source).toBe("computed");
@@ -177,7 +150,7 @@ describe("Health's findings stored per setup", () => {
     freshProcess();
     expect((await view(other)).report.source).toBe("computed");
     expect(await prisma.setupResult.count({ where: { teamId: { in: [actor.teamId, other.teamId] } } })).toBe(2);
-    await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
+    await saveCredential(actor, { baseUrl: account.sandbox().baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
     expect(await prisma.setupResult.count({ where: { teamId: actor.teamId } })).toBe(0);
     expect(await prisma.setupResult.count({ where: { teamId: other.teamId } })).toBe(1);
   });
