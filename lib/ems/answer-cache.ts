@@ -10,7 +10,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, summaryOf, type CiphertextSummary } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, sharedRecords, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -183,7 +183,10 @@ function encode(result: ListResult<unknown>): string {
 function decode<T>(plaintext: string): ListResult<T> {
   const stored = JSON.parse(plaintext) as StoredAnswer;
   const rateLimit: RateLimit | null = stored.rateLimit ? { ...stored.rateLimit, resetAt: new Date(stored.rateLimit.resetAt) } : null;
-  return { items: stored.items as T[], meta: stored.meta, rateLimit };
+  // `encode` writes the records first: `{"items":[…],"meta":…}`; a string's `,"meta":` is escaped.
+  const end = plaintext.lastIndexOf(',"meta":');
+  const items = plaintext.startsWith('{"items":') && end > 0 ? sharedRecords(plaintext.slice(9, end), stored.items) : stored.items;
+  return { items: items as T[], meta: stored.meta, rateLimit };
 }
 
 export interface AnswerCache {

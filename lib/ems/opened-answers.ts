@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { keyIds } from "@/lib/crypto/secret-box";
 
 /**
@@ -75,6 +76,30 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
+}
+
+/**
+ * Opened answers' records by the SHA-256 of their JSON. Answers are stored per team, so two teams
+ * reading one account (or one team's answer stored anew with the same records) opened the same
+ * records twice: two 26 MB copies of a 5,000-group account's setup in a heap of 256 MB
+ * (`npm run bench:memory`, two teams drafting). An answer whose records are already open here
+ * shares them; they are frozen, and a team gets them only by decrypting the same records itself.
+ * Weak: the records go when no opened answer holds them.
+ */
+const recordsByContent = new Map<string, WeakRef<readonly unknown[]>>();
+const forgetRecords = new FinalizationRegistry<string>((hash) => {
+  if (recordsByContent.get(hash)?.deref() === undefined) recordsByContent.delete(hash);
+});
+
+/** `items` (parsed from `itemsJson`), or the same records already open here, frozen. */
+export function sharedRecords<T>(itemsJson: string, items: readonly T[]): readonly T[] {
+  const hash = createHash("sha256").update(itemsJson).digest("base64");
+  const known = recordsByContent.get(hash)?.deref();
+  if (known) return known as readonly T[];
+  deepFreeze(items);
+  recordsByContent.set(hash, new WeakRef(items));
+  forgetRecords.register(items, hash);
+  return items;
 }
 
 /** The answer opened here before for a ciphertext of this summary, if it is still kept and its key still in the ring. */

@@ -59,6 +59,26 @@ describe("a setup's stored pages, read by a process that has not opened them", (
     expect(next.data.events).toBe(fresh.data.events);
   });
 
+  it("two teams reading one account keep one copy of its records: their answers are stored apart, their records opened once", async () => {
+    const first = await readerOfTheAccount();
+    const second = await readerOfTheAccount();
+    const a = await setupOf(first);
+    const b = await setupOf(second);
+    expect(b.apiCalls).toBe(5);
+    expect(b.data.groups).toBe(a.data.groups);
+    expect(b.data.events).toBe(a.data.events);
+    expect(Object.isFrozen(b.data.groups[0])).toBe(true);
+    // Records that differ are not shared: a group renamed in the EMS, read by the second team again.
+    const renamed = a.data.groups[0];
+    await account.sandbox().admin.applyEdits(ACCOUNT.key, [{ kind: "rename-group", groupId: renamed.id, name: "Renamed for one team", by: "Jane in the EMS" }]);
+    const refreshed = await loadSetup(second, { refresh: true });
+    if (refreshed.kind !== "ok") throw new Error(refreshed.kind);
+    expect(refreshed.snapshot.data.groups[0].name).toBe("Renamed for one team");
+    expect(a.data.groups[0].name).toBe(renamed.name);
+    expect(refreshed.snapshot.data.groups[1]).not.toBe(a.data.groups[1]);
+    expect(refreshed.snapshot.data.groups[250]).toBe(a.data.groups[250]);
+  });
+
   it("opens no page older than the sharing window: those are asked of the API again, as before", async () => {
     const actor = await readerOfTheAccount();
     await setupOf(actor);
