@@ -22,6 +22,7 @@ export interface StoredCoverage {
   /** the map's columns (heatmapObjects) */
   objects: readonly string[];
   unplacedWebhooks: number;
+  neverFiringWebhooks: number;
   events: readonly StoredCoverageRow[];
   /** events with a gap, and events missing a required trigger, among all */
   withGaps: number;
@@ -44,6 +45,7 @@ export function storedCoverage(report: CoverageReport, required: readonly Trigge
   return {
     objects,
     unplacedWebhooks: report.unplacedWebhooks,
+    neverFiringWebhooks: report.neverFiringWebhooks,
     events,
     withGaps: events.filter((row) => gapCount(row) > 0).length,
     failing: events.filter((row) => !row.requirementsMet).length,
@@ -55,6 +57,8 @@ export async function loadCoverageView(actor: Actor, scope: "open" | "all", requ
   const now = new Date();
   const result = await loadSetupResult<StoredCoverage>(actor, {
     kind: "coverage",
+    // 2: with neverFiringWebhooks.
+    format: 2,
     optionsKey: `${utcDay(now)}\n${scope}\n${required.join(",")}`,
     // Not `checkedCoverage`: its memo would keep the whole report (8 to 13 MB for 2,000 events) beside the rows kept here.
     compute: (snapshot) => storedCoverage(computeCoverage(snapshot.data, { now, statuses: scope, requiredTriggers: required }), required),

@@ -75,6 +75,7 @@ export async function loadHealthView(actor: Actor): Promise<HealthViewOutcome> {
   const now = new Date();
   const result = await loadSetupResult<HealthResult>(actor, {
     kind: "health",
+    format: 1,
     optionsKey: `${utcDay(now)}\n${requiredTriggers.join(",")}`,
     compute: (snapshot) => healthResult(snapshot.data, { now, requiredTriggers }),
   });

@@ -59,6 +59,11 @@ export function setupFacts(snapshot: SetupSnapshot): SetupFacts {
 
 export interface StoredResultSpec<T> {
   kind: StoredResultKind;
+  /**
+   * The shape of the result: a number raised whenever it changes, so that a deploy never reads a
+   * result stored by the code before it (that row is another row, and is computed anew).
+   */
+  format: number;
   /** What else the result depends on besides the setup: the UTC day, the options. */
   optionsKey: string;
   /** The result, from the whole setup: JSON-safe (it is stored as JSON), and never changed by its readers. */
@@ -102,6 +107,11 @@ export function setupResultAad(teamId: string, fingerprint: string, kind: string
   return secretAad("SetupResult", `${teamId}:${fingerprint}:${kind}:${optionsKey}`, "ciphertext");
 }
 
+/** The row's options: the result's format first. */
+function optionsKeyOf(spec: Pick<StoredResultSpec<unknown>, "format" | "optionsKey">): string {
+  return `f${spec.format}\n${spec.optionsKey}`;
+}
+
 /** Stored rows older than this are deleted when their kind is stored again: their answers are gone (answer-cache's hour). */
 const RESULT_LIFETIME_MS = 60 * 60_000;
 
@@ -133,7 +143,7 @@ interface Answered<T> {
 const flights = new Map<string, Promise<Answered<unknown>>>();
 
 function resultFor<T>(client: EmsClient, shared: SharedListOptions, spec: StoredResultSpec<T>): Promise<Answered<T>> {
-  const key = `${shared.teamId}\n${client.fingerprint}\n${spec.kind}\n${spec.optionsKey}`;
+  const key = `${shared.teamId}\n${client.fingerprint}\n${spec.kind}\n${optionsKeyOf(spec)}`;
   const inflight = flights.get(key);
   if (inflight) return inflight as Promise<Answered<T>>;
   const flight = storedOrComputed(client, shared, spec, key).finally(() => flights.delete(key));
@@ -181,7 +191,7 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
     const now = current(stored.version);
     // The result itself (up to 2 MB) is read only for the setup as it is now.
     const ciphertext = now?.version.key === stored.version.key ? await readCiphertext(teamId, fingerprint, spec, stored.version.key) : null;
-    const value = ciphertext ? openRow<T>(ciphertext, setupResultAad(teamId, fingerprint, spec.kind, spec.optionsKey)) : null;
+    const value = ciphertext ? openRow<T>(ciphertext, setupResultAad(teamId, fingerprint, spec.kind, optionsKeyOf(spec))) : null;
     if (value && now) {
       keep(key, { version: stored.version, stored: value });
       return served(value, now.ageMs);
@@ -208,7 +218,7 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
 async function readRow(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>): Promise<{ version: SetupVersion } | null> {
   try {
     const row = await prisma.setupResult.findUnique({
-      where: { teamId_fingerprint_kind_optionsKey: { teamId, fingerprint, kind: spec.kind, optionsKey: spec.optionsKey } },
+      where: { teamId_fingerprint_kind_optionsKey: { teamId, fingerprint, kind: spec.kind, optionsKey: optionsKeyOf(spec) } },
       select: { setupKey: true, groupPages: true, eventPages: true },
     });
     return row ? { version: { key: row.setupKey, groupPages: row.groupPages, eventPages: row.eventPages } } : null;
@@ -223,7 +233,7 @@ async function readRow(teamId: string, fingerprint: string, spec: StoredResultSp
 async function readCiphertext(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>, setupKey: string): Promise<string | null> {
   try {
     const row = await prisma.setupResult.findFirst({
-      where: { teamId, fingerprint, kind: spec.kind, optionsKey: spec.optionsKey, setupKey },
+      where: { teamId, fingerprint, kind: spec.kind, optionsKey: optionsKeyOf(spec), setupKey },
       select: { ciphertext: true },
     });
     return row?.ciphertext ?? null;
@@ -244,7 +254,8 @@ function openRow<T>(ciphertext: string, aad: string): StoredValue<T> | null {
 }
 
 async function storeRow<T>(teamId: string, fingerprint: string, spec: StoredResultSpec<T>, version: SetupVersion, value: StoredValue<T>): Promise<void> {
-  const { kind, optionsKey } = spec;
+  const { kind } = spec;
+  const optionsKey = optionsKeyOf(spec);
   const data = {
     setupKey: version.key,
     groupPages: version.groupPages,
