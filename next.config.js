@@ -40,6 +40,8 @@ const nextConfig = {
     "@node-rs/argon2",
     "pg",
     "@prisma/adapter-pg",
+    // The same instance as adapter-pg's (lib/db/prisma.ts empties its history), not a bundled copy.
+    "@prisma/debug",
     "pg-boss",
     "@opentelemetry/api",
     "@opentelemetry/context-async-hooks",

@@ -11,7 +11,13 @@
  * the round-trip relay (bench/db-round-trips.ts). The answers are stored once (the very first view,
  * which asks the API: "answers cold"; EMS_PAGE_BUDGET_MS 60 s for it), kept for the whole run (EMS_COVERAGE_CACHE_SECONDS 3600), and
  * then, round after round, the portal is restarted before each page and its first view measured
- * ("answers warm in the database, memo cold"), then a second view (the memo warm).
+ * ("answers warm in the database, memo cold": Health's findings and Coverage's rows stored per setup,
+ * lib/setup/stored-results.ts), then a second view (the memo warm). Last, a few rounds with those
+ * results deleted first: a fresh process's first view since the setup changed, which reads the setup
+ * and computes them (the targets are for the first rows).
+ *
+ * Printed per page: the median and the p95 of the rounds' first views (targets: both under 1 s,
+ * issue 34 §2), the next view, the HTML, and the database round trips and bytes of the first view.
  *
  * The floor, in the same run: the first view of /views by each fresh process (the shell, the session
  * check, one query), which also pays for starting the server's rendering; Health or Coverage is
@@ -26,6 +32,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { startRoundTripCounter } from "./db-round-trips";
 import { freePort, waitForHttp, type Service } from "./processes";
 import { seedBenchUser, signIn } from "./pages-seed";
@@ -71,6 +78,8 @@ const SCENARIOS: Scenario[] = [
 ];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+/** The nearest-rank percentile: with 20 rounds or fewer, p95 is the slowest round. */
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.max(0, Math.ceil((p / 100) * values.length) - 1))];
 
 async function main(): Promise<void> {
   if (flags.help) {
@@ -136,11 +145,14 @@ async function main(): Promise<void> {
   console.log(
     `bench:cold: portal ${baseUrl} (npm start), ${database.kind === "postgres" ? "PostgreSQL" : "embedded PostgreSQL"}, sandbox ${sandbox.baseUrl}; ${ROUNDS} rounds.`,
   );
-  // The very first view: nothing stored, the API asked for all 35 pages (the answers are then warm in the database).
-  const answersCold = await view(SCENARIOS[0]);
   const firsts = new Map<string, View[]>();
   const seconds = new Map<string, View[]>();
   const record = (into: Map<string, View[]>, scenario: Scenario, measured: View) => into.set(scenario.name, [...(into.get(scenario.name) ?? []), measured]);
+  // The very first view: nothing stored, the API asked for all 35 pages (the answers are then warm in
+  // the database); then Coverage's, which computes its rows from them (lib/setup/stored-results.ts).
+  const answersCold = await view(SCENARIOS[0]);
+  const resultsCold = new Map<string, View[]>();
+  record(resultsCold, SCENARIOS[1], await view(SCENARIOS[1]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const scenario of SCENARIOS) {
       await restart();
@@ -151,6 +163,19 @@ async function main(): Promise<void> {
       record(seconds, scenario, await view(scenario));
     }
   }
+  // A fresh process after the setup changed: its answers stored, the results computed from them not
+  // yet (the first view of a page since a refresh or a write): what every first view cost before.
+  const sql = new pg.Client({ connectionString: database.url });
+  await sql.connect();
+  for (let round = 0; round < Math.min(ROUNDS, 3); round++) {
+    for (const scenario of SCENARIOS) {
+      await sql.query('DELETE FROM "SetupResult"');
+      await restart();
+      await view(FLOOR);
+      record(resultsCold, scenario, await view(scenario));
+    }
+  }
+  await sql.end();
   await portal!.stop();
 
   const floorMs = median(firsts.get(FLOOR.name)!.map((v) => v.ms));
@@ -158,7 +183,10 @@ async function main(): Promise<void> {
     page: name,
     "shared answers": answers,
     "first view ms (median)": median(views.map((v) => v.ms)).toFixed(0),
-    "max ms": Math.max(...views.map((v) => v.ms)).toFixed(0),
+    "p95 ms": percentile(
+      views.map((v) => v.ms),
+      95,
+    ).toFixed(0),
     "x floor": (median(views.map((v) => v.ms)) / floorMs).toFixed(1),
     "next view ms": warm ? median(warm.map((v) => v.ms)).toFixed(0) : "-",
     "HTML kB": views[0].kb.toFixed(0),
@@ -169,30 +197,39 @@ async function main(): Promise<void> {
     row(FLOOR.name, "-", firsts.get(FLOOR.name)!, seconds.get(FLOOR.name)!),
     row(`${SCENARIOS[0].name}, very first`, "cold: EMS asked", [answersCold], null),
     ...SCENARIOS.map((scenario) => row(scenario.name, "warm in DB, memo cold", firsts.get(scenario.name)!, seconds.get(scenario.name)!)),
+    ...SCENARIOS.map((scenario) => row(`${scenario.name}, results not stored`, "answers warm in DB only", resultsCold.get(scenario.name)!, null)),
   ]);
   const health = firsts.get(SCENARIOS[0].name)!;
   const coverage = firsts.get(SCENARIOS[1].name)!;
-  console.table(
-    [
-      { target: `/health, large, fresh process: first view < ${FIRST_VIEW_TARGET_MS} ms`, measured: Math.max(...health.map((v) => v.ms)), met: false },
-      { target: `/coverage, large, fresh process: first view < ${FIRST_VIEW_TARGET_MS} ms`, measured: Math.max(...coverage.map((v) => v.ms)), met: false },
-    ]
-      .map((target) => ({
-        target: target.target,
-        "measured (max of rounds)": `${target.measured.toFixed(0)} ms`,
-        met: target.measured < FIRST_VIEW_TARGET_MS ? "met" : "NOT met",
-      }))
-      .concat({
-        target: `/coverage, large: HTML < ${COVERAGE_HTML_TARGET_KB} kB`,
-        "measured (max of rounds)": `${coverage[0].kb.toFixed(0)} kB`,
-        met: coverage[0].kb < COVERAGE_HTML_TARGET_KB ? "met" : "NOT met",
-      }),
-  );
+  const firstView = (page: string, views: View[]) =>
+    (["median", "p95"] as const).map((statistic) => {
+      const measured =
+        statistic === "median"
+          ? median(views.map((v) => v.ms))
+          : percentile(
+              views.map((v) => v.ms),
+              95,
+            );
+      return {
+        target: `${page}, large, fresh process: first view ${statistic} < ${FIRST_VIEW_TARGET_MS} ms`,
+        measured: `${measured.toFixed(0)} ms`,
+        met: measured < FIRST_VIEW_TARGET_MS ? "met" : "NOT met",
+      };
+    });
+  console.table([
+    ...firstView("/health", health),
+    ...firstView("/coverage", coverage),
+    {
+      target: `/coverage, large: HTML < ${COVERAGE_HTML_TARGET_KB} kB`,
+      measured: `${coverage[0].kb.toFixed(0)} kB`,
+      met: coverage[0].kb < COVERAGE_HTML_TARGET_KB ? "met" : "NOT met",
+    },
+  ]);
   const out = path.join(ROOT, "bench", "results", "cold-views.json");
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
-    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, rounds: ROUNDS, answersCold, firsts: Object.fromEntries(firsts), seconds: Object.fromEntries(seconds) }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, rounds: ROUNDS, answersCold, firsts: Object.fromEntries(firsts), seconds: Object.fromEntries(seconds), resultsCold: Object.fromEntries(resultsCold) }, null, 2)}\n`,
   );
   console.log(`(written to ${path.relative(ROOT, out)})`);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded]`
+ * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded] [--heap-snapshots <dir>]`
  *
  * Memory bounded whatever the account's size (issue 34 §2): the production server, as `npm start`
  * runs it (its heap cap), driven over HTTP as people drive it, on the large account (5,000 groups,
@@ -35,9 +35,13 @@ const { values: flags } = parseArgs({
     port: { type: "string", default: "0" },
     database: { type: "string", default: "postgresql://postgres@127.0.0.1:5432/postgres" },
     embedded: { type: "boolean", default: false },
+    "heap-snapshots": { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
+/** With --heap-snapshots <dir>: the server writes a heap snapshot there at the end of each phase (for Chrome's DevTools). */
+const SNAPSHOT_DIR = flags["heap-snapshots"] ? (await import("node:path")).resolve(flags["heap-snapshots"]) : null;
+const snapshotFlags = SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : [];
 const APPLY_MS = Number(flags["apply-seconds"]) * 1000;
 const LARGE = { consumerKey: LARGE_ACCOUNT.key, consumerSecret: LARGE_ACCOUNT.secret };
 /** The list's options that select about 5,000 webhooks each: one host of the sandbox's four. */
@@ -66,6 +70,27 @@ let restarts = 0;
 let portalLog: () => string = () => "";
 let supervise: NodeJS.Timeout | undefined;
 let sampler: NodeJS.Timeout | undefined;
+
+/** The heap as the phase leaves it, written by the server (--heap-snapshots); waits until the file stops growing. */
+async function snapshotHeap(pid: number | undefined): Promise<void> {
+  if (!SNAPSHOT_DIR || !pid) return;
+  const fs = await import("node:fs");
+  fs.mkdirSync(SNAPSHOT_DIR, { recursive: true });
+  const before = new Set(fs.readdirSync(SNAPSHOT_DIR));
+  process.kill(pid, "SIGUSR2");
+  let size = -1;
+  for (let i = 0; i < 120; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const written = fs.readdirSync(SNAPSHOT_DIR).find((name) => !before.has(name) && name.endsWith(".heapsnapshot"));
+    if (!written) continue;
+    const now = fs.statSync(`${SNAPSHOT_DIR}/${written}`).size;
+    if (now === size && now > 0) {
+      console.log(`  heap snapshot: ${SNAPSHOT_DIR}/${written}`);
+      return;
+    }
+    size = now;
+  }
+}
 
 function beginPhase(name: string, heap: { reset(): void }): Phase {
   console.log(`${new Date().toISOString().slice(11, 19)} ${name}…`);
@@ -211,7 +236,7 @@ async function main(): Promise<void> {
   const dee = await seedBenchUser(sandbox.baseUrl);
 
   const base = `http://127.0.0.1:${port}`;
-  let portal: Service = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true });
+  let portal: Service = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true, nodeFlags: snapshotFlags });
   let heap = watchHeap(portal);
   portalLog = () => portal.output();
   await waitForHttp(portal, `${base}/api/health`, 120_000);
@@ -222,7 +247,7 @@ async function main(): Promise<void> {
     restarts++;
     lastOutput = portal.output().slice(-3000);
     console.log(`The portal died (${portal.child.exitCode ?? portal.child.signalCode}); starting it again.\n${lastOutput.split("\n").slice(-8).join("\n")}`);
-    portal = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true });
+    portal = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true, nodeFlags: snapshotFlags });
     heap = watchHeap(portal);
   }, 500);
   sampler = setInterval(() => {
@@ -245,6 +270,7 @@ async function main(): Promise<void> {
   let current = beginPhase("warm-up: Health, Coverage, lists once each", heap);
   for (const person of [vic, dee, bea]) for (const pathname of viewing.vic) await request(base, cookie(person), pathname, { view: true });
   current.seconds = (performance.now() - current.started) / 1000;
+  await snapshotHeap(portal.child.pid);
 
   // 1. Two large plans drafted at once, people viewing meanwhile.
   current = beginPhase("drafting: 2 plans of ~5,000 at once, 2 viewers", heap);
@@ -260,6 +286,7 @@ async function main(): Promise<void> {
   await Promise.all(viewers);
   current.seconds = (performance.now() - current.started) / 1000;
   current.note += `Plans: ${[annPlan, beaPlan].filter(Boolean).length} of 2 drafted. `;
+  await snapshotHeap(portal.child.pid);
   if (!annPlan) throw new Error(`Ann's plan was not drafted: ${current.note}`);
 
   // 2. Review and apply. Approving and applying need a recent password: Abe signs in again (confirms it's him).

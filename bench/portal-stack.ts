@@ -117,9 +117,11 @@ export function startPortal(options: {
   secrets: Record<string, string>;
   env?: Record<string, string>;
   traceGc?: boolean;
+  /** More node flags for the traceGc form (a heap snapshot on a signal, for one). */
+  nodeFlags?: string[];
 }): Service {
   const [command, args] = options.traceGc
-    ? [process.execPath, [...startNodeOptions(), "--trace-gc", path.join(".next", "standalone", "server.js")]]
+    ? [process.execPath, [...startNodeOptions(), "--trace-gc", ...(options.nodeFlags ?? []), path.join(".next", "standalone", "server.js")]]
     : [NPM, ["run", "--silent", "start"]];
   const portal = startService("portal (npm start)", command, args, {
     cwd: ROOT,

@@ -1,7 +1,7 @@
 import { LISTING_COST } from "@/lib/ems/config";
 import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
-import type { SetupSnapshot } from "@/lib/setup/load";
+import type { SetupFacts } from "@/lib/setup/stored-results";
 import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { DataStatus } from "@/components/listing/data-status";
 import { RefreshSetupButton } from "./refresh-setup-button";
@@ -12,13 +12,14 @@ import { RefreshSetupButton } from "./refresh-setup-button";
  * of events, 10 credits each).
  */
 export function SetupFreshness({
-  snapshot,
+  setup,
   freshness,
   budget,
   returnTo,
   status = true,
 }: {
-  snapshot: SetupSnapshot;
+  /** What the page was built on (`setupFacts(snapshot)`, or a stored result's). */
+  setup: SetupFacts;
   freshness: Freshness;
   budget: RateBudget | null;
   returnTo: string;
@@ -29,7 +30,7 @@ export function SetupFreshness({
     <div className="space-y-2">
       <LowBudgetNotice budget={budget} />
       <StaleNotice freshness={freshness} budget={budget} />
-      {snapshot.partial ? (
+      {setup.partial ? (
         <p role="status" className="rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
           Some groups or events may be missing: the account is larger than the portal reads at once (40,000 of each), or it changed while it was read. Refresh to read it
           again.
@@ -37,7 +38,7 @@ export function SetupFreshness({
       ) : null}
       {status ? (
         <div className="flex justify-end">
-          <SetupStatus snapshot={snapshot} freshness={freshness} budget={budget} returnTo={returnTo} />
+          <SetupStatus setup={setup} freshness={freshness} budget={budget} returnTo={returnTo} />
         </div>
       ) : null}
     </div>
@@ -48,16 +49,15 @@ export function SetupFreshness({
  * How old the setup is and the API budget, as one small indicator; its panel says what was read and
  * holds the refresh (which says its cost). Not a sentence on every page.
  */
-export function SetupStatus({ snapshot, freshness, budget, returnTo }: { snapshot: SetupSnapshot; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
-  const { groups, events } = snapshot.data;
-  const webhooks = groups.reduce((sum, group) => sum + (group.webhooks?.length ?? 0), 0);
+export function SetupStatus({ setup, freshness, budget, returnTo }: { setup: SetupFacts; freshness: Freshness; budget: RateBudget | null; returnTo: string }) {
+  const { groups, webhooks, events } = setup;
   return (
     <span data-testid="setup-freshness">
       <DataStatus
         age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
         budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
-        details={`The whole setup: ${formatCount(groups.length)} ${groups.length === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events.length)} ${events.length === 1 ? "event" : "events"}.`}
-        refresh={<RefreshSetupButton returnTo={returnTo} credits={snapshot.refreshCalls * LISTING_COST} />}
+        details={`The whole setup: ${formatCount(groups)} ${groups === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events)} ${events === 1 ? "event" : "events"}.`}
+        refresh={<RefreshSetupButton returnTo={returnTo} credits={setup.refreshCalls * LISTING_COST} />}
       />
     </span>
   );

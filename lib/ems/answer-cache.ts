@@ -10,7 +10,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, summaryOf, type CiphertextSummary } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, sharedRecords, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -60,10 +60,16 @@ export interface SharedAnswer<T> extends ListResult<T> {
   source: "api" | "shared";
   /** Served because the API refused with a rate limit: it is older than the window. */
   stale: boolean;
+  /**
+   * Which stored ciphertext this is (lib/ems/opened-answers.ts): what is computed from answers can
+   * be kept by it (lib/setup/stored-results.ts). Null when the answer was not stored (sharing off, or
+   * the store failed).
+   */
+  summary: CiphertextSummary | null;
 }
 
 /** One record's shared answer: the record, or null when the API answered 404 (also shared). */
-export interface SharedRecord<T> extends Omit<SharedAnswer<T>, "items" | "meta"> {
+export interface SharedRecord<T> extends Omit<SharedAnswer<T>, "items" | "meta" | "summary"> {
   item: T | null;
 }
 
@@ -177,7 +183,10 @@ function encode(result: ListResult<unknown>): string {
 function decode<T>(plaintext: string): ListResult<T> {
   const stored = JSON.parse(plaintext) as StoredAnswer;
   const rateLimit: RateLimit | null = stored.rateLimit ? { ...stored.rateLimit, resetAt: new Date(stored.rateLimit.resetAt) } : null;
-  return { items: stored.items as T[], meta: stored.meta, rateLimit };
+  // `encode` writes the records first: `{"items":[…],"meta":…}`; a string's `,"meta":` is escaped.
+  const end = plaintext.lastIndexOf(',"meta":');
+  const items = plaintext.startsWith('{"items":') && end > 0 ? sharedRecords(plaintext.slice(9, end), stored.items) : stored.items;
+  return { items: items as T[], meta: stored.meta, rateLimit };
 }
 
 export interface AnswerCache {
@@ -198,6 +207,19 @@ export interface AnswerCache {
    * fresh process three or four round trips instead of 70, one after another.
    */
   peekMany(client: EmsClient, queryHashes: readonly string[], options: Pick<SharedListOptions, "teamId" | "windowMs">): Promise<Map<string, PeekedAnswer>>;
+  /**
+   * The stored answers to many queries of one credential, summarised and never opened, each with
+   * whether `list` would serve it as it is (`fresh`: within the sharing window, as `list` judges it
+   * now). One statement; what a result kept per setup is checked against (lib/setup/stored-results.ts).
+   */
+  lookMany(fingerprint: string, queryHashes: readonly string[], options: Pick<SharedListOptions, "teamId" | "windowMs">): Promise<Map<string, LookedAnswer>>;
+}
+
+export interface LookedAnswer {
+  summary: CiphertextSummary | null;
+  ageMs: number | null;
+  /** `list` would serve it without asking the API. */
+  fresh: boolean;
 }
 
 /**
@@ -299,6 +321,14 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     });
   }
 
+  /** Many rows of one credential looked at in one statement: their summaries, not their ciphertexts. */
+  function lookRows(teamId: string, fingerprint: string, queryHashes: readonly string[]) {
+    return db.$queryRaw<(SummaryColumns & { queryHash: string })[]>`
+      SELECT "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
+      FROM "EmsSharedAnswer"
+      WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...queryHashes]}::text[])`;
+  }
+
   const servable = (row: { ageMs: number | null } | null) => row !== null && row.ageMs !== null && row.ageMs <= STALE_LIMIT_MS;
 
   /**
@@ -328,7 +358,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const memory = ems.rateLimits.get(fingerprint);
     const rateLimit =
       memory && memory.observedAt >= Date.now() - ageMs ? { limit: memory.limit, remaining: memory.remaining, resetAt: memory.resetAt } : result.rateLimit;
-    return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale };
+    return { ...result, rateLimit, ageSeconds: Math.max(0, Math.floor(ageMs / 1000)), source: "shared", stale, summary: row.summary };
   };
 
   /** `ask` is the API call (a listing or a record read) that a missing or old answer costs. */
@@ -401,7 +431,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
         });
         const opened = stored ? rememberStored<T>(stored, aad, scope) : null;
         if (stored) purgeNowAndThen();
-        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false };
+        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false, summary: opened && stored ? summaryOf(stored) : null };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.
       await sleep(wait * (0.75 + Math.random() / 2), options.signal);
@@ -449,7 +479,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     if (windowMs <= 0) {
       const { requestId, waitForRateLimit, timeoutMs, signal, teamId, kind = "page" } = options;
       const result = await ask({ requestId, waitForRateLimit, timeoutMs, signal, budget: { kind, teamId } });
-      return { ...result, ageSeconds: 0, source: "api", stale: false };
+      return { ...result, ageSeconds: 0, source: "api", stale: false, summary: null };
     }
     const key = `${options.teamId}\n${client.fingerprint}\n${queryHash}`;
     const inflight = flights.get(key) as Promise<SharedAnswer<T>> | undefined;
@@ -492,16 +522,25 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       return rows[0] ? { ...answerRowOf(rows[0]), fingerprint: rows[0].fingerprint, queryHash } : null;
     },
 
+    async lookMany(fingerprint, queryHashes, options) {
+      const found = new Map<string, LookedAnswer>();
+      const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
+      if (queryHashes.length === 0 || windowMs <= 0) return found;
+      const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
+      for (const row of await lookRows(options.teamId, fingerprint, queryHashes)) {
+        const { summary, ageMs } = answerRowOf(row);
+        found.set(row.queryHash, { summary, ageMs, fresh: summary !== null && ageMs !== null && ageMs < shareForMs });
+      }
+      return found;
+    },
+
     async peekMany(client, queryHashes, options) {
       const { teamId } = options;
       const { fingerprint } = client;
       const found = new Map<string, PeekedAnswer>();
       const windowMs = options.windowMs ?? emsConfig().sharedAnswerMs;
       if (queryHashes.length === 0 || windowMs <= 0) return found;
-      const rows = await db.$queryRaw<(SummaryColumns & { queryHash: string })[]>`
-        SELECT "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
-        FROM "EmsSharedAnswer"
-        WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...queryHashes]}::text[])`;
+      const rows = await lookRows(teamId, fingerprint, queryHashes);
       const shareForMs = sharingWindowMs(windowMs, currentRateLimit(fingerprint));
       const unopened: { queryHash: string; length: number }[] = [];
       for (const row of rows) {
@@ -577,12 +616,85 @@ export const answerCache: AnswerCache = createAnswerCache(prisma, ems.answerFlig
  * that it happens in the transaction that changes the credential. Without a team: every team's
  * answers of that credential (nobody uses it any more).
  */
-export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer">, fingerprint: string, teamId?: string): Promise<void> {
+export async function dropSharedAnswers(db: Pick<PrismaClient, "emsSharedAnswer" | "setupResult">, fingerprint: string, teamId?: string): Promise<void> {
   await db.emsSharedAnswer.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
+  // What was computed from them (lib/setup/stored-results.ts) names the same records.
+  await db.setupResult.deleteMany({ where: { fingerprint, ...(teamId ? { teamId } : {}) } });
+}
+
+/**
+ * Listings whose pages hold whole records by id, in id order and with no search: what a write of
+ * one record changes in them is known. lib/setup/load.ts declares the setup's pages (groups with
+ * their webhooks, and events) once it has hashed them.
+ */
+const recordPages = new Map<string, "webhook-groups" | "events">();
+
+export function declareRecordPages(resource: "webhook-groups" | "events", queryHashes: Iterable<string>): void {
+  for (const hash of queryHashes) recordPages.set(hash, resource);
+}
+
+/** The record a write touched: a webhook (with the group it is created in or moved to) or a group. */
+export interface WrittenRecord {
+  resource: "webhooks" | "webhook-groups";
+  /** Undefined for a create (the new id is not known before the answer). */
+  id?: number;
+  /** A webhook's group as the write names it (create, or an update that moves it). */
+  groupId?: number | null;
+  operation: "create" | "update" | "delete";
+}
+
+/** A stored answer kept through a write, as it was when looked at (its ciphertext's beginning). */
+export interface KeptAnswer {
+  teamId: string;
+  queryHash: string;
+  head: string;
+}
+
+/**
+ * The stored answers of a credential that a write of `touched` cannot have changed: the setup's
+ * pages of events (no write of the portal touches an event), and its pages of groups that this
+ * process has opened and that hold neither the group nor the webhook written. A group created or
+ * deleted changes every page of groups (their count, and which groups each holds); a page of groups
+ * not opened here cannot be told apart, and goes.
+ *
+ * Why: every write dropped all of the credential's answers, so while a plan of 5,000 steps applied,
+ * each Health, Coverage, plan or draft view in between asked the API for all 35 pages of a
+ * 5,000-group account again and opened them (23 MB of ciphertext a view, the heap's peak); now it
+ * asks for the one page that changed.
+ */
+export async function answersUnchangedBy(db: Pick<PrismaClient, "$queryRaw">, fingerprint: string, touched: WrittenRecord): Promise<KeptAnswer[]> {
+  if (recordPages.size === 0) return [];
+  const rows = await db.$queryRaw<(SummaryColumns & { teamId: string; queryHash: string })[]>`
+    SELECT "teamId", "queryHash", ${summaryColumns('"EmsSharedAnswer"')}
+    FROM "EmsSharedAnswer"
+    WHERE "fingerprint" = ${fingerprint} AND "queryHash" = ANY(${[...recordPages.keys()]}::text[]) AND "ciphertext" IS NOT NULL`;
+  const groupsChange = touched.resource === "webhook-groups" && touched.operation !== "update";
+  const kept: KeptAnswer[] = [];
+  for (const row of rows) {
+    const { summary } = answerRowOf(row);
+    if (!summary) continue;
+    const resource = recordPages.get(row.queryHash);
+    if (resource === "webhook-groups") {
+      if (groupsChange) continue;
+      const opened = rememberedAnswer<ListResult<{ id: number; webhooks?: readonly { id: number }[] }>>(summary, answerAad(row.teamId, fingerprint, row.queryHash));
+      if (!opened || opened.items.some((group) => holds(group, touched))) continue;
+    }
+    kept.push({ teamId: row.teamId, queryHash: row.queryHash, head: summary.head });
+  }
+  return kept;
+}
+
+/** Whether a page's group is the record written, or holds it, or is the group a webhook goes to. */
+function holds(group: { id: number; webhooks?: readonly { id: number }[] }, touched: WrittenRecord): boolean {
+  if (touched.resource === "webhook-groups") return group.id === touched.id;
+  if (touched.groupId !== undefined && touched.groupId !== null && group.id === touched.groupId) return true;
+  return touched.id !== undefined && (group.webhooks ?? []).some((webhook) => webhook.id === touched.id);
 }
 
 /** Key rotation: drops every answer not encrypted under the active key (they are re-fetched on demand). */
 export async function dropAnswersUnderOldKeys(db: Pick<PrismaClient, "$executeRaw">): Promise<number> {
   const prefix = `v1:${activeKeyId()}:%`;
+  // The results computed from answers (lib/setup/stored-results.ts) too: at most a day's worth, computed again on demand.
+  await db.$executeRaw`DELETE FROM "SetupResult" WHERE "ciphertext" NOT LIKE ${prefix}`;
   return db.$executeRaw`DELETE FROM "EmsSharedAnswer" WHERE "ciphertext" IS NOT NULL AND "ciphertext" NOT LIKE ${prefix}`;
 }

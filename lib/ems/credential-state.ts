@@ -73,6 +73,7 @@ export async function dropCredentialState(db: TransactionClient, fingerprint: st
   await db.emsTokenCache.deleteMany({ where: { fingerprint } });
   // Nobody uses the credential any more: every team's shared answers of it go too.
   await db.emsSharedAnswer.deleteMany({ where: { fingerprint } });
+  await db.setupResult.deleteMany({ where: { fingerprint } });
 }
 
 /** Forgets everything about a credential (its token, state and shared answers): call when a credential is deleted or replaced. */

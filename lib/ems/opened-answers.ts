@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import { keyIds } from "@/lib/crypto/secret-box";
 
 /**
@@ -77,6 +78,30 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/**
+ * Opened answers' records by the SHA-256 of their JSON. Answers are stored per team, so two teams
+ * reading one account (or one team's answer stored anew with the same records) opened the same
+ * records twice: two 26 MB copies of a 5,000-group account's setup in a heap of 256 MB
+ * (`npm run bench:memory`, two teams drafting). An answer whose records are already open here
+ * shares them; they are frozen, and a team gets them only by decrypting the same records itself.
+ * Weak: the records go when no opened answer holds them.
+ */
+const recordsByContent = new Map<string, WeakRef<readonly unknown[]>>();
+const forgetRecords = new FinalizationRegistry<string>((hash) => {
+  if (recordsByContent.get(hash)?.deref() === undefined) recordsByContent.delete(hash);
+});
+
+/** `items` (parsed from `itemsJson`), or the same records already open here, frozen. */
+export function sharedRecords<T>(itemsJson: string, items: readonly T[]): readonly T[] {
+  const hash = createHash("sha256").update(itemsJson).digest("base64");
+  const known = recordsByContent.get(hash)?.deref();
+  if (known) return known as readonly T[];
+  deepFreeze(items);
+  recordsByContent.set(hash, new WeakRef(items));
+  forgetRecords.register(items, hash);
+  return items;
+}
+
 /** The answer opened here before for a ciphertext of this summary, if it is still kept and its key still in the ring. */
 export function rememberedAnswer<T>(summary: CiphertextSummary, aad: string): T | undefined {
   const key = memoKey(aad, summary);
@@ -111,10 +136,12 @@ export function openedAnswer<T>(ciphertext: string, aad: string, open: () => T):
  * a write dropped their rows. Their rows are gone, so nothing finds them again, and while a plan is
  * applied every write drops them: kept, each Health view in between added a whole new copy of the
  * account's setup beside the stale ones until the bound evicted them (a memo full of old versions).
+ * `except`: the scopes (AADs) of answers the write kept (lib/ems/answer-cache.ts `answersUnchangedBy`).
  */
-export function forgetOpenedAnswersOf(scopePart: string): void {
+export function forgetOpenedAnswersOf(scopePart: string, except: ReadonlySet<string> = new Set()): void {
   for (const [key, entry] of opened) {
-    if (!key.split("\n", 1)[0].includes(scopePart)) continue;
+    const aad = key.split("\n", 1)[0];
+    if (!aad.includes(scopePart) || except.has(aad)) continue;
     opened.delete(key);
     totalLength -= entry.length;
   }

@@ -27,7 +27,8 @@ import { maskSecrets } from "@/lib/text/mask-secrets";
 import { apiErrorMessage, cleanApiMessage, parseRecordBody, ResponseShapeError, webhookGroupSchema, webhookSchema, type Webhook, type WebhookGroup } from "./responses";
 import { ems, type CachedToken } from "./state";
 import { getToken, invalidateToken } from "./token";
-import { forgetOpenedAnswersOf } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, forgetOpenedAnswersOf } from "./opened-answers";
+import { answerAad, answersUnchangedBy, type WrittenRecord } from "./answer-cache";
 import type { z } from "zod";
 import { WEBHOOK_FIELDS, type SearchCondition } from "./contract";
 
@@ -222,13 +223,21 @@ class Writer {
   async create<R extends Resource>(resource: R, values: NewWebhook | NewWebhookGroup, body: string, options: WriteOptions): Promise<WriteResult<RecordOf<R>>> {
     const operation: WriteOperation = `${resource}.create`;
     const startedAt = Date.now();
-    return this.perform<RecordOf<R>>(operation, "POST", writePath(operation), body, options, {
-      answered: (response) => {
-        if (response.status === 404 || response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].create, response.status);
-        return this.readRecord(resource, response);
+    return this.perform<RecordOf<R>>(
+      operation,
+      "POST",
+      writePath(operation),
+      body,
+      options,
+      {
+        answered: (response) => {
+          if (response.status === 404 || response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].create, response.status);
+          return this.readRecord(resource, response);
+        },
+        look: () => this.findCreated(resource, values, startedAt, options),
       },
-      look: () => this.findCreated(resource, values, startedAt, options),
-    });
+      { resource, operation: "create", groupId: resource === "webhooks" ? (values as NewWebhook).group_id : undefined },
+    );
   }
 
   async update<R extends Resource>(
@@ -240,31 +249,47 @@ class Writer {
   ): Promise<WriteResult<RecordOf<R>>> {
     checkId(id);
     const operation: WriteOperation = `${resource}.update`;
-    return this.perform<RecordOf<R>>(operation, "PUT", writePath(operation, id), body, options, {
-      answered: async (response) => {
-        if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].update, 405);
-        if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
-        return this.readRecord(resource, response);
+    return this.perform<RecordOf<R>>(
+      operation,
+      "PUT",
+      writePath(operation, id),
+      body,
+      options,
+      {
+        answered: async (response) => {
+          if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].update, 405);
+          if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
+          return this.readRecord(resource, response);
+        },
+        look: async () => {
+          const record = await this.readBack(resource, id, options);
+          if (!record) throw new RecordGoneError(WHAT[resource].one, id);
+          return holdsChanges(record, changes) ? { applied: true, record } : { applied: false };
+        },
       },
-      look: async () => {
-        const record = await this.readBack(resource, id, options);
-        if (!record) throw new RecordGoneError(WHAT[resource].one, id);
-        return holdsChanges(record, changes) ? { applied: true, record } : { applied: false };
-      },
-    });
+      { resource, operation: "update", id, groupId: resource === "webhooks" ? (changes as WebhookChanges).group_id : undefined },
+    );
   }
 
   async remove(resource: Resource, id: number, options: WriteOptions): Promise<WriteResult<null>> {
     checkId(id);
     const operation: WriteOperation = `${resource}.delete`;
-    return this.perform<null>(operation, "DELETE", writePath(operation, id), undefined, options, {
-      answered: async (response) => {
-        if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].delete, 405);
-        if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
-        return null;
+    return this.perform<null>(
+      operation,
+      "DELETE",
+      writePath(operation, id),
+      undefined,
+      options,
+      {
+        answered: async (response) => {
+          if (response.status === 405) throw new WriteNotOfferedError(operation, WHAT[resource].delete, 405);
+          if (response.status === 404) throw await this.settleNotFound(resource, id, operation, options);
+          return null;
+        },
+        look: async () => ((await this.readBack(resource, id, options)) === null ? { applied: true, record: null } : { applied: false }),
       },
-      look: async () => ((await this.readBack(resource, id, options)) === null ? { applied: true, record: null } : { applied: false }),
-    });
+      { resource, operation: "delete", id },
+    );
   }
 
   async wasApplied(
@@ -295,6 +320,7 @@ class Writer {
     body: string | undefined,
     options: WriteOptions,
     steps: { answered: (response: EmsHttpResponse) => T | Promise<T>; look: () => Promise<Found<T>> },
+    touched: WrittenRecord,
   ): Promise<WriteResult<T>> {
     const requestId = options.requestId ?? randomUUID();
     const scoped: WriteOptions = { ...options, requestId };
@@ -306,7 +332,7 @@ class Writer {
         sent = await this.send(method, path, body, scoped);
       } finally {
         // Whatever the answer, the setup may have changed: no page may keep showing it as it was.
-        await forgetAnswersOf(fingerprint);
+        await forgetAnswersOf(fingerprint, touched);
       }
       if ("response" in sent && sent.response.status < 500) {
         const { response, rateLimit } = sent;
@@ -551,9 +577,22 @@ function fieldErrorsOf(bodyText: string): EmsFieldError[] {
  * (an in-flight read then stores nothing: its lease went with the row) and this process's shared
  * flights, so a page asked after the write reads the EMS again.
  */
-export async function forgetAnswersOf(fingerprint: string): Promise<void> {
+export async function forgetAnswersOf(fingerprint: string, touched?: WrittenRecord): Promise<void> {
   for (const key of ems.answerFlights.keys()) if (key.split("\n")[1] === fingerprint) ems.answerFlights.delete(key);
+  // What the write cannot have changed stays: the setup's pages that do not hold the record.
+  const kept = touched
+    ? await answersUnchangedBy(prisma, fingerprint, touched).catch((error: unknown) => {
+        // Then everything goes, as it always did.
+        emsLog("warn", "ems.kept_answers_unknown", { fingerprint: shortId(fingerprint), errorName: error instanceof Error ? error.name : "Error" });
+        return [];
+      })
+    : [];
   // The AAD of a shared answer is "EmsSharedAnswer:<team>:<fingerprint>:<hash>:ciphertext".
-  forgetOpenedAnswersOf(`:${fingerprint}:`);
-  await prisma.emsSharedAnswer.deleteMany({ where: { fingerprint } });
+  forgetOpenedAnswersOf(`:${fingerprint}:`, new Set(kept.map((answer) => answerAad(answer.teamId, fingerprint, answer.queryHash))));
+  // A kept row stays only as it was looked at: one stored anew meanwhile (by a read started before the write) goes.
+  const keys = kept.map((answer) => `${answer.teamId}\n${answer.queryHash}\n${answer.head}`);
+  await prisma.$executeRaw`
+    DELETE FROM "EmsSharedAnswer"
+    WHERE "fingerprint" = ${fingerprint}
+      AND NOT (COALESCE("teamId" || E'\n' || "queryHash" || E'\n' || substr("ciphertext", 1, ${CIPHERTEXT_HEAD_LENGTH}), '') = ANY(${keys}::text[]))`;
 }

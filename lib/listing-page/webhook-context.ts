@@ -1,8 +1,7 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { loadHealthReport, type HealthOutcome } from "@/lib/health/report";
+import { loadHealthView, type HealthViewOutcome } from "@/lib/health/view";
 import type { FindingCounts, WebhookRowContext } from "@/lib/listing/table-rows";
-import { labelOf } from "@/lib/setup/setup-data";
 
 /** Unmuted findings per webhook id: each finding counted once per webhook it names. */
 export function findingsByWebhook(
@@ -24,14 +23,12 @@ export function findingsByWebhook(
 
 /**
  * What the webhooks list shows beside each webhook: its group's name and its health findings, from
- * the health report (the account's setup, shared by the team for EMS_COVERAGE_CACHE_SECONDS, the
- * same read the Health and Coverage pages make). A failure costs the names and findings, not the rows.
+ * what the Health page shows (lib/health/view.ts: stored per setup, so a list view neither reads
+ * nor keeps the account's whole setup while it is unchanged). A failure costs the names and
+ * findings, not the rows.
  */
-export async function webhookRowContext(actor: Actor, report: Promise<HealthOutcome> = loadHealthReport(actor)): Promise<WebhookRowContext> {
+export async function webhookRowContext(actor: Actor, report: Promise<HealthViewOutcome> = loadHealthView(actor)): Promise<WebhookRowContext> {
   const outcome = await report;
   if (outcome.kind !== "ok") return { groupNames: null, findings: null };
-  return {
-    groupNames: new Map(outcome.snapshot.data.groups.map((group) => [group.id, labelOf(group)])),
-    findings: findingsByWebhook(outcome.active),
-  };
+  return { groupNames: outcome.groupNames, findings: findingsByWebhook(outcome.active) };
 }

@@ -1,10 +1,13 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Actor } from "@/lib/access/actor";
 import {
   answerCache,
   canonicalQuery,
+  declareRecordPages,
   emsConfig,
   MAX_PER_PAGE,
+  type CiphertextSummary,
   type EmsClient,
   type EmsEvent,
   type EventQuery,
@@ -59,11 +62,42 @@ export interface SetupSnapshot {
   /** Calls a refresh of everything costs, and their credits: what the refresh button says. */
   refreshCalls: number;
   partial: boolean;
+  /**
+   * Which stored answers it was read from (`setupVersion`): what is computed from it can be stored
+   * by it (lib/setup/stored-results.ts). Null when a page was not a stored answer.
+   */
+  version: SetupVersion | null;
+}
+
+/** The identity of a setup read from stored answers: the pages' counts and their ciphertexts' summaries, hashed. */
+export interface SetupVersion {
+  key: string;
+  groupPages: number;
+  eventPages: number;
+}
+
+/** The version of a setup read from these pages' stored answers, groups' first: null when one is missing. */
+export function setupVersion(groupPages: readonly (CiphertextSummary | null)[], eventPages: readonly (CiphertextSummary | null)[]): SetupVersion | null {
+  const hash = createHash("sha256").update(`${groupPages.length}:${eventPages.length}`);
+  for (const summary of [...groupPages, ...eventPages]) {
+    if (!summary) return null;
+    hash.update(`\n${summary.length}:${summary.head}`);
+  }
+  return { key: hash.digest("hex"), groupPages: groupPages.length, eventPages: eventPages.length };
 }
 
 export type SetupOutcome = { kind: "ok"; snapshot: SetupSnapshot; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
 
-type Walked<T> = { items: readonly T[]; calls: number; pages: number; partial: boolean; rateLimit: RateLimit | null; ageSeconds: number; stale: boolean };
+type Walked<T> = {
+  items: readonly T[];
+  calls: number;
+  pages: number;
+  partial: boolean;
+  rateLimit: RateLimit | null;
+  ageSeconds: number;
+  stale: boolean;
+  summaries: (CiphertextSummary | null)[];
+};
 
 /**
  * Called before each page is asked for, one page at a time when given: change history's syncs use
@@ -107,6 +141,18 @@ function pageHashes(resource: "webhook-groups" | "events", query: EventQuery | W
 
 const PAGE_HASHES = { groups: null as string[] | null, events: null as string[] | null };
 
+/** The hashes of the setup's pages' shared answers, pages 1 to SETUP_MAX_PAGES of groups and of events. */
+export function setupPageHashes(): { groups: readonly string[]; events: readonly string[] } {
+  if (!PAGE_HASHES.groups || !PAGE_HASHES.events) {
+    PAGE_HASHES.groups = pageHashes("webhook-groups", SETUP_GROUPS_QUERY);
+    PAGE_HASHES.events = pageHashes("events", SETUP_EVENTS_QUERY);
+    // Pages of whole records in id order: a write drops only the page that holds what it wrote (lib/ems/writes.ts).
+    declareRecordPages("webhook-groups", PAGE_HASHES.groups);
+    declareRecordPages("events", PAGE_HASHES.events);
+  }
+  return { groups: PAGE_HASHES.groups, events: PAGE_HASHES.events };
+}
+
 /**
  * Every page's stored answer of both listings, looked at in one statement and the unopened ones
  * opened in a few (`answerCache.peekMany`): a process that has not opened a 5,000-group account's 35
@@ -115,10 +161,9 @@ const PAGE_HASHES = { groups: null as string[] | null, events: null as string[] 
  */
 async function peekPages(client: EmsClient, shared: SharedListOptions): Promise<Map<string, PeekedAnswer>> {
   if (shared.refresh) return new Map();
-  PAGE_HASHES.groups ??= pageHashes("webhook-groups", SETUP_GROUPS_QUERY);
-  PAGE_HASHES.events ??= pageHashes("events", SETUP_EVENTS_QUERY);
+  const hashes = setupPageHashes();
   try {
-    return await answerCache.peekMany(client, [...PAGE_HASHES.groups, ...PAGE_HASHES.events], shared);
+    return await answerCache.peekMany(client, [...hashes.groups, ...hashes.events], shared);
   } catch (error) {
     log.warn({ event: "setup.peek_failed", requestId: shared.requestId, err: error }, "the setup's stored answers could not be read at once");
     return new Map();
@@ -160,6 +205,7 @@ async function walk<R extends "webhook-groups" | "events">(
     rateLimit: newest.rateLimit,
     ageSeconds: Math.max(...answers.map((answer) => answer.ageSeconds)),
     stale: answers.some((answer) => answer.stale),
+    summaries: answers.map((answer) => answer.summary),
   };
 }
 
@@ -216,6 +262,7 @@ export async function readSetup(client: EmsClient, shared: SharedListOptions, be
       calls: groups.calls + events.calls,
       refreshCalls: groups.pages + events.pages,
       partial: groups.partial || events.partial,
+      version: setupVersion(groups.summaries, events.summaries),
     },
     rateLimit: groups.rateLimit ?? events.rateLimit,
     ageSeconds: Math.max(groups.ageSeconds, events.ageSeconds),

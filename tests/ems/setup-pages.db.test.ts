@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { saveCredential } from "@/lib/credentials/store";
+import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState } from "@/lib/ems";
 import { forgetOpenedAnswers } from "@/lib/ems/opened-answers";
 import { loadSetup } from "@/lib/setup/load";
 import type { SetupData } from "@/lib/setup/setup-data";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
-import { installQueryCounter, type QueryCounter } from "../db/query-counter";
 import { createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv } from "./support/env";
+import { pagedAccountForFile } from "./support/setup-account";
 
 /**
  * A setup of several pages read by a process that has not opened its stored answers (after a
@@ -23,33 +19,17 @@ ensureEmsTestEnv();
 /** 450 groups and 250 events: three pages of groups and two of events at 200 a page. */
 const ACCOUNT = { key: "ems_setup_pages_key", secret: "setup-pages-secret", groups: 450, events: 250, seed: 34 };
 
-let sandbox: StartedSandbox;
-let counter: QueryCounter;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox({ accounts: [ACCOUNT] });
-  counter = await installQueryCounter();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await counter?.uninstall();
-  await sandbox?.close();
-});
-beforeEach(() => forgetOpenedAnswers());
-
-async function readerOfTheAccount() {
-  const actor = await createTeam();
-  await saveCredential(actor, { baseUrl: sandbox.baseUrl, consumerKey: ACCOUNT.key, consumerSecret: ACCOUNT.secret });
-  return actor;
-}
+const account = pagedAccountForFile(ACCOUNT);
+const { readerOfTheAccount } = account;
 
 async function setupOf(actor: Awaited<ReturnType<typeof createTeam>>): Promise<{ data: SetupData; statements: string[]; apiCalls: number }> {
-  const before = (await sandbox.admin.stats()).apiRequests;
-  const { result, statements } = await counter.record(() => loadSetup(actor));
+  const before = (await account.sandbox().admin.stats()).apiRequests;
+  const { result, statements } = await account.counter().record(() => loadSetup(actor));
   if (result.kind !== "ok") throw new Error(`loadSetup: ${result.kind}`);
   return {
     data: result.snapshot.data,
     statements: statements.filter((sql) => sql.includes('"EmsSharedAnswer"')),
-    apiCalls: (await sandbox.admin.stats()).apiRequests - before,
+    apiCalls: (await account.sandbox().admin.stats()).apiRequests - before,
   };
 }
 
@@ -77,6 +57,26 @@ describe("a setup's stored pages, read by a process that has not opened them", (
     expect(next.statements[0]).not.toMatch(/SELECT "queryHash", "ciphertext"/);
     expect(next.data.groups).toBe(fresh.data.groups);
     expect(next.data.events).toBe(fresh.data.events);
+  });
+
+  it("two teams reading one account keep one copy of its records: their answers are stored apart, their records opened once", async () => {
+    const first = await readerOfTheAccount();
+    const second = await readerOfTheAccount();
+    const a = await setupOf(first);
+    const b = await setupOf(second);
+    expect(b.apiCalls).toBe(5);
+    expect(b.data.groups).toBe(a.data.groups);
+    expect(b.data.events).toBe(a.data.events);
+    expect(Object.isFrozen(b.data.groups[0])).toBe(true);
+    // Records that differ are not shared: a group renamed in the EMS, read by the second team again.
+    const renamed = a.data.groups[0];
+    await account.sandbox().admin.applyEdits(ACCOUNT.key, [{ kind: "rename-group", groupId: renamed.id, name: "Renamed for one team", by: "Jane in the EMS" }]);
+    const refreshed = await loadSetup(second, { refresh: true });
+    if (refreshed.kind !== "ok") throw new Error(refreshed.kind);
+    expect(refreshed.snapshot.data.groups[0].name).toBe("Renamed for one team");
+    expect(a.data.groups[0].name).toBe(renamed.name);
+    expect(refreshed.snapshot.data.groups[1]).not.toBe(a.data.groups[1]);
+    expect(refreshed.snapshot.data.groups[250]).toBe(a.data.groups[250]);
   });
 
   it("opens no page older than the sharing window: those are asked of the API again, as before", async () => {

@@ -4,7 +4,8 @@ import { requireActor } from "@/lib/auth/session";
 import { checkedCoverage } from "@/lib/coverage/checked";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { COVERAGE_PAGE_SIZE, coverageHref, parseCoverageParams, type CoverageState } from "@/lib/coverage/search-params";
-import { gapCount, selectCoverageRows } from "@/lib/coverage/view";
+import { selectCoverageRows } from "@/lib/coverage/view";
+import { loadCoverageView, type CoverageViewOutcome } from "@/lib/coverage/stored";
 import { loadSetup } from "@/lib/setup/load";
 import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
@@ -12,7 +13,9 @@ import { StateMessage } from "@/components/listing/state-message";
 import { SetupFreshness, SetupStatus } from "@/components/setup/setup-freshness";
 import { CellPanelView, HeatmapHeader, HeatmapLegend } from "@/components/coverage/heatmap";
 import { HeatmapRows } from "@/components/coverage/heatmap-rows";
-import { cellPanel, heatmapObjects, heatmapRow, heatRowData } from "@/lib/coverage/heatmap";
+import { cellPanel, type CellPanel } from "@/lib/coverage/heatmap";
+import type { Actor } from "@/lib/access/actor";
+import type { TriggerKey } from "@/lib/setup/setup-data";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
 
@@ -69,13 +72,15 @@ function CoverageOptions({ state }: { state: CoverageState }) {
 /**
  * What fires for each event: the account's upcoming and live events (or all) against every
  * trigger its webhooks use, each cell naming the webhooks (group, webhook, URL host), marked when
- * none of them delivers; the team's required triggers as pass or fail per event. Computed from the
- * shared setup (lib/setup/load.ts: two listing calls for the demo account, kept 60 s).
+ * none of them delivers; the team's required triggers as pass or fail per event. The rows are stored
+ * per setup (lib/coverage/stored.ts), computed from the shared setup (lib/setup/load.ts: two listing
+ * calls for the demo account, kept 60 s) only when it changed; an open cell's panel reads the setup.
  */
 export default async function CoveragePage(props: PageProps<"/coverage">) {
   const actor = await requireActor();
   const state = parseCoverageParams(await props.searchParams);
-  const [setup, required] = await Promise.all([loadSetup(actor), getRequiredTriggers(actor)]);
+  const required = await getRequiredTriggers(actor);
+  const setup = await loadCoverageView(actor, state.scope, required);
   const returnTo = coverageHref(state);
   return (
     <div className="space-y-5">
@@ -84,7 +89,7 @@ export default async function CoveragePage(props: PageProps<"/coverage">) {
           <h1 className="text-2xl font-semibold text-slate-900">Coverage</h1>
           <p className="text-sm text-slate-600">Which webhooks fire for each event, and what is missing.</p>
         </div>
-        {setup.kind === "ok" ? <SetupStatus snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} /> : null}
+        {setup.kind === "ok" ? <SetupStatus setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} /> : null}
       </div>
       {state.notices.map((notice) => (
         <p key={notice} role="status" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -94,38 +99,58 @@ export default async function CoveragePage(props: PageProps<"/coverage">) {
       {setup.kind !== "ok" ? (
         <StateMessage failure={setup} retryHref={returnTo} />
       ) : (
-        <CoverageBody actorCanEdit={canManageTeam(actor.role)} state={state} required={required} setup={setup} returnTo={returnTo} />
+        <CoverageBody
+          actorCanEdit={canManageTeam(actor.role)}
+          state={state}
+          required={required}
+          setup={setup}
+          returnTo={returnTo}
+          panel={state.cell ? openCellPanel(actor, state, required) : null}
+        />
       )}
     </div>
   );
 }
 
-function CoverageBody({
+/**
+ * The open cell's panel: the webhooks it names come from the setup itself (the stored rows hold only
+ * their counts), computed as the whole report was (lib/coverage/checked.ts keeps it per setup).
+ */
+async function openCellPanel(actor: Actor, state: CoverageState, required: readonly TriggerKey[]): Promise<CellPanel | null> {
+  if (!state.cell) return null;
+  const setup = await loadSetup(actor);
+  if (setup.kind !== "ok") return null;
+  const report = checkedCoverage(setup.snapshot.data, { now: new Date(), statuses: state.scope, requiredTriggers: required });
+  const row = report.events.find((event) => event.event.id === state.cell!.eventId);
+  return row ? cellPanel(row, report.triggers, state.cell.object, new Set(required)) : null;
+}
+
+async function CoverageBody({
   state,
   required,
   setup,
   returnTo,
   actorCanEdit,
+  panel,
 }: {
   state: CoverageState;
   required: Awaited<ReturnType<typeof getRequiredTriggers>>;
-  setup: Extract<Awaited<ReturnType<typeof loadSetup>>, { kind: "ok" }>;
+  setup: Extract<CoverageViewOutcome, { kind: "ok" }>;
   returnTo: string;
   actorCanEdit: boolean;
+  panel: Promise<CellPanel | null> | null;
 }) {
-  const report = checkedCoverage(setup.snapshot.data, { now: new Date(), statuses: state.scope, requiredTriggers: required });
+  const report = setup.coverage;
   const rows = selectCoverageRows(report.events, state);
   const pageCount = Math.max(1, Math.ceil(rows.length / COVERAGE_PAGE_SIZE));
   const page = Math.min(state.page, pageCount);
   const shown = rows.slice((page - 1) * COVERAGE_PAGE_SIZE, page * COVERAGE_PAGE_SIZE);
-  const requiredSet = new Set(required);
-  const objects = heatmapObjects(report);
-  const failing = report.events.filter((row) => !row.requirementsMet).length;
-  const withGaps = report.events.filter((row) => gapCount(row) > 0).length;
+  const { objects, failing, withGaps } = report;
   const openRow = state.cell ? shown.find((row) => row.event.id === state.cell!.eventId) : undefined;
+  const openPanel = openRow && panel ? await panel : null;
   return (
     <>
-      <SetupFreshness snapshot={setup.snapshot} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} />
+      <SetupFreshness setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} />
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">
@@ -148,14 +173,10 @@ function CoverageBody({
             <HeatmapHeader objects={objects} />
             <ol aria-label="Webhooks that fire for each event and trigger object">
               <HeatmapRows
-                rows={shown.map((row) => heatRowData(row, heatmapRow(row, report.triggers, objects, requiredSet)))}
+                rows={shown.map((row) => row.heat)}
                 objects={objects}
                 state={{ scope: state.scope, q: state.q, only: state.only, sort: state.sort, page: state.page, cell: state.cell }}
-                panel={
-                  openRow && state.cell ? (
-                    <CellPanelView panel={cellPanel(openRow, report.triggers, state.cell.object, requiredSet)} closeHref={coverageHref(state, { cell: null })} />
-                  ) : null
-                }
+                panel={openPanel ? <CellPanelView panel={openPanel} closeHref={coverageHref(state, { cell: null })} /> : null}
               />
             </ol>
           </div>

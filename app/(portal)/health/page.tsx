@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireActor } from "@/lib/auth/session";
-import { loadHealthReport, type HealthReport } from "@/lib/health/report";
+import { loadHealthView, type HealthView } from "@/lib/health/view";
 import { ruleById } from "@/lib/health/rules";
 import { WHOLE_RULE, type HealthMuteRecord } from "@/lib/health/mutes";
-import { activeFilters, healthHref, healthPage, healthRows, parseHealthParams, webhookHosts, type HealthFilters } from "@/lib/health/list";
+import { activeFilters, healthHref, healthPage, healthRows, parseHealthParams, type HealthFilters } from "@/lib/health/list";
 import { canManageTeam } from "@/lib/access/roles";
 import { formatCount } from "@/lib/listing/format";
 import { StateMessage } from "@/components/listing/state-message";
@@ -20,7 +20,7 @@ import { Time } from "@/components/ui/time";
 export const metadata: Metadata = { title: "Health" };
 
 /** Every mute of the team (a whole check, or a finding that may be gone), collapsed under the list. */
-function MutesList({ report, canMute }: { report: HealthReport; canMute: boolean }) {
+function MutesList({ report, canMute }: { report: HealthView; canMute: boolean }) {
   if (report.mutes.length === 0) return null;
   const hiddenBy = new Map<string, number>();
   for (const { mute } of report.muted) hiddenBy.set(mute.id, (hiddenBy.get(mute.id) ?? 0) + 1);
@@ -81,14 +81,14 @@ function Pager({ filters, page, pageCount, from, to, total }: { filters: HealthF
   );
 }
 
-function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthReport; filters: HealthFilters; canMute: boolean; badgeShown: number | null }) {
-  const rows = healthRows(report.active, report.muted, webhookHosts(report.snapshot.data));
+function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthView; filters: HealthFilters; canMute: boolean; badgeShown: number | null }) {
+  const rows = healthRows(report.active, report.muted, report.hosts);
   const page = healthPage(rows, filters);
   const filtered = activeFilters(filters).length > 0;
   return (
     <>
       <HealthBadgeSync shown={badgeShown} errors={report.counts.errors} />
-      <SetupFreshness snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
+      <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
         <span className="font-medium text-red-800" data-testid="health-error-count">
           {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
@@ -153,14 +153,15 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthRe
 /**
  * What is wrong with the account's webhook setup: one row per finding, grouped by check, filtered
  * and paged by the URL (lib/health/list.ts), each finding linking to its record; owners and admins
- * mute a finding or a check with a reason. Built from the shared setup (lib/setup/load.ts): no call
- * of its own while the team's copy is fresh.
+ * mute a finding or a check with a reason. Built from the findings stored per setup
+ * (lib/health/view.ts), computed from the shared setup (lib/setup/load.ts) only when it changed: no
+ * call of its own while the team's copy is fresh.
  */
 export default async function HealthPage(props: PageProps<"/health">) {
   const actor = await requireActor();
   const filters = parseHealthParams(await props.searchParams);
   const badgeShown = actor.healthCounts?.errors ?? null;
-  const report = await loadHealthReport(actor);
+  const report = await loadHealthView(actor);
   const canMute = canManageTeam(actor.role);
   return (
     <div className="space-y-4">
@@ -174,7 +175,7 @@ export default async function HealthPage(props: PageProps<"/health">) {
             <a href="/api/health-findings" className={buttonClasses("secondary", { size: "sm" })} download data-testid="health-export">
               Export CSV
             </a>
-            <SetupStatus snapshot={report.snapshot} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+            <SetupStatus setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
           </div>
         ) : null}
       </div>

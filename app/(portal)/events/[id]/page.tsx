@@ -14,6 +14,7 @@ import { StatusBadge } from "@/components/listing/status-badge";
 import { EventTime } from "@/components/ui/event-time";
 import { Time } from "@/components/ui/time";
 import { SetupFreshness } from "@/components/setup/setup-freshness";
+import { setupFacts } from "@/lib/setup/stored-results";
 import { cellWebhooks, WebhookLine } from "@/components/coverage/coverage-cell";
 import { SeverityBadge } from "@/components/health/severity-badge";
 import { SubjectLinks } from "@/components/health/subject-links";
@@ -163,7 +164,7 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
             <StateMessage failure={setupOutcome} retryHref={returnTo} />
           ) : (
             <>
-              <SetupFreshness snapshot={setupOutcome.snapshot} freshness={setupOutcome.freshness} budget={setupOutcome.budget} returnTo={returnTo} />
+              <SetupFreshness setup={setupFacts(setupOutcome.snapshot)} freshness={setupOutcome.freshness} budget={setupOutcome.budget} returnTo={returnTo} />
               {coverage ? (
                 <>
                   {coverage.requirements.length > 0 ? (
