@@ -1,7 +1,7 @@
 import "server-only";
 import { queueAlerts } from "@/lib/alerts/deliveries";
 import { audit } from "@/lib/audit/log";
-import { canManageTeam } from "@/lib/access/roles";
+import { hasPermission } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
 import { getEmsClient, getEmsWriter } from "@/lib/ems";
 import { accountKey } from "@/lib/ems-access/account-key";
@@ -10,6 +10,7 @@ import { syncTracker } from "@/lib/history/sync";
 import { log } from "@/lib/log";
 import { portalOriginFor } from "@/lib/portal-origin";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
+import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
 
 /**
  * Running a plan whose applier started it (lib/plans/apply.ts startApply), outside the request:
@@ -39,8 +40,8 @@ export async function duePlanIds(limit = 10, except: readonly string[] = []): Pr
 
 async function stopWithout(planId: string, reason: string): Promise<void> {
   await prisma.changePlan.updateMany({
-    where: { id: planId, status: { in: ["approved", "applying"] } },
-    data: { status: "failed", stopReason: reason, leaseId: null, leaseUntil: null },
+    where: { id: planId, status: { in: [PlanStatus.approved, PlanStatus.applying] } },
+    data: { status: PlanStatus.failed, stopReason: reason, leaseId: null, leaseUntil: null },
   });
 }
 
@@ -50,10 +51,10 @@ export async function runPlan(planId: string, options: { signal?: AbortSignal; d
     where: { id: planId },
     select: { id: true, teamId: true, title: true, accountKey: true, appliedById: true, status: true, _count: { select: { steps: true } } },
   });
-  if (!plan?.appliedById || (plan.status !== "approved" && plan.status !== "applying")) return null;
+  if (!plan?.appliedById || (plan.status !== PlanStatus.approved && plan.status !== PlanStatus.applying)) return null;
   // The applier as the database has them now: still an owner or admin of the plan's team.
   const membership = await prisma.membership.findUnique({ where: { userId: plan.appliedById }, select: { teamId: true, role: true, user: { select: { email: true } } } });
-  if (!membership || membership.teamId !== plan.teamId || !canManageTeam(membership.role)) {
+  if (!membership || membership.teamId !== plan.teamId || !hasPermission(membership.role, PLAN_TRANSITIONS.apply.who.permission)) {
     await stopWithout(planId, "The person who started it is no longer an owner or admin of the team. Start it again.");
     return null;
   }
