@@ -160,10 +160,10 @@ async function finishStep(
   });
 }
 
-async function stop(planId: string, leaseId: string, status: "applied" | "failed" | "conflict" | "cancelled", stopReason: string | null): Promise<void> {
+async function stop(planId: string, leaseId: string, status: PlanStatus, stopReason: string | null): Promise<void> {
   await prisma.changePlan.updateMany({
     where: { id: planId, leaseId },
-    data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === "applied" ? { appliedAt: new Date() } : {}) },
+    data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === PlanStatus.applied ? { appliedAt: new Date() } : {}) },
   });
 }
 
@@ -200,7 +200,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
       if (lease === "lost") return { status: "lost-lease", applied };
       if (lease === "cancelled") {
         await prisma.changePlanStep.updateMany({ where: { planId, state: "pending" }, data: { state: "skipped", message: "Not applied: the plan was cancelled." } });
-        await stop(planId, leaseId, "cancelled", `Cancelled before step ${step.position + 1}.`);
+        await stop(planId, leaseId, PlanStatus.cancelled, `Cancelled before step ${step.position + 1}.`);
         finished = true;
         return { status: "cancelled", applied };
       }
@@ -214,7 +214,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
       finished = true;
       return { status: outcome.state, applied, message: outcome.message ?? "The step did not complete." };
     }
-    await stop(planId, leaseId, "applied", null);
+    await stop(planId, leaseId, PlanStatus.applied, null);
     finished = true;
     return { status: "applied", applied };
   } catch (error) {
@@ -222,7 +222,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
     if (deps.signal?.aborted) throw error;
     // Anything else would fail again on the next try: the plan stops, and a person sees why.
     log.error({ event: "plans.apply_failed_unexpectedly", planId, err: error }, "a plan stopped on an unexpected error");
-    await stop(planId, leaseId, "failed", UNEXPECTED);
+    await stop(planId, leaseId, PlanStatus.failed, UNEXPECTED);
     finished = true;
     return { status: "failed", applied, message: UNEXPECTED };
   } finally {

@@ -50,11 +50,21 @@ export const PLAN_TRANSITIONS = {
 
 /** Not applied yet (nothing sent): the plan page shows the impact, and reads the setup for it. */
 export const BEFORE_APPLY: readonly PlanStatus[] = [draft, submitted, approved];
-/** The apply ended (or never will run): nothing more is sent. */
-export const ENDED: readonly PlanStatus[] = [applied, failed, conflict, cancelled, rejected];
+/** Drafted and not approved yet: what the per-person and per-team caps count (lib/plans/caps.ts). */
+export const AWAITING_APPROVAL: readonly PlanStatus[] = [draft, submitted];
 
-export const isPlanStatus = (value: string): value is PlanStatus => (PLAN_STATUSES as string[]).includes(value);
 export const isBeforeApply = (status: PlanStatus) => BEFORE_APPLY.includes(status);
+export const isAwaitingApproval = (status: PlanStatus) => AWAITING_APPROVAL.includes(status);
+
+/**
+ * Where a plan is as its page tells it: under review (nothing started: the impact is shown), under
+ * way (an applier started it: live progress), or ended (each step's outcome).
+ */
+export type PlanPhase = "review" | "under-way" | "ended";
+export function planPhase(status: PlanStatus, applierStarted: boolean): PlanPhase {
+  if (status === applying || (status === approved && applierStarted)) return "under-way";
+  return isBeforeApply(status) ? "review" : "ended";
+}
 
 /** The person acting, as far as plans care: who they are and their role in the plan's team now. */
 export interface PlanActor {

@@ -79,7 +79,7 @@ export interface PlanPageData {
    */
   awaitingApplier: boolean;
   revertsPlan: { id: string; title: string } | null;
-  undoneBy: { id: string; title: string; status: string } | null;
+  undoneBy: { id: string; title: string; status: PlanStatus } | null;
   operationCount: number;
   counts: Record<StepState, number>;
   /** While it applies: the step being sent (or next to be), for the progress line to point at. */
@@ -228,7 +228,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     appliedBy: userLabel(plan.appliedById ? byId.get(plan.appliedById) : null),
     appliedAt: plan.appliedAt,
     cancelRequested: plan.cancelRequestedAt !== null,
-    awaitingApplier: status === "applying" && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
+    awaitingApplier: status === PlanStatus.applying && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
     revertsPlan: reverts,
     undoneBy,
     operationCount,
@@ -346,9 +346,9 @@ export async function listPlans(
 ): Promise<{ items: PlanListItem[]; total: number; page: number; pageCount: number }> {
   const reverted =
     filter === "reverted"
-      ? (await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { not: null } }, select: { revertsPlanId: true } })).map(
-          (plan) => plan.revertsPlanId!,
-        )
+      ? (
+          await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { not: null } }, select: { revertsPlanId: true } })
+        ).map((plan) => plan.revertsPlanId!)
       : null;
   const byFilter: Prisma.ChangePlanWhereInput = reverted
     ? { id: { in: reverted } }

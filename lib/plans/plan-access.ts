@@ -105,7 +105,12 @@ export async function planFacts(actor: Actor, plan: FactRow): Promise<{ who: Pla
     prisma.changePlan.count({ where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: PlanStatus.cancelled } } }),
   ]);
   const introducedByAuthor =
-    review && plan.status === PlanStatus.submitted && plan.authorId !== null && plan.authorId !== actor.userId && plan.submittedAt !== null && hasPermission(role, "approvePlans")
+    review &&
+    plan.status === PlanStatus.submitted &&
+    plan.authorId !== null &&
+    plan.authorId !== actor.userId &&
+    plan.submittedAt !== null &&
+    hasPermission(role, "approvePlans")
       ? await madeManagerBy(plan.authorId, actor.userId, actor.teamId, plan.submittedAt)
       : false;
   return {

@@ -111,7 +111,10 @@ export async function cancelPlan(actor: Actor, planId: string, context: RequestC
     await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: { ...auditMeta(plan), whileApplying: true } });
     return "cancelled";
   }
-  const asked = await prisma.changePlan.updateMany({ where: { id: planId, status: PlanStatus.applying, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } });
+  const asked = await prisma.changePlan.updateMany({
+    where: { id: planId, status: PlanStatus.applying, cancelRequestedAt: null },
+    data: { cancelRequestedAt: new Date() },
+  });
   if (asked.count !== 1) throw new PlanStateError("This plan is not waiting or being applied: there is nothing to cancel.");
   await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: { ...auditMeta(plan), whileApplying: true } });
   return "stopping";

@@ -102,7 +102,8 @@ describe("the plan page offers exactly what the server allows", () => {
         const offered = (await loadPlanPage(actor, planId)).can;
         for (const button of BUTTONS) {
           const allowed = await serverAllows(button, actor, planId);
-          if (allowed !== offered[button]) mismatches.push(`${name} / ${button}: page ${offered[button] ? "offers" : "hides"} it, server ${allowed ? "allows" : "refuses"}`);
+          if (allowed !== offered[button])
+            mismatches.push(`${name} / ${button}: page ${offered[button] ? "offers" : "hides"} it, server ${allowed ? "allows" : "refuses"}`);
           // A call that went through moved the plan on: the next button is tried on a fresh one.
           if (allowed) planId = await planIn(kind);
         }

@@ -11,6 +11,7 @@ import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/errors";
 import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
+import { isAwaitingApproval, isBeforeApply, planPhase, PlanStatus } from "@/lib/plans/lifecycle";
 import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
 import { pageNumberParam, pageSearchParams } from "@/lib/page-search-params";
@@ -89,7 +90,8 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
-  const started = plan.status === "applying" || (plan.status === "approved" && plan.appliedBy !== null);
+  const phase = planPhase(plan.status, plan.appliedBy !== null);
+  const started = phase === "under-way";
   const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
   // A person named again in the byline (one who drafted, approved and applied) is named by name only.
   const named = new Set<string>();
@@ -103,7 +105,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   const author = person(plan.author ?? "a former member");
   const approver = plan.approvedBy ? person(plan.approvedBy) : null;
   const applier = plan.appliedBy ? person(plan.appliedBy) : null;
-  const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
+  const showStates = phase !== "review";
   const warned = plan.sections.reduce((sum, section) => sum + section.steps.filter((step) => step.diff.warnings.length > 0).length, 0);
   return (
     <div className="space-y-5">
@@ -131,7 +133,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           {applier ? (
             <>
               {" "}
-              · {plan.status === "applied" ? "applied" : "started"} by {applier}
+              · {plan.status === PlanStatus.applied ? "applied" : "started"} by {applier}
               {plan.appliedAt ? <> on {at(plan.appliedAt)}</> : ""}
             </>
           ) : (
@@ -152,24 +154,24 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
             <Link href={`/plans/${plan.undoneBy.id}`} className="text-brand-700 underline">
               {plan.undoneBy.title}
             </Link>{" "}
-            ({planStatusLabel(plan.undoneBy.status as PlanPageData["status"]).toLowerCase()})
+            ({planStatusLabel(plan.undoneBy.status).toLowerCase()})
           </p>
         ) : null}
       </header>
 
-      {plan.status === "rejected" ? (
+      {plan.status === PlanStatus.rejected ? (
         <Notice tone="error" title={`Rejected by ${plan.rejectedBy ?? "an owner or admin"}`}>
           {plan.rejectReason}
         </Notice>
       ) : null}
       {plan.stopReason ? (
-        <Notice tone={plan.status === "cancelled" ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
+        <Notice tone={plan.status === PlanStatus.cancelled ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
           {plan.stopReason}
-          {plan.status === "conflict" ? " “Plan the rest again” drafts what is left against the record as it is now, for a fresh look and review." : ""}
+          {plan.status === PlanStatus.conflict ? " “Plan the rest again” drafts what is left against the record as it is now, for a fresh look and review." : ""}
         </Notice>
       ) : null}
-      {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
-      {warned > 0 && (plan.status === "draft" || plan.status === "submitted" || plan.status === "approved") ? (
+      {plan.cancelRequested && plan.status === PlanStatus.applying ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
+      {warned > 0 && isBeforeApply(plan.status) ? (
         <Notice tone="warning" title="Check where deliveries go" testId="plan-delivery-warnings">
           {warned === 1 ? "One change below sends" : `${warned} changes below send`} a webhook&apos;s deliveries, and the credentials in its headers, somewhere new or
           somewhere to look at twice: each says what under it.
@@ -181,7 +183,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           looked for in the EMS first, never sent twice.
         </Notice>
       ) : null}
-      {plan.operationCount > LARGE_PLAN_OPERATIONS && (plan.status === "draft" || plan.status === "submitted") ? (
+      {plan.operationCount > LARGE_PLAN_OPERATIONS && isAwaitingApproval(plan.status) ? (
         <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
           It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
           budget
@@ -213,7 +215,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
               Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
             </p>
             {/* Who approves: worth saying only until someone has. */}
-            {plan.status === "draft" || plan.status === "submitted" ? (
+            {isAwaitingApproval(plan.status) ? (
               <p className="mt-2 text-xs text-slate-500">
                 {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
               </p>
