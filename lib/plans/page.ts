@@ -1,7 +1,5 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { currentRole } from "@/lib/access/guards";
-import { hasPermission } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { emsConfig } from "@/lib/ems";
@@ -10,8 +8,8 @@ import { labelOf } from "@/lib/setup/setup-data";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
-import { BEFORE_APPLY, isBeforeApply, PLAN_TRANSITIONS, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
-import { FACT_COLUMNS, planFacts, planOfTeam } from "./plan-access";
+import { BEFORE_APPLY, isBeforeApply, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
+import { FACT_COLUMNS, planFacts, planOfTeam, reviewsPlans } from "./plan-access";
 import { readSteps, stepChanges, type StoredStep } from "./store";
 import type { DraftOperation } from "./operations";
 import { loadListing } from "@/lib/listing/load";
@@ -353,7 +351,7 @@ export async function listPlans(
   const byFilter: Prisma.ChangePlanWhereInput = reverted
     ? { id: { in: reverted } }
     : filter === "review"
-      ? hasPermission(await currentRole(prisma, actor), PLAN_TRANSITIONS.approve.who.permission)
+      ? (await reviewsPlans(actor))
         ? { status: PlanStatus.submitted, OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
         : { id: { in: [] } }
       : filter === "all" || filter === "reverted"

@@ -2,7 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { currentRole } from "@/lib/access/guards";
 import { assertRecentPassword } from "@/lib/access/recent-auth";
-import { hasPermission } from "@/lib/access/roles";
+import { hasPermission, PERMISSIONS } from "@/lib/access/roles";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { CredentialUnreadableError, loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
@@ -47,7 +47,7 @@ export async function planOfTeam<S extends Prisma.ChangePlanSelect>(
 export async function reviewRequired(teamId: string, tx: TransactionClient = prisma): Promise<boolean> {
   const team = await tx.team.findUnique({ where: { id: teamId }, select: { planReview: true } });
   if (team?.planReview != null) return team.planReview;
-  const reviewers = await tx.membership.count({ where: { teamId, role: { in: ["OWNER", "ADMIN"] } } });
+  const reviewers = await tx.membership.count({ where: { teamId, role: { in: [...PERMISSIONS.approvePlans] } } });
   return reviewers >= 2;
 }
 
@@ -72,6 +72,11 @@ export async function credentialAccount(actor: Pick<Actor, "userId">, planAccoun
   });
   if (!credential) return "none";
   return accountKey(credential.baseUrl, credential.consumerKey) === planAccountKey ? "plan-account" : "other-account";
+}
+
+/** Whether this person reviews the team's plans (the role as the database has it now): the list's "Needs your review". */
+export async function reviewsPlans(actor: Pick<Actor, "userId" | "teamId">): Promise<boolean> {
+  return hasPermission(await currentRole(prisma, actor), PLAN_TRANSITIONS.approve.who.permission);
 }
 
 /** Whether the person's own saved credential reads the plan's EMS account. */
