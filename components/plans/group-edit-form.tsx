@@ -1,6 +1,7 @@
 "use client";
 
 import { draftGroupCreateAction, draftGroupDeleteAction, draftGroupEditAction } from "@/lib/actions/plans/draft";
+import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
@@ -54,7 +55,7 @@ export function GroupEditForm({ defaults }: { defaults: GroupFormDefaults }) {
         ) : null}
       </div>
       <HeaderEdits names={defaults.headerNames} error={fieldErrors.headers} />
-      <Field name="title" label="Plan title (optional)" error={fieldErrors.title} maxLength={200} />
+      <Field name="title" label="Plan title (optional)" error={fieldErrors.title} maxLength={PLAN_TITLE_MAX} />
       <button type="submit" disabled={pending} className={buttonClasses("primary")} data-testid="group-edit-submit">
         {pending ? "Drafting…" : "Review the change"}
       </button>

@@ -17,6 +17,7 @@ import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
 import { insertPlan, readSteps, stepChanges, stepOf } from "./store";
 import { inverseOperations } from "./undo";
+import { MAX_PLAN_OPERATIONS, PLAN_TITLE_MAX } from "./limits";
 import { PlanStatus } from "./lifecycle";
 import { planFor } from "./plan-access";
 
@@ -35,8 +36,7 @@ import { planFor } from "./plan-access";
 
 /** Records read one by one up to this many; beyond it the whole setup is read once. */
 const DIRECT_READS = 25;
-/** No plan holds more operations than this: 10,000 credits, five full windows of the budget. */
-export const MAX_PLAN_OPERATIONS = 5_000;
+export { MAX_PLAN_OPERATIONS };
 
 export class PlanTooLargeError extends SafeError {
   constructor(count: number) {
@@ -124,9 +124,6 @@ export function defaultTitle(operations: readonly DraftOperation[]): string {
   return `${operations.length.toLocaleString("en-US")} changes`;
 }
 
-/** The longest title a plan has (the forms say so; titles the portal makes from names are shortened to it). */
-const TITLE_MAX = 200;
-
 /**
  * A title as stored: a person's is checked by the form (lib/actions/plans/plan.validation.ts); one the
  * portal makes ("Undo “…”", "… (planned again)", a change of a record named in the EMS) may run past
@@ -134,8 +131,8 @@ const TITLE_MAX = 200;
  */
 export function fitTitle(title: string): string {
   const points = [...visibleText(title).trim()];
-  if (points.length <= TITLE_MAX) return points.join("");
-  const kept = points.slice(0, TITLE_MAX - 1).join("");
+  if (points.length <= PLAN_TITLE_MAX) return points.join("");
+  const kept = points.slice(0, PLAN_TITLE_MAX - 1).join("");
   return `${kept.trimEnd()}…`;
 }
 

@@ -2,7 +2,8 @@ import { HEADER_NAME_MESSAGE, HEADER_VALUE_LINE_MESSAGE, isHeaderName, isHeaderV
 import { z } from "zod";
 import { hasInvisibleCharacters, INVISIBLE_CHARACTERS_MESSAGE } from "@/lib/text/invisible-characters";
 import type { HeaderEdit, WebhookValues, GroupValues } from "@/lib/plans/edits";
-import type { WebhookBulkEdit, GroupBulkEdit } from "@/lib/plans/bulk";
+import { BULK_KINDS, type WebhookBulkEdit, type GroupBulkEdit } from "@/lib/plans/bulk";
+import { MAX_PLAN_OPERATIONS, PLAN_TITLE_MAX } from "@/lib/plans/limits";
 
 /**
  * The plan forms' fields (all strings in FormData) as the edits lib/plans/edits.ts takes. The EMS's
@@ -29,7 +30,7 @@ const checkbox = z.preprocess((value) => value === "on" || value === "true" || v
 const title = z
   .string()
   .trim()
-  .max(200, "A title is at most 200 characters.")
+  .max(PLAN_TITLE_MAX, `A title is at most ${PLAN_TITLE_MAX} characters.`)
   .refine((text) => !hasInvisibleCharacters(text), `The title ${INVISIBLE_CHARACTERS_MESSAGE}`)
   .optional();
 /** The longest header value a form takes (a value is sent with every delivery; servers refuse header lines past a few KB). */
@@ -37,6 +38,7 @@ const HEADER_VALUE_MAX = 4096;
 const HEADER_VALUE_MESSAGE = `A header value is at most ${HEADER_VALUE_MAX.toLocaleString("en-US")} characters.`;
 
 const MAX_EVENT_IDS = 5_000;
+const TOO_MANY_RECORDS = `A plan changes at most ${MAX_PLAN_OPERATIONS.toLocaleString("en-US")} records; narrow the selection.`;
 
 /** "12, 15 17" → [12, 15, 17]; anything else in the field is one message. */
 const idList = z
@@ -209,32 +211,16 @@ export const bulkSchema = z
     resource: z.enum(["webhooks", "webhook-groups"], { error: "Choose what to change." }),
     ids: z
       .string()
-      .max(100_000, "A plan changes at most 5,000 records; narrow the selection.")
+      // Ids of at most 10 digits and a comma each: a longer field names more records than a plan holds.
+      .max(MAX_PLAN_OPERATIONS * 20, TOO_MANY_RECORDS)
       .transform((text) => [...new Set(text.split(",").filter(Boolean).map(Number))])
       .pipe(
         z
           .array(emsId("The selection names a record that does not exist; choose the records again."))
           .min(1, "Nothing is selected.")
-          .max(5_000, "A plan changes at most 5,000 records; narrow the selection."),
+          .max(MAX_PLAN_OPERATIONS, TOO_MANY_RECORDS),
       ),
-    edit: z.enum(
-      [
-        "replace-host",
-        "use-https",
-        "set-header",
-        "remove-header",
-        "set-enabled",
-        "add-events",
-        "remove-events",
-        "set-content-type",
-        "move-to-group",
-        "set-notification-emails",
-        "add-notification-email",
-      ],
-      {
-        error: "Choose a change.",
-      },
-    ),
+    edit: z.enum(BULK_KINDS, { error: "Choose a change." }),
     from: z.string().trim().max(255).default(""),
     to: z.string().trim().max(255).default(""),
     key: z
