@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { GROUP_BULK_KINDS, WEBHOOK_BULK_KINDS } from "@/lib/plans/bulk";
 import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
-import { draftBulkAction } from "@/lib/actions/plans/draft";
+import { draftBulkAction } from "@/lib/actions/plans/draft-bulk";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";

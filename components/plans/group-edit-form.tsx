@@ -1,6 +1,8 @@
 "use client";
 
-import { draftGroupCreateAction, draftGroupDeleteAction, draftGroupEditAction } from "@/lib/actions/plans/draft";
+import { draftGroupCreateAction } from "@/lib/actions/plans/draft-group-create";
+import { draftGroupDeleteAction } from "@/lib/actions/plans/draft-group-delete";
+import { draftGroupEditAction } from "@/lib/actions/plans/draft-group-edit";
 import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";

@@ -1,6 +1,7 @@
 "use client";
 
-import { draftWebhookCreateAction, draftWebhookEditAction } from "@/lib/actions/plans/draft";
+import { draftWebhookCreateAction } from "@/lib/actions/plans/draft-webhook-create";
+import { draftWebhookEditAction } from "@/lib/actions/plans/draft-webhook-edit";
 import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";

@@ -125,7 +125,7 @@ export function defaultTitle(operations: readonly DraftOperation[]): string {
 }
 
 /**
- * A title as stored: a person's is checked by the form (lib/actions/plans/plan.validation.ts); one the
+ * A title as stored: a person's is checked by the form (lib/actions/plans/*.validation.ts); one the
  * portal makes ("Undo “…”", "… (planned again)", a change of a record named in the EMS) may run past
  * the limit, and is shortened rather than refused.
  */
