@@ -1,5 +1,6 @@
 import "server-only";
 import { PlanStatus } from "./lifecycle";
+import { parsePlanId } from "./plan-id";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import type { Actor } from "@/lib/access/actor";
 import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
@@ -108,8 +109,7 @@ export async function loadGroupForm(actor: Actor, id: number): Promise<GroupForm
 
 /** `?plan=<id>` of a webhook's edit page ("Edit the change": the draft edited again), or null. */
 export function draftParam(input: URLSearchParams | PageSearchParams): string | null {
-  const plan = pageSearchParams(input).get("plan") ?? "";
-  return /^[0-9a-f-]{36}$/.test(plan) ? plan : null;
+  return parsePlanId(pageSearchParams(input).get("plan") ?? "");
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { OperationDiff } from "@/components/plans/operation-diff";
 import { PlanControls } from "@/components/plans/plan-controls";
 import { PlanProgressView } from "@/components/plans/plan-progress";
@@ -8,13 +7,13 @@ import { PlanPager } from "@/components/plans/plan-pager";
 import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
-import { requireActor } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/errors";
+import { authedRecordPage } from "@/lib/actions/page";
 import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
 import { isAwaitingApproval, isBeforeApply, planPhase, PlanStatus } from "@/lib/plans/lifecycle";
 import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
-import { pageNumberParam, pageSearchParams } from "@/lib/page-search-params";
+import { pageNumberParam } from "@/lib/page-search-params";
+import { parsePlanId } from "@/lib/plans/plan-id";
 
 export const metadata: Metadata = { title: "Change plan" };
 
@@ -78,18 +77,8 @@ function Impact({ plan }: { plan: PlanPageData }) {
  * impact on Health and Coverage; what it costs; who drafted, approved and applied it; and live
  * progress while it runs. Nothing here shows a header value.
  */
-export default async function PlanPage(props: PageProps<"/plans/[id]">) {
-  const actor = await requireActor();
-  const { id } = await props.params;
-  const page = pageNumberParam(pageSearchParams(await props.searchParams));
-  if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
-  let plan: PlanPageData;
-  try {
-    plan = await loadPlanPage(actor, id, { page });
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
+export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
+  const plan = await loadPlanPage(actor, id, { page: pageNumberParam(search) });
   const phase = planPhase(plan.status, plan.appliedBy !== null);
   const started = phase === "under-way";
   const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
@@ -262,4 +251,4 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
       </section>
     </div>
   );
-}
+});
