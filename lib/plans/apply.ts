@@ -18,14 +18,14 @@ import {
 } from "@/lib/ems";
 import type { Actor } from "@/lib/access/actor";
 import type { RequestContext } from "@/lib/access/guards";
-import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
+import { NoCredentialError } from "@/lib/ems-access/credential";
 import { auditByActor } from "@/lib/audit/log";
 import { plansEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
-import { PlanNotApprovedError, planFor } from "./plan-access";
+import { credentialForPlan, PlanNotApprovedError, planFor } from "./plan-access";
 import { differsFrom, resourceOf, without } from "./operations";
 import { withoutHeaderValues, type WithHeaders } from "./redact";
 import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
@@ -398,7 +398,8 @@ export { PlanNotApprovedError };
  */
 async function checkApplier(actor: Actor, planId: string) {
   const plan = await planFor("apply", actor, planId, { approvedDigest: true });
-  const credential = await loadOwnCredential(actor);
+  // planFor refused a person without a credential for the plan's account; read again for its writer.
+  const { credential } = await credentialForPlan(actor, plan.accountKey);
   if (!credential) throw new NoCredentialError();
   if (plan.status === PlanStatus.approved && plan.approvedDigest !== (await planDigest(planId))) {
     throw new PlanNotApprovedError("This plan changed after it was approved: it needs approval again.");

@@ -64,14 +64,27 @@ export async function madeManagerBy(authorId: string, approverId: string, teamId
   return invited + promoted > 0;
 }
 
-/** Which account the person's own saved credential reads, against the plan's (an unreadable one counts as none). */
-export async function credentialAccount(actor: Pick<Actor, "userId">, planAccountKey: string): Promise<PlanFacts["credential"]> {
-  const credential = await loadOwnCredential(actor).catch((error: unknown) => {
+/**
+ * The person's own saved credential, if it reads the plan's account: what approving, applying and
+ * running a plan read and write with (one of another account would describe and change that
+ * account's records). An unreadable one counts as none.
+ */
+export async function credentialForPlan(person: Pick<Actor, "userId">, planAccountKey: string) {
+  const credential = await loadOwnCredential(person).catch((error: unknown) => {
     if (error instanceof CredentialUnreadableError) return null;
     throw error;
   });
-  if (!credential) return "none";
-  return accountKey(credential.baseUrl, credential.consumerKey) === planAccountKey ? "plan-account" : "other-account";
+  const account: PlanFacts["credential"] = !credential
+    ? "none"
+    : accountKey(credential.baseUrl, credential.consumerKey) === planAccountKey
+      ? "plan-account"
+      : "other-account";
+  return { credential: account === "plan-account" ? credential : null, account };
+}
+
+/** Which account the person's own saved credential reads, against the plan's. */
+export async function credentialAccount(person: Pick<Actor, "userId">, planAccountKey: string): Promise<PlanFacts["credential"]> {
+  return (await credentialForPlan(person, planAccountKey)).account;
 }
 
 /** Whether this person reviews the team's plans (the role as the database has it now): the list's "Needs your review". */

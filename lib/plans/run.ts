@@ -4,13 +4,12 @@ import { audit } from "@/lib/audit/log";
 import { hasPermission } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
 import { getEmsClient, getEmsWriter } from "@/lib/ems";
-import { accountKey } from "@/lib/ems-access/account-key";
-import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
 import { syncTracker } from "@/lib/history/sync";
 import { log } from "@/lib/log";
 import { portalOriginFor } from "@/lib/portal-origin";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
+import { credentialForPlan } from "./plan-access";
 
 /**
  * Running a plan whose applier started it (lib/plans/apply.ts startApply), outside the request:
@@ -58,11 +57,8 @@ export async function runPlan(planId: string, options: { signal?: AbortSignal; d
     await stopWithout(planId, "The person who started it is no longer an owner or admin of the team. Start it again.");
     return null;
   }
-  const credential = await loadOwnCredential({ userId: plan.appliedById }).catch((error: unknown) => {
-    if (error instanceof CredentialUnreadableError) return null;
-    throw error;
-  });
-  if (!credential || accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+  const { credential } = await credentialForPlan({ userId: plan.appliedById }, plan.accountKey);
+  if (!credential) {
     await stopWithout(planId, "The credentials of the person who started it are gone or are for another account. Start it again.");
     return null;
   }
