@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { draftPlan } from "@/lib/plans/draft";
 import { loadPlanPage } from "@/lib/plans/page";
-import { submitPlan } from "@/lib/plans/review";
+import { planDigest, submitPlan } from "@/lib/plans/review";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { planTeamPerTest } from "./support/plan-team";
 
@@ -40,5 +40,16 @@ describe("viewing a plan", () => {
     }
     // ... and nothing was written.
     expect(await rowsOf(team.owner.teamId)).toEqual(before);
+  });
+});
+
+describe("the approval's digest", () => {
+  it("opens only what it hashes: the changes; a before-state that cannot be decrypted changes nothing", async () => {
+    const [hook] = (await team.client().listWebhooks({ perPage: 1, sort: [{ field: "id", direction: "asc" }] })).items;
+    const { planId } = await draftPlan(team.member, { edits: [{ kind: "webhook.update", id: hook.id, values: { name: "Hashed, not opened" } }] });
+    const digest = await planDigest(planId);
+    // A before-state is most of a step's bytes and holds header values: never read for the digest.
+    await prisma.changePlanStep.updateMany({ where: { planId }, data: { beforeCiphertext: "v1:not-a-key:not-a-ciphertext" } });
+    expect(await planDigest(planId)).toBe(digest);
   });
 });
