@@ -1,27 +1,33 @@
 "use client";
 
 import { useState } from "react";
-import { draftBulkAction } from "@/lib/actions/plans/draft";
+import type { GROUP_BULK_KINDS, WEBHOOK_BULK_KINDS } from "@/lib/plans/bulk";
+import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
+import { draftBulkAction } from "@/lib/actions/plans/draft-bulk";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 
-const WEBHOOK_EDITS = [
-  { value: "replace-host", label: "Replace a URL host" },
-  { value: "use-https", label: "Switch http URLs to https" },
-  { value: "set-header", label: "Set or rotate a header value" },
-  { value: "remove-header", label: "Remove a header" },
-  { value: "set-enabled", label: "Enable or disable" },
-  { value: "add-events", label: "Add events" },
-  { value: "remove-events", label: "Remove events" },
-  { value: "set-content-type", label: "Switch the content type" },
-  { value: "move-to-group", label: "Move to another group" },
-] as const;
-const GROUP_EDITS = [
-  { value: "add-notification-email", label: "Add a notification address" },
-  { value: "set-notification-emails", label: "Set the notification addresses" },
-] as const;
+/** Each kind's label, in the order the form lists them: keyed by lib/plans/bulk.ts's kinds, so a kind added there needs its label here. */
+const WEBHOOK_EDIT_LABELS: Record<(typeof WEBHOOK_BULK_KINDS)[number], string> = {
+  "replace-host": "Replace a URL host",
+  "use-https": "Switch http URLs to https",
+  "set-header": "Set or rotate a header value",
+  "remove-header": "Remove a header",
+  "set-enabled": "Enable or disable",
+  "add-events": "Add events",
+  "remove-events": "Remove events",
+  "set-content-type": "Switch the content type",
+  "move-to-group": "Move to another group",
+};
+const GROUP_EDIT_LABELS: Record<(typeof GROUP_BULK_KINDS)[number], string> = {
+  "add-notification-email": "Add a notification address",
+  "set-notification-emails": "Set the notification addresses",
+};
+const optionsOf = (labels: Record<string, string>) => Object.entries(labels).map(([value, label]) => ({ value, label }));
+const WEBHOOK_EDITS = optionsOf(WEBHOOK_EDIT_LABELS);
+const GROUP_EDITS = optionsOf(GROUP_EDIT_LABELS);
 
 export interface BulkDefaults {
   edit?: string;
@@ -143,7 +149,7 @@ export function BulkEditForm({
           hint={edit === "set-notification-emails" ? "Separated by commas; empty clears them." : undefined}
         />
       ) : null}
-      <Field name="title" label="Plan title (optional)" defaultValue={defaults.title} error={fieldErrors.title} maxLength={200} />
+      <Field name="title" label="Plan title (optional)" defaultValue={defaults.title} error={fieldErrors.title} maxLength={PLAN_TITLE_MAX} />
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={pending} className={buttonClasses("primary")} data-testid="bulk-edit-submit">
           {pending ? "Drafting…" : "Review the change"}

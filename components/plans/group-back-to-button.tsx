@@ -1,6 +1,6 @@
 "use client";
 
-import { draftGroupBackToAction } from "@/lib/actions/plans/draft";
+import { draftGroupBackToAction } from "@/lib/actions/plans/draft-group-back-to";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { buttonClasses } from "@/components/ui/button";

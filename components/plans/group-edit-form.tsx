@@ -1,6 +1,9 @@
 "use client";
 
-import { draftGroupCreateAction, draftGroupDeleteAction, draftGroupEditAction } from "@/lib/actions/plans/draft";
+import { draftGroupCreateAction } from "@/lib/actions/plans/draft-group-create";
+import { draftGroupDeleteAction } from "@/lib/actions/plans/draft-group-delete";
+import { draftGroupEditAction } from "@/lib/actions/plans/draft-group-edit";
+import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
@@ -54,7 +57,7 @@ export function GroupEditForm({ defaults }: { defaults: GroupFormDefaults }) {
         ) : null}
       </div>
       <HeaderEdits names={defaults.headerNames} error={fieldErrors.headers} />
-      <Field name="title" label="Plan title (optional)" error={fieldErrors.title} maxLength={200} />
+      <Field name="title" label="Plan title (optional)" error={fieldErrors.title} maxLength={PLAN_TITLE_MAX} />
       <button type="submit" disabled={pending} className={buttonClasses("primary")} data-testid="group-edit-submit">
         {pending ? "Drafting…" : "Review the change"}
       </button>

@@ -6,7 +6,7 @@ import { useState } from "react";
  * A record's headers as the plan forms edit them: values are write-only, so each existing header is
  * kept, replaced (with a new value typed here) or removed, and new ones can be added. Nothing shows a
  * value the EMS holds. Inputs are named `header.<i>.key|action|value` and `newHeader.<i>.key|value`
- * (lib/actions/plans/plan.validation.ts).
+ * (lib/actions/plans/plan-fields.validation.ts).
  */
 export function HeaderEdits({ names, error }: { names: readonly string[]; error?: string }) {
   const [actions, setActions] = useState<string[]>(() => names.map(() => "keep"));

@@ -1,7 +1,12 @@
 "use client";
 
-import { draftReplanAction, draftUndoAction } from "@/lib/actions/plans/draft";
-import { applyPlanAction, approvePlanAction, cancelPlanAction, rejectPlanAction, submitPlanAction } from "@/lib/actions/plans/review";
+import { draftReplanAction } from "@/lib/actions/plans/draft-replan";
+import { draftUndoAction } from "@/lib/actions/plans/draft-undo";
+import { applyPlanAction } from "@/lib/actions/plans/apply-plan";
+import { approvePlanAction } from "@/lib/actions/plans/approve-plan";
+import { cancelPlanAction } from "@/lib/actions/plans/cancel-plan";
+import { rejectPlanAction } from "@/lib/actions/plans/reject-plan";
+import { submitPlanAction } from "@/lib/actions/plans/submit-plan";
 import type { FormAction } from "@/lib/forms/action-state";
 import { buttonClasses } from "@/components/ui/button";
 import { ConfirmSubmit } from "@/components/ui/confirm-submit";

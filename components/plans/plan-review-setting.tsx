@@ -1,6 +1,6 @@
 "use client";
 
-import { setPlanReviewAction } from "@/lib/actions/plans/review";
+import { setPlanReviewAction } from "@/lib/actions/plans/set-plan-review";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";

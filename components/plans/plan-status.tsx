@@ -1,4 +1,4 @@
-import type { PlanStatus } from "@/lib/plans/review";
+import type { PlanStatus } from "@/lib/plans/lifecycle";
 import type { StepState } from "@/lib/plans/steps";
 
 const PLAN_STATUS: Record<PlanStatus, { label: string; tone: string }> = {

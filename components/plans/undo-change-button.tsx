@@ -1,6 +1,6 @@
 "use client";
 
-import { draftUndoChangeAction } from "@/lib/actions/plans/draft";
+import { draftUndoChangeAction } from "@/lib/actions/plans/draft-undo-change";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 

@@ -1,6 +1,8 @@
 "use client";
 
-import { draftWebhookCreateAction, draftWebhookEditAction } from "@/lib/actions/plans/draft";
+import { draftWebhookCreateAction } from "@/lib/actions/plans/draft-webhook-create";
+import { draftWebhookEditAction } from "@/lib/actions/plans/draft-webhook-edit";
+import { PLAN_TITLE_MAX } from "@/lib/plans/limits";
 import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
@@ -134,7 +136,7 @@ export function WebhookEditForm({
         </label>
         <textarea id="field-notes" name="notes" defaultValue={defaults.notes} rows={2} maxLength={2000} className={selectClass} />
       </div>
-      <Field name="title" label="Plan title (optional)" placeholder="Say what this change is for" error={fieldErrors.title} maxLength={200} />
+      <Field name="title" label="Plan title (optional)" placeholder="Say what this change is for" error={fieldErrors.title} maxLength={PLAN_TITLE_MAX} />
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={pending} className={buttonClasses("primary")} data-testid="webhook-edit-submit">
           {pending ? "Drafting…" : "Review the change"}

@@ -1,6 +1,7 @@
 "use client";
 
-import { draftWebhookDeleteAction, draftWebhookDuplicateAction } from "@/lib/actions/plans/draft";
+import { draftWebhookDeleteAction } from "@/lib/actions/plans/draft-webhook-delete";
+import { draftWebhookDuplicateAction } from "@/lib/actions/plans/draft-webhook-duplicate";
 import { buttonClasses } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
 import { LatestMessageScope } from "@/components/forms/latest-message";

@@ -8,6 +8,7 @@ import { asDatabaseUnavailable } from "@/lib/db/outage";
 import type { Role } from "@/lib/generated/prisma/client";
 import { serverEnv } from "@/lib/env";
 import { TWO_FACTOR_SETUP_PATH, mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
+import { PERMISSIONS } from "@/lib/access/roles";
 import { safeCallbackUrl } from "./callback-url";
 import { lastSeenWriteIntervalSeconds, sessionPolicy } from "./session-policy";
 
@@ -34,6 +35,9 @@ async function readSessionClaims(): Promise<SessionClaims | null> {
 }
 
 type ActorRow = Omit<Actor, "role" | "healthCounts"> & { role: string; healthErrors: number | null; healthWarnings: number | null; healthNotices: number | null };
+
+/** Who reviews plans (lib/access/roles.ts `approvePlans`): the navigation counts the plans waiting for them. */
+const REVIEWER_ROLES: string[] = [...PERMISSIONS.approvePlans];
 
 /**
  * The actor a session's claims stand for, checked against the database in ONE statement: the
@@ -69,7 +73,7 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            hs."errors" AS "healthErrors", hs."warnings" AS "healthWarnings", hs."notices" AS "healthNotices",
            EXISTS (SELECT 1 FROM "ChangeTracker" AS ct WHERE ct."teamId" = m."teamId") AS "teamTracksHistory",
            (m."checklistDismissedAt" IS NOT NULL) AS "checklistDismissed",
-           CASE WHEN m."role" IN ('OWNER', 'ADMIN') THEN
+           CASE WHEN m."role"::text = ANY(${REVIEWER_ROLES}) THEN
              (SELECT count(*)::int FROM "ChangePlan" AS p
                WHERE p."teamId" = m."teamId" AND p."status" = 'submitted' AND p."authorId" IS DISTINCT FROM u."id")
            ELSE 0 END AS "plansToReview"

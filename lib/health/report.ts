@@ -37,12 +37,21 @@ export function countFindings(findings: SplitFindings["active"]): HealthCounts {
  * `setup` is a load already under way (a page that shows it too, or a refresh).
  */
 export async function loadHealthReport(actor: Actor, options: { setup?: Promise<SetupOutcome> } = {}): Promise<HealthOutcome> {
+  const report = await readHealthReport(actor, options);
+  if (report.kind === "ok") await recordHealthSummary(actor, report.snapshot.fingerprint, report.counts);
+  return report;
+}
+
+/**
+ * The same report, only read: nothing stored. For a page that uses the findings without being a
+ * view of Health (a plan's impact, a "Fix…" form): viewing a plan writes nothing.
+ */
+export async function readHealthReport(actor: Actor, options: { setup?: Promise<SetupOutcome> } = {}): Promise<HealthOutcome> {
   const [setup, requiredTriggers, mutes] = await Promise.all([options.setup ?? loadSetup(actor), getRequiredTriggers(actor), listMutes(actor)]);
   if (setup.kind !== "ok") return setup;
   const findings = checkedHealth(setup.snapshot.data, { now: new Date(), requiredTriggers });
   const split = applyMutes(findings, mutes);
   const counts = countFindings(split.active);
-  await recordHealthSummary(actor, setup.snapshot.fingerprint, counts);
   return { kind: "ok", ...split, snapshot: setup.snapshot, mutes, requiredTriggers, counts, budget: setup.budget, freshness: setup.freshness };
 }
 

@@ -17,7 +17,7 @@ import {
   type TriggerAction,
   type TriggerKey,
 } from "@/lib/setup/setup-data";
-import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, type RuleContext } from "./types";
+import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, type RuleContext, type RuleId } from "./types";
 
 /**
  * The health checks of an account's webhook setup, one rule each. Pure: the caller passes the data
@@ -28,7 +28,7 @@ import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, typ
  * into its message, key or subjects, not even as a hash.
  */
 
-export type { Finding, FindingSubject, HealthRule, RuleContext, Severity } from "./types";
+export type { Finding, FindingSubject, HealthRule, RuleContext, RuleId, Severity } from "./types";
 
 // ---- the account, read once per run ----------------------------------------------------------------
 
@@ -176,7 +176,7 @@ type RuleDefinition = Omit<HealthRule, "check"> & {
   evaluate(analysis: Analysis, context: RuleContext): Omit<Finding, "ruleId" | "severity">[];
 };
 
-const groupWithoutEmails: RuleDefinition = {
+const groupWithoutEmails = {
   id: "group-without-notification-emails",
   severity: "warning",
   title: "Group serving live events has no notification emails",
@@ -206,9 +206,9 @@ const groupWithoutEmails: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
-const plainHttpUrl: RuleDefinition = {
+const plainHttpUrl = {
   id: "plain-http-url",
   severity: "error",
   title: "Webhook URL is not HTTPS",
@@ -229,9 +229,9 @@ const plainHttpUrl: RuleDefinition = {
         };
       });
   },
-};
+} satisfies RuleDefinition;
 
-const disabledForLiveEvent: RuleDefinition = {
+const disabledForLiveEvent = {
   id: "disabled-webhook-live-event",
   severity: "warning",
   title: "Disabled webhook set up for a live event",
@@ -253,7 +253,7 @@ const disabledForLiveEvent: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
 /** The URL compared for duplicates: trimmed, scheme and host lower-cased, fragment dropped. */
 function urlIdentity(url: string): string {
@@ -267,7 +267,7 @@ function urlIdentity(url: string): string {
   return trimmed.slice(0, authorityEnd).toLowerCase() + trimmed.slice(authorityEnd);
 }
 
-const duplicateUrl: RuleDefinition = {
+const duplicateUrl = {
   id: "duplicate-url-trigger",
   severity: "warning",
   title: "Same URL and trigger in two groups",
@@ -301,9 +301,9 @@ const duplicateUrl: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
-const insertWithoutDelete: RuleDefinition = {
+const insertWithoutDelete = {
   id: "insert-without-delete",
   severity: "warning",
   title: "Inserts sent without deletions",
@@ -333,9 +333,9 @@ const insertWithoutDelete: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
-const endedEventsOnly: RuleDefinition = {
+const endedEventsOnly = {
   id: "webhook-ended-events-only",
   severity: "notice",
   title: "Webhook only serves ended events",
@@ -356,7 +356,7 @@ const endedEventsOnly: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
 /** Header names that say they carry a credential. */
 const CREDENTIAL_HEADER = /authorization|key|token|secret/i;
@@ -372,7 +372,7 @@ function credentialValue(header: EmsHeader): string | null {
   return value && CREDENTIAL_HEADER.test(header.key) ? value : null;
 }
 
-const sharedCredential: RuleDefinition = {
+const sharedCredential = {
   id: "shared-credential-header",
   severity: "warning",
   title: "Same credential in several groups",
@@ -433,7 +433,7 @@ const sharedCredential: RuleDefinition = {
     }
     return [...findings.values()];
   },
-};
+} satisfies RuleDefinition;
 
 /**
  * The trigger keys that may reach a live event: those of the enabled webhooks that fire for it;
@@ -448,7 +448,7 @@ function triggersReaching(hooks: readonly HookInfo[]): Set<TriggerKey> | null {
   return keys;
 }
 
-const requiredTriggerMissing: RuleDefinition = {
+const requiredTriggerMissing = {
   id: "required-trigger-missing",
   severity: "error",
   title: "Live event misses a required trigger",
@@ -474,9 +474,9 @@ const requiredTriggerMissing: RuleDefinition = {
     }
     return findings;
   },
-};
+} satisfies RuleDefinition;
 
-const liveEventUncovered: RuleDefinition = {
+const liveEventUncovered = {
   id: "live-event-uncovered",
   severity: "warning",
   title: "Live event without any webhook",
@@ -493,9 +493,9 @@ const liveEventUncovered: RuleDefinition = {
         subjects: [eventSubject(event)],
       }));
   },
-};
+} satisfies RuleDefinition;
 
-const DEFINITIONS: readonly RuleDefinition[] = [
+const DEFINITIONS = [
   plainHttpUrl,
   requiredTriggerMissing,
   liveEventUncovered,
@@ -505,7 +505,11 @@ const DEFINITIONS: readonly RuleDefinition[] = [
   insertWithoutDelete,
   sharedCredential,
   endedEventsOnly,
-];
+] as const satisfies readonly RuleDefinition[];
+// One definition for every id of RULE_IDS: an id without its check fails the build here.
+type MissingCheck = Exclude<RuleId, (typeof DEFINITIONS)[number]["id"]>;
+const everyIdChecked: [MissingCheck] extends [never] ? true : MissingCheck = true;
+void everyIdChecked;
 
 function findingsOf(definition: RuleDefinition, analysis: Analysis, context: RuleContext): Finding[] {
   return definition.evaluate(analysis, context).map((finding) => ({ ruleId: definition.id, severity: definition.severity, ...finding }));
@@ -519,7 +523,7 @@ function toRule(definition: RuleDefinition): HealthRule {
 /** Every health rule, errors first. */
 export const HEALTH_RULES: readonly HealthRule[] = DEFINITIONS.map(toRule);
 
-const RULES_BY_ID = new Map(HEALTH_RULES.map((rule) => [rule.id, rule]));
+const RULES_BY_ID = new Map<string, HealthRule>(HEALTH_RULES.map((rule) => [rule.id, rule]));
 
 export function ruleById(id: string): HealthRule | undefined {
   return RULES_BY_ID.get(id);

@@ -20,8 +20,26 @@ export interface FindingSubject {
   groupId?: number;
 }
 
+/**
+ * Every check's id (lib/health/rules.ts defines one check for each, checked there): the type a
+ * finding's `ruleId` has, so a table keyed by check (lib/plans/fixes.ts) stops compiling when a
+ * check is renamed or removed, instead of silently losing its entry.
+ */
+export const RULE_IDS = [
+  "plain-http-url",
+  "required-trigger-missing",
+  "live-event-uncovered",
+  "disabled-webhook-live-event",
+  "group-without-notification-emails",
+  "duplicate-url-trigger",
+  "insert-without-delete",
+  "shared-credential-header",
+  "webhook-ended-events-only",
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
 export interface Finding {
-  ruleId: string;
+  ruleId: RuleId;
   severity: Severity;
   /**
    * Stable and unique within the rule, made of ids, URLs and trigger keys only: a muted finding
@@ -34,7 +52,7 @@ export interface Finding {
 }
 
 export interface HealthRule {
-  id: string;
+  id: RuleId;
   severity: Severity;
   title: string;
   /** why it matters, in plain words */

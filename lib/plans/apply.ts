@@ -17,18 +17,16 @@ import {
   type WriteOperation,
 } from "@/lib/ems";
 import type { Actor } from "@/lib/access/actor";
-import { currentRole, type RequestContext } from "@/lib/access/guards";
-import { assertRecentPassword } from "@/lib/access/recent-auth";
-import { canManageTeam } from "@/lib/access/roles";
-import { accountKey } from "@/lib/ems-access/account-key";
-import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
+import type { RequestContext } from "@/lib/access/guards";
+import { NoCredentialError } from "@/lib/ems-access/credential";
 import { auditByActor } from "@/lib/audit/log";
-import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import { plansEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { planDigest } from "./review";
-import { differsFrom, without } from "./operations";
+import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
+import { credentialForPlan, PlanNotApprovedError, planFor } from "./plan-access";
+import { differsFrom, resourceOf, without } from "./operations";
 import { withoutHeaderValues, type WithHeaders } from "./redact";
 import { openBefore, openChanges, sealBefore, type StepChanges } from "./steps";
 import { STEP_BATCH } from "./store";
@@ -162,10 +160,10 @@ async function finishStep(
   });
 }
 
-async function stop(planId: string, leaseId: string, status: "applied" | "failed" | "conflict" | "cancelled", stopReason: string | null): Promise<void> {
+async function stop(planId: string, leaseId: string, status: PlanStatus, stopReason: string | null): Promise<void> {
   await prisma.changePlan.updateMany({
     where: { id: planId, leaseId },
-    data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === "applied" ? { appliedAt: new Date() } : {}) },
+    data: { status, stopReason, leaseId: null, leaseUntil: null, ...(status === PlanStatus.applied ? { appliedAt: new Date() } : {}) },
   });
 }
 
@@ -187,8 +185,6 @@ function keepAlive(planId: string, leaseId: string, leaseMs: number): () => void
   return () => clearInterval(timer);
 }
 
-const resourceOf = (operation: string) => (operation.startsWith("webhook-groups.") ? "webhook-groups" : "webhooks");
-
 export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<ApplyOutcome> {
   const leaseMs = deps.leaseMs ?? plansEnv().PLAN_APPLY_LEASE_SECONDS * 1000;
   const leaseId = randomUUID();
@@ -204,7 +200,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
       if (lease === "lost") return { status: "lost-lease", applied };
       if (lease === "cancelled") {
         await prisma.changePlanStep.updateMany({ where: { planId, state: "pending" }, data: { state: "skipped", message: "Not applied: the plan was cancelled." } });
-        await stop(planId, leaseId, "cancelled", `Cancelled before step ${step.position + 1}.`);
+        await stop(planId, leaseId, PlanStatus.cancelled, `Cancelled before step ${step.position + 1}.`);
         finished = true;
         return { status: "cancelled", applied };
       }
@@ -218,7 +214,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
       finished = true;
       return { status: outcome.state, applied, message: outcome.message ?? "The step did not complete." };
     }
-    await stop(planId, leaseId, "applied", null);
+    await stop(planId, leaseId, PlanStatus.applied, null);
     finished = true;
     return { status: "applied", applied };
   } catch (error) {
@@ -226,7 +222,7 @@ export async function applyPlanSteps(planId: string, deps: ApplyDeps): Promise<A
     if (deps.signal?.aborted) throw error;
     // Anything else would fail again on the next try: the plan stops, and a person sees why.
     log.error({ event: "plans.apply_failed_unexpectedly", planId, err: error }, "a plan stopped on an unexpected error");
-    await stop(planId, leaseId, "failed", UNEXPECTED);
+    await stop(planId, leaseId, PlanStatus.failed, UNEXPECTED);
     finished = true;
     return { status: "failed", applied, message: UNEXPECTED };
   } finally {
@@ -392,38 +388,21 @@ async function carryExpectation(planId: string, position: number, operation: Wri
   }
 }
 
-/** Why a plan cannot be applied as it stands: not approved, or changed since its approval. */
-export class PlanNotApprovedError extends SafeError {
-  constructor(message: string) {
-    super(message, "plan_not_approved");
-  }
-}
+export { PlanNotApprovedError };
 
 /**
- * The checks before a person applies a plan (issue 27 §2): an owner or admin of the plan's team (the
- * role as the database has it now), with a recent password, with their own credential for the
- * account the plan was made for; the plan approved, and its steps still the ones approved. Another
+ * The checks before a person applies a plan (issue 27 §2; who may and from which states:
+ * lib/plans/lifecycle.ts "apply"): the role as the database has it now, a recent password, their own
+ * credential for the plan's account; and an approved plan's steps still the ones approved. Another
  * team's plan is "not found". Returns the applier's credential.
  */
 async function checkApplier(actor: Actor, planId: string) {
-  const plan = await prisma.changePlan.findFirst({
-    where: { id: planId, teamId: actor.teamId },
-    select: { id: true, accountKey: true, status: true, approvedDigest: true },
-  });
-  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
-  const role = await currentRole(prisma, actor);
-  if (!canManageTeam(role)) throw new ForbiddenError("Only owners and admins can apply a plan.");
-  assertRecentPassword(actor);
-  const credential = await loadOwnCredential(actor);
+  const plan = await planFor("apply", actor, planId, { approvedDigest: true });
+  // planFor refused a person without a credential for the plan's account; read again for its writer.
+  const { credential } = await credentialForPlan(actor, plan.accountKey);
   if (!credential) throw new NoCredentialError();
-  if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
-    throw new ForbiddenError("Your API credentials are for another EMS account than this plan's. Apply it with credentials for its account.");
-  }
-  if (plan.status === "approved" && plan.approvedDigest !== (await planDigest(planId))) {
+  if (plan.status === PlanStatus.approved && plan.approvedDigest !== (await planDigest(planId))) {
     throw new PlanNotApprovedError("This plan changed after it was approved: it needs approval again.");
-  }
-  if (plan.status !== "approved" && plan.status !== "applying" && plan.status !== "failed" && plan.status !== "conflict") {
-    throw new PlanNotApprovedError(plan.status === "applied" ? "This plan is already applied." : "Only an approved plan can be applied.");
   }
   return credential;
 }
@@ -438,8 +417,8 @@ export async function startApply(actor: Actor, planId: string, context: RequestC
   // A real transition only: an approved plan nobody started yet, or one that stopped. A second Apply
   // (a double click, seven at once) finds it started and is told so; it audits nothing.
   const started = await prisma.changePlan.updateMany({
-    where: { id: planId, teamId: actor.teamId, OR: [{ status: "approved", appliedById: null }, { status: { in: ["failed", "conflict"] } }] },
-    data: { status: "approved", appliedById: actor.userId, stopReason: null, cancelRequestedAt: null },
+    where: { id: planId, teamId: actor.teamId, status: { in: [...PLAN_TRANSITIONS.apply.from] }, OR: [{ status: { not: PlanStatus.approved } }, { appliedById: null }] },
+    data: { status: PlanStatus.approved, appliedById: actor.userId, stopReason: null, cancelRequestedAt: null },
   });
   if (started.count !== 1) throw new PlanNotApprovedError("This plan is being applied already, or it is no longer approved.");
   // A conflict or failure stopped these steps: they are tried again (each reads its record first).
@@ -457,6 +436,6 @@ export async function startApply(actor: Actor, planId: string, context: RequestC
  */
 export async function applyPlan(actor: Actor, planId: string, options: { signal?: AbortSignal } = {}): Promise<ApplyOutcome> {
   const credential = await checkApplier(actor, planId);
-  await prisma.changePlan.updateMany({ where: { id: planId, status: "approved" }, data: { appliedById: actor.userId } });
+  await prisma.changePlan.updateMany({ where: { id: planId, status: PlanStatus.approved }, data: { appliedById: actor.userId } });
   return applyPlanSteps(planId, { writer: getEmsWriter(credential), client: getEmsClient(credential), teamId: actor.teamId, signal: options.signal });
 }

@@ -1,6 +1,25 @@
 import type { EmsHeader, Webhook, WebhookChanges, WebhookGroup, WebhookGroupChanges } from "@/lib/ems";
 import { changedFields } from "./operations";
 
+/** The kinds of bulk edit of webhooks and of groups: the forms' choices and the validation's list. */
+export const WEBHOOK_BULK_KINDS = [
+  "replace-host",
+  "use-https",
+  "set-header",
+  "remove-header",
+  "set-enabled",
+  "add-events",
+  "remove-events",
+  "set-content-type",
+  "move-to-group",
+] as const satisfies readonly WebhookBulkEdit["kind"][];
+export const GROUP_BULK_KINDS = ["set-notification-emails", "add-notification-email"] as const satisfies readonly GroupBulkEdit["kind"][];
+export const BULK_KINDS = [...WEBHOOK_BULK_KINDS, ...GROUP_BULK_KINDS] as const;
+// Both ways: a kind added to the edits' types and not listed here fails the build.
+type Unlisted = Exclude<WebhookBulkEdit["kind"] | GroupBulkEdit["kind"], (typeof BULK_KINDS)[number]>;
+const everyKindListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyKindListed;
+
 /**
  * Bulk edits (issue 27 §2): one change applied to every record of a selection, each record getting
  * only the fields that change for it. Pure. A record the edit leaves as it is gets no operation.

@@ -1,4 +1,5 @@
 import "server-only";
+import { AWAITING_APPROVAL } from "./lifecycle";
 import type { Actor } from "@/lib/access/actor";
 import type { TransactionClient } from "@/lib/db/prisma";
 import { plansEnv } from "@/lib/env";
@@ -14,7 +15,7 @@ import { SafeError } from "@/lib/errors";
  * Counted and written in one transaction under a lock on the team's plans, so two drafts at the cap
  * cannot both see room for one more.
  */
-const OPEN = ["draft", "submitted"];
+const OPEN = [...AWAITING_APPROVAL];
 
 export async function lockTeamPlans(tx: TransactionClient, teamId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`change-plans:${teamId}`}, 0))`;

@@ -7,7 +7,7 @@ import { getEmsClient, WEBHOOK_FIELDS, type EmsClient, type EmsCredential, type 
 import { accountKey } from "@/lib/ems-access/account-key";
 import { loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
 import { failureOf } from "@/lib/ems-access/shared-read";
-import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
+import { ForbiddenError, SafeError } from "@/lib/errors";
 import { admitted } from "@/lib/admission";
 import { loadSetup } from "@/lib/setup/load";
 import { visibleText } from "@/lib/text/invisible-characters";
@@ -17,6 +17,9 @@ import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
 import { insertPlan, readSteps, stepChanges, stepOf } from "./store";
 import { inverseOperations } from "./undo";
+import { MAX_PLAN_OPERATIONS, PLAN_TITLE_MAX } from "./limits";
+import { PlanStatus } from "./lifecycle";
+import { planFor } from "./plan-access";
 
 /**
  * Drafting a plan (issue 27 §2): a person's edits become operations against the records as the EMS
@@ -33,8 +36,7 @@ import { inverseOperations } from "./undo";
 
 /** Records read one by one up to this many; beyond it the whole setup is read once. */
 const DIRECT_READS = 25;
-/** No plan holds more operations than this: 10,000 credits, five full windows of the budget. */
-export const MAX_PLAN_OPERATIONS = 5_000;
+export { MAX_PLAN_OPERATIONS };
 
 export class PlanTooLargeError extends SafeError {
   constructor(count: number) {
@@ -122,18 +124,15 @@ export function defaultTitle(operations: readonly DraftOperation[]): string {
   return `${operations.length.toLocaleString("en-US")} changes`;
 }
 
-/** The longest title a plan has (the forms say so; titles the portal makes from names are shortened to it). */
-const TITLE_MAX = 200;
-
 /**
- * A title as stored: a person's is checked by the form (lib/actions/plans/plan.validation.ts); one the
+ * A title as stored: a person's is checked by the form (lib/actions/plans/*.validation.ts); one the
  * portal makes ("Undo “…”", "… (planned again)", a change of a record named in the EMS) may run past
  * the limit, and is shortened rather than refused.
  */
 export function fitTitle(title: string): string {
   const points = [...visibleText(title).trim()];
-  if (points.length <= TITLE_MAX) return points.join("");
-  const kept = points.slice(0, TITLE_MAX - 1).join("");
+  if (points.length <= PLAN_TITLE_MAX) return points.join("");
+  const kept = points.slice(0, PLAN_TITLE_MAX - 1).join("");
   return `${kept.trimEnd()}…`;
 }
 
@@ -227,14 +226,10 @@ export async function draftUndoPlan(actor: Actor, planId: string, context: { ip?
 }
 
 async function draftUndoNow(actor: Actor, planId: string, context: { ip?: string }): Promise<{ planId: string; operations: number; cannot: number }> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, accountKey: true } });
-  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  // Steps applied, no undo already, the person's credential for the plan's account: lifecycle.ts "undo".
+  const plan = await planFor("undo", actor, planId, { title: true });
   const credential = await ownCredential(actor);
-  if (accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
-    throw new ForbiddenError("Your API credentials are for another EMS account than this plan's.");
-  }
   const applied = (await readSteps(planId)).filter((step) => step.state === "applied").map((step) => step.operation);
-  if (applied.length === 0) throw new SafeError("Nothing of this plan was applied: there is nothing to undo.", "plan_nothing_applied");
   const { operations, cannot } = inverseOperations(applied);
   const ids = { webhooks: new Set<number>(), groups: new Set<number>() };
   for (const op of operations) if (op.recordId !== undefined) (resourceOf(op.operation) === "webhooks" ? ids.webhooks : ids.groups).add(op.recordId);
@@ -277,8 +272,8 @@ export async function storeDraft(
     if (input.replacesPlanId) {
       // Only a draft, of this team, by this person: anything else is not theirs to replace.
       const replaced = await tx.changePlan.updateMany({
-        where: { id: input.replacesPlanId, teamId: actor.teamId, authorId: actor.userId, status: "draft" },
-        data: { status: "cancelled", stopReason: "Replaced by an edited draft." },
+        where: { id: input.replacesPlanId, teamId: actor.teamId, authorId: actor.userId, status: PlanStatus.draft },
+        data: { status: PlanStatus.cancelled, stopReason: "Replaced by an edited draft." },
       });
       if (replaced.count !== 1) throw new SafeError("That draft can no longer be edited: it was sent for review, or it is not yours.", "plan_not_draft");
     }
@@ -324,10 +319,7 @@ function editOf(op: DraftOperation): PlanEdit {
  * records as they are now: same end state, a fresh diff, fresh expectations, and review again.
  */
 export async function draftReplan(actor: Actor, planId: string, context: { ip?: string } = {}): Promise<{ planId: string; operations: number }> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, title: true, status: true, accountKey: true } });
-  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
-  if (plan.status !== "conflict" && plan.status !== "failed")
-    throw new SafeError("Only a plan that stopped (a conflict or a failed step) is planned again.", "plan_state");
+  const plan = await planFor("replan", actor, planId, { title: true });
   // The changes are all it needs: the before-states (most of a step's bytes) stay unread.
   const remaining: PlanEdit[] = [];
   for await (const step of stepChanges(planId, prisma, { state: { notIn: ["applied", "skipped"] } })) {

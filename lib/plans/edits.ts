@@ -24,7 +24,7 @@ export type HeaderEdit =
 /**
  * A webhook's editable fields, as a form sends them (headers as edits). `exactHeaders` sets the whole
  * list, values included: only the server uses it (undo puts back a list it recorded); no form field
- * maps to it (lib/actions/plans/plan.validation.ts builds the values field by field).
+ * maps to it (lib/actions/plans/*.validation.ts builds the values field by field).
  */
 export type WebhookValues = Omit<WebhookChanges, "headers"> & { headers?: HeaderEdit[]; exactHeaders?: EmsHeader[] };
 export type GroupValues = Omit<WebhookGroupChanges, "headers"> & { headers?: HeaderEdit[]; exactHeaders?: EmsHeader[] };

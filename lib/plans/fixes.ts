@@ -1,4 +1,4 @@
-import type { Finding } from "@/lib/health/rules";
+import type { Finding, RuleId } from "@/lib/health/rules";
 import type { GroupBulkEdit, WebhookBulkEdit } from "./bulk";
 
 /**
@@ -17,43 +17,48 @@ const subjectIds = (finding: Finding, kind: "webhook" | "group") => [
   ...new Set(finding.subjects.filter((subject) => subject.kind === kind).map((subject) => subject.id)),
 ];
 
+type FixOf = (finding: Finding, email: string) => DraftedFix | null;
+
+/**
+ * The checks whose fix is mechanical, keyed by the check's id (lib/health's `RuleId`): a check
+ * renamed or removed makes its entry here fail the build instead of silently losing its "Fix…".
+ */
+const FIXES = {
+  "plain-http-url": (finding) => ({ resource: "webhooks", ids: subjectIds(finding, "webhook"), edit: { kind: "use-https" }, title: "Switch http URLs to https" }),
+  "group-without-notification-emails": (finding, email) => ({
+    resource: "webhook-groups",
+    ids: subjectIds(finding, "group"),
+    edit: { kind: "add-notification-email", email },
+    title: "Add a notification address",
+  }),
+  "duplicate-url-trigger": (finding) => {
+    // Keep the first; disable the others that send the same thing to the same place.
+    const [, ...duplicates] = subjectIds(finding, "webhook");
+    return duplicates.length > 0 ? { resource: "webhooks", ids: duplicates, edit: { kind: "set-enabled", enabled: false }, title: "Disable duplicate webhooks" } : null;
+  },
+  "disabled-webhook-live-event": (finding) => ({
+    resource: "webhooks",
+    ids: subjectIds(finding, "webhook"),
+    edit: { kind: "set-enabled", enabled: true },
+    title: "Enable the webhook for its live event",
+  }),
+  "webhook-ended-events-only": (finding) => ({
+    resource: "webhooks",
+    ids: subjectIds(finding, "webhook"),
+    edit: { kind: "set-enabled", enabled: false },
+    title: "Disable a webhook whose events have ended",
+  }),
+} as const satisfies Partial<Record<RuleId, FixOf>>;
+
+const fixOf = (ruleId: string): FixOf | undefined => (Object.hasOwn(FIXES, ruleId) ? FIXES[ruleId as keyof typeof FIXES] : undefined);
+
 /** The fix of `finding`, or null when its check has no mechanical one. `email`: the address a group without one gets. */
 export function fixFor(finding: Finding, email: string): DraftedFix | null {
-  switch (finding.ruleId) {
-    case "plain-http-url":
-      return { resource: "webhooks", ids: subjectIds(finding, "webhook"), edit: { kind: "use-https" }, title: "Switch http URLs to https" };
-    case "group-without-notification-emails":
-      return { resource: "webhook-groups", ids: subjectIds(finding, "group"), edit: { kind: "add-notification-email", email }, title: "Add a notification address" };
-    case "duplicate-url-trigger": {
-      // Keep the first; disable the others that send the same thing to the same place.
-      const [, ...duplicates] = subjectIds(finding, "webhook");
-      return duplicates.length > 0 ? { resource: "webhooks", ids: duplicates, edit: { kind: "set-enabled", enabled: false }, title: "Disable duplicate webhooks" } : null;
-    }
-    case "disabled-webhook-live-event":
-      return { resource: "webhooks", ids: subjectIds(finding, "webhook"), edit: { kind: "set-enabled", enabled: true }, title: "Enable the webhook for its live event" };
-    case "webhook-ended-events-only":
-      return {
-        resource: "webhooks",
-        ids: subjectIds(finding, "webhook"),
-        edit: { kind: "set-enabled", enabled: false },
-        title: "Disable a webhook whose events have ended",
-      };
-    default:
-      return null;
-  }
+  return fixOf(finding.ruleId)?.(finding, email) ?? null;
 }
-
-/** Which checks offer "Fix…". */
-export const FIXABLE_RULES: ReadonlySet<string> = new Set([
-  "plain-http-url",
-  "group-without-notification-emails",
-  "duplicate-url-trigger",
-  "disabled-webhook-live-event",
-  "webhook-ended-events-only",
-]);
 
 /** Where Health's "Fix…" of a finding leads (null: its check has no mechanical fix). */
 export function fixHref(finding: Pick<Finding, "ruleId" | "key">): string | null {
-  if (!FIXABLE_RULES.has(finding.ruleId)) return null;
+  if (!fixOf(finding.ruleId)) return null;
   return `/plans/new?${new URLSearchParams({ fix: finding.ruleId, key: finding.key }).toString()}`;
 }

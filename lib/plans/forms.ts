@@ -1,4 +1,6 @@
 import "server-only";
+import { PlanStatus } from "./lifecycle";
+import { parsePlanId } from "./plan-id";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import type { Actor } from "@/lib/access/actor";
 import { WEBHOOK_FIELDS, type Webhook, type WebhookGroup } from "@/lib/ems";
@@ -107,8 +109,7 @@ export async function loadGroupForm(actor: Actor, id: number): Promise<GroupForm
 
 /** `?plan=<id>` of a webhook's edit page ("Edit the change": the draft edited again), or null. */
 export function draftParam(input: URLSearchParams | PageSearchParams): string | null {
-  const plan = pageSearchParams(input).get("plan") ?? "";
-  return /^[0-9a-f-]{36}$/.test(plan) ? plan : null;
+  return parsePlanId(pageSearchParams(input).get("plan") ?? "");
 }
 
 /**
@@ -116,7 +117,7 @@ export function draftParam(input: URLSearchParams | PageSearchParams): string | 
  * it is a draft): null when there is none. Header edits are not carried over: values are never read back.
  */
 export async function draftChangesOf(actor: Actor, planId: string, webhookId: number): Promise<Partial<Webhook> | null> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId, authorId: actor.userId, status: "draft" }, select: { id: true } });
+  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId, authorId: actor.userId, status: PlanStatus.draft }, select: { id: true } });
   if (!plan) return null;
   const step = (await readSteps(plan.id)).find((candidate) => candidate.operation.operation === "webhooks.update" && candidate.operation.recordId === webhookId);
   if (!step) return null;

@@ -1,17 +1,15 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { canManageTeam } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { emsConfig } from "@/lib/ems";
-import { NotFoundError } from "@/lib/errors";
-import { loadHealthReport } from "@/lib/health/report";
+import { readHealthReport } from "@/lib/health/report";
 import { labelOf } from "@/lib/setup/setup-data";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
-import type { PlanStatus } from "./review";
-import { INTRODUCED_BY_AUTHOR_MESSAGE, madeManagerBy, OTHER_ACCOUNT_MESSAGE, readsAccount, reviewRequired } from "./review";
+import { BEFORE_APPLY, isBeforeApply, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
+import { FACT_COLUMNS, planFacts, planOfTeam, reviewsPlans } from "./plan-access";
 import { readSteps, stepChanges, type StoredStep } from "./store";
 import type { DraftOperation } from "./operations";
 import { loadListing } from "@/lib/listing/load";
@@ -24,6 +22,22 @@ import type { StepState } from "./steps";
  * diff names headers; before-states and changes stay on the server). The impact is computed on the
  * account's setup as Health reads it, for a plan not applied yet.
  */
+
+/** The plan's columns the page shows (and the facts of who may do what). */
+const PAGE_COLUMNS = {
+  ...FACT_COLUMNS,
+  title: true,
+  stopReason: true,
+  createdAt: true,
+  approvedById: true,
+  approvedByEmail: true,
+  approvedAt: true,
+  rejectedById: true,
+  rejectReason: true,
+  appliedAt: true,
+  leaseUntil: true,
+  revertsPlanId: true,
+} as const;
 
 /** Operations shown per page of a large plan. */
 export const OPERATIONS_PER_PAGE = 100;
@@ -63,7 +77,7 @@ export interface PlanPageData {
    */
   awaitingApplier: boolean;
   revertsPlan: { id: string; title: string } | null;
-  undoneBy: { id: string; title: string; status: string } | null;
+  undoneBy: { id: string; title: string; status: PlanStatus } | null;
   operationCount: number;
   counts: Record<StepState, number>;
   /** While it applies: the step being sent (or next to be), for the progress line to point at. */
@@ -118,24 +132,23 @@ async function groupNamesOf(actor: Actor, steps: readonly StoredStep[]): Promise
  * groups shown come from one listing of their ids.
  */
 export async function loadPlanPage(actor: Actor, planId: string, options: { page?: number } = {}): Promise<PlanPageData> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId } });
-  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const plan = await planOfTeam(actor, planId, PAGE_COLUMNS);
   const userIds = [plan.authorId, plan.approvedById, plan.rejectedById, plan.appliedById].filter((id): id is string => Boolean(id));
-  const [users, membership, review, tally, reverts, undoneBy] = await Promise.all([
+  // Who may do what: the same facts and decisions the server's functions refuse with (lifecycle.ts).
+  const [users, { who, facts }, tally, reverts, undoneBy] = await Promise.all([
     prisma.user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true, email: true } }),
-    prisma.membership.findUnique({ where: { userId: actor.userId }, select: { role: true, teamId: true } }),
-    reviewRequired(actor.teamId),
+    planFacts(actor, plan),
     prisma.changePlanStep.groupBy({ by: ["state", "operation"], where: { planId: plan.id }, _count: { _all: true }, _min: { position: true } }),
     plan.revertsPlanId ? prisma.changePlan.findFirst({ where: { id: plan.revertsPlanId, teamId: actor.teamId }, select: { id: true, title: true } }) : null,
     prisma.changePlan.findFirst({
-      where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: "cancelled" } },
+      where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: PlanStatus.cancelled } },
       select: { id: true, title: true, status: true },
       orderBy: { createdAt: "desc" },
     }),
   ]);
   const byId = new Map(users.map((user) => [user.id, user]));
-  const status = plan.status as PlanStatus;
-  const open = status === "draft" || status === "submitted" || status === "approved";
+  const status = plan.status;
+  const open = isBeforeApply(status);
 
   const counts = { pending: 0, running: 0, applied: 0, failed: 0, conflict: 0, skipped: 0 } satisfies Record<StepState, number>;
   let operationCount = 0;
@@ -157,8 +170,9 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
 
   // Names and the impact come from the plan's own account: read with a credential of another, they
   // would name that account's groups and judge its findings (issue 35).
-  const sameAccount = await readsAccount(actor, plan.accountKey);
-  const health = open && sameAccount ? await loadHealthReport(actor) : null;
+  const sameAccount = facts.credential === "plan-account";
+  // Read only: viewing a plan stores nothing (Health's own page records the navigation's counts).
+  const health = open && sameAccount ? await readHealthReport(actor) : null;
   const setup = health?.kind === "ok" ? health.snapshot.data : null;
   const listed = !open && sameAccount ? await groupNamesOf(actor, shown) : null;
   const groupNames = setup ? new Map(setup.groups.map((group) => [group.id, labelOf(group)])) : (listed?.names ?? new Map<number, string>());
@@ -185,7 +199,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const firstOf = (state: StepState) => Math.min(...tally.filter((row) => row.state === state).map((row) => row._min.position ?? Infinity));
   const firstRunning = firstOf("running");
   const firstPending = firstOf("pending");
-  const underWay = status !== "applying" ? null : Number.isFinite(firstRunning) ? firstRunning : Number.isFinite(firstPending) ? firstPending : null;
+  const underWay = status !== PlanStatus.applying ? null : Number.isFinite(firstRunning) ? firstRunning : Number.isFinite(firstPending) ? firstPending : null;
   const current = underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null;
 
   const impact =
@@ -195,13 +209,9 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const reserved = Math.ceil(limit * emsConfig().backgroundReserveShare);
   const cost = costOfCredits(pendingCredits, { limit, remaining: budget?.remaining ?? limit, resetInSeconds: budget?.resetInSeconds ?? 0, windowSeconds: 600, reserved });
 
-  const manager = membership?.teamId === actor.teamId && canManageTeam(membership.role);
-  const author = plan.authorId === actor.userId;
-  const ownApprovalBlocked = review && author;
-  const introducedByAuthor =
-    review && !author && manager && status === "submitted" && plan.authorId !== null && plan.submittedAt !== null
-      ? await madeManagerBy(plan.authorId, actor.userId, actor.teamId, plan.submittedAt)
-      : false;
+  const decisions = permissionsFor(who, facts);
+  const offered = (move: PlanMove) => decisions[move].allowed;
+  const approveDecision = decisions.approve;
   return {
     id: plan.id,
     title: plan.title,
@@ -216,7 +226,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     appliedBy: userLabel(plan.appliedById ? byId.get(plan.appliedById) : null),
     appliedAt: plan.appliedAt,
     cancelRequested: plan.cancelRequestedAt !== null,
-    awaitingApplier: status === "applying" && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
+    awaitingApplier: status === PlanStatus.applying && (plan.leaseUntil === null || plan.leaseUntil.getTime() < Date.now()),
     revertsPlan: reverts,
     undoneBy,
     operationCount,
@@ -236,32 +246,23 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
             : "Save API credentials to see the impact."
           : null,
     cost,
-    reviewRequired: review,
+    reviewRequired: facts.reviewRequired,
     can: {
-      submit: status === "draft" && (author || manager),
-      approve: status === "submitted" && manager && !ownApprovalBlocked && !introducedByAuthor && sameAccount,
-      reject: (status === "submitted" || status === "approved") && manager,
-      apply: (status === "approved" || status === "failed") && manager,
-      cancel:
-        ((status === "draft" || status === "submitted" || status === "approved" || status === "rejected") && (author || manager)) ||
-        (status === "applying" && manager && !plan.cancelRequestedAt),
-      replan: status === "conflict" || status === "failed",
-      undo: counts.applied > 0 && (status === "applied" || status === "failed" || status === "conflict" || status === "cancelled") && !undoneBy,
+      submit: offered("submit"),
+      approve: offered("approve"),
+      reject: offered("reject"),
+      apply: offered("apply"),
+      // One button: cancelling a plan not started, or stopping one being applied.
+      cancel: offered("cancel") || offered("stop"),
+      replan: offered("replan"),
+      undo: offered("undo"),
     },
     editHref:
-      status === "draft" && author && operationCount === 1 && shown[0]?.operation.operation === "webhooks.update"
+      status === PlanStatus.draft && plan.authorId === actor.userId && operationCount === 1 && shown[0]?.operation.operation === "webhooks.update"
         ? `/webhooks/${shown[0].operation.recordId}/edit?plan=${plan.id}`
         : null,
-    approveBlockedBecause:
-      status === "submitted" && manager && ownApprovalBlocked
-        ? "You drafted this plan: another owner or admin approves it."
-        : introducedByAuthor
-          ? INTRODUCED_BY_AUTHOR_MESSAGE
-          : status === "submitted" && manager && !sameAccount
-            ? OTHER_ACCOUNT_MESSAGE
-            : status === "submitted" && !manager
-              ? "An owner or admin approves it."
-              : null,
+    // Said only while the plan waits for review: why this person has no Approve button.
+    approveBlockedBecause: status === PlanStatus.submitted && !approveDecision.allowed ? approveDecision.message : null,
   };
 }
 
@@ -275,14 +276,13 @@ export interface PlanProgress {
 
 /** The plan's progress (GET /api/plans/{id}/progress, polled every two seconds while it applies). */
 export async function loadPlanProgress(actor: Actor, planId: string): Promise<PlanProgress> {
-  const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId }, select: { id: true, status: true } });
-  if (!plan) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
+  const plan = await planOfTeam(actor, planId, { id: true, status: true });
   const { counts, underWay } = await stepStates(planId);
   return {
-    status: plan.status as PlanStatus,
+    status: plan.status,
     operationCount: Object.values(counts).reduce((sum, count) => sum + count, 0),
     counts,
-    current: plan.status === "applying" && underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null,
+    current: plan.status === PlanStatus.applying && underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null,
   };
 }
 
@@ -311,10 +311,10 @@ export interface PlanListItem {
 }
 
 export const PLAN_FILTERS = {
-  open: ["draft", "submitted", "approved", "applying"],
-  applied: ["applied"],
-  stopped: ["failed", "conflict"],
-  closed: ["rejected", "cancelled"],
+  open: [...BEFORE_APPLY, PlanStatus.applying],
+  applied: [PlanStatus.applied],
+  stopped: [PlanStatus.failed, PlanStatus.conflict],
+  closed: [PlanStatus.rejected, PlanStatus.cancelled],
 } as const satisfies Record<string, readonly PlanStatus[]>;
 export type PlanFilter = keyof typeof PLAN_FILTERS | "all";
 export const PLANS_PER_PAGE = 50;
@@ -344,15 +344,15 @@ export async function listPlans(
 ): Promise<{ items: PlanListItem[]; total: number; page: number; pageCount: number }> {
   const reverted =
     filter === "reverted"
-      ? (await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: "applied", revertsPlanId: { not: null } }, select: { revertsPlanId: true } })).map(
-          (plan) => plan.revertsPlanId!,
-        )
+      ? (
+          await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { not: null } }, select: { revertsPlanId: true } })
+        ).map((plan) => plan.revertsPlanId!)
       : null;
   const byFilter: Prisma.ChangePlanWhereInput = reverted
     ? { id: { in: reverted } }
     : filter === "review"
-      ? canManageTeam(actor.role)
-        ? { status: "submitted", OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
+      ? (await reviewsPlans(actor))
+        ? { status: PlanStatus.submitted, OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
         : { id: { in: [] } }
       : filter === "all" || filter === "reverted"
         ? {}
@@ -384,7 +384,7 @@ export async function listPlans(
     items: rows.map((row) => ({
       id: row.id,
       title: row.title,
-      status: row.status as PlanStatus,
+      status: row.status,
       author: row.authorId ? (names.get(row.authorId) ?? null) : null,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

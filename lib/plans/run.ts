@@ -1,15 +1,15 @@
 import "server-only";
 import { queueAlerts } from "@/lib/alerts/deliveries";
 import { audit } from "@/lib/audit/log";
-import { canManageTeam } from "@/lib/access/roles";
+import { hasPermission } from "@/lib/access/roles";
 import { prisma } from "@/lib/db/prisma";
 import { getEmsClient, getEmsWriter } from "@/lib/ems";
-import { accountKey } from "@/lib/ems-access/account-key";
-import { CredentialUnreadableError, loadOwnCredential } from "@/lib/ems-access/credential";
 import { syncTracker } from "@/lib/history/sync";
 import { log } from "@/lib/log";
 import { portalOriginFor } from "@/lib/portal-origin";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
+import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
+import { credentialForPlan } from "./plan-access";
 
 /**
  * Running a plan whose applier started it (lib/plans/apply.ts startApply), outside the request:
@@ -39,8 +39,8 @@ export async function duePlanIds(limit = 10, except: readonly string[] = []): Pr
 
 async function stopWithout(planId: string, reason: string): Promise<void> {
   await prisma.changePlan.updateMany({
-    where: { id: planId, status: { in: ["approved", "applying"] } },
-    data: { status: "failed", stopReason: reason, leaseId: null, leaseUntil: null },
+    where: { id: planId, status: { in: [PlanStatus.approved, PlanStatus.applying] } },
+    data: { status: PlanStatus.failed, stopReason: reason, leaseId: null, leaseUntil: null },
   });
 }
 
@@ -50,18 +50,15 @@ export async function runPlan(planId: string, options: { signal?: AbortSignal; d
     where: { id: planId },
     select: { id: true, teamId: true, title: true, accountKey: true, appliedById: true, status: true, _count: { select: { steps: true } } },
   });
-  if (!plan?.appliedById || (plan.status !== "approved" && plan.status !== "applying")) return null;
+  if (!plan?.appliedById || (plan.status !== PlanStatus.approved && plan.status !== PlanStatus.applying)) return null;
   // The applier as the database has them now: still an owner or admin of the plan's team.
   const membership = await prisma.membership.findUnique({ where: { userId: plan.appliedById }, select: { teamId: true, role: true, user: { select: { email: true } } } });
-  if (!membership || membership.teamId !== plan.teamId || !canManageTeam(membership.role)) {
+  if (!membership || membership.teamId !== plan.teamId || !hasPermission(membership.role, PLAN_TRANSITIONS.apply.who.permission)) {
     await stopWithout(planId, "The person who started it is no longer an owner or admin of the team. Start it again.");
     return null;
   }
-  const credential = await loadOwnCredential({ userId: plan.appliedById }).catch((error: unknown) => {
-    if (error instanceof CredentialUnreadableError) return null;
-    throw error;
-  });
-  if (!credential || accountKey(credential.baseUrl, credential.consumerKey) !== plan.accountKey) {
+  const { credential } = await credentialForPlan({ userId: plan.appliedById }, plan.accountKey);
+  if (!credential) {
     await stopWithout(planId, "The credentials of the person who started it are gone or are for another account. Start it again.");
     return null;
   }

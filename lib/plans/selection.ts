@@ -6,7 +6,7 @@ import { admitted, BusyError, chargeReadCredits } from "@/lib/admission";
 import { failureOf, type ListingFailure } from "@/lib/ems-access/shared-read";
 import { pageSearchParams } from "@/lib/page-search-params";
 import { LISTING_COST } from "@/lib/ems";
-import { MAX_PLAN_OPERATIONS } from "./draft";
+import { MAX_PLAN_OPERATIONS } from "./limits";
 
 /** What /plans/new is asked for: a resource and a list's own URL options, or Health's "Fix…". */
 export interface NewPlanRequest {

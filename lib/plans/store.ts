@@ -1,4 +1,5 @@
 import "server-only";
+import { PlanStatus } from "./lifecycle";
 import { randomUUID } from "node:crypto";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { resourceOf, verbOf, type DraftOperation } from "./operations";
@@ -45,7 +46,7 @@ export async function insertPlan(
     accountKey: string;
     title: string;
     authorId?: string | null;
-    status?: "draft" | "approved";
+    status?: typeof PlanStatus.draft | typeof PlanStatus.approved;
     revertsPlanId?: string | null;
     steps: readonly PlanStepInput[];
   },
@@ -59,7 +60,7 @@ export async function insertPlan(
       accountKey: input.accountKey,
       title: input.title,
       authorId: input.authorId ?? null,
-      status: input.status ?? "draft",
+      status: input.status ?? PlanStatus.draft,
       revertsPlanId: input.revertsPlanId ?? null,
     },
   });

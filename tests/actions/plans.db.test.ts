@@ -7,19 +7,22 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
-import {
-  draftBulkAction,
-  draftGroupBackToAction,
-  draftGroupCreateAction,
-  draftGroupEditAction,
-  draftReplanAction,
-  draftUndoAction,
-  draftUndoChangeAction,
-  draftWebhookCreateAction,
-  draftWebhookDuplicateAction,
-  draftWebhookEditAction,
-} from "@/lib/actions/plans/draft";
-import { approvePlanAction, applyPlanAction, cancelPlanAction, rejectPlanAction, setPlanReviewAction, submitPlanAction } from "@/lib/actions/plans/review";
+import { draftBulkAction } from "@/lib/actions/plans/draft-bulk";
+import { draftGroupBackToAction } from "@/lib/actions/plans/draft-group-back-to";
+import { draftGroupCreateAction } from "@/lib/actions/plans/draft-group-create";
+import { draftGroupEditAction } from "@/lib/actions/plans/draft-group-edit";
+import { draftReplanAction } from "@/lib/actions/plans/draft-replan";
+import { draftUndoAction } from "@/lib/actions/plans/draft-undo";
+import { draftUndoChangeAction } from "@/lib/actions/plans/draft-undo-change";
+import { draftWebhookCreateAction } from "@/lib/actions/plans/draft-webhook-create";
+import { draftWebhookDuplicateAction } from "@/lib/actions/plans/draft-webhook-duplicate";
+import { draftWebhookEditAction } from "@/lib/actions/plans/draft-webhook-edit";
+import { approvePlanAction } from "@/lib/actions/plans/approve-plan";
+import { applyPlanAction } from "@/lib/actions/plans/apply-plan";
+import { cancelPlanAction } from "@/lib/actions/plans/cancel-plan";
+import { rejectPlanAction } from "@/lib/actions/plans/reject-plan";
+import { setPlanReviewAction } from "@/lib/actions/plans/set-plan-review";
+import { submitPlanAction } from "@/lib/actions/plans/submit-plan";
 import type { Actor } from "@/lib/access/actor";
 import { REAUTH_PASSWORD_MESSAGE } from "@/lib/access/reauth-shared";
 import { saveCredential } from "@/lib/credentials/store";

@@ -1,5 +1,6 @@
 // The session check every page and action runs (lib/auth/session.ts): one statement decides
 // whether a cookie's claims still stand for a signed-in person with a team.
+import type { PlanStatus } from "@/lib/generated/prisma/enums";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { actorForSession, getActor, requireActor } from "@/lib/auth/session";
@@ -62,7 +63,7 @@ describe("actorForSession", () => {
     const owner = await createTeam();
     const admin = await addMember(owner, "ADMIN");
     const member = await addMember(owner, "MEMBER");
-    const plan = (authorId: string, status: string, teamId = owner.teamId) => ({ teamId, accountKey: "account", title: "A plan", status, authorId });
+    const plan = (authorId: string, status: PlanStatus, teamId = owner.teamId) => ({ teamId, accountKey: "account", title: "A plan", status, authorId });
     const stranger = await createTeam();
     await prisma.changePlan.createMany({
       data: [

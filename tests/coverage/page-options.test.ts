@@ -50,7 +50,7 @@ describe("the Coverage page's rows", () => {
 describe("the findings CSV", () => {
   it("has one row per finding, muted ones marked with their reason, and defuses formulas", () => {
     const finding = {
-      ruleId: "plain-http-url",
+      ruleId: "plain-http-url" as const,
       severity: "error" as const,
       key: "7",
       message: '=HYPERLINK("http://evil")',

@@ -9,7 +9,7 @@
 // Checked: with lib/plans/operations.ts comparing lists exactly again (sameValue for event_ids), both
 // tests fail: the step also sends event_ids.
 import { describe, expect, it } from "vitest";
-import { webhookEditSchema } from "@/lib/actions/plans/plan.validation";
+import { draftWebhookEditSchema as webhookEditSchema } from "@/lib/actions/plans/draft-webhook-edit.validation";
 import type { WebhookEditDefaults } from "@/lib/plans/edits";
 import { draftPlan } from "@/lib/plans/draft";
 import { loadWebhookForm } from "@/lib/plans/forms";

@@ -1,6 +1,10 @@
 // The plan forms' fields (FormData strings) as the edits lib/plans/edits.ts takes.
 import { describe, expect, it } from "vitest";
-import { bulkSchema, groupBackToSchema, groupEditSchema, headerEditsOf, webhookEditSchema } from "@/lib/actions/plans/plan.validation";
+import { draftBulkSchema as bulkSchema } from "@/lib/actions/plans/draft-bulk.validation";
+import { draftGroupBackToSchema as groupBackToSchema } from "@/lib/actions/plans/draft-group-back-to.validation";
+import { draftGroupEditSchema as groupEditSchema } from "@/lib/actions/plans/draft-group-edit.validation";
+import { headerEditsOf } from "@/lib/actions/plans/plan-fields.validation";
+import { draftWebhookEditSchema as webhookEditSchema } from "@/lib/actions/plans/draft-webhook-edit.validation";
 import { HEADER_NAME_MESSAGE, HEADER_VALUE_LINE_MESSAGE } from "@/lib/http/header-rules";
 
 const webhookForm = {

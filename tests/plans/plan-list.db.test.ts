@@ -1,3 +1,4 @@
+import type { PlanStatus } from "@/lib/generated/prisma/enums";
 import { describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { listPlans } from "@/lib/plans/page";
@@ -10,7 +11,7 @@ describe("the plans list", () => {
     const admin = await addMember(owner, "ADMIN");
     const member = await addMember(owner, "MEMBER");
     const stranger = await createTeam();
-    const plan = (authorId: string, status: string, title: string, teamId = owner.teamId) => ({ teamId, accountKey: "account", title, status, authorId });
+    const plan = (authorId: string, status: PlanStatus, title: string, teamId = owner.teamId) => ({ teamId, accountKey: "account", title, status, authorId });
     await prisma.changePlan.createMany({
       data: [
         plan(member.userId, "submitted", "Move the Zürich hooks to https"),

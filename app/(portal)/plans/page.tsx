@@ -3,8 +3,8 @@ import Link from "next/link";
 import { PlanStatusPill } from "@/components/plans/plan-status";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
-import { canManageTeam } from "@/lib/access/roles";
 import { parsePlanListParams } from "@/lib/plans/list-params";
+import { reviewsPlans } from "@/lib/plans/plan-access";
 import { listPlans, PLAN_QUERY_MAX, type PlanListFilter } from "@/lib/plans/page";
 
 export const metadata: Metadata = { title: "Plans" };
@@ -25,7 +25,7 @@ const FILTERS: { value: PlanListFilter; label: string }[] = [
  */
 export default async function PlansPage(props: PageProps<"/plans">) {
   const actor = await requireActor();
-  const reviewer = canManageTeam(actor.role);
+  const reviewer = await reviewsPlans(actor);
   const filters = FILTERS.filter((option) => option.value !== "review" || reviewer);
   const allowed = filters.map((option) => option.value);
   const { filter, unknownStatus, mine, query, page: requested } = parsePlanListParams(await props.searchParams, allowed);

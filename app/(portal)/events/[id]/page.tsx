@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { formatCount } from "@/lib/listing/format";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requireActor } from "@/lib/auth/session";
+import { authedRecordPage } from "@/lib/actions/page";
+import { parseRecordId } from "@/lib/listing/ids";
 import { coverageForEvent, type SingleEventCoverage } from "@/lib/coverage/compute";
 import { triggerLabel } from "@/lib/setup/triggers";
 import type { EmsEvent } from "@/lib/ems";
@@ -96,11 +97,7 @@ function WhatFires({ coverage, required }: { coverage: SingleEventCoverage; requ
  * One event: its fields (a single-record read, 1 credit), then what fires for it, trigger by
  * trigger (group, webhook, URL host), from the shared setup, and the health findings about it.
  */
-export default async function EventPage(props: PageProps<"/events/[id]">) {
-  const actor = await requireActor();
-  const { id: raw } = await props.params;
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) notFound();
-  const id = Number(raw);
+export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
   const setup = loadSetup(actor);
   const [outcome, report] = await Promise.all([loadEventPage(actor, id), loadHealthReport(actor, { setup })]);
   if (outcome.kind === "ok" && !outcome.item) notFound();
@@ -188,4 +185,4 @@ export default async function EventPage(props: PageProps<"/events/[id]">) {
       )}
     </div>
   );
-}
+});

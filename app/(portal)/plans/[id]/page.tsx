@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { OperationDiff } from "@/components/plans/operation-diff";
 import { PlanControls } from "@/components/plans/plan-controls";
 import { PlanProgressView } from "@/components/plans/plan-progress";
@@ -8,12 +7,13 @@ import { PlanPager } from "@/components/plans/plan-pager";
 import { PlanStatusPill, planStatusLabel } from "@/components/plans/plan-status";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
-import { requireActor } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/errors";
+import { authedRecordPage } from "@/lib/actions/page";
 import { durationInWords, LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
+import { isAwaitingApproval, isBeforeApply, planPhase, PlanStatus } from "@/lib/plans/lifecycle";
 import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plans/page";
 import { triggerLabel } from "@/lib/setup/triggers";
-import { pageNumberParam, pageSearchParams } from "@/lib/page-search-params";
+import { pageNumberParam } from "@/lib/page-search-params";
+import { parsePlanId } from "@/lib/plans/plan-id";
 
 export const metadata: Metadata = { title: "Change plan" };
 
@@ -77,19 +77,10 @@ function Impact({ plan }: { plan: PlanPageData }) {
  * impact on Health and Coverage; what it costs; who drafted, approved and applied it; and live
  * progress while it runs. Nothing here shows a header value.
  */
-export default async function PlanPage(props: PageProps<"/plans/[id]">) {
-  const actor = await requireActor();
-  const { id } = await props.params;
-  const page = pageNumberParam(pageSearchParams(await props.searchParams));
-  if (!/^[0-9a-f-]{36}$/.test(id)) notFound();
-  let plan: PlanPageData;
-  try {
-    plan = await loadPlanPage(actor, id, { page });
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-  const started = plan.status === "applying" || (plan.status === "approved" && plan.appliedBy !== null);
+export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
+  const plan = await loadPlanPage(actor, id, { page: pageNumberParam(search) });
+  const phase = planPhase(plan.status, plan.appliedBy !== null);
+  const started = phase === "under-way";
   const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
   // A person named again in the byline (one who drafted, approved and applied) is named by name only.
   const named = new Set<string>();
@@ -103,7 +94,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
   const author = person(plan.author ?? "a former member");
   const approver = plan.approvedBy ? person(plan.approvedBy) : null;
   const applier = plan.appliedBy ? person(plan.appliedBy) : null;
-  const showStates = plan.status !== "draft" && plan.status !== "submitted" && !(plan.status === "approved" && !plan.appliedBy);
+  const showStates = phase !== "review";
   const warned = plan.sections.reduce((sum, section) => sum + section.steps.filter((step) => step.diff.warnings.length > 0).length, 0);
   return (
     <div className="space-y-5">
@@ -131,7 +122,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           {applier ? (
             <>
               {" "}
-              · {plan.status === "applied" ? "applied" : "started"} by {applier}
+              · {plan.status === PlanStatus.applied ? "applied" : "started"} by {applier}
               {plan.appliedAt ? <> on {at(plan.appliedAt)}</> : ""}
             </>
           ) : (
@@ -152,24 +143,24 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
             <Link href={`/plans/${plan.undoneBy.id}`} className="text-brand-700 underline">
               {plan.undoneBy.title}
             </Link>{" "}
-            ({planStatusLabel(plan.undoneBy.status as PlanPageData["status"]).toLowerCase()})
+            ({planStatusLabel(plan.undoneBy.status).toLowerCase()})
           </p>
         ) : null}
       </header>
 
-      {plan.status === "rejected" ? (
+      {plan.status === PlanStatus.rejected ? (
         <Notice tone="error" title={`Rejected by ${plan.rejectedBy ?? "an owner or admin"}`}>
           {plan.rejectReason}
         </Notice>
       ) : null}
       {plan.stopReason ? (
-        <Notice tone={plan.status === "cancelled" ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
+        <Notice tone={plan.status === PlanStatus.cancelled ? "info" : "warning"} title={planStatusLabel(plan.status)} testId="plan-stop-reason">
           {plan.stopReason}
-          {plan.status === "conflict" ? " “Plan the rest again” drafts what is left against the record as it is now, for a fresh look and review." : ""}
+          {plan.status === PlanStatus.conflict ? " “Plan the rest again” drafts what is left against the record as it is now, for a fresh look and review." : ""}
         </Notice>
       ) : null}
-      {plan.cancelRequested && plan.status === "applying" ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
-      {warned > 0 && (plan.status === "draft" || plan.status === "submitted" || plan.status === "approved") ? (
+      {plan.cancelRequested && plan.status === PlanStatus.applying ? <Notice tone="info">Stopping after the step under way.</Notice> : null}
+      {warned > 0 && isBeforeApply(plan.status) ? (
         <Notice tone="warning" title="Check where deliveries go" testId="plan-delivery-warnings">
           {warned === 1 ? "One change below sends" : `${warned} changes below send`} a webhook&apos;s deliveries, and the credentials in its headers, somewhere new or
           somewhere to look at twice: each says what under it.
@@ -181,7 +172,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
           looked for in the EMS first, never sent twice.
         </Notice>
       ) : null}
-      {plan.operationCount > LARGE_PLAN_OPERATIONS && (plan.status === "draft" || plan.status === "submitted") ? (
+      {plan.operationCount > LARGE_PLAN_OPERATIONS && isAwaitingApproval(plan.status) ? (
         <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
           It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
           budget
@@ -213,7 +204,7 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
               Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.
             </p>
             {/* Who approves: worth saying only until someone has. */}
-            {plan.status === "draft" || plan.status === "submitted" ? (
+            {isAwaitingApproval(plan.status) ? (
               <p className="mt-2 text-xs text-slate-500">
                 {plan.reviewRequired ? "Needs the approval of an owner or admin other than its author." : "An owner or admin approves it (their own plans too)."}
               </p>
@@ -260,4 +251,4 @@ export default async function PlanPage(props: PageProps<"/plans/[id]">) {
       </section>
     </div>
   );
-}
+});

@@ -17,7 +17,8 @@ import { historyAccess } from "@/lib/history/access";
 import { groupAsOf, parseAsOfParam, trackerForActor } from "@/lib/history/as-of";
 import { loadGroupHistory } from "@/lib/history/group-history";
 import { HistoryRefusal } from "@/components/history/history-refusal";
-import { requireActor } from "@/lib/auth/session";
+import { authedRecordPage } from "@/lib/actions/page";
+import { parseRecordId } from "@/lib/listing/ids";
 import { loadGroupEventNames, loadGroupPage, type EventNames } from "@/lib/listing/group";
 import { withoutHeaderValues, type GroupForPage } from "@/lib/listing/header-values";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
@@ -194,12 +195,8 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
  * events its webhooks fire for, and the group's history, come after, streamed into the page.
  * With `?asOf=` the page shows the group as change history says it was then, without an EMS call.
  */
-export default async function WebhookGroupPage(props: PageProps<"/webhook-groups/[id]">) {
-  const actor = await requireActor();
-  const { id: raw } = await props.params;
-  if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) notFound();
-  const id = Number(raw);
-  const asOf = parseAsOfParam(await props.searchParams);
+export default authedRecordPage(parseRecordId, async ({ actor, id, search }) => {
+  const asOf = parseAsOfParam(search);
   const breadcrumb = (
     <nav aria-label="Breadcrumb" className="text-sm">
       <Link href="/webhook-groups" className="text-brand-700 underline">
@@ -260,4 +257,4 @@ export default async function WebhookGroupPage(props: PageProps<"/webhook-groups
       )}
     </div>
   );
-}
+});

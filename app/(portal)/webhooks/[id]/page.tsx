@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { WebhookView } from "@/components/webhooks/webhook-view";
 import { buttonClasses } from "@/components/ui/button";
-import { requireActor } from "@/lib/auth/session";
+import { authedRecordPage } from "@/lib/actions/page";
 import { loadWebhookHistory } from "@/lib/history/group-history";
 import { parseRecordId } from "@/lib/listing/ids";
 import { loadWebhookPage } from "@/lib/webhooks/page";
@@ -16,10 +16,7 @@ export const metadata: Metadata = { title: "Webhook" };
  * streams before the webhook is known: an id of another account (or none) answers a real 404. Its
  * status line, events and coverage (from the health report) and its history stream in after.
  */
-export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
-  const actor = await requireActor();
-  const id = parseRecordId((await props.params).id);
-  if (id === null) notFound();
+export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
   const data = await loadWebhookPage(actor, id);
   if (data.kind === "not-found") notFound();
   return (
@@ -51,4 +48,4 @@ export default async function WebhookPage(props: PageProps<"/webhooks/[id]">) {
       )}
     </div>
   );
-}
+});

@@ -4,17 +4,14 @@ import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { GroupDeleteForm, GroupEditForm } from "@/components/plans/group-edit-form";
 import { buttonClasses } from "@/components/ui/button";
-import { requireActor } from "@/lib/auth/session";
+import { authedRecordPage } from "@/lib/actions/page";
 import { parseRecordId } from "@/lib/listing/ids";
 import { loadGroupForm } from "@/lib/plans/forms";
 
 export const metadata: Metadata = { title: "Edit webhook group" };
 
 /** A group's fields as a draft plan (lib/plans); its webhooks are edited from their own pages. */
-export default async function EditGroupPage(props: PageProps<"/webhook-groups/[id]/edit">) {
-  const actor = await requireActor();
-  const id = parseRecordId((await props.params).id);
-  if (id === null) notFound();
+export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
   const data = await loadGroupForm(actor, id);
   if (data.kind === "not-found") notFound();
   return (
@@ -46,4 +43,4 @@ export default async function EditGroupPage(props: PageProps<"/webhook-groups/[i
       )}
     </div>
   );
-}
+});

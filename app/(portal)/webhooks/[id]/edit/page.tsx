@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
 import { WebhookMoreForms } from "@/components/plans/webhook-more-forms";
-import { requireActor } from "@/lib/auth/session";
+import { authedRecordPage } from "@/lib/actions/page";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
 import { draftChangesOf, draftParam, loadWebhookForm, withDraft } from "@/lib/plans/forms";
@@ -12,11 +12,8 @@ import { draftChangesOf, draftParam, loadWebhookForm, withDraft } from "@/lib/pl
 export const metadata: Metadata = { title: "Edit webhook" };
 
 /** A webhook's fields as a draft plan (lib/plans): nothing reaches the EMS before review and apply. */
-export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/edit">) {
-  const actor = await requireActor();
-  const id = parseRecordId((await props.params).id);
-  if (id === null) notFound();
-  const planId = draftParam(await props.searchParams);
+export default authedRecordPage(parseRecordId, async ({ actor, id, search }) => {
+  const planId = draftParam(search);
   const [data, draft] = await Promise.all([loadWebhookForm(actor, id), planId ? draftChangesOf(actor, planId, id) : null]);
   if (data.kind === "not-found") notFound();
   const replacesPlanId = draft ? planId : null;
@@ -52,4 +49,4 @@ export default async function EditWebhookPage(props: PageProps<"/webhooks/[id]/e
       )}
     </div>
   );
-}
+});

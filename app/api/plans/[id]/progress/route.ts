@@ -2,6 +2,8 @@ import { authedRoute } from "@/lib/actions/route";
 import { jsonResponse } from "@/lib/actions/route-errors";
 import { NotFoundError } from "@/lib/errors";
 import { loadPlanProgress } from "@/lib/plans/page";
+import { PLAN_NOT_FOUND } from "@/lib/plans/plan-access";
+import { parsePlanId } from "@/lib/plans/plan-id";
 
 export const dynamic = "force-dynamic";
 
@@ -11,6 +13,7 @@ export const dynamic = "force-dynamic";
  * another team or none.
  */
 export const GET = authedRoute<{ id: string }>({ name: "plans.progress" }, async (_query, { actor, params }) => {
-  if (!/^[0-9a-f-]{36}$/.test(params.id)) throw new NotFoundError("That plan no longer exists, or it is not in your team.");
-  return jsonResponse(await loadPlanProgress(actor, params.id));
+  const planId = parsePlanId(params.id);
+  if (planId === null) throw new NotFoundError(PLAN_NOT_FOUND);
+  return jsonResponse(await loadPlanProgress(actor, planId));
 });

@@ -1,0 +1,3 @@
+import { z } from "zod";
+
+export const setPlanReviewSchema = z.object({ review: z.enum(["default", "on", "off"], { error: "Choose a setting." }) });

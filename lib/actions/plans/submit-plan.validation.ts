@@ -1,0 +1,4 @@
+import { planIdSchema } from "./plan-fields.validation";
+
+/** The plan the action is for. */
+export const submitPlanSchema = planIdSchema;

@@ -1,0 +1,114 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "@/lib/access/actor";
+import { saveCredential } from "@/lib/credentials/store";
+import { prisma } from "@/lib/db/prisma";
+import { SafeError } from "@/lib/errors";
+import type { PlanStatus } from "@/lib/generated/prisma/enums";
+import { startApply } from "@/lib/plans/apply";
+import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
+import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
+import { approvePlan, cancelPlan, planDigest, rejectPlan, submitPlan } from "@/lib/plans/review";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { addMember } from "../teams/fixtures";
+import { planTeamPerTest } from "./support/plan-team";
+
+/**
+ * What the plan page offers is what the server allows (issue 36 §1): for every status a plan can be
+ * in (and an approved plan an applier already started) and every kind of person (owner, admin, the
+ * member who drafted it, another member), each button the page shows is a call the server's
+ * function accepts, and each button it hides is a call the server refuses. Real plans, the real
+ * functions, the sandbox over HTTP.
+ */
+ensureEmsTestEnv();
+
+const team = planTeamPerTest();
+
+type Button = keyof PlanPageData["can"];
+type Case = PlanStatus | "approved-started";
+const CASES: Case[] = ["draft", "submitted", "approved", "approved-started", "rejected", "applying", "applied", "failed", "conflict", "cancelled"];
+
+/** The server's function behind each button (the page's one "Cancel" also stops a plan being applied). */
+const SERVER: Record<Button, (actor: Actor, planId: string) => Promise<unknown>> = {
+  submit: (actor, planId) => submitPlan(actor, planId),
+  approve: (actor, planId) => approvePlan(actor, planId),
+  reject: (actor, planId) => rejectPlan(actor, planId, "Not this way."),
+  apply: (actor, planId) => startApply(actor, planId),
+  cancel: (actor, planId) => cancelPlan(actor, planId),
+  replan: (actor, planId) => draftReplan(actor, planId),
+  undo: (actor, planId) => draftUndoPlan(actor, planId),
+};
+const BUTTONS = Object.keys(SERVER) as Button[];
+
+let other: Actor;
+let hookIds: number[];
+
+beforeEach(async () => {
+  other = await addMember(team.owner, "MEMBER");
+  await saveCredential(other, { baseUrl: team.sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+  hookIds = (await team.client().listWebhooks({ perPage: 2, sort: [{ field: "id", direction: "asc" }] })).items.map((hook) => hook.id);
+});
+
+/** A plan of two changes drafted by the member, put in the state of `kind` (its steps' states to match). */
+async function planIn(kind: Case): Promise<string> {
+  const { planId } = await draftPlan(team.member, {
+    edits: hookIds.map((id, index) => ({ kind: "webhook.update" as const, id, values: { name: `Offered ${kind} ${index} ${Math.random()}` } })),
+  });
+  const steps = await prisma.changePlanStep.findMany({ where: { planId }, orderBy: { position: "asc" }, select: { id: true } });
+  const stepStates: Partial<Record<Case, [string, string]>> = {
+    applying: ["applied", "pending"],
+    applied: ["applied", "applied"],
+    failed: ["applied", "failed"],
+    conflict: ["applied", "conflict"],
+    cancelled: ["applied", "skipped"],
+  };
+  const states = stepStates[kind];
+  if (states) for (const [index, state] of states.entries()) await prisma.changePlanStep.update({ where: { id: steps[index].id }, data: { state } });
+  const status: PlanStatus = kind === "approved-started" ? "approved" : kind;
+  const submittedAt = kind === "draft" ? null : new Date(Date.now() - 60_000);
+  const reviewed = status !== "draft" && status !== "submitted" && status !== "rejected";
+  await prisma.changePlan.update({
+    where: { id: planId },
+    data: {
+      status,
+      submittedAt,
+      ...(reviewed ? { approvedById: team.admin.userId, approvedByEmail: team.admin.email, approvedAt: new Date(), approvedDigest: await planDigest(planId) } : {}),
+      ...(kind === "approved-started" || ["applying", "applied", "failed", "conflict", "cancelled"].includes(status) ? { appliedById: team.admin.userId } : {}),
+      // Applying: an applier holds it now (the page offers to stop it before its next step).
+      ...(status === "applying" ? { leaseId: "a-live-applier", leaseUntil: new Date(Date.now() + 60_000) } : {}),
+    },
+  });
+  return planId;
+}
+
+/** Whether the server's function accepts the call: refusals are SafeErrors (403, state, account); anything else fails the test. */
+async function serverAllows(button: Button, actor: Actor, planId: string): Promise<boolean> {
+  try {
+    await SERVER[button](actor, planId);
+    return true;
+  } catch (error) {
+    if (error instanceof SafeError) return false;
+    throw error;
+  }
+}
+
+describe("the plan page offers exactly what the server allows", () => {
+  for (const kind of CASES) {
+    it(`a plan ${kind}: every button, for the owner, an admin, its author (a member) and another member`, async () => {
+      const people = { owner: team.owner, admin: team.admin, author: team.member, "another member": other };
+      const mismatches: string[] = [];
+      for (const [name, actor] of Object.entries(people)) {
+        let planId = await planIn(kind);
+        const offered = (await loadPlanPage(actor, planId)).can;
+        for (const button of BUTTONS) {
+          const allowed = await serverAllows(button, actor, planId);
+          if (allowed !== offered[button])
+            mismatches.push(`${name} / ${button}: page ${offered[button] ? "offers" : "hides"} it, server ${allowed ? "allows" : "refuses"}`);
+          // A call that went through moved the plan on: the next button is tried on a fresh one.
+          if (allowed) planId = await planIn(kind);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
+  }
+});
