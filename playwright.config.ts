@@ -3,6 +3,7 @@ import { findChromium, HOW_TO_GET_CHROMIUM } from "./scripts/find-chromium";
 import { E2E_BASE_URL } from "./e2e/helpers/config";
 
 const executablePath = findChromium();
+const LONGEST = /(readme-dev|instance-kill)\.spec\.ts$/;
 if (!executablePath) {
   console.error(HOW_TO_GET_CHROMIUM);
   process.exit(1);
@@ -33,9 +34,15 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  // The longest tests (a dev server's first compiles, two servers waiting out a lease: two to four
+  // minutes each) are a project of their own, listed first: Playwright queues a phase's tests in the
+  // order of its projects, so these start at once on two workers while the rest spread over the
+  // third and then all three. Queued in file order among the others, they started last and the run
+  // waited about four minutes on one of them alone.
   projects: [
     { name: "setup", testMatch: /.*\.setup\.ts/ },
-    { name: "chromium", use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"] },
+    { name: "longest", testMatch: LONGEST, use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"] },
+    { name: "chromium", testIgnore: LONGEST, use: { ...devices["Desktop Chrome"] }, dependencies: ["setup"] },
   ],
   webServer: process.env.E2E_BASE_URL
     ? undefined

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page } from "@playwright/test";
 import { EVENT_FIELDS, WEBHOOK_FIELDS, WEBHOOK_GROUP_FIELDS } from "@/lib/ems/contract";
 import { ROLE_STATE } from "./helpers/config";
 import { apiList } from "./listing-helpers";
@@ -38,41 +38,56 @@ async function walk(page: Page, urls: string[]): Promise<void> {
   }
 }
 
+/** `walk` as the listing's reader (roles.setup.ts), in a browser context of its own. */
+async function walkSignedIn(browser: Browser, urls: string[]): Promise<void> {
+  const context = await browser.newContext({ storageState: ROLE_STATE.lister });
+  await walk(await context.newPage(), urls);
+  await context.close();
+}
+
 test.describe("every page at 390 and 1,440 px: no sideways scroll, no serious axe violation", () => {
-  test("the listings and their detail pages", async ({ browser }) => {
-    const context = await browser.newContext({ storageState: ROLE_STATE.lister });
-    const page = await context.newPage();
-    const event = (await apiList("events", "per-page=1&sort=-id")).items[0]!;
+  // One test a listing with its detail pages, so the three spread over the workers (together they
+  // took 140 s on one).
+  test("the home page and the webhook groups", async ({ browser }) => {
     const group = (await apiList("webhook-groups", "per-page=1&expand=webhooks&sort=-id")).items[0]!;
-    const webhook = (await apiList("webhooks", "per-page=1&sort=-id")).items[0]!;
-    await walk(page, [
+    await walkSignedIn(browser, [
       "/",
       `/webhook-groups?fields=${WEBHOOK_GROUP_FIELDS.join(",")}&expand=webhooks&per-page=50`,
       "/webhook-groups?filter=name%3D*contains*a&filter=id%3E1&searchCondition=or&sort=-id,name&ids=1,x",
       `/webhook-groups/${group.id}`,
+    ]);
+  });
+
+  test("the events", async ({ browser }) => {
+    const event = (await apiList("events", "per-page=1&sort=-id")).items[0]!;
+    await walkSignedIn(browser, [
       `/events?fields=${EVENT_FIELDS.join(",")}&per-page=50`,
       "/events?filter=status%3D*in*live%7Cdraft&sort=-start_date",
       `/events/${event.id}`,
       "/events/999999",
-      `/webhooks?fields=${WEBHOOK_FIELDS.join(",")}&per-page=50`,
-      `/webhooks/${webhook.id}`,
-      "/webhooks/999999999",
     ]);
-    await context.close();
+  });
+
+  test("the webhooks", async ({ browser }) => {
+    const webhook = (await apiList("webhooks", "per-page=1&sort=-id")).items[0]!;
+    await walkSignedIn(browser, [`/webhooks?fields=${WEBHOOK_FIELDS.join(",")}&per-page=50`, `/webhooks/${webhook.id}`, "/webhooks/999999999"]);
   });
 
   test("the other pages of a signed-in person", async ({ browser }) => {
-    const context = await browser.newContext({ storageState: ROLE_STATE.lister });
-    const page = await context.newPage();
-    await walk(page, ["/coverage", "/coverage?q=Paris&scope=all", "/health", "/changes", "/audit"]);
-    await context.close();
+    await walkSignedIn(browser, ["/coverage", "/coverage?q=Paris&scope=all", "/health", "/changes", "/audit"]);
   });
 
   test("the sections of Settings", async ({ browser }) => {
-    const context = await browser.newContext({ storageState: ROLE_STATE.lister });
-    const page = await context.newPage();
-    await walk(page, ["/settings/credentials", "/settings/budget", "/settings/tracking", "/settings/alerts", "/team", "/account", "/account/sessions", "/views"]);
-    await context.close();
+    await walkSignedIn(browser, [
+      "/settings/credentials",
+      "/settings/budget",
+      "/settings/tracking",
+      "/settings/alerts",
+      "/team",
+      "/account",
+      "/account/sessions",
+      "/views",
+    ]);
   });
 
   test("the pages of a visitor", async ({ browser }) => {

@@ -67,6 +67,44 @@ test("without credentials, a search says how to connect", async ({ page }) => {
   await expect(palette(page)).toHaveCount(0);
 });
 
+test("what is typed right after Ctrl+K lands in the palette: before the page is interactive, and while the palette's code loads", async ({
+  browser,
+  page: signingUp,
+}) => {
+  await signUp(signingUp, newTestUser("type-ahead"));
+  // A browser that has none of the page's scripts yet, and gets them late (a slow network): Ctrl+K
+  // and the typing come before hydration.
+  const page = await (await browser.newContext({ storageState: await signingUp.context().storageState() })).newPage();
+  let releaseScripts = () => {};
+  const scriptsHeld = new Promise<void>((resolve) => (releaseScripts = resolve));
+  await page.route(
+    (url) => url.pathname.startsWith("/_next/static/chunks/") && url.pathname.endsWith(".js"),
+    async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    },
+  );
+  await page.goto("/team", { waitUntil: "commit" });
+  await expect(page.getByTestId("palette-open")).toBeVisible();
+  await page.keyboard.press("Control+K");
+  await page.keyboard.type("zapier h");
+  await expect(page.getByTestId("palette-open")).not.toHaveAttribute("data-ready", "true");
+  releaseScripts();
+  await expect(input(page)).toHaveValue("zapier h", { timeout: 30_000 });
+  await expect(input(page)).toBeFocused();
+  await page.keyboard.type("ooks");
+  await expect(input(page)).toHaveValue("zapier hooks");
+  await page.keyboard.press("Escape");
+  await expect(palette(page)).toHaveCount(0);
+
+  // Interactive, but the palette's own code not yet fetched: typed at once, nothing is lost either.
+  await page.goto("/webhooks");
+  await expect(page.getByTestId("palette-open")).toHaveAttribute("data-ready", "true");
+  await page.keyboard.press("Control+K");
+  await page.keyboard.type("zapier h");
+  await expect(input(page)).toHaveValue("zapier h", { timeout: 30_000 });
+});
+
 test("⌘K finds a webhook by its whole URL and opens its page, finds an event by name, and runs actions (export, new view)", async ({ page }) => {
   await signUpWithSandbox(page, "palette-records");
   const hooks = await apiList("webhooks", "fields=id,name,url&sort=id&per-page=50");
@@ -105,8 +143,9 @@ test("⌘K finds a webhook by its whole URL and opens its page, finds an event b
   const download = page.waitForEvent("download");
   await input(page).press("Enter");
   expect((await download).suggestedFilename()).toMatch(/\.csv$/);
-  await expect(page.getByTestId("palette-task")).toHaveText(/^Exported \d+ rows as CSV\.$/, { timeout: 30_000 });
-  await page.keyboard.press("Escape");
+  // Done, the palette closes and a toast says what was saved.
+  await expect(page.getByText(/^Exported \d+ rows as CSV\.$/)).toBeVisible({ timeout: 30_000 });
+  await expect(palette(page)).toHaveCount(0);
   await openWithKeyboard(page);
   await input(page).fill("new view");
   await input(page).press("Enter");

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { ListFilter } from "lucide-react";
 import type { HealthMuteRecord } from "@/lib/health/mutes";
 import { WHOLE_RULE } from "@/lib/health/mutes";
 import type { HealthRow, RuleGroup } from "@/lib/health/list";
@@ -33,19 +34,23 @@ function RecordCell({ subjects, groupFilterHref }: { subjects: readonly FindingS
         <Link
           href={groupFilterHref(groupId)}
           prefetch={false}
-          className="shrink-0 rounded px-1 text-xs text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+          className="inline-flex shrink-0 items-center gap-0.5 self-center rounded px-1 text-xs text-slate-500 hover:bg-slate-100 hover:text-slate-900"
           title="Show only this group's findings"
           aria-label={`Only group ${groupId}'s findings`}
           data-testid="finding-group-filter"
         >
-          ⊂
+          <ListFilter aria-hidden className="size-3.5" />
+          <span className="hidden xl:inline">this group</span>
         </Link>
       ) : null}
     </span>
   );
 }
 
-/** One finding: severity, the record, why in one line (whole on hover and on a phone), what to do. */
+/**
+ * One finding: severity, the record, why (the whole text, wrapped: a hover tooltip is out of reach for
+ * touch and keyboard users), what to do.
+ */
 function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMuteRecord>; canMute: boolean; groupFilterHref: (groupId: number) => string }) {
   const { finding, mute } = row;
   // A check whose fix is mechanical drafts it as a plan (lib/plans/fixes.ts): reviewed before anything changes.
@@ -58,11 +63,7 @@ function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMu
     >
       <SeverityBadge severity={finding.severity} />
       <RecordCell subjects={finding.subjects} groupFilterHref={groupFilterHref} />
-      <p
-        className="col-span-3 row-start-2 line-clamp-2 min-w-0 text-slate-700 lg:col-span-1 lg:row-start-auto lg:truncate"
-        title={finding.message}
-        data-testid="finding-message"
-      >
+      <p className="col-span-3 row-start-2 min-w-0 text-slate-700 [overflow-wrap:anywhere] lg:col-span-1 lg:row-start-auto" data-testid="finding-message">
         {finding.message}
         {mute ? <span className="ml-1 text-xs text-slate-500">(muted: “{mute.reason}”)</span> : null}
       </p>

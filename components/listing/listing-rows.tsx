@@ -6,6 +6,7 @@ import type { EmsResource } from "@/lib/ems/contract";
 import type { TableCell, TableColumn, TableRow, WebhookLine } from "@/lib/listing/table-rows";
 import { ANCHOR_PREFIX } from "@/lib/listing/anchors";
 import { TRIGGER_LETTERS } from "@/lib/listing/trigger-letters";
+import { formatCount } from "@/lib/listing/format";
 import { GroupFindingsBadge, useGroupFindings } from "./group-findings";
 import { StatusBadge } from "./status-badge";
 
@@ -131,7 +132,7 @@ function Collapsed({ items, code }: { items: string[]; code: boolean }) {
       {items.slice(0, 2).join(", ")}
       {rest.length > 0 ? (
         <span className="more-badge" title={rest.join(", ")}>
-          {`+${rest.length}`}
+          {`+${formatCount(rest.length)}`}
           <span className="sr-only">{` more: ${rest.join(", ")}`}</span>
         </span>
       ) : null}
@@ -312,9 +313,9 @@ function webhooksSummary(webhooks: WebhookLine[]): string[] {
         ? "all enabled"
         : disabled === webhooks.length
           ? "all disabled"
-          : `${webhooks.length - disabled} enabled, ${disabled} disabled`;
+          : `${formatCount(webhooks.length - disabled)} enabled, ${formatCount(disabled)} disabled`;
   const hosts = [...new Set(webhooks.map((hook) => hostOf(hook[1])).filter(Boolean))];
-  return [`${webhooks.length} webhook${webhooks.length === 1 ? "" : "s"}`, state, ...hosts];
+  return [`${formatCount(webhooks.length)} webhook${webhooks.length === 1 ? "" : "s"}`, state, ...hosts];
 }
 
 function hostOf(url: string): string {

@@ -126,7 +126,7 @@ export function BulkEditForm({
             </option>
             {groups.map((group) => (
               <option key={group.id} value={group.id}>
-                {group.name} (#{group.id})
+                {group.name} (group {group.id})
               </option>
             ))}
           </select>

@@ -60,7 +60,7 @@ export function WebhookEditForm({
             <option value="">No group</option>
             {groups.map((group) => (
               <option key={group.id} value={group.id}>
-                {group.name} (#{group.id})
+                {group.name} (group {group.id})
               </option>
             ))}
           </select>
@@ -75,7 +75,7 @@ export function WebhookEditForm({
           required
           maxLength={2048}
           className="md:col-span-2"
-          hint="Where the EMS sends the data: changing it sends registrant data there."
+          hint="Where the EMS sends what this webhook fires for: a new address receives it from the first delivery on."
         />
         <div>
           <label htmlFor="field-trigger_object" className="block text-sm font-medium text-slate-700">

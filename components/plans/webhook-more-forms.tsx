@@ -21,7 +21,7 @@ function DuplicateForm({ id, groups }: { id: number; groups: { id: number; name:
           <option value="">No group</option>
           {groups.map((group) => (
             <option key={group.id} value={group.id}>
-              {group.name} (#{group.id})
+              {group.name} (group {group.id})
             </option>
           ))}
         </select>

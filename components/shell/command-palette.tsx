@@ -1,5 +1,8 @@
+import { headers } from "next/headers";
+import { nonceOf } from "@/lib/security/content-security-policy";
 import { PaletteLauncher, type PalettePage } from "./palette-launcher";
 import { requestIsMac } from "./platform";
+import { TYPE_AHEAD_SCRIPT } from "./type-ahead";
 
 export type { PalettePage };
 
@@ -8,5 +11,12 @@ export type { PalettePage };
  * server whether to write its shortcut ⌘K or Ctrl K: the first HTML is right, nothing flips.
  */
 export async function CommandPalette({ pages }: { pages: PalettePage[] }) {
-  return <PaletteLauncher pages={pages} mac={await requestIsMac()} />;
+  const policy = (await headers()).get("content-security-policy");
+  return (
+    <>
+      {/* Keeps the keys typed after ⌘K until the palette can take them (type-ahead.ts). */}
+      <script nonce={policy ? (nonceOf(policy) ?? undefined) : undefined} dangerouslySetInnerHTML={{ __html: TYPE_AHEAD_SCRIPT }} />
+      <PaletteLauncher pages={pages} mac={await requestIsMac()} />
+    </>
+  );
 }

@@ -15,6 +15,8 @@ import { syncNowAction } from "@/lib/actions/history/sync-now";
 import { useActionForm } from "@/components/forms/use-action-form";
 import type { PalettePage } from "./palette-launcher";
 import { SHOW_SHORTCUTS_EVENT } from "./shortcut-keys";
+import { takeTyped } from "./type-ahead";
+import { toast } from "@/components/ui/toast";
 
 type Remote<T> = { status: "idle" } | { status: "loading" } | { status: "ok"; data: T } | { status: "error"; message: string };
 type Found = { webhooks: PaletteWebhook[]; webhookTotal: number; events: PaletteEvent[]; eventTotal: number };
@@ -182,6 +184,11 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
         : null;
 
   const listing = LISTINGS[pathname];
+  // A finished export has nothing left to show here: the palette closes and a toast says what was saved.
+  function finished(text: string) {
+    toast.success(text);
+    onClose();
+  }
   async function exportList() {
     const abort = new AbortController();
     exportAbortRef.current = abort;
@@ -193,7 +200,7 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
         if (!response.ok)
           throw new AnswerError((await jsonBodyOrNull<{ error?: string }>(response))?.error ?? `The export failed (${response.status}).`, response.status);
         save(await response.blob(), `health-findings-${new Date().toISOString().slice(0, 10)}.csv`);
-        setTask({ status: "done", text: "Exported the findings as CSV." });
+        finished("Exported the findings as CSV.");
         return;
       }
       const params = new URLSearchParams(listOptions());
@@ -222,7 +229,7 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
       });
       if (failed) throw new AnswerError(failed, 502);
       save(new Blob(chunks, { type: "text/csv;charset=utf-8" }), filename);
-      setTask({ status: "done", text: `Exported ${rows.toLocaleString("en-US")} rows as CSV.` });
+      finished(`Exported ${rows.toLocaleString("en-US")} rows as CSV.`);
     } catch (error) {
       if (abort.signal.aborted) return;
       setTask({ status: "error", text: error instanceof AnswerError ? error.message : "The export stopped before the end; nothing was saved. Please try again." });
@@ -301,6 +308,9 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
           onOpenAutoFocus={(event) => {
             event.preventDefault();
             inputRef.current?.focus();
+            // What was typed while the palette loaded (type-ahead.ts); from here on keys reach the input.
+            const typed = takeTyped();
+            if (typed) setQuery((current) => current + typed);
           }}
           // Handled here, so a side panel under the palette does not close on the same key.
           onEscapeKeyDown={(event) => {

@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import dynamic from "next/dynamic";
 import { Search } from "lucide-react";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { expectTyping, takeOverShortcut } from "./type-ahead";
 
 /** A page the palette jumps to (the navigation's items, and a few more). */
 export interface PalettePage {
@@ -26,10 +27,16 @@ export function PaletteLauncher({ pages, mac }: { pages: PalettePage[]; mac: boo
   const ready = useHydrated();
 
   useEffect(() => {
+    // ⌘K pressed before the page was interactive (components/shell/type-ahead.ts kept it): opened as
+    // soon as hydration has finished, like a key pressed now.
+    if (takeOverShortcut()) queueMicrotask(() => setOpen(true));
     function onKeyDown(event: KeyboardEvent) {
       if ((event.metaKey || event.ctrlKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "k") {
         event.preventDefault();
-        setOpen((was) => !was);
+        setOpen((was) => {
+          if (!was) expectTyping();
+          return !was;
+        });
       }
     }
     document.addEventListener("keydown", onKeyDown);
@@ -40,7 +47,10 @@ export function PaletteLauncher({ pages, mac }: { pages: PalettePage[]; mac: boo
     <>
       <button
         type="button"
-        onClick={() => setOpen(true)}
+        onClick={() => {
+          expectTyping();
+          setOpen(true);
+        }}
         className="flex shrink-0 items-center gap-2 rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-600 hover:bg-slate-50"
         aria-label="Search webhooks, events, pages and actions"
         aria-keyshortcuts={mac ? "Meta+K" : "Control+K"}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { formatCount } from "@/lib/listing/format";
 import { Suspense } from "react";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import type { GroupHistoryData } from "@/lib/history/group-history";
@@ -149,7 +150,7 @@ async function StatusLine({ webhook, surroundings }: { webhook: WebhookForPage; 
     if (firing.state === "disabled" && found.liveEventCount > 0 && !found.findings.some((finding) => finding.ruleId === "disabled-webhook-live-event")) {
       items.push(
         <Notice key="disabled-live" tone="warning" testId="webhook-disabled-live">
-          Disabled, but set up for {found.liveEventCount} live {found.liveEventCount === 1 ? "event" : "events"}.
+          Disabled, but set up for {formatCount(found.liveEventCount)} live {found.liveEventCount === 1 ? "event" : "events"}.
         </Notice>,
       );
     }
@@ -206,6 +207,14 @@ function EventTable({ events }: { events: WebhookEventCoverage[] }) {
   const shown = [...events].sort((a, b) => Number(b.live) - Number(a.live)).slice(0, EVENTS_SHOWN);
   return (
     <>
+      <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600" data-testid="trigger-marks-legend">
+        <span className="trigger-marks" aria-hidden>
+          <span data-on="">I</span>
+          <span data-on="">U</span>
+          <span data-on="">D</span>
+        </span>
+        Insert, update and delete: marked where this webhook fires for the event.
+      </p>
       <ul className="divide-y divide-slate-200 rounded-md border border-slate-200 bg-white" data-testid="webhook-events-list">
         {shown.map((event) => (
           <li key={event.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-1.5">

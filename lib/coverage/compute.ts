@@ -14,6 +14,7 @@ import {
   type SetupData,
   type TriggerKey,
 } from "@/lib/setup/setup-data";
+import { neverFiresReasons } from "@/lib/setup/webhook-status";
 
 /**
  * The coverage grid: for each event, which webhooks fire on each trigger (object + action), and
@@ -87,6 +88,8 @@ export interface CoverageReport {
   events: EventCoverage[];
   /** webhooks the grid cannot place because their events or trigger object are unknown */
   unplacedWebhooks: number;
+  /** webhooks in no cell because insert, update and delete are all off: they never fire */
+  neverFiringWebhooks: number;
 }
 
 export interface CoverageOptions {
@@ -143,18 +146,21 @@ function placeWebhook(group: WebhookGroup, hook: Webhook): PlacedWebhook {
  * Every webhook of the account (or those `include` keeps) that has a trigger and known events;
  * how many have not.
  */
-function placeWebhooks(data: SetupData, include?: (hook: Webhook) => boolean): { placed: PlacedWebhook[]; unplaced: number } {
+function placeWebhooks(data: SetupData, include?: (hook: Webhook) => boolean): { placed: PlacedWebhook[]; unplaced: number; neverFiring: number } {
   const placed: PlacedWebhook[] = [];
   let unplaced = 0;
+  let neverFiring = 0;
   for (const group of data.groups) {
     for (const hook of group.webhooks ?? []) {
       if (include && !include(hook)) continue;
       const webhook = placeWebhook(group, hook);
-      if (webhook.triggers.length === 0 || webhook.scope.kind === "unknown") unplaced++;
-      else placed.push(webhook);
+      if (webhook.triggers.length > 0 && webhook.scope.kind !== "unknown") placed.push(webhook);
+      // No trigger because every action is off is known, not unknown: such a webhook never fires.
+      else if (neverFiresReasons(hook).includes("no-actions")) neverFiring++;
+      else unplaced++;
     }
   }
-  return { placed, unplaced };
+  return { placed, unplaced, neverFiring };
 }
 
 /** Set up for the event (enabled or not): catch-all, or listing it. */
@@ -301,7 +307,7 @@ function requiredColumnsOf(triggers: readonly TriggerKey[], required: readonly T
 export function computeCoverage(data: SetupData, options: CoverageOptions): CoverageReport {
   const today = utcDay(options.now);
   const required = options.requiredTriggers ?? [];
-  const { placed, unplaced } = placeWebhooks(data);
+  const { placed, unplaced, neverFiring } = placeWebhooks(data);
   const triggers = columnsOf(placed, required);
   const index = indexByColumn(placed, triggers);
   const shared = sharedColumns(index);
@@ -311,7 +317,7 @@ export function computeCoverage(data: SetupData, options: CoverageOptions): Cove
     if (options.statuses !== "all" && isEnded(event, today)) continue;
     events.push(eventCoverage(event, today, index, shared, requiredColumns));
   }
-  return { triggers, events, unplacedWebhooks: unplaced };
+  return { triggers, events, unplacedWebhooks: unplaced, neverFiringWebhooks: neverFiring };
 }
 
 export interface SingleEventCoverage extends EventCoverage {

@@ -44,7 +44,13 @@ export interface ChecklistFacts {
 export function checklistOf(facts: ChecklistFacts): Checklist | null {
   if (facts.dismissed) return null;
   const all: ChecklistStep[] = [
-    { key: "connect", label: "Connect an account", href: "/settings/credentials", hint: "Use the sandbox or your own EMS credentials", done: facts.connected },
+    {
+      key: "connect",
+      label: "Connect your EMS account",
+      href: "/settings/credentials",
+      hint: "Your EMS API key and secret, or the built-in sandbox to try things out",
+      done: facts.connected,
+    },
     { key: "groups", label: "See your webhook groups", href: "/webhook-groups", hint: "Open the list with working credentials", done: facts.groupsSeen },
     { key: "view", label: "Save a view", href: "/webhook-groups", hint: "Filter or sort the list, then save it as a view", done: facts.hasOwnView },
     { key: "invite", label: "Invite a teammate", href: "/team", hint: "Create an invitation link on the Team page", done: facts.invitedSomeone },

@@ -214,7 +214,23 @@ describe("missing fields", () => {
   });
 
   it("handles groups without webhooks and no data", () => {
-    expect(computeCoverage({ groups: [{ id: 1 }], events: [] }, { now: NOW })).toEqual({ triggers: [], events: [], unplacedWebhooks: 0 });
+    expect(computeCoverage({ groups: [{ id: 1 }], events: [] }, { now: NOW })).toEqual({ triggers: [], events: [], unplacedWebhooks: 0, neverFiringWebhooks: 0 });
+  });
+
+  it("count a webhook with insert, update and delete all off as never firing, not as unknown", () => {
+    const data = setup([
+      group({
+        webhooks: [
+          webhook({ id: 1, trigger_on_insert: false, trigger_on_update: false, trigger_on_delete: false }),
+          webhook({ id: 2, trigger_on_insert: false, trigger_on_update: false, trigger_on_delete: false, event_ids: undefined, any_event: undefined }),
+          webhook({ id: 3, trigger_object: undefined }),
+          webhook({ id: 4 }),
+        ],
+      }),
+    ]);
+    const report = computeCoverage(data, { now: NOW });
+    expect(report.neverFiringWebhooks).toBe(2);
+    expect(report.unplacedWebhooks).toBe(1);
   });
 });
 

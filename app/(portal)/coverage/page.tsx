@@ -178,8 +178,17 @@ function CoverageBody({
           ) : null}
         </nav>
       ) : null}
+      {report.neverFiringWebhooks > 0 ? (
+        <p className="text-xs text-slate-600" data-testid="coverage-never-firing">
+          {formatCount(report.neverFiringWebhooks)} {report.neverFiringWebhooks === 1 ? "webhook never fires" : "webhooks never fire"} (insert, update and delete are all
+          off), so no cell lists {report.neverFiringWebhooks === 1 ? "it" : "them"}.
+        </p>
+      ) : null}
       {report.unplacedWebhooks > 0 ? (
-        <p className="text-xs text-slate-600">{formatCount(report.unplacedWebhooks)} webhooks are not shown: the API did not say which events or object they fire for.</p>
+        <p className="text-xs text-slate-600" data-testid="coverage-unplaced">
+          {formatCount(report.unplacedWebhooks)} {report.unplacedWebhooks === 1 ? "webhook is" : "webhooks are"} not shown: the API did not say which events or object{" "}
+          {report.unplacedWebhooks === 1 ? "it fires" : "they fire"} for.
+        </p>
       ) : null}
     </>
   );

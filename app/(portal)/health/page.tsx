@@ -99,7 +99,7 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthRe
         <span className="font-medium text-sky-800">
           {report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}
         </span>
-        {report.muted.length > 0 ? <span className="text-slate-600">{report.muted.length} muted</span> : null}
+        {report.muted.length > 0 ? <span className="text-slate-600">{formatCount(report.muted.length)} muted</span> : null}
         <span className="text-slate-500">in the whole account</span>
       </p>
       {report.active.length === 0 && report.muted.length === 0 ? (

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { formatCount } from "@/lib/listing/format";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireActor } from "@/lib/auth/session";
@@ -79,7 +80,9 @@ function WhatFires({ coverage, required }: { coverage: SingleEventCoverage; requ
                   <WebhookLine webhook={webhook} />
                 </Link>
               ))}
-              {cell.anyEventWebhooks.length > 0 ? <span className="block text-slate-500">{cell.anyEventWebhooks.length} of these fire for every event.</span> : null}
+              {cell.anyEventWebhooks.length > 0 ? (
+                <span className="block text-slate-500">{formatCount(cell.anyEventWebhooks.length)} of these fire for every event.</span>
+              ) : null}
             </div>
           </li>
         );

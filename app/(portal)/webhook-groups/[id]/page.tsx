@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { formatCount } from "@/lib/listing/format";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { notFound } from "next/navigation";
@@ -71,7 +72,7 @@ function GroupDetails({
       </dl>
       <section aria-labelledby="webhooks-heading" className="space-y-2">
         <h2 id="webhooks-heading" className="text-lg font-semibold text-slate-900">
-          Webhooks <span className="text-sm font-normal text-slate-600">({webhooks.length})</span>
+          Webhooks <span className="text-sm font-normal text-slate-600">({formatCount(webhooks.length)})</span>
         </h2>
         <TargetFlashScope>
           <WebhookDetailsList groupId={group.id} webhooks={webhooks} eventNames={eventNames} />
