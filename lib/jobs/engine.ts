@@ -44,7 +44,6 @@ export function runDeadline(job: Pick<JobDefinition, "expireInSeconds">, started
   return startedAt + job.expireInSeconds * RUN_SHARE_OF_EXPIRY * 1000;
 }
 
-
 export interface JobEngineOptions {
   connectionString: string;
   /** Connections of the engine's own pool, besides the app's (default 3). */

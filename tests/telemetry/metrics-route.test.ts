@@ -50,10 +50,26 @@ describe("GET /api/metrics", () => {
     vi.stubEnv("METRICS_TOKEN", TOKEN);
     const context = { signal: new AbortController().signal, trigger: "engine" as const };
     const job = (run: JobDefinition["run"]): JobDefinition => ({ name: "scraped-job", expireInSeconds: 60, retryLimit: 0, run });
-    await runObserved(job(async () => ({ deleted: 1 })), context, undefined);
-    await runObserved(job(async () => ({ deleted: 500, unfinished: true })), context, undefined);
-    await runObserved(job(async () => ({ deleted: 500, unfinished: true })), context, undefined);
-    await runObserved(job(async () => Promise.reject(new Error("gone"))), context, undefined).catch(() => undefined);
+    await runObserved(
+      job(async () => ({ deleted: 1 })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => ({ deleted: 500, unfinished: true })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => ({ deleted: 500, unfinished: true })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => Promise.reject(new Error("gone"))),
+      context,
+      undefined,
+    ).catch(() => undefined);
     const text = await (await get(`Bearer ${TOKEN}`)).text();
     expect(text).toMatch(/^job_duration_seconds_count\{job="scraped-job",result="ok"\} 1$/m);
     expect(text).toMatch(/^job_duration_seconds_count\{job="scraped-job",result="unfinished"\} 2$/m);
