@@ -56,6 +56,16 @@ describe("the standalone server's JSON output", () => {
     expect(stderr[0]).not.toMatch(/\bat |\[eval\]/);
   });
 
+  it("drops an inspected field that may hold a secret (a pg client's secretKey, a password)", () => {
+    const { stderr } = run(`
+      const error = Object.assign(new Error("idle client died"), { client: { processID: 77, secretKey: 123456789, password: "hunter2" } });
+      console.error(error);
+    `);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toContain("idle client died");
+    expect(stderr[0]).not.toMatch(/123456789|hunter2/);
+  });
+
   it("does not print an error that instrumentation.ts logs (Next prints it just before), and prints the others", () => {
     const { stderr } = run(`
       const error = new Error("logged by onRequestError");

@@ -24,6 +24,9 @@ const INSTALLED = Symbol.for("ems-portal.json-output");
 // Colours and other terminal escapes, which Next adds even when the output is not a terminal.
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const STACK_FRAME = /^\s+at\s/;
+// An inspected object's field that may hold a secret (a pg client's `secretKey`, a `password`, a
+// token): the line is dropped, as lib/log.ts drops such fields from the portal's own lines.
+const SECRET_FIELD = /(secret|password|token|authorization|cookie|apikey)\w*['"]?\s*:/i;
 
 function jsonMode(env) {
   return env.LOG_FORMAT ? env.LOG_FORMAT === "json" : env.NODE_ENV !== "development";
@@ -52,7 +55,7 @@ function levelOf(firstLine, stream) {
 
 /** One write's lines (not JSON) as one JSON line. */
 function toJsonLine(lines, stream) {
-  const kept = lines.map((line) => line.replace(ANSI, "").trimEnd()).filter((line) => line.trim() !== "" && !STACK_FRAME.test(line));
+  const kept = lines.map((line) => line.replace(ANSI, "").trimEnd()).filter((line) => line.trim() !== "" && !STACK_FRAME.test(line) && !SECRET_FIELD.test(line));
   if (kept.length === 0) return null;
   const entry = { level: levelOf(kept[0], stream), time: new Date().toISOString(), event: "next.output", msg: kept[0].trim() };
   if (kept.length > 1) entry.detail = kept.slice(1).join("\n").slice(0, DETAIL_MAX);
