@@ -93,6 +93,33 @@ describe("a connection lost while its query runs", () => {
     expect(asDatabaseUnavailable(error), String(error)).toBeInstanceOf(DatabaseUnavailableError);
   });
 
+  it("is recognised in each form a driver or Prisma reports it, and nothing else is", () => {
+    const outages: unknown[] = [
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+      Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+      new Error("Connection terminated unexpectedly"),
+      new Error("Invalid `prisma.user.findMany()` invocation:\n\nConnection terminated unexpectedly"),
+      new Error("timeout exceeded when trying to connect"),
+      Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+      Object.assign(new Error("terminating connection due to unexpected postmaster exit"), { code: "57P02" }),
+      Object.assign(new Error("the database system is starting up"), { code: "57P03" }),
+      Object.assign(new Error("connection failure"), { code: "08006" }),
+      Object.assign(new Error("Can't reach database server"), { code: "P1001" }),
+      Object.assign(new Error("Server has closed the connection."), { code: "P1017" }),
+      Object.assign(new Error("Timed out fetching a new connection from the connection pool."), { code: "P2024" }),
+      { kind: "postgres", code: "57P01" },
+      { meta: { driverAdapterError: { cause: { kind: "DatabaseNotReachable" } } } },
+    ];
+    for (const error of outages) expect(asDatabaseUnavailable(error), JSON.stringify(String((error as Error).message ?? error))).toBeInstanceOf(DatabaseUnavailableError);
+    const others: unknown[] = [
+      Object.assign(new Error("duplicate key value violates unique constraint"), { code: "23505" }),
+      Object.assign(new Error("Unique constraint failed"), { code: "P2002" }),
+      new Error("The connection to the EMS was terminated"),
+      new TypeError("Cannot read properties of undefined"),
+    ];
+    for (const error of others) expect(asDatabaseUnavailable(error), String(error)).toBeNull();
+  });
+
   it("is no outage when the query itself is wrong", async () => {
     await useDatabase(inject("databaseUrl"));
     const error = await failureOf(prisma.$queryRawUnsafe(`SELECT * FROM no_such_table_here`));
