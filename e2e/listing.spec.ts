@@ -300,6 +300,46 @@ test.describe("webhook groups listing", () => {
   });
 });
 
+test.describe("webhooks listing", () => {
+  test("the search box finds by name, URL or host what the palette finds, with the same count; a text the EMS cannot search for says why", async ({ page }) => {
+    const sample = await apiList("webhooks", "fields=id,url&per-page=1&sort=id");
+    // A word of a host, as someone looking for "their Zapier hooks" would type it.
+    const word = new URL(String(sample.items[0]!.url)).host.split(".").at(-2)!;
+    const search = (field: string) => `search=${encodeURIComponent(`${field}=*contains*${word}`)}`;
+    const expected = (await apiList("webhooks", `${search("name")}&${search("url")}&searchCondition=or&per-page=1`))._meta.totalCount;
+    expect(expected).toBeGreaterThan(0);
+
+    await page.goto("/webhooks?sort=-id");
+    await expect(page.getByTestId("listing-toolbar")).toHaveAttribute("data-ready", "true");
+    const box = page.getByTestId("listing-search");
+    await box.fill(word);
+    await box.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`filter=name%3D\\*contains\\*${word}&filter=url%3D\\*contains\\*${word}&searchCondition=or&sort=-id$`));
+    await expect(page.getByTestId("listing-total")).toContainText(` of ${expected.toLocaleString("en-US")} webhooks`);
+    await expect(box).toHaveValue(word);
+
+    // The palette counts the same records.
+    await page.keyboard.press("Control+K");
+    await page.getByTestId("palette-input").fill(word);
+    if (expected > 8) await expect(page.getByRole("option", { name: `All ${expected.toLocaleString("en-US")} matching webhooks` })).toBeVisible({ timeout: 15_000 });
+    else await expect(page.getByTestId("palette-webhook")).toHaveCount(expected, { timeout: 15_000 });
+    await page.keyboard.press("Escape");
+
+    // "&" cannot be searched for: said beside the box, the text kept, the list unchanged.
+    await box.fill(`${word}&co`);
+    await box.press("Enter");
+    await expect(page.getByTestId("listing-search-problem")).toHaveText("The EMS API cannot search for “&”: search for the part before or after it.");
+    await expect(box).toHaveValue(`${word}&co`);
+    await expect(page).toHaveURL(/searchCondition=or&sort=-id$/);
+
+    // Escape clears the search, keeping the sort.
+    await box.fill(word);
+    await box.press("Escape");
+    await expect(page).toHaveURL(/\/webhooks\?sort=-id$/);
+    await expect(box).toHaveValue("");
+  });
+});
+
 test.describe("the table", () => {
   test("sort by two columns: click, shift-click, the sort in words, then off", async ({ page }) => {
     await page.goto("/events");

@@ -39,8 +39,8 @@ function RecordCell({ subjects, groupFilterHref }: { subjects: readonly FindingS
           aria-label={`Only group ${groupId}'s findings`}
           data-testid="finding-group-filter"
         >
+          {/* The filter icon the lists' "+ Filter" uses: a funnel, not a symbol to decode. */}
           <ListFilter aria-hidden className="size-3.5" />
-          <span className="hidden xl:inline">this group</span>
         </Link>
       ) : null}
     </span>

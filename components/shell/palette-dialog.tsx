@@ -7,6 +7,7 @@ import { Dialog } from "radix-ui";
 import { Bookmark, CalendarDays, Download, FileText, Hash, Keyboard, List, Loader2, LogOut, Plus, RefreshCw, Search, Star, Webhook } from "lucide-react";
 import type { PaletteEvent, PaletteSyncTarget, PaletteView, PaletteWebhook } from "@/lib/palette/palette";
 import { listingTitle } from "@/lib/listing/titles";
+import { textSearchListHref } from "@/lib/listing/text-search";
 import { RECORD_SEARCH_MAX, RECORD_SEARCH_MIN } from "@/lib/palette/limits";
 import { jsonBodyOrNull } from "@/lib/http/json-body";
 import { readExportEvents } from "@/lib/listing/export-events";
@@ -387,19 +388,7 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
                     </Command.Item>
                   ))}
                   {found.data.webhookTotal > found.data.webhooks.length ? (
-                    <Command.Item
-                      value="webhook-all"
-                      onSelect={() =>
-                        go(
-                          `/webhooks?${new URLSearchParams([
-                            ["filter", `name=*contains*${trimmed}`],
-                            ["filter", `url=*contains*${trimmed}`],
-                            ["searchCondition", "or"],
-                          ]).toString()}`,
-                        )
-                      }
-                      className={itemClass}
-                    >
+                    <Command.Item value="webhook-all" onSelect={() => go(textSearchListHref("webhooks", trimmed))} className={itemClass}>
                       <List aria-hidden className={icon} />
                       All {found.data.webhookTotal.toLocaleString("en-US")} matching webhooks
                     </Command.Item>
@@ -422,11 +411,7 @@ export function PaletteDialog({ pages, mac, onClose }: { pages: PalettePage[]; m
                     </Command.Item>
                   ))}
                   {found.data.eventTotal > found.data.events.length ? (
-                    <Command.Item
-                      value="event-all"
-                      onSelect={() => go(`/events?${new URLSearchParams({ filter: `name=*contains*${trimmed}` }).toString()}`)}
-                      className={itemClass}
-                    >
+                    <Command.Item value="event-all" onSelect={() => go(textSearchListHref("events", trimmed))} className={itemClass}>
                       <List aria-hidden className={icon} />
                       All {found.data.eventTotal.toLocaleString("en-US")} matching events
                     </Command.Item>

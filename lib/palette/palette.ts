@@ -5,6 +5,7 @@ import type { Actor } from "@/lib/access/actor";
 import { FAILURE_STATUS } from "@/lib/ems-access/shared-read";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
+import { textSearchFilters } from "@/lib/listing/text-search";
 import { canManageTeam } from "@/lib/access/roles";
 import { listTrackers } from "@/lib/history/trackers";
 import { inShowingOrder, listViews, viewHref } from "@/lib/views/views";
@@ -70,8 +71,6 @@ export interface PaletteEvent {
 export type RecordSearchOutcome =
   { kind: "ok"; webhooks: PaletteWebhook[]; webhookTotal: number; events: PaletteEvent[]; eventTotal: number } | { kind: "failed"; status: number; message: string };
 
-const WHOLE_NUMBER = /^\d{1,12}$/;
-
 function hostOf(url: string): string {
   try {
     return new URL(url).host;
@@ -89,17 +88,17 @@ const positiveId = (value: unknown) => {
 
 /**
  * Webhooks whose name or URL (so also its host) contains `query`, and events whose name contains
- * it, or the record with that id when `query` is a number: the first few of each, by name, read
+ * it, or the record with that id when `query` is a number (lib/listing/text-search.ts, as a list's
+ * search box finds them): the first few of each, by name, read
  * with the actor's own credential through the listings' loader (shared answers, budget, error
  * handling included), two EMS calls side by side. `query` is already checked
  * (lib/palette/validation.ts). A failure of either read is the answer: both use one credential.
  */
 export async function searchRecords(actor: Actor, query: string): Promise<RecordSearchOutcome> {
-  const byId = WHOLE_NUMBER.test(query) ? [{ field: "id", operator: "=", value: query }] : [];
   const webhookState = {
     ...parseListingSearchParams("webhooks", {}),
     fields: ["id", "name", "url", "enabled"],
-    filters: [{ field: "name", operator: "=*contains*", value: query }, { field: "url", operator: "=*contains*", value: query }, ...byId],
+    filters: textSearchFilters("webhooks", query),
     searchCondition: "or" as const,
     perPage: RECORD_SEARCH_LIMIT,
     sort: [{ field: "name", direction: "asc" as const }],
@@ -107,7 +106,7 @@ export async function searchRecords(actor: Actor, query: string): Promise<Record
   const eventState = {
     ...parseListingSearchParams("events", {}),
     fields: ["id", "name", "status", "start_date"],
-    filters: [{ field: "name", operator: "=*contains*", value: query }, ...byId],
+    filters: textSearchFilters("events", query),
     searchCondition: "or" as const,
     perPage: RECORD_SEARCH_LIMIT,
     sort: [{ field: "name", direction: "asc" as const }],

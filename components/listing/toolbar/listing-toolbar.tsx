@@ -6,6 +6,7 @@ import type { ListingState } from "@/lib/listing/search-params";
 import { ColumnsMenu } from "./columns-menu";
 import { FilterChips } from "./filter-chips";
 import { IdsControl } from "./ids-control";
+import { SearchBox } from "./search-box";
 import { SortMenu } from "./sort-menu";
 
 /** A key pressed while typing belongs to the field, not to the page's shortcuts. */
@@ -15,7 +16,7 @@ function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * One line above the table: filter chips and "+ Filter" on the left; ids, columns, the sort, export
+ * One line above the table: the search box, filter chips and "+ Filter" on the left; ids, columns, the sort, export
  * and the data's age with the API budget (`tools`, when the rows came) on the right. Everything applies at once by client navigation to the new address (the address stays
  * the whole truth: a link reproduces the page). Keys: `/` goes to the filters, `f` adds one.
  */
@@ -47,6 +48,9 @@ export function ListingToolbar({ state, tools }: { state: ListingState; tools?: 
     <div className="flex flex-wrap items-start gap-2" role="group" aria-label="Listing options" data-testid="listing-toolbar" data-ready={ready ? "true" : undefined}>
       {/* On a phone the chips have a line of their own: squeezed beside the buttons, "+ Filter" ran under them. */}
       {/* At least room for "+ Filter" and a chip: the tools wrap to a line of their own before they cover it. */}
+      <div className="max-sm:basis-full">
+        <SearchBox key={state.filters.map((filter) => filter.value).join("\n")} state={state} />
+      </div>
       <div className="min-w-48 flex-1 max-sm:basis-full">
         <FilterChips ref={chips} state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
       </div>
