@@ -15,7 +15,12 @@ import { layerZones } from "./eslint/layers.mjs";
 // e2e/, bench/ and prisma/ are not the portal and talk to their own servers.
 export const OUTBOUND_DOOR = "lib/ems/outbound.ts";
 /** Where else connections may be opened: see above (tests/lint/house-rules.test.ts checks they exist). */
-export const OUTBOUND_EXCEPTIONS = { sandbox: "lib/sandbox", mail: "lib/mail/send.ts", httpServer: "lib/auth/forwarded-for.ts" };
+export const OUTBOUND_EXCEPTIONS = {
+  sandbox: "lib/sandbox",
+  mail: "lib/mail/send.ts",
+  httpServer: "lib/auth/forwarded-for.ts",
+  httpServerResponses: "lib/http/outage-response.ts",
+};
 const ONLY_THE_DOOR = `only ${OUTBOUND_DOOR} opens connections (the destination policy lives there).`;
 const CONNECTING_MODULES = ["http", "https", "http2", "tls", "dgram", "undici"];
 const outboundImportPaths = ({ allowNodemailer = false, allowHttpServer = false } = {}) => [
@@ -50,8 +55,9 @@ const silentCatchSyntax = [
   },
 ];
 
-// lib/auth/forwarded-for.ts imports node:http for the portal's own server (it appends each incoming
-// connection's address to X-Forwarded-For), never to connect anywhere.
+// lib/auth/forwarded-for.ts and lib/http/outage-response.ts import node:http for the portal's own
+// server (the first appends each incoming connection's address to X-Forwarded-For, the second
+// answers a page the database's going failed with the outage page), never to connect anywhere.
 const httpServerOnlySyntax = [
   {
     selector: `MemberExpression[object.name=/^https?$/][property.name=/^(request|get|Agent|globalAgent)$/]`,
@@ -154,7 +160,7 @@ const config = [
   },
   { files: [OUTBOUND_EXCEPTIONS.mail], rules: { "no-restricted-imports": ["error", { paths: outboundImportPaths({ allowNodemailer: true }) }] } },
   {
-    files: [OUTBOUND_EXCEPTIONS.httpServer],
+    files: [OUTBOUND_EXCEPTIONS.httpServer, OUTBOUND_EXCEPTIONS.httpServerResponses],
     rules: {
       "no-restricted-imports": ["error", { paths: outboundImportPaths({ allowHttpServer: true }) }],
       "no-restricted-syntax": ["error", ...outboundSyntax, ...httpServerOnlySyntax, ...silentCatchSyntax],

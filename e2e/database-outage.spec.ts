@@ -3,8 +3,10 @@
 // itself (proxy.ts, lib/http/outage-page.ts), a form's action answers a message and keeps what was
 // typed (lib/actions/pipeline.ts), route handlers answer 503 JSON and /api/health 503. Once it is
 // back, pages answer within seconds and the job engine (pg-boss) runs a job sent after the restart.
-// The server and its database are this spec's own (e2e/helpers/own-server.ts): the shared e2e
-// server must never lose its database under the other specs.
+// The database lost WHILE a page's query is in flight (cut between the server and PostgreSQL by a
+// TCP proxy, or the session ended by the server) answers 503 with the same page too, never 500
+// (lib/http/outage-response.ts). The server and its database are this spec's own
+// (e2e/helpers/own-server.ts): the shared e2e server must never lose its database under the other specs.
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { expect, test } from "@playwright/test";
@@ -19,7 +21,8 @@ let server: OwnServer;
 
 test.beforeAll(async () => {
   // Jobs on: the engine must come back by itself after the outage.
-  server = await startOwnServer({ env: { JOBS_ENABLED: "true" } });
+  // Through a proxy the first test holds and cuts.
+  server = await startOwnServer({ env: { JOBS_ENABLED: "true" }, databaseProxy: true });
 });
 
 test.afterAll(async () => {
@@ -45,6 +48,57 @@ async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T
     await client.end();
   }
 }
+
+/** Ends every session of the server's on its database (PostgreSQL's 57P01, "terminating connection due to administrator command"). */
+async function terminateServerSessions(databaseUrl: string): Promise<number> {
+  return onDatabase(databaseUrl, async (client) => {
+    const ended = await client.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,
+    );
+    return ended.rowCount ?? 0;
+  });
+}
+
+test("the database lost while a page's query is in flight: 503 with the outage page, never 500", async ({ browser }, testInfo) => {
+  test.setTimeout(90_000);
+  const proxy = server.proxy!;
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+  try {
+    await signUp(page, newTestUser("cut"));
+    const cuts = [
+      { path: "/team", how: "connection reset" },
+      { path: "/audit", how: "session ended" },
+      { path: "/account", how: "connection reset" },
+      { path: "/team", how: "session ended" },
+      { path: "/events", how: "connection reset" },
+    ] as const;
+    for (const { path, how } of cuts) {
+      // The database answers: the page renders.
+      await expect.poll(async () => (await page.request.get(path, { maxRedirects: 0 })).status(), { timeout: 10_000, message: `${path} before the cut` }).toBe(200);
+      // The page's next query waits in the proxy: it is in flight when the connection goes.
+      proxy.hold();
+      const answering = page.request.get(path, { maxRedirects: 0 });
+      await expect.poll(() => proxy.held(), { timeout: 10_000, message: `${path}: a query in flight` }).toBeGreaterThan(0);
+      if (how === "connection reset") proxy.cut();
+      else expect(await terminateServerSessions(server.databaseUrl)).toBeGreaterThan(0);
+      const answer = await answering;
+      const html = await answer.text();
+      expect(answer.status(), `${path}, ${how}`).toBe(503);
+      expect(html, `${path}, ${how}`).toContain(OUTAGE_HEADING);
+      expect(answer.headers()["retry-after"], `${path}, ${how}`).toMatch(/^\d+$/);
+      proxy.restore();
+    }
+    // And the page is back once the database is.
+    await expect.poll(async () => (await page.request.get("/team")).status(), { timeout: 10_000 }).toBe(200);
+  } catch (error) {
+    await testInfo.attach("server output", { body: server.output(), contentType: "text/plain" });
+    throw error;
+  } finally {
+    proxy.restore();
+    await context.close();
+  }
+});
 
 test("with the database stopped, pages answer 503 with the outage page and forms a message; once it is back, pages and jobs resume", async ({ browser }, testInfo) => {
   test.setTimeout(90_000);

@@ -56,6 +56,41 @@ function maskAuthorizationValues(object: Record<string, unknown>): Record<string
   return copy ?? object;
 }
 
+/** A password in a connection string (`postgresql://user:password@host`), as some drivers quote it. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/gi;
+/** An error message longer than this is cut: a message is a headline, not a dump. */
+const ERROR_MESSAGE_MAX = 500;
+
+/** What a log line says about an error. */
+export interface LoggedError {
+  /** Its class (`PrismaClientKnownRequestError`, `DatabaseError`, `TypeError`, ...). */
+  type: string;
+  /** Its code, when it has one: a SQLSTATE, a Prisma code (`P1001`), a Node code (`ECONNRESET`). */
+  code?: string;
+  message: string;
+}
+
+/**
+ * The one way an error goes into a log line (pino's `err` and `error` fields): its class, code and
+ * message, nothing else. pino's default serializer copies every enumerable property, and some
+ * errors carry whole objects: pg-boss's errors hold the `pg` client (about 3 kB a line, the backend's
+ * processID and secretKey, PostgreSQL's cancel key, among it). No stack: one error, one short line;
+ * the class, code, message and the line's event say where to look.
+ */
+export function serializeError(error: unknown): LoggedError {
+  if (typeof error !== "object" || error === null) return { type: typeof error, message: String(error).slice(0, ERROR_MESSAGE_MAX) };
+  const e = error as { name?: unknown; code?: unknown; message?: unknown };
+  const constructorName = (error as object).constructor?.name;
+  // `name` first (bundling may shorten class names; Prisma sets its own), unless it is generic or a
+  // lower-case word (pg's DatabaseError is named after the protocol message, "error").
+  const named = typeof e.name === "string" && /^[A-Z]/.test(e.name) && e.name !== "Error" ? e.name : undefined;
+  const type = named ?? (constructorName && constructorName !== "Object" ? constructorName : "Error");
+  const code = typeof e.code === "string" || typeof e.code === "number" ? String(e.code) : undefined;
+  const raw = typeof e.message === "string" ? e.message : "";
+  const message = raw.replace(URL_PASSWORD, "$1[redacted]@").replace(AUTHORIZATION_VALUE, "$1 [redacted]").slice(0, ERROR_MESSAGE_MAX);
+  return code === undefined ? { type, message } : { type, code, message };
+}
+
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 export interface LoggerOptions {
@@ -78,6 +113,7 @@ export function createLogger({ level = "info", pretty = false, destination }: Lo
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, remove: true },
+      serializers: { err: serializeError, error: serializeError },
       formatters: {
         level: (label) => ({ level: label }),
         log: maskAuthorizationValues,

@@ -45,6 +45,20 @@ describe("the logger", () => {
     expect(lines.join("\n")).toContain("[redacted]");
   });
 
+  it("logs an error as its class, code and message only: no stack, no attached objects, no password of a connection string", () => {
+    const { logger, parsed, lines } = capture();
+    const failure = Object.assign(new Error("connect failed for postgresql://portal:hunter2-db@db.internal:5432/portal"), {
+      code: "ECONNREFUSED",
+      client: { processID: 4242, secretKey: 123456789, connectionParameters: { password: "hunter2-db" } },
+    });
+    logger.error({ event: "jobs.error", err: failure }, "job engine error");
+    class DatabaseError extends Error {}
+    logger.error({ event: "db.error", error: Object.assign(new DatabaseError("terminating connection"), { name: "error", code: "57P01" }) });
+    expect(parsed()[0]!.err).toEqual({ type: "Error", code: "ECONNREFUSED", message: "connect failed for postgresql://portal:[redacted]@db.internal:5432/portal" });
+    expect(parsed()[1]!.error).toEqual({ type: "DatabaseError", code: "57P01", message: "terminating connection" });
+    expect(lines.join("\n")).not.toMatch(/hunter2|processID|secretKey|stack|\bat /);
+  });
+
   it("honours its level", () => {
     const { logger, parsed } = capture("warn");
     logger.info({ event: "quiet" });

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/db/embedded-postgres";
 import { migrateDeploy } from "../../scripts/db/migrate";
+import { startTcpProxy, type TcpProxy } from "../../tests/support/tcp-proxy";
 import { freePort } from "./free-port";
 import { testServerEnv } from "./server-env";
 
@@ -12,16 +13,26 @@ import { testServerEnv } from "./server-env";
  * serves) on an embedded PostgreSQL of its own, for specs that do what the shared e2e server must
  * never suffer: stopping its database under it (e2e/database-outage.spec.ts). The database keeps
  * its data directory and port across `stopDatabase()` / `startDatabase()`, as a restarted server does.
+ * With `databaseProxy`, the server reaches its database through a TCP proxy the spec can hold and
+ * cut (tests/support/tcp-proxy.ts): the database lost while a page's query is in flight.
  */
 export interface OwnServer {
   baseUrl: string;
+  /** The database itself (not through the proxy), for the spec's own queries. */
   databaseUrl: string;
+  /** The server's environment (its secrets included: a spec checks none of them is logged). */
+  env: NodeJS.ProcessEnv;
+  /** Between the server and its database, when asked for. */
+  proxy: TcpProxy | null;
   /** Stops PostgreSQL as an operator would (smart shutdown, then fast: every session ended). */
   stopDatabase(): Promise<void>;
   /** Starts it again on the same directory and port. */
   startDatabase(): Promise<void>;
   /** What the server printed (for a failing test's report). */
   output(): string;
+  /** All it wrote to stdout and to stderr, each apart, since it started. */
+  stdout(): string;
+  stderr(): string;
   close(): Promise<void>;
 }
 
@@ -42,7 +53,7 @@ export async function waitForHealth(baseUrl: string, server: ChildProcess, timeo
   throw new Error(`the server did not answer /api/health within ${timeoutMs} ms`);
 }
 
-export async function startOwnServer({ env = {} }: { env?: Record<string, string> } = {}): Promise<OwnServer> {
+export async function startOwnServer({ env = {}, databaseProxy = false }: { env?: Record<string, string>; databaseProxy?: boolean } = {}): Promise<OwnServer> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first.`);
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ems-own-server-"));
   // As root the server runs as the `postgres` user (scripts/db/embedded-postgres.ts): it must reach the directory.
@@ -54,16 +65,27 @@ export async function startOwnServer({ env = {} }: { env?: Record<string, string
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
+  const written = { stdout: "", stderr: "" };
   let server: ChildProcess | null = null;
+  let proxy: TcpProxy | null = null;
+  const serverEnv = { ...testServerEnv({ port, databaseUrl, baseUrl }), ...env };
   try {
     await migrateDeploy(databaseUrl, { quiet: true });
-    server = spawn(process.execPath, [path.resolve(SERVER)], { env: { ...testServerEnv({ port, databaseUrl, baseUrl }), ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
-    server.stdout!.on("data", keep);
-    server.stderr!.on("data", keep);
+    if (databaseProxy) {
+      proxy = await startTcpProxy({ host: "127.0.0.1", port: databasePort });
+      serverEnv.DATABASE_URL = proxy.urlFor(databaseUrl);
+    }
+    server = spawn(process.execPath, [path.resolve(SERVER)], { env: serverEnv, stdio: ["ignore", "pipe", "pipe"] });
+    for (const stream of ["stdout", "stderr"] as const) {
+      server[stream]!.on("data", (chunk: Buffer) => {
+        output = (output + chunk.toString()).slice(-20_000);
+        written[stream] = (written[stream] + chunk.toString()).slice(-5_000_000);
+      });
+    }
     await waitForHealth(baseUrl, server, 30_000);
   } catch (error) {
     server?.kill("SIGKILL");
+    await proxy?.close();
     await db.stop();
     fs.rmSync(parent, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${output}`);
@@ -72,6 +94,8 @@ export async function startOwnServer({ env = {} }: { env?: Record<string, string
   return {
     baseUrl,
     databaseUrl,
+    env: serverEnv,
+    proxy,
     async stopDatabase() {
       await db?.stop();
       db = null;
@@ -80,14 +104,18 @@ export async function startOwnServer({ env = {} }: { env?: Record<string, string
       db ??= await startEmbeddedPostgres({ dataDir, port: databasePort });
     },
     output: () => output,
+    stdout: () => written.stdout,
+    stderr: () => written.stderr,
     async close() {
       if (running.exitCode === null) {
-        const exited = new Promise((resolve) => running.once("exit", resolve));
+        // "close": the process has exited and its stdout and stderr are read to the end.
+        const exited = new Promise((resolve) => running.once("close", resolve));
         running.kill("SIGTERM");
         const killer = setTimeout(() => running.kill("SIGKILL"), 10_000);
         await exited;
         clearTimeout(killer);
       }
+      await proxy?.close();
       await db?.stop();
       fs.rmSync(parent, { recursive: true, force: true });
     },

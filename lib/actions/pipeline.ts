@@ -190,7 +190,8 @@ function errorState(error: unknown, action: string, requestId: string): ActionEr
       event: "action.failed",
       action,
       requestId,
-      err: error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) },
+      // Class, code and message only (lib/log.ts's serializeError): no stack, nothing attached.
+      err: error,
     },
     "server action failed",
   );

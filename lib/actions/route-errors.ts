@@ -59,7 +59,8 @@ export function errorResponse(error: unknown, context: { route: string; requestI
       event: "route.failed",
       route: context.route,
       requestId: context.requestId,
-      err: error instanceof Error ? { name: error.name, message: error.message } : { name: typeof error, message: String(error) },
+      // Class, code and message only (lib/log.ts's serializeError): no stack, nothing attached.
+      err: error,
     },
     "route handler failed",
   );

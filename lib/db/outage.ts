@@ -56,9 +56,12 @@ function isConnectionSqlState(code: unknown): boolean {
   return typeof code === "string" && (code.startsWith("08") || code === "57P01" || code === "57P02" || code === "57P03" || code === "53300");
 }
 
-/** pg's own words when the socket closes under a query or a connect. */
+/**
+ * pg's own words when the socket closes under a query or a connect, at the start of any line of a
+ * message: Prisma quotes a driver's message under its own first line ("Invalid `prisma.x()` invocation:").
+ */
 const PG_CONNECTION_MESSAGE =
-  /^(Connection terminated|Client has encountered a connection error|Connection terminated due to connection timeout|timeout exceeded when trying to connect)/;
+  /^(Connection terminated|Client has encountered a connection error|Connection terminated due to connection timeout|timeout exceeded when trying to connect)/m;
 
 type ErrorLike = { code?: unknown; kind?: unknown; message?: unknown; meta?: unknown; cause?: unknown; originalCode?: unknown };
 

@@ -2,8 +2,8 @@ import "server-only";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import { log } from "@/lib/log";
-import { runObserved } from "./observed-run";
-import { JOBS, type JobDefinition, type JobResult } from "./registry";
+import { isUnfinished, runObserved } from "./observed-run";
+import { JOBS, type JobDefinition } from "./registry";
 
 /**
  * The job engine: pg-boss 10 on the portal's own PostgreSQL, in a schema of its own (`pgboss`,
@@ -43,8 +43,6 @@ const RUN_SHARE_OF_EXPIRY = 0.9;
 export function runDeadline(job: Pick<JobDefinition, "expireInSeconds">, startedAt: number): number {
   return startedAt + job.expireInSeconds * RUN_SHARE_OF_EXPIRY * 1000;
 }
-
-const isUnfinished = (result: unknown): boolean => typeof result === "object" && result !== null && (result as JobResult).unfinished === true;
 
 export interface JobEngineOptions {
   connectionString: string;

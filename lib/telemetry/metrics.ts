@@ -58,13 +58,13 @@ function createMetrics() {
     }),
     jobRuns: new Counter({
       name: "job_runs_total",
-      help: "Runs of background jobs (job engine and cron routes), by job and result (ok, failed)",
+      help: "Runs of background jobs (job engine and cron routes), by job and result (ok; unfinished: stopped at its deadline with work left, sent again; failed)",
       labelNames: ["job", "result"] as const,
       registers,
     }),
     jobDuration: new Histogram({
       name: "job_duration_seconds",
-      help: "How long background job runs took, by job and result (ok, failed)",
+      help: "How long background job runs took, by job and result (ok, unfinished, failed)",
       labelNames: ["job", "result"] as const,
       buckets: [0.05, 0.25, 1, 5, 15, 60, 300, 900],
       registers,

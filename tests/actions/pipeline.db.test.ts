@@ -120,7 +120,7 @@ describe("authedAction", () => {
         event: "action.failed",
         action: "test.boom",
         requestId,
-        err: expect.objectContaining({ name: "TypeError", message: "connection to 10.0.0.5 refused for user app_rw" }),
+        err: expect.objectContaining({ type: "TypeError", message: "connection to 10.0.0.5 refused for user app_rw" }),
         msg: "server action failed",
       }),
     ]);

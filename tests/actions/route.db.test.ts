@@ -201,7 +201,7 @@ describe("authedRoute: one mapping from errors to answers", () => {
         event: "route.failed",
         route: "test.throws",
         requestId,
-        err: expect.objectContaining({ name: "TypeError", message: "connection to 10.0.0.5 refused for user app_rw" }),
+        err: expect.objectContaining({ type: "TypeError", message: "connection to 10.0.0.5 refused for user app_rw" }),
       }),
     ]);
   });

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { metricsResponse } from "@/lib/telemetry/metrics-route";
 import { metrics } from "@/lib/telemetry/metrics";
 import { bearerTokenMatches } from "@/lib/security/bearer-token";
+import { runObserved } from "@/lib/jobs/observed-run";
+import type { JobDefinition } from "@/lib/jobs/registry";
 
 // GET /api/metrics (app/api/metrics/route.ts -> lib/telemetry/metrics-route.ts): the real handler
 // on real requests; only the environment changes between tests. The e2e spec (e2e/telemetry.spec.ts)
@@ -42,6 +44,42 @@ describe("GET /api/metrics", () => {
     expect(text).toMatch(/^ems_calls_total\{resource="events",status="200"\} [3-9]\d*$/m);
     expect(text).toMatch(/^auth_sign_in_failures_total [1-9]\d*$/m);
     expect(text).toContain("# TYPE job_duration_seconds histogram");
+  });
+
+  it("times job runs by job and result (ok, unfinished, failed), as a scrape sees them", async () => {
+    vi.stubEnv("METRICS_TOKEN", TOKEN);
+    const context = { signal: new AbortController().signal, trigger: "engine" as const };
+    const job = (run: JobDefinition["run"]): JobDefinition => ({ name: "scraped-job", expireInSeconds: 60, retryLimit: 0, run });
+    await runObserved(
+      job(async () => ({ deleted: 1 })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => ({ deleted: 500, unfinished: true })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => ({ deleted: 500, unfinished: true })),
+      context,
+      undefined,
+    );
+    await runObserved(
+      job(async () => Promise.reject(new Error("gone"))),
+      context,
+      undefined,
+    ).catch(() => undefined);
+    const text = await (await get(`Bearer ${TOKEN}`)).text();
+    expect(text).toMatch(/^job_duration_seconds_count\{job="scraped-job",result="ok"\} 1$/m);
+    expect(text).toMatch(/^job_duration_seconds_count\{job="scraped-job",result="unfinished"\} 2$/m);
+    expect(text).toMatch(/^job_duration_seconds_count\{job="scraped-job",result="failed"\} 1$/m);
+    expect(text).toMatch(/^job_duration_seconds_bucket\{le="\+Inf",job="scraped-job",result="ok"\} 1$/m);
+    expect(text).toMatch(/^job_runs_total\{job="scraped-job",result="unfinished"\} 2$/m);
+    // Every series of the histogram carries both labels.
+    const series = text.split("\n").filter((line) => line.startsWith("job_duration_seconds") && line.includes("scraped-job"));
+    expect(series.length).toBeGreaterThan(0);
+    for (const line of series) expect(line).toMatch(/job="scraped-job",result="(ok|unfinished|failed)"/);
   });
 
   it("refuses METRICS_TOKEN shorter than 16 characters at start-up", async () => {
