@@ -3,6 +3,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { activeKeyId, decryptSecret, encryptSecret, secretAad } from "@/lib/crypto/secret-box";
 import { prisma, type PrismaClient } from "@/lib/db/prisma";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { untilAborted } from "@/lib/promises";
 import type { CallOptions, EmsClient, ItemFor, ListResult } from "./client";
 import { sharingWindowMs, type BudgetKind } from "./budget";
 import { emsConfig } from "./config";
@@ -485,12 +486,12 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     const inflight = flights.get(key) as Promise<SharedAnswer<T>> | undefined;
     // Joining a call already under way in this process: its answer, shared.
     joined.value = inflight !== undefined;
-    if (inflight) return (options.signal ? abortable(inflight, options.signal) : inflight).then((answer) => ({ ...answer, source: "shared" as const }));
+    if (inflight) return untilAborted(inflight, options.signal).then((answer) => ({ ...answer, source: "shared" as const }));
     // The flight is shared: it must not end because the first caller's page gave up.
     const flight = resolve(client, ask, queryHash, { ...options, signal: undefined }, windowMs);
     flights.set(key, flight);
     try {
-      return await (options.signal ? abortable(flight, options.signal) : flight);
+      return await untilAborted(flight, options.signal);
     } finally {
       if (flights.get(key) === flight) flights.delete(key);
     }
@@ -587,25 +588,6 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
       return found;
     },
   };
-}
-
-/** Rejects when the caller's signal aborts, without ending the shared flight. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /** The portal's answer cache: the app's database client, this process's single-flight map. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { abortReason } from "@/lib/promises";
 import { metrics } from "@/lib/telemetry/metrics";
 import { inSpan, setSpanAttributes } from "@/lib/telemetry/spans";
 import { MAX_GET_RETRIES, timeoutMs } from "./config";
@@ -63,9 +64,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The operation was aborted.", "AbortError");
-}
 
 /**
  * One HTTP exchange with the EMS API, through the outbound door (./outbound.ts: the destination

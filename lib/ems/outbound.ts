@@ -5,6 +5,7 @@ import https from "node:https";
 import { isIP } from "node:net";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { untilAborted } from "@/lib/promises";
 import {
   addressRange,
   bareHost,
@@ -94,7 +95,7 @@ async function admit(url: URL, signal: AbortSignal | undefined, policy: Destinat
 async function admitChecked(url: URL, checked: DestinationCheck, signal: AbortSignal | undefined): Promise<Admission> {
   if (!checked.ok) return { ok: false, refusal: checked.refusal, addresses: [] };
   const host = bareHost(url);
-  const addresses = isIP(host) ? [host] : (await abortable(resolveHost(host), signal)).map((entry) => entry.address);
+  const addresses = isIP(host) ? [host] : (await untilAborted(resolveHost(host), signal)).map((entry) => entry.address);
   if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: "ENOTFOUND" });
   const refusal = refusalForAddresses(checked.kind, addresses);
   return refusal ? { ok: false, refusal, addresses } : { ok: true, addresses };
@@ -260,14 +261,4 @@ function originOf(location: string | null, base: URL): string {
   } catch {
     return "(an unreadable Location)";
   }
-}
-
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

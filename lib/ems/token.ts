@@ -1,10 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { untilAborted } from "@/lib/promises";
 import { markCredentialFailing } from "./credential-state";
 import type { EmsCredential } from "./credentials";
 import { CredentialsRejectedError, UpstreamUnavailableError } from "./errors";
 import { isFresh } from "./expiry";
-import { abortReason, sleep } from "./http";
+import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
 import { ems, type CachedToken } from "./state";
 import { claimTokenLease, dropSharedToken, readSharedToken, releaseTokenLease, storeTokenAndRelease, tokenLeaseMs, type TokenLease } from "./token-cache";
@@ -53,26 +54,6 @@ export async function invalidateToken(fingerprint: string, token: CachedToken): 
   const memory = ems.tokens.get(fingerprint);
   if (memory && memory.value === token.value) ems.tokens.delete(fingerprint);
   if (token.ciphertext) await dropSharedToken(fingerprint, token.ciphertext);
-}
-
-/** Waits for a shared promise, but lets one caller give up without cancelling it for the others. */
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 const POLL_FIRST_MS = 50;
