@@ -61,7 +61,8 @@ export function toDate(value: Moment | null | undefined): Date | null {
 
 type Parts = Record<"year" | "month" | "day" | "hour" | "minute" | "second" | "timeZoneName", string>;
 
-function partsOf(date: Date, zone: string): Parts {
+/** The calendar fields (two digits, 24-hour) and short zone name of a moment in `zone` (UTC when unknown). */
+export function zonedParts(date: Date, zone: string): Parts {
   const out: Parts = { year: "", month: "", day: "", hour: "", minute: "", second: "", timeZoneName: zone };
   for (const part of formatterFor(isTimeZone(zone) ? zone : "UTC").formatToParts(date)) if (part.type in out) out[part.type as keyof Parts] = part.value;
   // Some runtimes write midnight as "24" even with h23.
@@ -73,7 +74,7 @@ function partsOf(date: Date, zone: string): Parts {
 export function formatDateTime(value: Moment | null | undefined, zone: string): string {
   const date = toDate(value);
   if (!date) return "";
-  const p = partsOf(date, zone);
+  const p = zonedParts(date, zone);
   return `${Number(p.day)} ${MONTHS[Number(p.month) - 1]} ${p.year}, ${p.hour}:${p.minute}`;
 }
 
@@ -81,7 +82,7 @@ export function formatDateTime(value: Moment | null | undefined, zone: string): 
 export function formatDate(value: Moment | null | undefined, zone: string): string {
   const date = toDate(value);
   if (!date) return "";
-  const p = partsOf(date, zone);
+  const p = zonedParts(date, zone);
   return `${Number(p.day)} ${MONTHS[Number(p.month) - 1]} ${p.year}`;
 }
 
@@ -89,7 +90,7 @@ export function formatDate(value: Moment | null | undefined, zone: string): stri
 export function zoneAbbreviation(value: Moment, zone: string): string {
   const date = toDate(value);
   if (!date) return zone;
-  const name = partsOf(date, zone).timeZoneName;
+  const name = zonedParts(date, zone).timeZoneName;
   return name === "GMT" && zone === "UTC" ? "UTC" : name;
 }
 
@@ -97,7 +98,7 @@ export function zoneAbbreviation(value: Moment, zone: string): string {
 export function isoMinute(value: Moment | null | undefined, zone: string): string {
   const date = toDate(value);
   if (!date) return "";
-  const p = partsOf(date, zone);
+  const p = zonedParts(date, zone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
 }
 
@@ -124,7 +125,7 @@ export function wallClockInZone(date: unknown, time: unknown, zone: unknown): Da
 }
 
 function offsetMs(at: Date, zone: string): number {
-  const p = partsOf(at, zone);
+  const p = zonedParts(at, zone);
   const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
 }
