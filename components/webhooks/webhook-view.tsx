@@ -1,12 +1,11 @@
 import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
 import { Suspense } from "react";
-import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
+import type { ListingFailure } from "@/lib/ems-access/shared-read";
 import type { GroupHistoryData } from "@/lib/history/group-history";
-import type { EventNames } from "@/lib/listing/group";
 import type { WebhookForPage } from "@/lib/listing/header-values";
 import { NEVER_FIRES_WORDS, webhookFiring, webhookHost } from "@/lib/setup/webhook-status";
-import type { WebhookEventCoverage, WebhookSurroundings } from "@/lib/webhooks/page";
+import type { WebhookEventCoverage, WebhookPageContent, WebhookSurroundings } from "@/lib/webhooks/page";
 import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { StatusBadge } from "@/components/listing/status-badge";
 import { DataStatus } from "@/components/listing/data-status";
@@ -26,22 +25,13 @@ const ACTION_LETTER = { insert: "I", update: "U", delete: "D" } as const;
  * coverage cells it fills, and its history. The page and the side panel render the same.
  */
 export function WebhookView({
-  webhook,
-  budget,
-  freshness,
-  surroundings,
+  page: { webhook, budget, freshness, surroundings, eventNames },
   history,
-  eventNames,
   titleLevel = "h1",
 }: {
-  /** Header names only: whatever is rendered goes out in the HTML and the RSC payload. */
-  webhook: WebhookForPage;
-  budget: RateBudget | null;
-  freshness: Freshness;
-  surroundings: Promise<WebhookSurroundings | ListingFailure>;
+  /** From lib/webhooks/page.ts: header names only (whatever is rendered goes out in the HTML and the RSC payload). */
+  page: WebhookPageContent;
   history: Promise<GroupHistoryData> | null;
-  /** The names of the events it lists (lib/listing/group.ts), for its configuration. */
-  eventNames: Promise<EventNames> | null;
   titleLevel?: "h1" | "h2";
 }) {
   const Title = titleLevel;

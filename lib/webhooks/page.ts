@@ -5,6 +5,7 @@ import { loadRecord, type Freshness, type ListingFailure, type RateBudget } from
 import { loadHealthReport } from "@/lib/health/report";
 import type { Finding } from "@/lib/health/rules";
 import { withoutWebhookHeaderValues, type WebhookForPage } from "@/lib/listing/header-values";
+import { parseRecordId } from "@/lib/listing/ids";
 import { loadEventNames, type EventNames } from "@/lib/listing/group";
 import { eventScope, isLive, labelOf, mayBeEnabled, possibleTriggers, utcDay, type TriggerKey } from "@/lib/setup/setup-data";
 
@@ -36,18 +37,27 @@ export interface WebhookSurroundings {
   liveEventCount: number;
 }
 
-export type WebhookPageData =
-  | {
-      kind: "ok";
-      webhook: WebhookForPage;
-      budget: RateBudget | null;
-      freshness: Freshness;
-      surroundings: Promise<WebhookSurroundings | ListingFailure>;
-      /** The names of the events it lists (the team's shared event directory): null for a catch-all. */
-      eventNames: Promise<EventNames> | null;
-    }
-  | { kind: "not-found" }
-  | ListingFailure;
+/** A webhook as its page and its side panel show it. */
+export interface WebhookPageContent {
+  kind: "ok";
+  webhook: WebhookForPage;
+  budget: RateBudget | null;
+  freshness: Freshness;
+  surroundings: Promise<WebhookSurroundings | ListingFailure>;
+  /** The names of the events it lists (the team's shared event directory): null for a catch-all. */
+  eventNames: Promise<EventNames> | null;
+}
+
+export type WebhookPageData = WebhookPageContent | { kind: "not-found" } | ListingFailure;
+
+/**
+ * The webhook that `/webhooks/{id}` names, for its page and its side panel alike: a segment that is
+ * not an id is "not found", as another account's webhook is.
+ */
+export async function loadWebhookAt(actor: Actor, idSegment: string): Promise<WebhookPageData> {
+  const id = parseRecordId(idSegment);
+  return id === null ? { kind: "not-found" } : loadWebhookPage(actor, id);
+}
 
 /**
  * The webhook behind `/webhooks/{id}`, as this person's own credential sees it: another account's

@@ -11,7 +11,7 @@ import { loadListingPage } from "@/lib/listing-page/page-data";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import type { StartedSandbox } from "@/lib/sandbox/testing";
 import { webhookFiring } from "@/lib/setup/webhook-status";
-import { loadWebhookPage } from "@/lib/webhooks/page";
+import { loadWebhookAt, loadWebhookPage } from "@/lib/webhooks/page";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createTeam } from "../teams/fixtures";
 
@@ -97,5 +97,12 @@ describe("a webhook's page", () => {
     expect(theirs).toBeTruthy();
     expect((await loadWebhookPage(demo, theirs!.id)).kind).toBe("not-found");
     expect((await loadWebhookPage(demo, 999_999_999)).kind).toBe("not-found");
+  });
+
+  it("reads the webhook a route's id segment names, and answers not found for a segment that is not an id", async () => {
+    const hook = demoHooks[0];
+    const data = await loadWebhookAt(demo, String(hook.id));
+    expect(data.kind === "ok" ? data.webhook.id : data.kind).toBe(hook.id);
+    for (const segment of ["abc", "-1", "1.5", "", `${hook.id}x`]) expect((await loadWebhookAt(demo, segment)).kind, segment).toBe("not-found");
   });
 });

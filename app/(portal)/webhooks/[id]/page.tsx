@@ -37,14 +37,7 @@ export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
       {data.kind !== "ok" ? (
         <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
       ) : (
-        <WebhookView
-          webhook={data.webhook}
-          budget={data.budget}
-          freshness={data.freshness}
-          surroundings={data.surroundings}
-          eventNames={data.eventNames}
-          history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, id)}
-        />
+        <WebhookView page={data} history={data.webhook.group_id == null ? null : loadWebhookHistory(actor, data.webhook.group_id, data.webhook.id)} />
       )}
     </div>
   );

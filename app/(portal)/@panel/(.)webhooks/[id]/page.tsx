@@ -3,8 +3,7 @@ import { StateMessage } from "@/components/listing/state-message";
 import { SidePanel } from "@/components/shell/side-panel";
 import { WebhookView } from "@/components/webhooks/webhook-view";
 import { requireActor } from "@/lib/auth/session";
-import { parseRecordId } from "@/lib/listing/ids";
-import { loadWebhookPage } from "@/lib/webhooks/page";
+import { loadWebhookAt } from "@/lib/webhooks/page";
 
 /**
  * A webhook opened from a list (a client navigation to /webhooks/{id}): the same view as its page,
@@ -14,29 +13,20 @@ import { loadWebhookPage } from "@/lib/webhooks/page";
 export default async function WebhookPanel(props: PageProps<"/webhooks/[id]">) {
   const actor = await requireActor();
   const param = (await props.params).id;
-  const id = parseRecordId(param);
-  const data = id === null ? ({ kind: "not-found" } as const) : await loadWebhookPage(actor, id);
+  const data = await loadWebhookAt(actor, param);
   return (
     // Keyed by the record: another webhook's panel is a new one, opened at its own address (SidePanel).
     <SidePanel
       key={param}
       title={data.kind === "ok" ? data.webhook.name || `Webhook ${data.webhook.id}` : "Webhook"}
-      fullPageHref={data.kind === "ok" ? `/webhooks/${id}` : null}
+      fullPageHref={data.kind === "ok" ? `/webhooks/${data.webhook.id}` : null}
     >
       {data.kind === "not-found" ? (
         <RecordNotFound title="No such webhook in your account" backHref="/webhooks" backLabel="Back to the list" testId="webhook-not-found" />
       ) : data.kind !== "ok" ? (
-        <StateMessage failure={data} retryHref={`/webhooks/${id}`} />
+        <StateMessage failure={data} retryHref={`/webhooks/${param}`} />
       ) : (
-        <WebhookView
-          webhook={data.webhook}
-          budget={data.budget}
-          freshness={data.freshness}
-          surroundings={data.surroundings}
-          eventNames={data.eventNames}
-          history={null}
-          titleLevel="h2"
-        />
+        <WebhookView page={data} history={null} titleLevel="h2" />
       )}
     </SidePanel>
   );
