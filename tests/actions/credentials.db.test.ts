@@ -1,6 +1,6 @@
 // The credential actions (lib/actions/credentials/*), called as a crafted direct request would call
 // them, against a real sandbox served under /sandbox as the portal embeds it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -13,18 +13,12 @@ import { testConnectionAction } from "@/lib/actions/credentials/test-connection"
 import { saveCredential } from "@/lib/credentials/store";
 import { credentialFingerprint } from "@/lib/ems";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
 import { signInAs, signedOut } from "./support/request";
-import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
+import { portalSandboxForFile } from "./support/sandbox";
 
-let sandbox: PortalSandbox;
-beforeAll(async () => {
-  ensureEmsTestEnv();
-  sandbox = await startPortalSandbox();
-});
-afterAll(() => sandbox?.close());
+const sandbox = portalSandboxForFile();
 
 beforeEach(() => {
   signedOut({ path: "/settings" });

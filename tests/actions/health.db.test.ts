@@ -1,6 +1,6 @@
 // The health and coverage actions (lib/actions/health/*, lib/actions/coverage/*), called as a crafted
 // direct request would call them, against the sandbox's demo account over real HTTP.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -15,18 +15,12 @@ import { prisma } from "@/lib/db/prisma";
 import { loadHealthReport } from "@/lib/health/report";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import type { Actor } from "@/lib/access/actor";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
 import { signInAs, signedOut } from "./support/request";
-import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
+import { portalSandboxForFile } from "./support/sandbox";
 
-let sandbox: PortalSandbox;
-beforeAll(async () => {
-  ensureEmsTestEnv();
-  sandbox = await startPortalSandbox();
-});
-afterAll(() => sandbox?.close());
+const sandbox = portalSandboxForFile();
 
 beforeEach(() => {
   signedOut({ path: "/health" });

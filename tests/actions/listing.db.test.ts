@@ -2,32 +2,24 @@
 // signed out, with bad input, with a group id of another team's account, and as intended, against
 // the sandbox EMS over real HTTP and a real database. It asks the API again with the caller's own
 // credential only, and sends the caller back to the page it refreshed.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
 import { refreshListingAction } from "@/lib/actions/listing/refresh-listing";
 import type { Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
-import { flushEmsState } from "@/lib/ems";
 import { hrefOf } from "@/lib/listing/href";
 import { loadListing } from "@/lib/listing/load";
 import { refreshShownRows } from "@/lib/listing/refresh";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
+import { sandboxForFile } from "@/tests/ems/support/sandbox";
 import { createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
 import { signInAs, signedOut } from "./support/request";
 
-let sandbox: StartedSandbox;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
 beforeEach(() => signedOut({ path: "/events" }));
 
 /** API calls (not token requests) the sandbox has answered for an account so far. */

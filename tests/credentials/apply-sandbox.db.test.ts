@@ -2,22 +2,16 @@
 // behind Settings' "Use the sandbox": the embedded sandbox's account saved as the actor's own
 // credential at this portal's /sandbox (from the Host of the request, stood in for as tests/actions
 // do), and tested. Against the sandbox served as the portal embeds it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { applySandboxCredentials, sandboxAppliedMessage } from "@/lib/credentials/sandbox";
 import { prisma } from "@/lib/db/prisma";
-import { ensureEmsTestEnv } from "@/tests/ems/support/env";
-import { startPortalSandbox, type PortalSandbox } from "../actions/support/sandbox";
+import { portalSandboxForFile } from "../actions/support/sandbox";
 import { signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
 
-let sandbox: PortalSandbox;
-beforeAll(async () => {
-  ensureEmsTestEnv();
-  sandbox = await startPortalSandbox();
-});
-afterAll(() => sandbox?.close());
+const sandbox = portalSandboxForFile();
 beforeEach(() => signedOut({ path: "/settings", headers: { host: sandbox.host } }));
 
 const credentialOf = (userId: string) => prisma.apiCredential.findUnique({ where: { userId } });

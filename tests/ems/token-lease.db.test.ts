@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState, forgetCredential, getEmsClient, UpstreamUnavailableError, type EmsCredential } from "@/lib/ems";
+import { flushEmsState, forgetCredential, getEmsClient, UpstreamUnavailableError } from "@/lib/ems";
 import type { CachedToken } from "@/lib/ems/state";
 import { claimTokenLease, readSharedToken, releaseTokenLease, setTokenLeaseMs, storeTokenAndRelease } from "@/lib/ems/token-cache";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoSandboxPerTest } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";
 
 /**
@@ -104,21 +103,7 @@ describe("claiming the token lease", () => {
 });
 
 describe("getting a token under the lease", () => {
-  let sandbox: StartedSandbox;
-  let credential: EmsCredential;
-
-  beforeAll(async () => {
-    sandbox = await startAllowedSandbox();
-    credential = demoCredential(sandbox);
-  });
-  afterAll(async () => {
-    await flushEmsState();
-    await sandbox?.close();
-  });
-  beforeEach(async () => {
-    await sandbox.admin.reset();
-    await forgetCredential(credential.fingerprint);
-  });
+  const { sandbox, credential } = demoSandboxPerTest();
   afterEach(async () => {
     setTokenLeaseMs(null);
     await flushEmsState();

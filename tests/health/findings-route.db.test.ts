@@ -1,29 +1,21 @@
 // GET /api/health-findings (app/api/health-findings/route.ts), the Health page's CSV, called as a
 // crafted request would call it: signed out, held at two-factor enrolment, without credentials, and
 // as intended, against the sandbox EMS over real HTTP, a real database and a real session cookie.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { GET } from "@/app/api/health-findings/route";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState } from "@/lib/ems";
 import { FINDINGS_CSV_COLUMNS } from "@/lib/health/csv";
 import { parseCsv } from "@/lib/csv";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "../ems/support/sandbox";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
+import { sandboxForFile } from "../ems/support/sandbox";
 import { errorOf, routeRequest } from "../actions/support/route-request";
 import { signInAs, signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
 
-let sandbox: StartedSandbox;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
 beforeEach(() => signedOut({ path: "/api/health-findings" }));
 
 const download = () => GET(routeRequest("/api/health-findings"));

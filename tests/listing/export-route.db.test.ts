@@ -2,7 +2,7 @@
 // database, the sandbox EMS over real HTTP, a real next-auth session cookie for a real session
 // row. Only the framework is stood in for (`next/headers`, as tests/actions do). Called as the
 // export button, or a crafted request, would call it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { GET } from "@/app/api/export/[resource]/route";
@@ -11,13 +11,12 @@ import type { Actor } from "@/lib/access/actor";
 import { saveCredential } from "@/lib/credentials/store";
 import { CredentialUnreadableError } from "@/lib/ems-access/credential";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState } from "@/lib/ems";
 import { CredentialsRejectedError } from "@/lib/ems/errors";
 import { EXPORT_CONTENT_TYPE, collectExport } from "@/lib/listing/export-events";
 import { acquireExportSlot } from "@/lib/listing/export-slots";
 import { parseCsv } from "@/lib/csv";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "../ems/support/sandbox";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
+import { sandboxForFile } from "../ems/support/sandbox";
 import { errorOf, routeRequest } from "../actions/support/route-request";
 import { signInAs, signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
@@ -25,14 +24,7 @@ import { addMember, createTeam } from "../teams/fixtures";
 const ELEVEN_MINUTES = 11 * 60 * 1000;
 const REQUEST_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let sandbox: StartedSandbox;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
 beforeEach(() => signedOut({ path: "/api/export" }));
 
 const exportOf = (resource: string, search = "format=csv") => GET(routeRequest(`/api/export/${resource}?${search}`), { params: Promise.resolve({ resource }) });

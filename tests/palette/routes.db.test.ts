@@ -1,7 +1,7 @@
 // The command palette's route handlers (app/api/palette/*), called as a crafted request would call
 // them: signed out, with bad input, as a member of another team, and as intended, against the
 // sandbox EMS and a real database. Each answers for the caller's own team and credential only.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("../actions/support/next-headers"));
 
 import { GET as viewsGET } from "@/app/api/palette/views/route";
@@ -13,24 +13,16 @@ import { startTracking } from "@/lib/history/trackers";
 import { SYNC_INTERVALS } from "@/lib/history/sync-intervals";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState } from "@/lib/ems";
 import { loadListing } from "@/lib/listing/load";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
 import { OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { createView, setViewFavourite } from "@/lib/views/views";
-import { startAllowedSandbox } from "../ems/support/sandbox";
+import { sandboxForFile } from "../ems/support/sandbox";
 import { signInAs, signedOut } from "../actions/support/request";
 import { addMember, createTeam } from "../teams/fixtures";
 
-let sandbox: StartedSandbox;
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
 beforeEach(() => signedOut({ path: "/api/palette" }));
 
 const listViews = () => viewsGET(new Request("http://localhost:3000/api/palette/views"));

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { credentialFingerprint, flushEmsState, forgetCredential, getEmsClient, RateLimitedError, type EmsCredential } from "@/lib/ems";
+import { describe, expect, it } from "vitest";
+import { credentialFingerprint, forgetCredential, getEmsClient, RateLimitedError } from "@/lib/ems";
 import { metrics } from "@/lib/telemetry/metrics";
-import type { StartedSandbox } from "@/lib/sandbox/testing";
-import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { demoSandboxPerTest } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 
 // The EMS counters of /api/metrics (lib/telemetry/metrics.ts) as the real client moves them, against
@@ -11,23 +10,7 @@ import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
-let credential: EmsCredential;
-
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-  credential = demoCredential(sandbox);
-});
-
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
-
-beforeEach(async () => {
-  await sandbox.admin.reset();
-  await forgetCredential(credential.fingerprint);
-});
+const { sandbox, credential } = demoSandboxPerTest();
 
 /** Every series of the EMS counters, as `name{labels}` -> value. */
 async function snapshot(): Promise<Map<string, number>> {

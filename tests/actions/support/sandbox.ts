@@ -3,10 +3,12 @@
 // runs, PORT names its port: it stands for this portal, whose own /sandbox the EMS client may reach
 // over plain HTTP on loopback (lib/ems/destination.ts); nothing else on loopback is let through.
 import { createServer } from "node:http";
+import { afterAll, beforeAll } from "vitest";
 import type { AddressInfo } from "node:net";
 import { createNodeListener } from "@/lib/sandbox/adapters/node-http";
 import { SANDBOX_MOUNT_PATH } from "@/lib/sandbox/embedded";
 import { Sandbox } from "@/lib/sandbox/sandbox";
+import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 
 export interface PortalSandbox {
   /** `127.0.0.1:<port>`: the Host header of a request to "the portal". */
@@ -37,5 +39,34 @@ export async function startPortalSandbox(): Promise<PortalSandbox> {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       }),
+  };
+}
+
+/**
+ * The portal's sandbox for a whole test file, with the EMS test environment set: started before its
+ * first test, closed after its last. Read its fields inside tests and hooks only.
+ */
+export function portalSandboxForFile(): PortalSandbox {
+  let started: PortalSandbox | undefined;
+  beforeAll(async () => {
+    ensureEmsTestEnv();
+    started = await startPortalSandbox();
+  });
+  afterAll(() => started?.close());
+  const current = () => {
+    if (!started) throw new Error("The file's sandbox is read before its beforeAll has started it.");
+    return started;
+  };
+  return {
+    get host() {
+      return current().host;
+    },
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get sandbox() {
+      return current().sandbox;
+    },
+    close: () => current().close(),
   };
 }

@@ -1,4 +1,5 @@
-import { credentialFingerprint, type EmsCredential } from "@/lib/ems";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { credentialFingerprint, flushEmsState, forgetCredential, type EmsCredential } from "@/lib/ems";
 import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
 import { allowPrivateOrigin } from "./env";
 
@@ -18,11 +19,71 @@ export async function startAllowedSandbox(options: Parameters<typeof startSandbo
   };
 }
 
+/**
+ * The sandbox of a whole test file: started before its first test, closed after its last with the
+ * client's state (tokens, shared answers in memory) flushed, so that the next file starts cold.
+ * Read its fields inside tests and hooks only (they exist once the file's `beforeAll` has run).
+ */
+export function sandboxForFile(options: Parameters<typeof startSandboxServer>[0] = {}): StartedSandbox {
+  let started: StartedSandbox | undefined;
+  beforeAll(async () => {
+    started = await startAllowedSandbox(options);
+  });
+  afterAll(async () => {
+    await flushEmsState();
+    await started?.close();
+  });
+  const current = () => {
+    if (!started) throw new Error("The file's sandbox is read before its beforeAll has started it.");
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get admin() {
+      return current().admin;
+    },
+    close: () => current().close(),
+  };
+}
+
 /** The sandbox's demo account as an EMS credential, with the fingerprint the client and writer key their state by. */
 export function demoCredential(sandbox: Pick<StartedSandbox, "baseUrl">): EmsCredential {
   return {
     fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
     baseUrl: sandbox.baseUrl,
     ...DEMO_CREDENTIALS,
+  };
+}
+
+/**
+ * The file's sandbox (sandboxForFile) and its demo account's credential, both as new before each
+ * test: the sandbox's data, counters and faults reset, the client's token for the credential
+ * forgotten. Both are read inside tests and hooks only.
+ */
+export function demoSandboxPerTest(): { sandbox: StartedSandbox; credential: EmsCredential } {
+  const sandbox = sandboxForFile();
+  const credential = () => demoCredential(sandbox);
+  beforeEach(async () => {
+    await sandbox.admin.reset();
+    await forgetCredential(credential().fingerprint);
+  });
+  return {
+    sandbox,
+    credential: {
+      get fingerprint() {
+        return credential().fingerprint;
+      },
+      get baseUrl() {
+        return credential().baseUrl;
+      },
+      get consumerKey() {
+        return credential().consumerKey;
+      },
+      get consumerSecret() {
+        return credential().consumerSecret;
+      },
+    },
   };
 }
