@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createAdminClient, OTHER_CREDENTIALS, type EditInput } from "@/lib/sandbox/testing";
 import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
 import { trackingFromTheFirstCredential } from "./helpers/history";
 import { shoot } from "./helpers/screenshots";
@@ -104,16 +105,9 @@ test("Coverage: a cell opens its webhooks in a panel in place, linked to their p
   expect(page.url()).toContain("cell=");
 });
 
-const OTHER = { consumerKey: "ems_other_key", consumerSecret: "other-secret-123" };
-
-async function editInTheEms(edits: object[]): Promise<void> {
-  const response = await fetch(`${E2E_BASE_URL}/sandbox/__admin/edits`, {
-    method: "POST",
-    headers: { "x-sandbox-admin-secret": E2E_SANDBOX_ADMIN_SECRET, "content-type": "application/json" },
-    body: JSON.stringify({ account: OTHER.consumerKey, edits }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
+const OTHER = OTHER_CREDENTIALS;
+/** Edits the second account as a person in the EMS's web app would (the portal's own sandbox). */
+const editInTheEms = (edits: EditInput[]) => createAdminClient(`${E2E_BASE_URL}/sandbox`, E2E_SANDBOX_ADMIN_SECRET).applyEdits(OTHER.consumerKey, edits);
 
 test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff marked, chips to filter, as of from a change", async ({ page }) => {
   await signUpWithSandbox(page, "glance-changes", "other");
@@ -129,8 +123,8 @@ test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff
   await editInTheEms([
     { kind: "set-url", webhookId: first!.id, url: newUrl, by: "jane.doe@example.com" },
     { kind: "set-enabled", webhookId: second!.id, enabled: false, by: "jane.doe@example.com" },
-    { kind: "set-header", target: "group", id: group.id, key: "X-Glance-Token", value: secret, by: "jane.doe@example.com" },
-    { kind: "rename-group", groupId: group.id, name: `Renamed ${Date.now()}`, by: "jane.doe@example.com" },
+    { kind: "set-header", target: "group", id: group.id as number, key: "X-Glance-Token", value: secret, by: "jane.doe@example.com" },
+    { kind: "rename-group", groupId: group.id as number, name: `Renamed ${Date.now()}`, by: "jane.doe@example.com" },
   ]);
   await section.getByRole("button", { name: "Sync now" }).click();
   await expect(section.getByText(/Synced: \d+ changes? found\./)).toBeVisible({ timeout: 30_000 });

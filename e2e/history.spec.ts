@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createAdminClient, OTHER_CREDENTIALS, type EditInput } from "@/lib/sandbox/testing";
 import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
 import { newTestUser, signUp } from "./helpers/auth";
 import { trackingFromTheFirstCredential } from "./helpers/history";
@@ -12,16 +13,9 @@ import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 // account is used: the listing and health specs read the first one, whose data must not move.
 test.describe.configure({ timeout: 120_000 });
 
-const OTHER = { consumerKey: "ems_other_key", consumerSecret: "other-secret-123" };
-
-async function editInTheEms(edits: object[]): Promise<void> {
-  const response = await fetch(`${E2E_BASE_URL}/sandbox/__admin/edits`, {
-    method: "POST",
-    headers: { "x-sandbox-admin-secret": E2E_SANDBOX_ADMIN_SECRET, "content-type": "application/json" },
-    body: JSON.stringify({ account: OTHER.consumerKey, edits }),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
+const OTHER = OTHER_CREDENTIALS;
+/** Edits the second account as a person in the EMS's web app would (the portal's own sandbox). */
+const editInTheEms = (edits: EditInput[]) => createAdminClient(`${E2E_BASE_URL}/sandbox`, E2E_SANDBOX_ADMIN_SECRET).applyEdits(OTHER.consumerKey, edits);
 
 test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the feed, the group's timeline and its past say so", async ({ page }) => {
   await signUpWithSandbox(page, "history", "other");

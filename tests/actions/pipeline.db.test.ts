@@ -105,16 +105,12 @@ describe("authedAction", () => {
       throw new TypeError("connection to 10.0.0.5 refused for user app_rw");
     });
     const restoreLevel = withLogLevel("error");
-    const { result, output } = await captureOutput(() => call(action));
+    const { result, output, lines } = await captureOutput(() => call(action));
     restoreLevel();
 
     expect(result).toEqual({ status: "error", message: `${GENERIC_ERROR_MESSAGE} (reference ${requestId.slice(0, 8)})` });
     expect(JSON.stringify(result)).not.toContain("10.0.0.5");
-    const lines = output
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toEqual([
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
       expect.objectContaining({
         level: "error",
         event: "action.failed",

@@ -183,7 +183,7 @@ describe("authedRoute: one mapping from errors to answers", () => {
     const owner = await createTeam();
     await signInAs(owner);
     const restoreLevel = withLogLevel("error");
-    const { result, output } = await captureOutput(() => throwing(new TypeError("connection to 10.0.0.5 refused for user app_rw"))(routeRequest("/api/test")));
+    const { result, lines } = await captureOutput(() => throwing(new TypeError("connection to 10.0.0.5 refused for user app_rw"))(routeRequest("/api/test")));
     restoreLevel();
     const response = result!;
     const requestId = response.headers.get("x-request-id")!;
@@ -191,11 +191,7 @@ describe("authedRoute: one mapping from errors to answers", () => {
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ error: `${GENERIC_ERROR_MESSAGE} (reference ${requestId.slice(0, 8)})` });
     expect(body).not.toContain("10.0.0.5");
-    const lines = output
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toEqual([
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
       expect.objectContaining({
         level: "error",
         event: "route.failed",

@@ -181,9 +181,7 @@ describe("queueAlerts", () => {
     const [changesOnly, healthOnly, both, none, movedIn] = await Promise.all([
       addMember(owner, "MEMBER", "Changes"),
       addMember(owner, "ADMIN", "Health"),
-      addMember(owner, "MEMBER", "Both"),
-      addMember(owner, "MEMBER", "None"),
-      addMember(owner, "MEMBER", "Moved"),
+      ...["Both", "None", "Moved"].map((name) => addMember(owner, "MEMBER", name)),
     ]);
     const stranger = await createTeam();
     await Promise.all([
@@ -230,10 +228,7 @@ describe("queueAlerts", () => {
     const owner = await createTeam();
     const [admin, sameAccount, withoutCredential, otherAccount, leavesAccount] = await Promise.all([
       addMember(owner, "ADMIN", "Admin"),
-      addMember(owner, "MEMBER", "Same"),
-      addMember(owner, "MEMBER", "Without"),
-      addMember(owner, "MEMBER", "Other"),
-      addMember(owner, "MEMBER", "Leaves"),
+      ...["Same", "Without", "Other", "Leaves"].map((name) => addMember(owner, "MEMBER", name)),
     ]);
     const everyone = [owner, admin, sameAccount, withoutCredential, otherAccount, leavesAccount];
     await Promise.all(everyone.map((person) => prefer(person, true, true)));

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { saveCredential, deleteCredential, getCredentialSummary } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { flushEmsState, forgetCredential, getEmsClient, usageByKind, type EmsClient } from "@/lib/ems";
@@ -11,8 +11,8 @@ import { loadListing } from "@/lib/listing/load";
 import { pageBlockOf } from "@/lib/listing/page-block";
 import { toEmsQuery } from "@/lib/listing/query";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
+import { demoSandboxPerTest } from "@/tests/ems/support/sandbox";
 import { addMember, createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv, withEnv } from "./support/env";
 
@@ -24,7 +24,7 @@ import { ensureEmsTestEnv, withEnv } from "./support/env";
 
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
+const { sandbox, credential } = demoSandboxPerTest();
 let demoClient: EmsClient;
 const instances: { db: PrismaClient; pool: pg.Pool; cache: AnswerCache }[] = [];
 
@@ -39,18 +39,11 @@ function newInstance(): AnswerCache {
 const apiCalls = async () => (await sandbox.admin.stats()).apiRequests;
 const groups = (query = "") => parseListingSearchParams("webhook-groups", new URLSearchParams(query));
 
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-  demoClient = getEmsClient(demoCredential(sandbox));
+beforeAll(() => {
+  demoClient = getEmsClient(credential);
 });
 afterAll(async () => {
-  await flushEmsState();
   for (const instance of instances) await instance.db.$disconnect();
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.admin.reset();
-  await forgetCredential(demoClient.fingerprint);
 });
 afterEach(() => setAnswerLeaseMs(null));
 

@@ -3,14 +3,14 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
-import { flushEmsState, forgetCredential, getEmsClient, type EmsClient, type WebhookGroupQuery } from "@/lib/ems";
+import { getEmsClient, type EmsClient, type WebhookGroupQuery } from "@/lib/ems";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { answerAad, answerCache, canonicalQuery, createAnswerCache, type AnswerCache } from "@/lib/ems/answer-cache";
 import { forgetOpenedAnswers, summaryOf } from "@/lib/ems/opened-answers";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { loadSetup, type SetupOutcome } from "@/lib/setup/load";
-import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { demoCredential, startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
+import { demoSandboxPerTest } from "@/tests/ems/support/sandbox";
 import { createTeam } from "../teams/fixtures";
 import { ensureEmsTestEnv } from "./support/env";
 
@@ -23,7 +23,7 @@ import { ensureEmsTestEnv } from "./support/env";
 
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
+const { sandbox, credential } = demoSandboxPerTest();
 let demoClient: EmsClient;
 const instances: { db: PrismaClient; pool: pg.Pool }[] = [];
 
@@ -50,20 +50,13 @@ const EVERY_GROUP: WebhookGroupQuery = {
 const query = () => structuredClone(EVERY_GROUP);
 const apiCalls = async () => (await sandbox.admin.stats()).apiRequests;
 
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-  demoClient = getEmsClient(demoCredential(sandbox));
+beforeAll(() => {
+  demoClient = getEmsClient(credential);
 });
 afterAll(async () => {
-  await flushEmsState();
   for (const instance of instances) await instance.db.$disconnect();
-  await sandbox?.close();
 });
-beforeEach(async () => {
-  await sandbox.admin.reset();
-  await forgetCredential(demoClient.fingerprint);
-  forgetOpenedAnswers();
-});
+beforeEach(() => forgetOpenedAnswers());
 
 describe("a shared answer read by summary", () => {
   it("sends the ciphertext once per process: later views of the same answer read only its summary", async () => {

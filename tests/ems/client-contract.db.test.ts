@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { credentialFingerprint, EmsBadRequestError, flushEmsState, forgetCredential, getEmsClient, InvalidQueryError, type EmsCredential } from "@/lib/ems";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EmsBadRequestError, flushEmsState, forgetCredential, getEmsClient, InvalidQueryError } from "@/lib/ems";
+import { OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
+import { sandboxCredential, sandboxForFile } from "@/tests/ems/support/sandbox";
 import { ensureEmsTestEnv } from "./support/env";
 
 /**
@@ -12,20 +12,8 @@ import { ensureEmsTestEnv } from "./support/env";
 
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
-
-function credential(key: string = DEMO_CREDENTIALS.consumerKey, secret: string = DEMO_CREDENTIALS.consumerSecret): EmsCredential {
-  return { fingerprint: credentialFingerprint(sandbox.baseUrl, key, secret), baseUrl: sandbox.baseUrl, consumerKey: key, consumerSecret: secret };
-}
-
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
+const sandbox = sandboxForFile();
+const credential = (key?: string, secret?: string) => sandboxCredential(sandbox, key, secret);
 
 beforeEach(async () => {
   await sandbox.admin.reset();

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { decryptSecret, secretAad } from "@/lib/crypto/secret-box";
 import {
-  credentialFingerprint,
   CredentialsRejectedError,
   EmsBadRequestError,
   flushEmsState,
@@ -14,11 +13,10 @@ import {
   InvalidResponseError,
   RateLimitedError,
   UpstreamUnavailableError,
-  type EmsCredential,
 } from "@/lib/ems";
 import { ems } from "@/lib/ems/state";
-import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
-import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
+import { sandboxCredential, sandboxForFile } from "@/tests/ems/support/sandbox";
 import { captureOutput } from "./support/capture-logs";
 import { ensureEmsTestEnv, withEnv, withLogLevel } from "./support/env";
 
@@ -30,25 +28,14 @@ import { ensureEmsTestEnv, withEnv, withLogLevel } from "./support/env";
 
 ensureEmsTestEnv();
 
-let sandbox: StartedSandbox;
+const sandbox = sandboxForFile();
 let restoreEnv: (() => void) | undefined;
 
-function demoCredential(secret: string = DEMO_CREDENTIALS.consumerSecret, key: string = DEMO_CREDENTIALS.consumerKey): EmsCredential {
-  return { fingerprint: credentialFingerprint(sandbox.baseUrl, key, secret), baseUrl: sandbox.baseUrl, consumerKey: key, consumerSecret: secret };
-}
+const demoCredential = (secret?: string, key?: string) => sandboxCredential(sandbox, key, secret);
 
 async function stats() {
   return sandbox.admin.stats();
 }
-
-beforeAll(async () => {
-  sandbox = await startAllowedSandbox();
-});
-
-afterAll(async () => {
-  await flushEmsState();
-  await sandbox?.close();
-});
 
 beforeEach(async () => {
   await sandbox.admin.reset();

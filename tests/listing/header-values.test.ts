@@ -1,20 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { HIDDEN_VALUE, withHeaderValuesHidden, withoutHeaderValues } from "@/lib/listing/header-values";
 
+/** A group with secret values in its own headers and in one webhook's, a fresh copy each call. */
+const crmSyncGroup = () => ({
+  id: 7,
+  name: "CRM sync",
+  headers: [
+    { key: "Authorization", value: "Bearer abc.def" },
+    { key: "X-Api-Key", value: "k_live_123" },
+  ],
+  webhooks: [
+    { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] },
+    { id: 2, url: "https://hooks.example/b" },
+  ],
+});
+
 describe("an export's webhook header values", () => {
   it("are hidden in the group's headers and in each webhook's, names kept, nothing else changed", () => {
-    const group = {
-      id: 7,
-      name: "CRM sync",
-      headers: [
-        { key: "Authorization", value: "Bearer abc.def" },
-        { key: "X-Api-Key", value: "k_live_123" },
-      ],
-      webhooks: [
-        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] },
-        { id: 2, url: "https://hooks.example/b" },
-      ],
-    };
+    const group = crmSyncGroup();
     const hidden = withHeaderValuesHidden(group);
     expect(hidden).toEqual({
       id: 7,
@@ -44,18 +47,7 @@ describe("an export's webhook header values", () => {
 
 describe("a group as its page holds it", () => {
   it("keeps every header's name and no value, the group's and each webhook's; unknown stays unknown", () => {
-    const group = {
-      id: 7,
-      name: "CRM sync",
-      headers: [
-        { key: "Authorization", value: "Bearer abc.def" },
-        { key: "X-Api-Key", value: "k_live_123" },
-      ],
-      webhooks: [
-        { id: 1, url: "https://hooks.example/a", headers: [{ key: "X-Token", value: "t0k3n" }] },
-        { id: 2, url: "https://hooks.example/b" },
-      ],
-    };
+    const group = crmSyncGroup();
     const forPage = withoutHeaderValues(group);
     expect(forPage).toEqual({
       id: 7,

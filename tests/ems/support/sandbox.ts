@@ -50,11 +50,16 @@ export function sandboxForFile(options: Parameters<typeof startSandboxServer>[0]
 
 /** The sandbox's demo account as an EMS credential, with the fingerprint the client and writer key their state by. */
 export function demoCredential(sandbox: Pick<StartedSandbox, "baseUrl">): EmsCredential {
-  return {
-    fingerprint: credentialFingerprint(sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-    baseUrl: sandbox.baseUrl,
-    ...DEMO_CREDENTIALS,
-  };
+  return sandboxCredential(sandbox);
+}
+
+/** An account of the sandbox (the demo account unless a key and secret are given) as an EMS credential. */
+export function sandboxCredential(
+  sandbox: Pick<StartedSandbox, "baseUrl">,
+  consumerKey: string = DEMO_CREDENTIALS.consumerKey,
+  consumerSecret: string = DEMO_CREDENTIALS.consumerSecret,
+): EmsCredential {
+  return { fingerprint: credentialFingerprint(sandbox.baseUrl, consumerKey, consumerSecret), baseUrl: sandbox.baseUrl, consumerKey, consumerSecret };
 }
 
 /**
