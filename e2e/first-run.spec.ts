@@ -1,7 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signOut, signUp } from "./helpers/auth";
-import { freePort } from "./helpers/free-port";
-import { startOwnPortal } from "./helpers/own-portal";
+import { startOwnServer } from "./helpers/own-server";
 import { shoot } from "./helpers/screenshots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -95,7 +94,7 @@ test("the checklist can be dismissed before anything is done, and does not come 
 
 test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once someone exists, the sign-in page says 'Sign in to EMS Portal'", async ({ browser }) => {
   // A portal of its own, on a database with nobody in it, as a fresh install is, on a free port.
-  const portal = await startOwnPortal({ port: await freePort(), env: { SIGNUP_MODE: "invite-only" } });
+  const portal = await startOwnServer({ env: { SIGNUP_MODE: "invite-only" } });
   const context = await browser.newContext({ baseURL: portal.baseUrl });
   try {
     const page = await context.newPage();
@@ -127,6 +126,6 @@ test("an empty portal opens on what EMS Portal is and 'Set up EMS Portal'; once 
     await shoot(page, "sign-in", false);
   } finally {
     await context.close();
-    await portal.stop();
+    await portal.close();
   }
 });

@@ -6,7 +6,7 @@ import { createAdminClient } from "@/lib/sandbox/testing";
 import { fillSignIn, signOut, type TestUser } from "./helpers/auth";
 import { E2E_PORT } from "./helpers/config";
 import { startOtlpReceiver, traceTree, type OtlpReceiver, type ReceivedSpan } from "./helpers/otlp-receiver";
-import { startOwnPortal, type OwnPortal } from "./helpers/own-portal";
+import { startOwnServer, type OwnServer } from "./helpers/own-server";
 import { DEMO, signUpWithSandbox } from "./listing-helpers";
 
 // Traces and metrics against real receivers (README "Traces and metrics"): a production server of
@@ -20,21 +20,21 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: `http://127.0.0.1:${PORT}`, storageState: { cookies: [], origins: [] } });
 
 let receiver: OtlpReceiver;
-let portal: OwnPortal;
+let portal: OwnServer;
 let page: Page;
 let user: TestUser;
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000);
   receiver = await startOtlpReceiver();
-  portal = await startOwnPortal({ port: PORT, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, METRICS_TOKEN } });
+  portal = await startOwnServer({ port: PORT, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, METRICS_TOKEN } });
   page = await browser.newPage({ baseURL: portal.baseUrl });
   user = await signUpWithSandbox(page, "otel");
 });
 
 test.afterAll(async () => {
   await page?.close();
-  await portal?.stop();
+  await portal?.close();
   await receiver?.close();
 });
 

@@ -10,8 +10,10 @@ import { testServerEnv } from "./server-env";
 
 /**
  * A production server of a spec's own (`node .next/standalone/server.js`, the build the e2e suite
- * serves) on an embedded PostgreSQL of its own, for specs that do what the shared e2e server must
- * never suffer: stopping its database under it (e2e/database-outage.spec.ts). The database keeps
+ * serves, with the same environment: ./server-env.ts) on an embedded PostgreSQL of its own, for specs
+ * that do what the shared e2e server must never suffer or see: stopping its database under it
+ * (e2e/database-outage.spec.ts), an environment of its own and traffic nobody else adds to
+ * (e2e/telemetry.spec.ts), a database with nobody in it (e2e/first-run.spec.ts). The database keeps
  * its data directory and port across `stopDatabase()` / `startDatabase()`, as a restarted server does.
  * With `databaseProxy`, the server reaches its database through a TCP proxy the spec can hold and
  * cut (tests/support/tcp-proxy.ts): the database lost while a page's query is in flight.
@@ -24,6 +26,10 @@ export interface OwnServer {
   env: NodeJS.ProcessEnv;
   /** Between the server and its database, when asked for. */
   proxy: TcpProxy | null;
+  /** The sandbox admin endpoint's secret (createAdminClient). */
+  adminSecret: string;
+  /** Every secret it was started with, for scans. */
+  secrets: string[];
   /** Stops PostgreSQL as an operator would (smart shutdown, then fast: every session ended). */
   stopDatabase(): Promise<void>;
   /** Starts it again on the same directory and port. */
@@ -37,6 +43,8 @@ export interface OwnServer {
 }
 
 const SERVER = ".next/standalone/server.js";
+/** The variables of its environment that hold a secret. */
+const SECRET_VARIABLES = ["NEXTAUTH_SECRET", "CREDENTIAL_ENCRYPTION_KEYS", "EMS_FINGERPRINT_SECRET", "SANDBOX_SIGNING_SECRET", "SANDBOX_ADMIN_SECRET", "METRICS_TOKEN"];
 
 /** Waits for a server process to answer /api/health with 200; throws if it exits first. */
 export async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number): Promise<void> {
@@ -53,7 +61,12 @@ export async function waitForHealth(baseUrl: string, server: ChildProcess, timeo
   throw new Error(`the server did not answer /api/health within ${timeoutMs} ms`);
 }
 
-export async function startOwnServer({ env = {}, databaseProxy = false }: { env?: Record<string, string>; databaseProxy?: boolean } = {}): Promise<OwnServer> {
+/** `port`: a free one unless given (a spec whose `baseURL` is fixed before the server starts names it). */
+export async function startOwnServer({
+  port: chosenPort,
+  env = {},
+  databaseProxy = false,
+}: { port?: number; env?: Record<string, string>; databaseProxy?: boolean } = {}): Promise<OwnServer> {
   if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first.`);
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), "ems-own-server-"));
   // As root the server runs as the `postgres` user (scripts/db/embedded-postgres.ts): it must reach the directory.
@@ -62,7 +75,7 @@ export async function startOwnServer({ env = {}, databaseProxy = false }: { env?
   let db: EmbeddedPostgres | null = await startEmbeddedPostgres({ dataDir, port: 0 });
   const databaseUrl = db.url;
   const databasePort = Number(new URL(databaseUrl).port);
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   let output = "";
   const written = { stdout: "", stderr: "" };
@@ -82,7 +95,7 @@ export async function startOwnServer({ env = {}, databaseProxy = false }: { env?
         written[stream] = (written[stream] + chunk.toString()).slice(-5_000_000);
       });
     }
-    await waitForHealth(baseUrl, server, 30_000);
+    await waitForHealth(baseUrl, server, 60_000);
   } catch (error) {
     server?.kill("SIGKILL");
     await proxy?.close();
@@ -96,6 +109,8 @@ export async function startOwnServer({ env = {}, databaseProxy = false }: { env?
     databaseUrl,
     env: serverEnv,
     proxy,
+    adminSecret: serverEnv.SANDBOX_ADMIN_SECRET!,
+    secrets: SECRET_VARIABLES.flatMap((name) => (serverEnv[name] ? [serverEnv[name]] : [])),
     async stopDatabase() {
       await db?.stop();
       db = null;
