@@ -42,25 +42,19 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { Actor } from "@/lib/access/actor";
 import type { LoadResult } from "./budget-views";
 import { openBenchEnvironment } from "./database";
+import { benchFlags } from "./flags";
+import { benchMember } from "./people";
 
-const { values: flags } = parseArgs({
-  options: {
-    scale: { type: "string", default: "10" },
-    members: { type: "string", default: "10" },
-    groups: { type: "string", default: "4000" },
-    think: { type: "string", default: "12" },
-    seed: { type: "string", default: "15" },
-    help: { type: "boolean", default: false },
-  },
+const flags = benchFlags("npm run bench:budget -- [--scale 10] [--members 10] [--groups 4000] [--think 12 (mean seconds between a member's page views)] [--seed 15]", {
+  scale: "10",
+  members: "10",
+  groups: "4000",
+  think: "12",
+  seed: "15",
 });
-if (flags.help) {
-  console.log("npm run bench:budget -- [--scale 10] [--members 10] [--groups 4000] [--think 12 (mean seconds between a member's page views)] [--seed 15]");
-  process.exit(0);
-}
 const SCALE = Number(flags.scale);
 if (![1, 2, 3, 5, 6, 10, 15, 30].includes(SCALE)) throw new Error("--scale must divide 30 (1, 2, 3, 5, 6, 10, 15 or 30): the sharing window is whole seconds");
 const MEMBERS = Number(flags.members);
@@ -126,7 +120,6 @@ async function main(): Promise<void> {
 
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
   const { prisma } = await import("@/lib/db/prisma");
-  const { saveCredential } = await import("@/lib/credentials/store");
   const { getEmsClientForActor } = await import("@/lib/ems-access/credential");
   const { createView } = await import("@/lib/views/views");
   const { flushEmsState, forgetCredential, reloadEmsConfig } = await import("@/lib/ems");
@@ -162,22 +155,8 @@ async function main(): Promise<void> {
     const team = await prisma.team.create({ data: { name: `Bench ${name} ${stamp}` } });
     const actors: Actor[] = [];
     for (let i = 0; i < MEMBERS; i++) {
-      const user = await prisma.user.create({ data: { email: `bench-${stamp}-${i}@example.test`, name: `Member ${i}`, passwordHash: "bench" } });
-      await prisma.membership.create({ data: { teamId: team.id, userId: user.id, role: i === 0 ? "OWNER" : "MEMBER" } });
-      const actor: Actor = {
-        userId: user.id,
-        email: user.email,
-        name: user.name,
-        sessionId: "bench",
-        teamId: team.id,
-        teamName: team.name,
-        role: i === 0 ? "OWNER" : "MEMBER",
-        twoFactorEnabled: false,
-        teamRequiresTwoFactor: false,
-        reauthenticatedAt: new Date(),
-        passwordVerifiedAt: new Date(),
-      };
-      await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+      const role = i === 0 ? "OWNER" : "MEMBER";
+      const actor = await benchMember(team, { email: `bench-${stamp}-${i}@example.test`, name: `Member ${i}`, role }, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
       actors.push(actor);
     }
     await createView(actors[0], { page: "webhook-groups", name: "Sync groups", query: "filter=name%3D*contains*sync", scope: "TEAM" });

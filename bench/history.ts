@@ -21,8 +21,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import type { Actor } from "@/lib/access/actor";
 import { openBenchEnvironment } from "./database";
+import { benchMember } from "./people";
 
 const { values: flags } = parseArgs({
   options: {
@@ -51,7 +51,6 @@ async function main(): Promise<void> {
 
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
   const { prisma } = await import("@/lib/db/prisma");
-  const { saveCredential } = await import("@/lib/credentials/store");
   const { getEmsClientForActor } = await import("@/lib/ems-access/credential");
   const { dropSharedAnswers, flushBudgetUsage, reloadEmsConfig } = await import("@/lib/ems");
   const { startTracking } = await import("@/lib/history/trackers");
@@ -70,24 +69,9 @@ async function main(): Promise<void> {
   reloadEmsConfig();
 
   const team = await prisma.team.create({ data: { name: `Bench history ${randomUUID().slice(0, 6)}` } });
-  const user = await prisma.user.create({ data: { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", passwordHash: "bench" } });
-  await prisma.membership.create({ data: { teamId: team.id, userId: user.id, role: "OWNER" } });
-  const actor: Actor = {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    sessionId: "bench",
-    teamId: team.id,
-    teamName: team.name,
-    role: "OWNER",
-    twoFactorEnabled: false,
-    teamRequiresTwoFactor: false,
-    reauthenticatedAt: new Date(),
-    passwordVerifiedAt: new Date(),
-  };
-  await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+  const actor = await benchMember(team, { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", role: "OWNER" }, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
   const { id: trackerId } = await startTracking(actor, { intervalMinutes: 15 });
-  const fingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: user.id } })).fingerprint;
+  const fingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: actor.userId } })).fingerprint;
   const clearUsage = async () => {
     await flushBudgetUsage();
     await prisma.emsBudgetUsage.deleteMany({ where: { fingerprint } });

@@ -19,22 +19,16 @@
  * react-server condition (npm run bench:plans does).
  */
 import { randomBytes } from "node:crypto";
-import { parseArgs } from "node:util";
 import type { Actor } from "@/lib/access/actor";
 import { openBenchEnvironment } from "./database";
+import { benchFlags } from "./flags";
+import { benchMember } from "./people";
 
-const { values: flags } = parseArgs({
-  options: {
-    webhooks: { type: "string", default: "1000" },
-    groups: { type: "string", default: "600" },
-    scale: { type: "string", default: "30" },
-    help: { type: "boolean", default: false },
-  },
+const flags = benchFlags("npm run bench:plans -- [--webhooks 1000] [--groups 600] [--scale 30 (the rate-limit window is 600/scale s real)]", {
+  webhooks: "1000",
+  groups: "600",
+  scale: "30",
 });
-if (flags.help) {
-  console.log("npm run bench:plans -- [--webhooks 1000] [--groups 600] [--scale 30 (the rate-limit window is 600/scale s real)]");
-  process.exit(0);
-}
 const WEBHOOKS = Number(flags.webhooks);
 const GROUPS = Number(flags.groups);
 const SCALE = Number(flags.scale);
@@ -46,7 +40,6 @@ async function main(): Promise<void> {
   const { startSandboxServer, DEMO_CREDENTIALS } = await import("@/lib/sandbox/testing");
   const { basicAuthorizationHeader } = await import("@/lib/sandbox/core/basic-credentials");
   const { prisma } = await import("@/lib/db/prisma");
-  const { saveCredential } = await import("@/lib/credentials/store");
   const { flushEmsState, forgetCredential } = await import("@/lib/ems");
   const { loadSetup } = await import("@/lib/setup/load");
   const { draftPlan } = await import("@/lib/plans/draft");
@@ -69,22 +62,12 @@ async function main(): Promise<void> {
   const team = await prisma.team.create({ data: { name: `Bench plans ${stamp}` } });
   const people: Actor[] = [];
   for (const role of ["OWNER", "ADMIN"] as const) {
-    const user = await prisma.user.create({ data: { email: `plans-${stamp}-${role}@example.test`, name: role, passwordHash: "bench" } });
-    await prisma.membership.create({ data: { teamId: team.id, userId: user.id, role } });
-    const actor: Actor = {
-      userId: user.id,
-      email: user.email,
-      name: user.name,
-      sessionId: "bench",
-      teamId: team.id,
-      teamName: team.name,
-      role,
-      twoFactorEnabled: false,
-      teamRequiresTwoFactor: false,
-      reauthenticatedAt: new Date(),
-      passwordVerifiedAt: new Date(),
-    };
-    await saveCredential(actor, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    const actor = await benchMember(
+      team,
+      { email: `plans-${stamp}-${role}@example.test`, name: role, role },
+      { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS },
+      { check: false },
+    );
     people.push(actor);
   }
   const [owner, admin] = people;

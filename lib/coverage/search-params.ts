@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
+import { pageNumberParam, pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { COVERAGE_ONLY, COVERAGE_SORTS, type CoverageState } from "./href";
 
 /**
@@ -27,13 +27,7 @@ export function parseCoverageParams(input: URLSearchParams | PageSearchParams): 
     .catch("")
     .parse(params.get("q") ?? "")
     .trim();
-  const page = z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .catch(1)
-    .parse(params.get("page") ?? 1);
+  const page = pageNumberParam(params);
   const rawCell = params.get("cell")?.trim() ?? "";
   const cellMatch = CELL.exec(rawCell);
   if (rawCell && !cellMatch) notices.push(`“${rawCell.slice(0, 40)}” is not a cell of the map; no panel is open.`);

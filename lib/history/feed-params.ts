@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
+import { pageNumberParam, pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 
 /**
  * The Changes feed's filters, all in the URL (a link reproduces the feed). One parser that falls
@@ -58,13 +57,7 @@ export function parseFeedParams(input: URLSearchParams | PageSearchParams): Feed
   const fieldOk = field === "" || /^[a-z_]{1,40}$/.test(field);
   if (!fieldOk) notices.push(`“${field.slice(0, 40)}” is not a field name; that filter is off.`);
   const person = text("person").slice(0, 200);
-  const page = z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .catch(1)
-    .parse(params.get("page") ?? 1);
+  const page = pageNumberParam(params);
   return {
     group: id("group", "group"),
     webhook: id("webhook", "webhook"),
