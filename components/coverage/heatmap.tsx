@@ -5,6 +5,7 @@ import { formatCount } from "@/lib/listing/format";
 import { triggerObjectLabel } from "@/lib/setup/triggers";
 import { webhookProblems } from "./coverage-cell";
 import { Mark, MARK_WORDS } from "./marks";
+import { plural } from "@/lib/text/plural";
 
 /** Column headings that would not fit their narrow column (the full name is their title). */
 const HEADER_LABELS: Record<string, string> = { session_attendance: "Attendance", registrant_line_item: "Line item" };
@@ -108,7 +109,7 @@ export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHre
                 <Mark state={action.state} /> {action.action}
                 <span className="font-normal normal-case text-slate-600">
                   ·{" "}
-                  {action.webhooks.length ? `${formatCount(action.webhooks.length)} ${action.webhooks.length === 1 ? "webhook" : "webhooks"}` : MARK_WORDS[action.state]}
+                  {action.webhooks.length ? plural(action.webhooks.length, "webhook") : MARK_WORDS[action.state]}
                 </span>
               </p>
               {listed.length > 0 ? (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { plural } from "@/lib/text/plural";
 
 export type GroupFindingCounts = Record<string, { errors: number; warnings: number; notices: number }>;
 
@@ -54,7 +55,7 @@ export function GroupFindingsBadge({ id, counts }: { id: string; counts: GroupFi
       data-testid="group-findings"
       title={`${found.errors} errors, ${found.warnings} warnings, ${found.notices} notices: see them on Health`}
     >
-      {`${count} ${noun}${count === 1 ? "" : "s"}`}
+      {plural(count, noun)}
     </a>
   );
 }

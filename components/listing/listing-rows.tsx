@@ -9,6 +9,7 @@ import { TRIGGER_LETTERS } from "@/lib/listing/trigger-letters";
 import { formatCount } from "@/lib/listing/format";
 import { GroupFindingsBadge, useGroupFindings } from "./group-findings";
 import { StatusBadge } from "./status-badge";
+import { plural } from "@/lib/text/plural";
 
 /**
  * The body of a listing's table, drawn from compact rows (lib/listing/table-rows): the server sends
@@ -315,7 +316,7 @@ function webhooksSummary(webhooks: WebhookLine[]): string[] {
           ? "all disabled"
           : `${formatCount(webhooks.length - disabled)} enabled, ${formatCount(disabled)} disabled`;
   const hosts = [...new Set(webhooks.map((hook) => hostOf(hook[1])).filter(Boolean))];
-  return [`${formatCount(webhooks.length)} webhook${webhooks.length === 1 ? "" : "s"}`, state, ...hosts];
+  return [plural(webhooks.length, "webhook"), state, ...hosts];
 }
 
 function hostOf(url: string): string {

@@ -8,6 +8,7 @@ import { SendTestAlertForm } from "./send-test-alert-form";
 import { SlackUrlForm } from "./slack-url-form";
 import { ScrollX } from "@/components/ui/scroll-x";
 import { Time } from "@/components/ui/time";
+import { plural } from "@/lib/text/plural";
 
 function When({ date }: { date: Date }) {
   return <Time value={date} />;
@@ -70,7 +71,7 @@ function StatusText({ delivery }: { delivery: DeliveryRecord }) {
   if (delivery.status === "failed") {
     return (
       <span className="text-red-700">
-        Failed after {delivery.attempts} attempt{delivery.attempts === 1 ? "" : "s"}
+        Failed after {plural(delivery.attempts, "attempt")}
       </span>
     );
   }

@@ -1,10 +1,10 @@
 import { LISTING_COST } from "@/lib/ems/config";
-import { formatCount } from "@/lib/listing/format";
 import type { Freshness, RateBudget } from "@/lib/ems-access/shared-read";
 import type { SetupFacts } from "@/lib/setup/stored-results";
 import { LowBudgetNotice, StaleNotice } from "@/components/listing/freshness";
 import { DataStatus } from "@/components/listing/data-status";
 import { RefreshSetupButton } from "./refresh-setup-button";
+import { plural } from "@/lib/text/plural";
 
 /**
  * Above a page built on the whole setup (coverage, health, an event's page): what it was read
@@ -56,7 +56,7 @@ export function SetupStatus({ setup, freshness, budget, returnTo }: { setup: Set
       <DataStatus
         age={{ seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds }}
         budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
-        details={`The whole setup: ${formatCount(groups)} ${groups === 1 ? "group" : "groups"}, ${formatCount(webhooks)} ${webhooks === 1 ? "webhook" : "webhooks"}, ${formatCount(events)} ${events === 1 ? "event" : "events"}.`}
+        details={`The whole setup: ${plural(groups, "group")}, ${plural(webhooks, "webhook")}, ${plural(events, "event")}.`}
         refresh={<RefreshSetupButton returnTo={returnTo} credits={setup.refreshCalls * LISTING_COST} />}
       />
     </span>

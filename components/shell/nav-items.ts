@@ -1,5 +1,6 @@
 import type { HealthCounts } from "@/lib/access/actor";
 import { canManageTeam, type TeamRole } from "@/lib/access/roles";
+import { plural, pluralWord } from "@/lib/text/plural";
 
 /**
  * The portal's one list of places: the sidebar, the phone's menu sheet and the command palette's
@@ -38,14 +39,14 @@ export const SETTINGS_SECTIONS: readonly NavItem[] = [
  */
 export function healthBadge(counts: HealthCounts | null | undefined): NavItem["badge"] {
   if (!counts) return undefined;
-  const title = `${counts.errors} ${counts.errors === 1 ? "error" : "errors"} (and ${counts.warnings} ${counts.warnings === 1 ? "warning" : "warnings"}) at the last check`;
+  const title = `${plural(counts.errors, "error")} (and ${plural(counts.warnings, "warning")}) at the last check`;
   return { text: String(counts.errors), title, tone: counts.errors > 0 ? "error" : "ok" };
 }
 
 /** Plans sent for review by someone else that this owner or admin may approve; nothing when none. */
 export function reviewBadge(plansToReview: number | undefined): NavItem["badge"] {
   if (!plansToReview) return undefined;
-  return { text: String(plansToReview), title: `${plansToReview} ${plansToReview === 1 ? "plan waits" : "plans wait"} for your review`, tone: "warning" };
+  return { text: String(plansToReview), title: `${plansToReview} ${pluralWord(plansToReview, "plan waits", "plans wait")} for your review`, tone: "warning" };
 }
 
 /** The navigation of a person with this role, these Health counts and these plans to review. */

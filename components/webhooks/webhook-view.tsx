@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { formatCount } from "@/lib/listing/format";
 import { Suspense } from "react";
 import type { ListingFailure } from "@/lib/ems-access/shared-read";
 import type { GroupHistoryData } from "@/lib/history/group-history";
@@ -15,6 +14,7 @@ import { Notice } from "@/components/ui/notice";
 import { CopyButton } from "./copy-button";
 import { WebhookCard } from "./webhook-details";
 import { WebhookFiringPill } from "./webhook-firing-pill";
+import { plural } from "@/lib/text/plural";
 
 const SEVERITY_TONE = { error: "error", warning: "warning", notice: "info" } as const;
 const ACTION_LETTER = { insert: "I", update: "U", delete: "D" } as const;
@@ -140,7 +140,7 @@ async function StatusLine({ webhook, surroundings }: { webhook: WebhookForPage; 
     if (firing.state === "disabled" && found.liveEventCount > 0 && !found.findings.some((finding) => finding.ruleId === "disabled-webhook-live-event")) {
       items.push(
         <Notice key="disabled-live" tone="warning" testId="webhook-disabled-live">
-          Disabled, but set up for {formatCount(found.liveEventCount)} live {found.liveEventCount === 1 ? "event" : "events"}.
+          Disabled, but set up for {plural(found.liveEventCount, "live event")}.
         </Notice>,
       );
     }
@@ -177,7 +177,7 @@ async function EventsAndCoverage({ webhook, surroundings }: { webhook: WebhookFo
       <p className="text-slate-700" data-testid="webhook-coverage-summary">
         {webhook.any_event
           ? "Set up for every event"
-          : `Set up for ${events.length + unknownEventIds.length} ${events.length + unknownEventIds.length === 1 ? "event" : "events"}`}
+          : `Set up for ${plural(events.length + unknownEventIds.length, "event")}`}
         {events.length > 0
           ? cells.length > 0
             ? `; it fills the coverage cells ${cells.join(", ")} for each.`

@@ -11,6 +11,7 @@ import { ruleById } from "@/lib/health/rules";
 import { isTriggerKey, triggerLabel } from "@/lib/setup/triggers";
 import { listingTitle } from "@/lib/listing/titles";
 import { ROLE_LABELS, type TeamRole } from "@/lib/access/roles";
+import { plural } from "@/lib/text/plural";
 
 export interface AuditActionGroup {
   /** The filter's value for the whole group (no dot, so never mistaken for an action). */
@@ -196,7 +197,6 @@ function record(metadata: unknown): Record<string, unknown> {
 const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
 const count = (value: unknown): number | null => (typeof value === "number" && Number.isFinite(value) ? value : null);
 const role = (value: unknown): string | null => (typeof value === "string" && Object.hasOwn(ROLE_LABELS, value) ? ROLE_LABELS[value as TeamRole] : null);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function minutes(n: number | null): string {
   if (n === null) return "a new interval";
@@ -426,7 +426,7 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
 /** “Fix plain http URLs” (12 changes). */
 function planWords(m: Record<string, unknown>): string {
   const title = typeof m.title === "string" && m.title ? ` “${m.title}”` : "";
-  const operations = typeof m.operations === "number" ? ` (${m.operations.toLocaleString("en-US")} ${m.operations === 1 ? "change" : "changes"})` : "";
+  const operations = typeof m.operations === "number" ? ` (${plural(m.operations, "change")})` : "";
   return `${title}${operations}`;
 }
 

@@ -1,4 +1,5 @@
 import { formatDateTime } from "@/lib/time/format";
+import { plural } from "@/lib/text/plural";
 /**
  * Times on the sessions page: relative ("5 minutes ago") beside the exact time in UTC, which the
  * page states. Rendered on the server, so every reader sees the same words as the tests.
@@ -34,9 +35,9 @@ export function durationWords(seconds: number): string {
   for (const [unit, size] of UNITS.filter(([unit]) => unit === "day" || unit === "hour" || unit === "minute")) {
     if (seconds >= size && seconds % size === 0) {
       const n = seconds / size;
-      return `${n} ${unit}${n === 1 ? "" : "s"}`;
+      return plural(n, unit);
     }
   }
   const minutes = Math.round(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return plural(minutes, "minute");
 }

@@ -8,6 +8,7 @@ import { emsLog } from "./log";
 import { outboundRequest, type OutboundRequest, type OutboundResponse } from "./outbound";
 import { classifyUnreachable, hostOf } from "./unreachable";
 import { emsResourceOf } from "./telemetry";
+import { plural } from "@/lib/text/plural";
 
 export interface EmsHttpRequest {
   method: "GET" | "POST" | "PUT" | "DELETE";
@@ -119,7 +120,7 @@ export async function emsHttp(request: EmsHttpRequest): Promise<EmsHttpResponse>
       const reason = timedOut ? `no answer within ${limit} ms` : describeNetworkError(error);
       emsLog("warn", "ems.http", { ...logFields, status: null, durationMs, outcome: timedOut ? "timeout" : "network_error", reason, retrying: willRetry || undefined });
       if (!willRetry) {
-        throw new UpstreamUnavailableError(`${request.method} ${path}: ${reason} (after ${attempt} attempt${attempt === 1 ? "" : "s"})`, {
+        throw new UpstreamUnavailableError(`${request.method} ${path}: ${reason} (after ${plural(attempt, "attempt")})`, {
           cause: error,
           timedOut,
           unreachable: classifyUnreachable({ error, host: hostOf(request.url), timedOut, timeoutSeconds: Math.round(limit / 1000) }),

@@ -5,6 +5,7 @@ import type { Finding } from "@/lib/health/rules";
 import { portalOriginFor } from "@/lib/portal-origin";
 import { describeChange } from "./describe";
 import type { RecordChange } from "./diff";
+import { plural } from "@/lib/text/plural";
 
 /**
  * After a sync: one alert for the team when it found changes or a health check newly failing at
@@ -34,8 +35,8 @@ export async function announceSync(input: {
     ...input.newlyFailing.map((finding) => `Health check now failing (${finding.severity}): ${finding.message}`),
   ];
   const parts = [
-    input.changes.length > 0 ? `${input.changes.length} change${input.changes.length === 1 ? "" : "s"}` : null,
-    input.newlyFailing.length > 0 ? `${input.newlyFailing.length} new health finding${input.newlyFailing.length === 1 ? "" : "s"}` : null,
+    input.changes.length > 0 ? plural(input.changes.length, "change") : null,
+    input.newlyFailing.length > 0 ? plural(input.newlyFailing.length, "new health finding") : null,
   ].filter(Boolean);
   // No request here (a sync runs in a job): the configured address, on Vercel its own.
   const base = portalOriginFor(null);

@@ -5,6 +5,7 @@ import { SafeError } from "@/lib/errors";
 import type { RequestContext } from "@/lib/access/guards";
 import { syncTracker, type SyncOutcome } from "./sync";
 import { trackerForManualSync } from "./trackers";
+import { plural } from "@/lib/text/plural";
 
 /**
  * "Sync now" of a team's tracker, for an owner or admin of that team (checked by
@@ -27,7 +28,7 @@ export async function syncTrackerNow(actor: Actor, trackerId: string, context: R
 export function syncNowMessage(outcome: SyncOutcome): string {
   switch (outcome.status) {
     case "ok":
-      return outcome.changes === 0 ? "Synced: nothing changed since the last sync." : `Synced: ${outcome.changes} change${outcome.changes === 1 ? "" : "s"} found.`;
+      return outcome.changes === 0 ? "Synced: nothing changed since the last sync." : `Synced: ${plural(outcome.changes, "change")} found.`;
     case "paced":
       return outcome.message;
     case "busy":

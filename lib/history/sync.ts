@@ -19,6 +19,7 @@ import { diffSetup } from "./diff";
 import { createPacer, PacedOutError } from "./pacing";
 import { headerHasher, recordKey, snapshotRecords, type SnapshotRecord } from "./records";
 import { checkpointDue, loadKnownFor, writeCheckpoint, writeDiff, type SnapshotRecordLike } from "./store";
+import { plural } from "@/lib/text/plural";
 
 /**
  * One sync of a tracker: claim it, read the account's setup with the runner's own credential
@@ -258,7 +259,7 @@ async function storeSnapshot(tracker: ClaimedTracker, syncId: string, seenAt: Da
   const counts = { groups: data.groups.length, webhooks: records.filter((record) => record.kind === "webhook").length, events: data.events.length };
   const summary = baseline
     ? `First snapshot: ${counts.groups} groups, ${counts.webhooks} webhooks, ${counts.events} events.`
-    : `${changes.length === 0 ? "No changes" : `${changes.length} change${changes.length === 1 ? "" : "s"}`} in ${counts.groups} groups, ${counts.webhooks} webhooks, ${counts.events} events.`;
+    : `${changes.length === 0 ? "No changes" : plural(changes.length, "change")} in ${counts.groups} groups, ${counts.webhooks} webhooks, ${counts.events} events.`;
   return { changes: changes.length, bytes, baseline, summary, failing, newlyFailing, changeRecords: changes, groupNames };
 }
 

@@ -4,6 +4,7 @@ import type { ListingState } from "./search-params";
 import type { EmsResource } from "@/lib/ems/contract";
 import { TRIGGER_LETTERS } from "./trigger-letters";
 import { webhookEventCount, webhookFiring, webhookHost, NEVER_FIRES_WORDS } from "@/lib/setup/webhook-status";
+import { plural } from "@/lib/text/plural";
 
 /**
  * A listing's rows as compact data for the table's client body (components/listing/listing-rows):
@@ -138,10 +139,6 @@ function kindOf(resource: EmsResource, field: string, linked: string | undefined
 }
 
 const isYes = (value: unknown) => value === true || value === 1 || value === "1";
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** "2 errors, 1 warning" and the worst severity, for the status cell; notices count only when alone. */
 export function findingsInWords(counts: FindingCounts | undefined): { severity: "error" | "warning" | "notice" | ""; words: string } {

@@ -10,6 +10,7 @@ import { fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
 import { filterInWords, sortInWords } from "@/lib/listing/words";
 import type { ListingPage } from "./validation";
+import { pluralWord } from "@/lib/text/plural";
 
 const SEPARATOR = " · ";
 /** More columns than this are counted, not listed. */
@@ -30,7 +31,7 @@ export function describeViewQuery(page: ListingPage, query: string): string {
     else parts.push(...conditions);
   }
   if (state.ids.length > 0) {
-    parts.push(state.ids.length > MAX_LISTED_IDS ? `Only ${state.ids.length} chosen ids` : `Only id${state.ids.length === 1 ? "" : "s"} ${state.ids.join(", ")}`);
+    parts.push(state.ids.length > MAX_LISTED_IDS ? `Only ${state.ids.length} chosen ids` : `Only ${pluralWord(state.ids.length, "id")} ${state.ids.join(", ")}`);
   }
   if (state.sort.length > 0 && state.sort.map((k) => `${k.field}:${k.direction}`).join() !== config.defaultSort.map((k) => `${k.field}:${k.direction}`).join()) {
     parts.push(sortInWords(page, state.sort));

@@ -12,6 +12,7 @@ import { Notice } from "@/components/ui/notice";
 import { buttonClasses } from "@/components/ui/button";
 import { AuditFilters, type PersonOption } from "@/components/audit/audit-filters";
 import { Time } from "@/components/ui/time";
+import { plural, pluralWord } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Audit log" };
 
@@ -102,8 +103,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ) : (
         <section aria-labelledby="audit-entries-heading" className="space-y-3">
           <h2 id="audit-entries-heading" className="text-sm font-normal text-slate-600" data-testid="audit-count">
-            {formatCount(log.totalCount)} {log.totalCount === 1 ? "entry" : "entries"}
-            {filtered ? (log.totalCount === 1 ? " matches these filters" : " match these filters") : ""}
+            {plural(log.totalCount, "entry", "entries")}
+            {filtered ? ` ${pluralWord(log.totalCount, "matches", "match")} these filters` : ""}
             <span className="sr-only">
               , showing {first} to {last}
             </span>

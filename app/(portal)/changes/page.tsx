@@ -12,6 +12,7 @@ import { HistoryRefusal } from "@/components/history/history-refusal";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { FilterChips, type FilterChip } from "@/components/ui/filter-chips";
+import { plural } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Changes" };
 
@@ -215,7 +216,7 @@ export default async function ChangesPage(props: PageProps<"/changes">) {
           <Filters filters={filters} />
           <TrackingSince accounts={feed.readable} />
           <p className="text-sm text-slate-600" data-testid="changes-count" aria-live="polite">
-            {feed.total === 0 ? (unfiltered ? "" : "No changes match.") : `${feed.total.toLocaleString("en")} change${feed.total === 1 ? "" : "s"}`}
+            {feed.total === 0 ? (unfiltered ? "" : "No changes match.") : plural(feed.total, "change")}
             {feed.pageCount > 1 ? ` · page ${feed.page} of ${feed.pageCount}` : ""}
           </p>
           {feed.total === 0 ? (

@@ -18,6 +18,7 @@ import type { Actor } from "@/lib/access/actor";
 import type { TriggerKey } from "@/lib/setup/setup-data";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
+import { pluralWord } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Coverage" };
 
@@ -154,7 +155,7 @@ async function CoverageBody({
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">
-        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {report.events.length === 1 ? "event" : "events"}; {formatCount(withGaps)}{" "}
+        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {pluralWord(report.events.length, "event")}; {formatCount(withGaps)}{" "}
         with gaps
         {required.length > 0 ? `; ${formatCount(failing)} missing a required trigger` : ""}.
         {rows.length !== report.events.length ? ` ${formatCount(rows.length)} match.` : ""}

@@ -16,6 +16,7 @@ import { HealthBadgeSync } from "@/components/health/badge-sync";
 import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
+import { plural } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Health" };
 
@@ -91,13 +92,13 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthVi
       <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
         <span className="font-medium text-red-800" data-testid="health-error-count">
-          {report.counts.errors} {report.counts.errors === 1 ? "error" : "errors"}
+          {plural(report.counts.errors, "error")}
         </span>
         <span className="font-medium text-amber-800">
-          {report.counts.warnings} {report.counts.warnings === 1 ? "warning" : "warnings"}
+          {plural(report.counts.warnings, "warning")}
         </span>
         <span className="font-medium text-sky-800">
-          {report.counts.notices} {report.counts.notices === 1 ? "notice" : "notices"}
+          {plural(report.counts.notices, "notice")}
         </span>
         {report.muted.length > 0 ? <span className="text-slate-600">{formatCount(report.muted.length)} muted</span> : null}
         <span className="text-slate-500">in the whole account</span>
@@ -120,7 +121,7 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthVi
           <p className="text-sm text-slate-600" aria-live="polite" data-testid="health-shown">
             {page.total === 0
               ? "No finding matches these filters."
-              : `${formatCount(page.total)} ${page.total === 1 ? "finding" : "findings"}${filtered ? " match" : ""}${page.pageCount > 1 ? `, ${formatCount(page.from)}–${formatCount(page.to)} shown` : ""}.`}
+              : `${plural(page.total, "finding")}${filtered ? " match" : ""}${page.pageCount > 1 ? `, ${formatCount(page.from)}–${formatCount(page.to)} shown` : ""}.`}
           </p>
           {page.total === 0 ? (
             <div className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600" data-testid="health-empty">

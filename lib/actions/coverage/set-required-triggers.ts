@@ -5,6 +5,7 @@ import { authedAction } from "@/lib/actions/pipeline";
 import { setRequiredTriggers } from "@/lib/setup/requirements";
 import { forgetTeamHealthCounts } from "@/lib/health/report";
 import { setRequiredTriggersSchema } from "./set-required-triggers.validation";
+import { plural } from "@/lib/text/plural";
 
 /** Owners and admins: the triggers every live event must send. */
 export const setRequiredTriggersAction = authedAction(
@@ -14,6 +15,6 @@ export const setRequiredTriggersAction = authedAction(
     await forgetTeamHealthCounts(actor);
     revalidatePath("/coverage");
     revalidatePath("/health");
-    return { message: saved.length === 0 ? "No trigger is required now." : `Saved: ${saved.length} required ${saved.length === 1 ? "trigger" : "triggers"}.` };
+    return { message: saved.length === 0 ? "No trigger is required now." : `Saved: ${plural(saved.length, "required trigger")}.` };
   },
 );

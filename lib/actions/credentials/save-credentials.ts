@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { authedAction } from "@/lib/actions/pipeline";
 import { saveCredential } from "@/lib/credentials/store";
 import { saveCredentialsSchema } from "./save-credentials.validation";
+import { plural } from "@/lib/text/plural";
 
 /**
  * Saves the actor's own credentials once the EMS has accepted them (or, with "Save anyway", without
@@ -17,7 +18,7 @@ export const saveCredentialsAction = authedAction(
     if (!saved.check) return { message: `Saved without a check (key ending in ${saved.keyLast4}). Use “Test connection” once the API answers.` };
     const groups = saved.check.webhookGroupCount;
     return {
-      message: `Connected and saved (key ending in ${saved.keyLast4}). The account sees ${groups} webhook group${groups === 1 ? "" : "s"}.`,
+      message: `Connected and saved (key ending in ${saved.keyLast4}). The account sees ${plural(groups, "webhook group")}.`,
       data: { connected: true },
     };
   },

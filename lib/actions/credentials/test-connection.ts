@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { authedAction, NO_INPUT } from "@/lib/actions/pipeline";
 import { SafeError } from "@/lib/errors";
 import { testCredential } from "@/lib/credentials/store";
+import { plural } from "@/lib/text/plural";
 
 export type ConnectionTestData = { expiresAt: string; webhookGroupCount: number };
 
@@ -16,7 +17,7 @@ export const testConnectionAction = authedAction(
     revalidatePath("/settings");
     if (!result.ok) throw new SafeError(result.message, "test_failed");
     return {
-      message: `Connected. The account sees ${result.webhookGroupCount} webhook group${result.webhookGroupCount === 1 ? "" : "s"}.`,
+      message: `Connected. The account sees ${plural(result.webhookGroupCount, "webhook group")}.`,
       data: { expiresAt: result.expiresAt.toISOString(), webhookGroupCount: result.webhookGroupCount },
     };
   },
