@@ -6,7 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { AlertPreferencesForm } from "./alert-preferences-form";
 import { SendTestAlertForm } from "./send-test-alert-form";
 import { SlackUrlForm } from "./slack-url-form";
-import { ScrollX } from "@/components/ui/scroll-x";
+import { SettingsTable, type SettingsColumn } from "./settings-table";
 import { Time } from "@/components/ui/time";
 import { plural } from "@/lib/text/plural";
 
@@ -69,11 +69,7 @@ function StatusText({ delivery }: { delivery: DeliveryRecord }) {
     return <span className="text-emerald-800">Sent{delivery.attempts > 1 ? ` (attempt ${delivery.attempts})` : ""}</span>;
   }
   if (delivery.status === "failed") {
-    return (
-      <span className="text-red-700">
-        Failed after {plural(delivery.attempts, "attempt")}
-      </span>
-    );
+    return <span className="text-red-700">Failed after {plural(delivery.attempts, "attempt")}</span>;
   }
   return (
     <span className="text-amber-800">
@@ -83,47 +79,34 @@ function StatusText({ delivery }: { delivery: DeliveryRecord }) {
   );
 }
 
+const DELIVERY_COLUMNS: SettingsColumn[] = [{ label: "When" }, { label: "To" }, { label: "Status" }, { label: "Reason" }];
+
 function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
   if (deliveries.length === 0) return <p className="text-sm text-slate-500">No alerts sent yet.</p>;
   return (
-    <ScrollX className="rounded-lg border border-slate-200">
-      <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alert-deliveries">
-        <caption className="sr-only">The last {deliveries.length} alert deliveries, newest first</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="px-4 py-2 font-medium">
-              When
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              To
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-2 font-medium">
-              Reason
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {deliveries.map((delivery) => (
-            <tr key={delivery.id} className="align-top" data-testid="alert-delivery" data-status={delivery.status}>
-              <td className="whitespace-nowrap px-4 py-2 text-slate-600">
-                <When date={delivery.sentAt ?? delivery.createdAt} />
-              </td>
-              <td className="px-4 py-2">
-                <span className="font-medium">{delivery.channel === "slack" ? "Slack" : "Email"}</span>
-                {delivery.channel === "email" ? <span className="break-all text-slate-700"> {delivery.recipient}</span> : null}
-                {delivery.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
-              </td>
-              <td className="px-4 py-2">
-                <StatusText delivery={delivery} />
-              </td>
-              <td className="px-4 py-2 text-slate-600">{delivery.lastError ?? ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollX>
+    <SettingsTable
+      fit="scroll"
+      tableClassName="min-w-[40rem]"
+      testId="alert-deliveries"
+      caption={`The last ${deliveries.length} alert deliveries, newest first`}
+      columns={DELIVERY_COLUMNS}
+    >
+      {deliveries.map((delivery) => (
+        <tr key={delivery.id} className="align-top" data-testid="alert-delivery" data-status={delivery.status}>
+          <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+            <When date={delivery.sentAt ?? delivery.createdAt} />
+          </td>
+          <td className="px-4 py-2">
+            <span className="font-medium">{delivery.channel === "slack" ? "Slack" : "Email"}</span>
+            {delivery.channel === "email" ? <span className="break-all text-slate-700"> {delivery.recipient}</span> : null}
+            {delivery.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
+          </td>
+          <td className="px-4 py-2">
+            <StatusText delivery={delivery} />
+          </td>
+          <td className="px-4 py-2 text-slate-600">{delivery.lastError ?? ""}</td>
+        </tr>
+      ))}
+    </SettingsTable>
   );
 }

@@ -2,7 +2,14 @@ import { LowBudgetNotice } from "@/components/listing/freshness";
 import type { BudgetOverview } from "@/lib/credentials/budget";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
-import { ScrollX } from "@/components/ui/scroll-x";
+import { SettingsTable, type SettingsColumn } from "./settings-table";
+
+const BUDGET_COLUMNS: SettingsColumn[] = [
+  { label: "Kind" },
+  { label: "Calls", numeric: true },
+  { label: "Credits", numeric: true },
+  { label: "Share", hidden: true, className: "w-2/5" },
+];
 
 /** The rate-limit budget of the member's key: this window's figures, and the last hour's use by kind. */
 export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
@@ -16,57 +23,43 @@ export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
           : "No figures for the current window yet: the next page view brings them."}
       </p>
       <LowBudgetNotice budget={budget} />
-      <ScrollX>
-        <table className="w-full max-w-2xl text-sm" data-testid="budget-usage-table">
-          <caption className="mb-2 text-left text-sm font-medium text-slate-700">Credits your team spent with this key in the last hour</caption>
-          <thead>
-            <tr className="border-b border-slate-200 text-left text-slate-500">
-              <th scope="col" className="py-1.5 pr-3 font-medium">
-                Kind
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right font-medium">
-                Calls
-              </th>
-              <th scope="col" className="py-1.5 pr-3 text-right font-medium">
-                Credits
-              </th>
-              <th scope="col" className="w-2/5 py-1.5 font-medium">
-                <span className="sr-only">Share</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {usage.map((kind) => (
-              <tr key={kind.kind} className="border-b border-slate-100" data-testid={`budget-kind-${kind.kind}`}>
-                <th scope="row" className="py-1.5 pr-3 text-left font-normal text-slate-800">
-                  {kind.label}
-                </th>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{formatCount(kind.calls)}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums" data-testid={`budget-credits-${kind.kind}`}>
-                  {formatCount(kind.credits)}
-                </td>
-                <td className="py-1.5">
-                  {/* SVG attributes, not an inline style: the Content-Security-Policy allows no inline styles. */}
-                  <svg className="block h-2 w-full min-w-16" aria-hidden focusable="false">
-                    <rect width="100%" height="100%" rx="4" className="fill-slate-100" />
-                    {kind.credits > 0 ? <rect width={`${(kind.credits / widest) * 100}%`} height="100%" rx="4" className="fill-brand-600" /> : null}
-                  </svg>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" className="py-1.5 pr-3 text-left font-medium">
-                Total
-              </th>
-              <td />
-              <td className="py-1.5 pr-3 text-right font-medium tabular-nums">{formatCount(totalCredits)}</td>
-              <td />
-            </tr>
-          </tfoot>
-        </table>
-      </ScrollX>
+      <SettingsTable
+        fit="scroll"
+        className="max-w-2xl"
+        testId="budget-usage-table"
+        caption="Credits your team spent with this key in the last hour"
+        showCaption
+        columns={BUDGET_COLUMNS}
+        footer={
+          <tr>
+            <th scope="row" className="px-4 py-2 text-left font-medium">
+              Total
+            </th>
+            <td />
+            <td className="px-4 py-2 text-right font-medium tabular-nums">{formatCount(totalCredits)}</td>
+            <td />
+          </tr>
+        }
+      >
+        {usage.map((kind) => (
+          <tr key={kind.kind} data-testid={`budget-kind-${kind.kind}`}>
+            <th scope="row" className="px-4 py-2 text-left font-normal text-slate-800">
+              {kind.label}
+            </th>
+            <td className="px-4 py-2 text-right tabular-nums">{formatCount(kind.calls)}</td>
+            <td className="px-4 py-2 text-right tabular-nums" data-testid={`budget-credits-${kind.kind}`}>
+              {formatCount(kind.credits)}
+            </td>
+            <td className="px-4 py-2">
+              {/* SVG attributes, not an inline style: the Content-Security-Policy allows no inline styles. */}
+              <svg className="block h-2 w-full min-w-16" aria-hidden focusable="false">
+                <rect width="100%" height="100%" rx="4" className="fill-slate-100" />
+                {kind.credits > 0 ? <rect width={`${(kind.credits / widest) * 100}%`} height="100%" rx="4" className="fill-brand-600" /> : null}
+              </svg>
+            </td>
+          </tr>
+        ))}
+      </SettingsTable>
       <p className="max-w-2xl text-xs text-slate-500">
         Everyone using this key spends from one budget (the EMS allows 2,000 credits per 10 minutes; a listing costs 10). Page views come first and identical ones within{" "}
         {overview.sharedAnswerSeconds} seconds share one answer; exports and other background work leave {overview.reservePercent}% of each window to page views and wait

@@ -4,6 +4,7 @@ import { listPendingInvitations, type PendingInvitation } from "@/lib/teams/invi
 import { getTeamOverview } from "@/lib/teams/members";
 import { ROLE_DESCRIPTIONS, ROLE_LABELS, assignableRoles, canManageMember, canManageTeam } from "@/lib/access/roles";
 import { Notice } from "@/components/ui/notice";
+import { SettingsTable, type SettingsColumn } from "@/components/settings/settings-table";
 import { InviteForm } from "@/components/team/invite-form";
 import { LeaveTeamForm } from "@/components/team/leave-team-form";
 import { ChangeRoleForm, RemoveMemberForm } from "@/components/team/member-actions";
@@ -36,6 +37,12 @@ function CredentialBadge({ credential }: { credential: TeamMember["credential"] 
       {credential.label}
     </span>
   );
+}
+
+/** The members table's columns: the actions column only for those who may manage the team. */
+function memberColumns(manager: boolean): SettingsColumn[] {
+  const columns: SettingsColumn[] = [{ label: "Name" }, { label: "Role" }, { label: "Joined" }, { label: "API credentials" }];
+  return manager ? [...columns, { label: "Actions", hidden: true }] : columns;
 }
 
 /** "Ann (ann@example.com) does not", "Ann and Bo do not", "Ann, Bo and 3 others do not". */
@@ -83,73 +90,50 @@ export default async function TeamPage({ searchParams }: { searchParams: Promise
         </h2>
         {/* A table from 640 px; below, each member is two lines (name and credentials, then email
             and role), the actions under them: nothing wider than a phone. */}
-        <table className="mt-4 w-full text-left text-sm max-sm:block" data-testid="member-list">
-          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-sm:sr-only">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Name
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Role
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Joined
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                API credentials
-              </th>
-              {manager ? (
-                <th scope="col" className="py-2 font-medium">
-                  <span className="sr-only">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 max-sm:block">
-            {team.members.map((member) => {
-              const manageable = manager && !member.isYou && canManageMember(team.yourRole, member.role);
-              return (
-                <tr
-                  key={member.membershipId}
-                  data-testid="member-row"
-                  data-email={member.email}
-                  data-membership-id={member.membershipId}
-                  className="align-top max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-3"
-                >
-                  <td className="py-3 pr-4 max-sm:order-1 max-sm:min-w-0 max-sm:flex-1 max-sm:p-0">
-                    <div className="font-medium break-words text-slate-900">
-                      {member.name} {member.isYou ? <span className="text-xs font-normal text-slate-500">(you)</span> : null}
-                    </div>
-                    <div className="break-all text-slate-500 max-sm:hidden">{member.email}</div>
+        <SettingsTable fit="stack" className="mt-4" testId="member-list" caption={`Members of ${team.teamName}`} columns={memberColumns(manager)}>
+          {team.members.map((member) => {
+            const manageable = manager && !member.isYou && canManageMember(team.yourRole, member.role);
+            return (
+              <tr
+                key={member.membershipId}
+                data-testid="member-row"
+                data-email={member.email}
+                data-membership-id={member.membershipId}
+                className="align-top max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:gap-y-1 max-sm:py-3"
+              >
+                <td className="py-3 pr-4 max-sm:order-1 max-sm:min-w-0 max-sm:flex-1 max-sm:p-0">
+                  <div className="font-medium break-words text-slate-900">
+                    {member.name} {member.isYou ? <span className="text-xs font-normal text-slate-500">(you)</span> : null}
+                  </div>
+                  <div className="break-all text-slate-500 max-sm:hidden">{member.email}</div>
+                </td>
+                <td className="py-3 pr-4 max-sm:order-3 max-sm:w-full max-sm:p-0 max-sm:text-xs max-sm:text-slate-600">
+                  <span className="break-all sm:hidden">{member.email} · </span>
+                  <span data-testid="member-role">{ROLE_LABELS[member.role]}</span>
+                </td>
+                <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:hidden">
+                  <Time value={member.joinedAt} />
+                </td>
+                <td className="py-3 pr-4 max-sm:order-2 max-sm:p-0" data-testid="member-credential">
+                  <span className="sr-only sm:hidden">API credentials: </span>
+                  <CredentialBadge credential={member.credential} />
+                </td>
+                {manager ? (
+                  <td className="py-3 max-sm:order-4 max-sm:w-full max-sm:p-0 max-sm:pt-1 max-sm:empty:hidden">
+                    {manageable ? (
+                      <div className="flex flex-wrap items-start gap-2">
+                        <ChangeRoleForm membershipId={member.membershipId} name={member.name} role={member.role} roles={roles} />
+                        <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
+                      </div>
+                    ) : member.isYou ? null : (
+                      <span className="text-xs text-slate-500">Only an owner can change an owner.</span>
+                    )}
                   </td>
-                  <td className="py-3 pr-4 max-sm:order-3 max-sm:w-full max-sm:p-0 max-sm:text-xs max-sm:text-slate-600">
-                    <span className="break-all sm:hidden">{member.email} · </span>
-                    <span data-testid="member-role">{ROLE_LABELS[member.role]}</span>
-                  </td>
-                  <td className="whitespace-nowrap py-3 pr-4 text-slate-600 max-sm:hidden">
-                    <Time value={member.joinedAt} />
-                  </td>
-                  <td className="py-3 pr-4 max-sm:order-2 max-sm:p-0" data-testid="member-credential">
-                    <span className="sr-only sm:hidden">API credentials: </span>
-                    <CredentialBadge credential={member.credential} />
-                  </td>
-                  {manager ? (
-                    <td className="py-3 max-sm:order-4 max-sm:w-full max-sm:p-0 max-sm:pt-1 max-sm:empty:hidden">
-                      {manageable ? (
-                        <div className="flex flex-wrap items-start gap-2">
-                          <ChangeRoleForm membershipId={member.membershipId} name={member.name} role={member.role} roles={roles} />
-                          <RemoveMemberForm membershipId={member.membershipId} name={member.name} />
-                        </div>
-                      ) : member.isYou ? null : (
-                        <span className="text-xs text-slate-500">Only an owner can change an owner.</span>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                ) : null}
+              </tr>
+            );
+          })}
+        </SettingsTable>
       </section>
 
       {manager ? (

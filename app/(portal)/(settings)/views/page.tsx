@@ -9,6 +9,7 @@ import { directoryPageNumber, listViewDirectory, type DirectoryView, type ViewDi
 import { viewHref } from "@/lib/views/views";
 import { LISTING_TITLES } from "@/lib/listing/titles";
 import { LISTING_PAGES } from "@/lib/views/validation";
+import { SettingsTable, type SettingsColumn } from "@/components/settings/settings-table";
 
 export const metadata: Metadata = { title: "Saved views · Settings" };
 
@@ -77,6 +78,8 @@ function ViewRow({ view, now }: { view: DirectoryView; now: Date }) {
   );
 }
 
+const VIEW_COLUMNS: SettingsColumn[] = [{ label: "View" }, { label: "List" }, { label: "Scope" }, { label: "Owner" }, { label: "Last used by you" }];
+
 /** "Previous" / "Next" of /views: links (each page of the list is an address of its own). */
 function DirectoryPaging({ directory }: { directory: ViewDirectoryPage }) {
   if (directory.total === 0) return null;
@@ -140,33 +143,11 @@ export default async function ViewsPage(props: PageProps<"/views">) {
         <>
           <DirectoryPaging directory={directory} />
           <div className="rounded-xl border border-slate-200 bg-white px-4 sm:px-5">
-            <table className="w-full text-left text-sm max-sm:block" data-testid="views-list">
-              <caption className="sr-only">Saved views, {directory.total.toLocaleString("en-US")} in all</caption>
-              <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 max-sm:sr-only">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    View
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    List
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Scope
-                  </th>
-                  <th scope="col" className="py-2 pr-4 font-medium">
-                    Owner
-                  </th>
-                  <th scope="col" className="py-2 font-medium">
-                    Last used by you
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 max-sm:block">
-                {directory.views.map((view) => (
-                  <ViewRow key={view.id} view={view} now={now} />
-                ))}
-              </tbody>
-            </table>
+            <SettingsTable fit="stack" testId="views-list" caption={`Saved views, ${directory.total.toLocaleString("en-US")} in all`} columns={VIEW_COLUMNS}>
+              {directory.views.map((view) => (
+                <ViewRow key={view.id} view={view} now={now} />
+              ))}
+            </SettingsTable>
           </div>
           {directory.pageCount > 1 ? <DirectoryPaging directory={directory} /> : null}
         </>
