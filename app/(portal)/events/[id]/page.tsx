@@ -19,6 +19,7 @@ import { setupFacts } from "@/lib/setup/stored-results";
 import { cellWebhooks, WebhookLine } from "@/components/coverage/coverage-cell";
 import { SeverityBadge } from "@/components/health/severity-badge";
 import { SubjectLinks } from "@/components/health/subject-links";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -135,12 +136,7 @@ export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
     ) : null;
   return (
     <div className="space-y-6">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/events" className="text-brand-700 underline">
-          Events
-        </Link>{" "}
-        <span aria-hidden>/</span> <span>{event?.name || `Event ${id}`}</span>
-      </nav>
+      <Breadcrumb trail={[{ href: "/events", label: "Events" }]} current={event?.name || `Event ${id}`} />
       {outcome.kind !== "ok" ? (
         <StateMessage failure={outcome} retryHref={returnTo} />
       ) : (

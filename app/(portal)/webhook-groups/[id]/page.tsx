@@ -26,6 +26,7 @@ import { loadHealthReport, type HealthOutcome } from "@/lib/health/report";
 import { SeverityBadge } from "@/components/health/severity-badge";
 import { Time } from "@/components/ui/time";
 import { formatDateTime } from "@/lib/time/format";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "Webhook group" };
 
@@ -197,14 +198,7 @@ async function PastGroup({ actor, id, at }: { actor: Actor; id: number; at: Date
  */
 export default authedRecordPage(parseRecordId, async ({ actor, id, search }) => {
   const asOf = parseAsOfParam(search);
-  const breadcrumb = (
-    <nav aria-label="Breadcrumb" className="text-sm">
-      <Link href="/webhook-groups" className="text-brand-700 underline">
-        Webhook groups
-      </Link>{" "}
-      / {id}
-    </nav>
-  );
+  const breadcrumb = <Breadcrumb trail={[{ href: "/webhook-groups", label: "Webhook groups" }]} current={id} />;
   if (asOf instanceof Date) {
     return (
       <div className="space-y-4">

@@ -8,6 +8,7 @@ import { authedRecordPage } from "@/lib/actions/page";
 import { loadWebhookHistory } from "@/lib/history/group-history";
 import { parseRecordId } from "@/lib/listing/ids";
 import { loadWebhookPage } from "@/lib/webhooks/page";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "Webhook" };
 
@@ -22,12 +23,7 @@ export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <nav aria-label="Breadcrumb" className="text-sm">
-          <Link href="/webhooks" className="text-brand-700 underline">
-            Webhooks
-          </Link>{" "}
-          / {id}
-        </nav>
+        <Breadcrumb trail={[{ href: "/webhooks", label: "Webhooks" }]} current={id} />
         {data.kind === "ok" ? (
           <Link href={`/webhooks/${id}/edit`} prefetch={false} className={buttonClasses("secondary", { size: "sm" })} data-testid="webhook-edit">
             Edit…

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
 import { requireActor } from "@/lib/auth/session";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
 import { pageSearchParams } from "@/lib/page-search-params";
 import { loadNewWebhookForm } from "@/lib/plans/forms";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "New webhook" };
 
@@ -16,12 +16,7 @@ export default async function NewWebhookPage(props: PageProps<"/webhooks/new">) 
   const data = await loadNewWebhookForm(actor, group);
   return (
     <div className="max-w-3xl space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhooks" className="text-brand-700 underline">
-          Webhooks
-        </Link>{" "}
-        / New
-      </nav>
+      <Breadcrumb trail={[{ href: "/webhooks", label: "Webhooks" }]} current="New" />
       <h1 className="text-2xl font-semibold">New webhook</h1>
       <WebhookEditForm defaults={data.defaults} groups={data.groups} triggerObjects={TRIGGER_OBJECTS} contentTypes={WEBHOOK_CONTENT_TYPES} />
     </div>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { GroupDeleteForm, GroupEditForm } from "@/components/plans/group-edit-form";
@@ -7,6 +6,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { authedRecordPage } from "@/lib/actions/page";
 import { parseRecordId } from "@/lib/listing/ids";
 import { loadGroupForm } from "@/lib/plans/forms";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "Edit webhook group" };
 
@@ -16,16 +16,13 @@ export default authedRecordPage(parseRecordId, async ({ actor, id }) => {
   if (data.kind === "not-found") notFound();
   return (
     <div className="max-w-3xl space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhook-groups" className="text-brand-700 underline">
-          Webhook groups
-        </Link>{" "}
-        /{" "}
-        <Link href={`/webhook-groups/${id}`} className="text-brand-700 underline">
-          {id}
-        </Link>{" "}
-        / Edit
-      </nav>
+      <Breadcrumb
+        trail={[
+          { href: "/webhook-groups", label: "Webhook groups" },
+          { href: `/webhook-groups/${id}`, label: id },
+        ]}
+        current="Edit"
+      />
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="min-w-0 text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `group ${id}`}</h1>
         {/* A full page load: a client navigation to /webhooks/new would be taken by the webhook panel's route. */}

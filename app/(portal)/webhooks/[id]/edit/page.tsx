@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StateMessage } from "@/components/listing/state-message";
 import { WebhookEditForm } from "@/components/plans/webhook-edit-form";
@@ -8,6 +7,7 @@ import { authedRecordPage } from "@/lib/actions/page";
 import { TRIGGER_OBJECTS, WEBHOOK_CONTENT_TYPES } from "@/lib/ems/contract";
 import { parseRecordId } from "@/lib/listing/ids";
 import { draftChangesOf, draftParam, loadWebhookForm, withDraft } from "@/lib/plans/forms";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 
 export const metadata: Metadata = { title: "Edit webhook" };
 
@@ -19,16 +19,13 @@ export default authedRecordPage(parseRecordId, async ({ actor, id, search }) => 
   const replacesPlanId = draft ? planId : null;
   return (
     <div className="max-w-3xl space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/webhooks" className="text-brand-700 underline">
-          Webhooks
-        </Link>{" "}
-        /{" "}
-        <Link href={`/webhooks/${id}`} className="text-brand-700 underline">
-          {id}
-        </Link>{" "}
-        / Edit
-      </nav>
+      <Breadcrumb
+        trail={[
+          { href: "/webhooks", label: "Webhooks" },
+          { href: `/webhooks/${id}`, label: id },
+        ]}
+        current="Edit"
+      />
       <h1 className="text-2xl font-semibold break-words">Edit {data.kind === "ok" ? `“${data.defaults.name}”` : `webhook ${id}`}</h1>
       {data.kind === "ok" ? (
         <>
