@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
+import { useModalDialog } from "@/components/ui/use-modal-dialog";
 import { reauthenticateAction } from "@/lib/actions/auth/reauthenticate";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { Button } from "@/components/ui/button";
@@ -17,10 +18,10 @@ import { ReauthContext, type RequestReauth } from "./reauth-context";
  * - proof "password" (a change to who controls the account): the password, and with two-factor a code too.
  */
 export function ReauthProvider({ twoFactor, children }: { twoFactor: boolean; children: React.ReactNode }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const resolver = useRef<((confirmed: boolean) => void) | null>(null);
   const [round, setRound] = useState(0);
   const [open, setOpen] = useState(false);
+  const dialog = useModalDialog(open);
   const [proof, setProof] = useState<ReauthProof>("any");
 
   const requestReauth = useCallback<RequestReauth>(
@@ -34,13 +35,6 @@ export function ReauthProvider({ twoFactor, children }: { twoFactor: boolean; ch
       }),
     [],
   );
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
 
   const settle = useCallback((confirmed: boolean) => {
     resolver.current?.(confirmed);

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
+import { useModalDialog } from "@/components/ui/use-modal-dialog";
 import { usePathname } from "next/navigation";
 import { Menu, X } from "lucide-react";
 import { NavGroups } from "./nav-links";
@@ -12,16 +13,9 @@ import type { NavGroup } from "./nav-items";
  * and the focus goes back to the button), closed by a click on the backdrop and by any navigation.
  */
 export function NavSheet({ groups, teamName }: { groups: NavGroup[]; teamName: string }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const dialog = useModalDialog(open);
   const pathname = usePathname();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
 
   // A navigation (a link in the sheet, Back, the palette) closes it.
   const [shownFor, setShownFor] = useState(pathname);
