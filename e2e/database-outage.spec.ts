@@ -7,13 +7,13 @@
 // TCP proxy, or the session ended by the server) answers 503 with the same page too, never 500
 // (lib/http/outage-response.ts). The server and its database are this spec's own
 // (e2e/helpers/own-server.ts): the shared e2e server must never lose its database under the other specs.
-import pg from "pg";
 import PgBoss from "pg-boss";
 import { expect, test } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
 import { startOwnServer, type OwnServer } from "./helpers/own-server";
 import { shoot } from "./helpers/screenshots";
 import { DATABASE_UNAVAILABLE_MESSAGE, OUTAGE_HEADING } from "../lib/http/outage-page";
+import { onDatabase } from "../scripts/db/on-database";
 
 test.describe.configure({ mode: "serial" });
 
@@ -37,16 +37,6 @@ async function sendJob(databaseUrl: string, name: string): Promise<{ id: string;
   const id = await boss.send(name, {});
   if (!id) throw new Error(`pg-boss did not take the ${name} job`);
   return { id, boss };
-}
-
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Ends every session of the server's on its database (PostgreSQL's 57P01, "terminating connection due to administrator command"). */

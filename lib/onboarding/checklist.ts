@@ -60,15 +60,6 @@ export function checklistOf(facts: ChecklistFacts): Checklist | null {
   return { steps, doneCount, allDone: doneCount === steps.length };
 }
 
-type FactsRow = {
-  dismissed: boolean;
-  connected: boolean;
-  groupsSeen: boolean;
-  hasOwnView: boolean;
-  invitedSomeone: boolean;
-  canInvite: boolean;
-};
-
 /**
  * The actor's checklist, or null once dismissed (or when the membership is gone). With
  * `markGroupsSeen` (the webhook groups listing is being shown), the same statement records that the
@@ -78,7 +69,7 @@ type FactsRow = {
 export async function getChecklist(actor: Pick<Actor, "userId" | "teamId">, options: { markGroupsSeen?: boolean } = {}): Promise<Checklist | null> {
   const mark = options.markGroupsSeen === true;
   // A data-modifying WITH runs once, and the SELECT sees the row as it was: the COALESCE adds the mark.
-  const rows = await prisma.$queryRaw<FactsRow[]>`
+  const rows = await prisma.$queryRaw<ChecklistFacts[]>`
     WITH "moment" AS (SELECT now() AT TIME ZONE 'UTC' AS t),
     "credential" AS (
       SELECT (c."lastVerifiedAt" IS NOT NULL AND (c."lastErrorAt" IS NULL OR c."lastErrorAt" <= c."lastVerifiedAt")) AS ok

@@ -145,6 +145,11 @@ async function syncOf(trackerId: string): Promise<string> {
   return (await prisma.setupSync.create({ data: { trackerId, trigger: "manual", status: "ok" }, select: { id: true } })).id;
 }
 
+/** A delivery tried once already and due again (its next attempt was a minute ago). */
+async function dueRetry(delivery: { trackerId: string; teamId: string; syncId: string; channel: "email" | "slack"; recipient: string; body: string }): Promise<void> {
+  await prisma.alertDelivery.create({ data: { ...delivery, subject: "s", attempts: 1, nextAttemptAt: new Date(Date.now() - seconds(60)) } });
+}
+
 async function prefer(actor: Actor, emailChanges: boolean, emailHealth: boolean, teamId = actor.teamId): Promise<void> {
   await prisma.alertPreference.upsert({
     where: { userId: actor.userId },
@@ -246,19 +251,7 @@ describe("queueAlerts", () => {
 
     // Queued while they could read it, then their credential went: the retry is not sent to them.
     const syncId = await syncOf(tracker.id);
-    await prisma.alertDelivery.create({
-      data: {
-        trackerId: tracker.id,
-        teamId: owner.teamId,
-        syncId,
-        channel: "email",
-        recipient: leavesAccount.email,
-        subject: "s",
-        body: "b",
-        attempts: 1,
-        nextAttemptAt: new Date(Date.now() - seconds(60)),
-      },
-    });
+    await dueRetry({ trackerId: tracker.id, teamId: owner.teamId, syncId, channel: "email", recipient: leavesAccount.email, body: "b" });
     await prisma.apiCredential.delete({ where: { userId: leavesAccount.userId } });
     const before = mailed(leavesAccount);
     await deliverDue({ signal: new AbortController().signal });
@@ -519,19 +512,7 @@ describe("GET /api/cron/alerts (Vercel Cron)", () => {
     const owner = await createTeam();
     const tracker = await trackerOf(owner, receiver.url);
     const syncId = await syncOf(tracker.id);
-    await prisma.alertDelivery.create({
-      data: {
-        trackerId: tracker.id,
-        teamId: owner.teamId,
-        syncId,
-        channel: "slack",
-        recipient: "Slack",
-        subject: "s",
-        body: "due by cron",
-        attempts: 1,
-        nextAttemptAt: new Date(Date.now() - seconds(60)),
-      },
-    });
+    await dueRetry({ trackerId: tracker.id, teamId: owner.teamId, syncId, channel: "slack", recipient: "Slack", body: "due by cron" });
     const secret = `cron-secret-${unique()}${unique()}`;
     cleanups.push(withEnv({ CRON_SECRET: secret }));
     const call = (authorization: string) => alertsCron(new Request("http://portal.test/api/cron/alerts", { headers: { authorization } }));

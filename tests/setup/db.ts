@@ -1,9 +1,9 @@
 // Helpers for database tests.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { prisma } from "@/lib/db/prisma";
+import { onDatabase } from "../../scripts/db/on-database";
 
 /**
  * Opens `connections` pooled connections before a race: a new connection costs a password
@@ -50,16 +50,6 @@ function urlOfDatabase(serverUrl: string, database: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** The app's client (lib/db/prisma.ts) is made from DATABASE_URL on first use: drop it and move the variable. */
