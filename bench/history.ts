@@ -69,7 +69,11 @@ async function main(): Promise<void> {
   reloadEmsConfig();
 
   const team = await prisma.team.create({ data: { name: `Bench history ${randomUUID().slice(0, 6)}` } });
-  const actor = await benchMember(team, { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", role: "OWNER" }, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS });
+  const actor = await benchMember(
+    team,
+    { email: `bench-${randomUUID().slice(0, 8)}@example.test`, name: "Bench", role: "OWNER" },
+    { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS },
+  );
   const { id: trackerId } = await startTracking(actor, { intervalMinutes: 15 });
   const fingerprint = (await prisma.apiCredential.findUniqueOrThrow({ where: { userId: actor.userId } })).fingerprint;
   const clearUsage = async () => {

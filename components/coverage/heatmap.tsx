@@ -108,8 +108,7 @@ export function CellPanelView({ panel, closeHref }: { panel: CellPanel; closeHre
               <p className="flex items-center gap-1.5 font-medium capitalize text-slate-800">
                 <Mark state={action.state} /> {action.action}
                 <span className="font-normal normal-case text-slate-600">
-                  ·{" "}
-                  {action.webhooks.length ? plural(action.webhooks.length, "webhook") : MARK_WORDS[action.state]}
+                  · {action.webhooks.length ? plural(action.webhooks.length, "webhook") : MARK_WORDS[action.state]}
                 </span>
               </p>
               {listed.length > 0 ? (

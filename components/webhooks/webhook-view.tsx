@@ -175,9 +175,7 @@ async function EventsAndCoverage({ webhook, surroundings }: { webhook: WebhookFo
   return (
     <div className="space-y-2 text-sm">
       <p className="text-slate-700" data-testid="webhook-coverage-summary">
-        {webhook.any_event
-          ? "Set up for every event"
-          : `Set up for ${plural(events.length + unknownEventIds.length, "event")}`}
+        {webhook.any_event ? "Set up for every event" : `Set up for ${plural(events.length + unknownEventIds.length, "event")}`}
         {events.length > 0
           ? cells.length > 0
             ? `; it fills the coverage cells ${cells.join(", ")} for each.`

@@ -65,7 +65,6 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-
 /**
  * One HTTP exchange with the EMS API, through the outbound door (./outbound.ts: the destination
  * policy, DNS checked once per attempt, no redirects), with a per-attempt timeout and, when `retry`

@@ -155,8 +155,8 @@ async function CoverageBody({
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">
-        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {pluralWord(report.events.length, "event")}; {formatCount(withGaps)}{" "}
-        with gaps
+        {formatCount(report.events.length)} {state.scope === "open" ? "upcoming and live" : ""} {pluralWord(report.events.length, "event")}; {formatCount(withGaps)} with
+        gaps
         {required.length > 0 ? `; ${formatCount(failing)} missing a required trigger` : ""}.
         {rows.length !== report.events.length ? ` ${formatCount(rows.length)} match.` : ""}
       </p>

@@ -94,12 +94,8 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthVi
         <span className="font-medium text-red-800" data-testid="health-error-count">
           {plural(report.counts.errors, "error")}
         </span>
-        <span className="font-medium text-amber-800">
-          {plural(report.counts.warnings, "warning")}
-        </span>
-        <span className="font-medium text-sky-800">
-          {plural(report.counts.notices, "notice")}
-        </span>
+        <span className="font-medium text-amber-800">{plural(report.counts.warnings, "warning")}</span>
+        <span className="font-medium text-sky-800">{plural(report.counts.notices, "notice")}</span>
         {report.muted.length > 0 ? <span className="text-slate-600">{formatCount(report.muted.length)} muted</span> : null}
         <span className="text-slate-500">in the whole account</span>
       </p>
