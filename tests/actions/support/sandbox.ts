@@ -3,12 +3,12 @@
 // runs, PORT names its port: it stands for this portal, whose own /sandbox the EMS client may reach
 // over plain HTTP on loopback (lib/ems/destination.ts); nothing else on loopback is let through.
 import { createServer } from "node:http";
-import { afterAll, beforeAll } from "vitest";
 import type { AddressInfo } from "node:net";
 import { createNodeListener } from "@/lib/sandbox/adapters/node-http";
 import { SANDBOX_MOUNT_PATH } from "@/lib/sandbox/embedded";
 import { Sandbox } from "@/lib/sandbox/sandbox";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
+import { fileResource } from "@/tests/support/file-resource";
 
 export interface PortalSandbox {
   /** `127.0.0.1:<port>`: the Host header of a request to "the portal". */
@@ -47,26 +47,11 @@ export async function startPortalSandbox(): Promise<PortalSandbox> {
  * first test, closed after its last. Read its fields inside tests and hooks only.
  */
 export function portalSandboxForFile(): PortalSandbox {
-  let started: PortalSandbox | undefined;
-  beforeAll(async () => {
-    ensureEmsTestEnv();
-    started = await startPortalSandbox();
-  });
-  afterAll(() => started?.close());
-  const current = () => {
-    if (!started) throw new Error("The file's sandbox is read before its beforeAll has started it.");
-    return started;
-  };
-  return {
-    get host() {
-      return current().host;
+  return fileResource(
+    async () => {
+      ensureEmsTestEnv();
+      return startPortalSandbox();
     },
-    get baseUrl() {
-      return current().baseUrl;
-    },
-    get sandbox() {
-      return current().sandbox;
-    },
-    close: () => current().close(),
-  };
+    (sandbox) => sandbox.close(),
+  );
 }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { beforeEach } from "vitest";
 import { credentialFingerprint, flushEmsState, forgetCredential, type EmsCredential } from "@/lib/ems";
 import { DEMO_CREDENTIALS, startSandboxServer, type StartedSandbox } from "@/lib/sandbox/testing";
+import { fileResource, readThrough } from "@/tests/support/file-resource";
 import { allowPrivateOrigin } from "./env";
 
 /**
@@ -25,27 +26,13 @@ export async function startAllowedSandbox(options: Parameters<typeof startSandbo
  * Read its fields inside tests and hooks only (they exist once the file's `beforeAll` has run).
  */
 export function sandboxForFile(options: Parameters<typeof startSandboxServer>[0] = {}): StartedSandbox {
-  let started: StartedSandbox | undefined;
-  beforeAll(async () => {
-    started = await startAllowedSandbox(options);
-  });
-  afterAll(async () => {
-    await flushEmsState();
-    await started?.close();
-  });
-  const current = () => {
-    if (!started) throw new Error("The file's sandbox is read before its beforeAll has started it.");
-    return started;
-  };
-  return {
-    get baseUrl() {
-      return current().baseUrl;
+  return fileResource(
+    () => startAllowedSandbox(options),
+    async (sandbox) => {
+      await flushEmsState();
+      await sandbox.close();
     },
-    get admin() {
-      return current().admin;
-    },
-    close: () => current().close(),
-  };
+  );
 }
 
 /** The sandbox's demo account as an EMS credential, with the fingerprint the client and writer key their state by. */
@@ -74,21 +61,5 @@ export function demoSandboxPerTest(): { sandbox: StartedSandbox; credential: Ems
     await sandbox.admin.reset();
     await forgetCredential(credential().fingerprint);
   });
-  return {
-    sandbox,
-    credential: {
-      get fingerprint() {
-        return credential().fingerprint;
-      },
-      get baseUrl() {
-        return credential().baseUrl;
-      },
-      get consumerKey() {
-        return credential().consumerKey;
-      },
-      get consumerSecret() {
-        return credential().consumerSecret;
-      },
-    },
-  };
+  return { sandbox, credential: readThrough(credential) };
 }
