@@ -42,7 +42,8 @@ export function SettingsTable({
   /** Classes of the table itself (a minimum width in a scrolling box). */
   tableClassName?: string;
   footer?: ReactNode;
-  children: ReactNode;
+  /** The body's rows. */
+  children?: ReactNode;
 }) {
   const stack = fit === "stack";
   const headerCell = stack ? "py-2 pr-4 font-medium last:pr-0" : "px-4 py-2 font-medium";

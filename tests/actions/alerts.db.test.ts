@@ -2,7 +2,7 @@
 // who may set the team's Slack URL, what a bad URL is told, preferences, and "Send a test".
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -20,12 +20,9 @@ import { prisma } from "@/lib/db/prisma";
 import { allowPrivateOrigin, withEnv } from "@/tests/ems/support/env";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOutBeforeEach, signInAs } from "./support/request";
 
-beforeEach(() => {
-  signedOut({ path: "/settings" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/settings");
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

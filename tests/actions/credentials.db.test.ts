@@ -1,6 +1,6 @@
 // The credential actions (lib/actions/credentials/*), called as a crafted direct request would call
 // them, against a real sandbox served under /sandbox as the portal embeds it.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -15,15 +15,12 @@ import { credentialFingerprint } from "@/lib/ems";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOutBeforeEach, signInAs } from "./support/request";
 import { portalSandboxForFile } from "./support/sandbox";
 
 const sandbox = portalSandboxForFile();
 
-beforeEach(() => {
-  signedOut({ path: "/settings" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/settings");
 
 const credentialOf = (userId: string) => prisma.apiCredential.findUnique({ where: { userId } });
 /** Nothing the person typed as a key or secret comes back in an answer. */

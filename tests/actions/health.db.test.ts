@@ -1,6 +1,6 @@
 // The health and coverage actions (lib/actions/health/*, lib/actions/coverage/*), called as a crafted
 // direct request would call them, against the sandbox's demo account over real HTTP.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -17,15 +17,12 @@ import { DEMO_CREDENTIALS, OTHER_CREDENTIALS } from "@/lib/sandbox/demo-credenti
 import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOutBeforeEach, signInAs } from "./support/request";
 import { portalSandboxForFile } from "./support/sandbox";
 
 const sandbox = portalSandboxForFile();
 
-beforeEach(() => {
-  signedOut({ path: "/health" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/health");
 
 /** A team whose owner holds the sandbox's demo credentials, and the first plain-HTTP finding of that account. */
 async function teamWithFindings(): Promise<{ owner: Actor; finding: { ruleId: string; key: string; message: string } }> {

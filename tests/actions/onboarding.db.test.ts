@@ -1,6 +1,6 @@
 // dismissChecklistAction, called as a crafted direct request would call it: signed out, with
 // another person's ids in the fields, by a member held at two-factor enrolment, and as intended.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -10,14 +10,11 @@ import { TWO_FACTOR_SETUP_PATH, type Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { addMember, createTeam, membershipIdOf } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOutBeforeEach, signInAs } from "./support/request";
 
 const dismissedAt = async (who: Pick<Actor, "userId">) => (await prisma.membership.findUniqueOrThrow({ where: { userId: who.userId } })).checklistDismissedAt;
 
-beforeEach(() => {
-  signedOut({ path: "/webhook-groups" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/webhook-groups");
 
 describe("dismissChecklistAction", () => {
   it("sends a signed-out caller to sign-in and puts nobody's checklist away", async () => {

@@ -1,6 +1,6 @@
 // The team actions (lib/actions/team/*), called as a crafted direct request would call them: signed
 // out, with the wrong role, with another team's ids, with bad input, and as intended.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -18,7 +18,7 @@ import { hashInvitationToken } from "@/lib/teams/invitation-token";
 import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam, membershipIdOf } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOut, signedOutBeforeEach, signInAs } from "./support/request";
 
 const roleOf = async (actor: Pick<Actor, "userId">) => (await prisma.membership.findUniqueOrThrow({ where: { userId: actor.userId } })).role;
 const auditCount = (teamId: string, action: string) => prisma.auditLog.count({ where: { teamId, action } });
@@ -29,10 +29,7 @@ async function signInStale(actor: Pick<Actor, "userId">): Promise<void> {
   await prisma.userSession.update({ where: { id: sessionId }, data: { reauthenticatedAt: new Date(Date.now() - 11 * 60 * 1000) } });
 }
 
-beforeEach(() => {
-  signedOut({ path: "/team" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/team");
 
 describe("changeMemberRoleAction", () => {
   it("sends a signed-out caller to sign-in and changes nothing", async () => {

@@ -1,7 +1,7 @@
 // Two-factor's upkeep actions, called as a crafted direct request would call them: cancelling an
 // enrolment not yet confirmed, and new recovery codes. Signed out, with another person's ids in the
 // fields, with bad input, with a stale session, and as intended.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -15,7 +15,7 @@ import { WRONG_CODE_MESSAGE, confirmEnrolment, pendingEnrolment, startEnrolment 
 import { prisma } from "@/lib/db/prisma";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOutBeforeEach, signInAs } from "./support/request";
 
 const ELEVEN_MINUTES = 11 * 60 * 1000;
 const PASSWORD_REFUSED = { status: "error", message: REAUTH_PASSWORD_MESSAGE, reauthRequired: "password" };
@@ -47,10 +47,7 @@ async function withTwoFactor(actor: Actor): Promise<string> {
 const codeHashesOf = (who: Pick<Actor, "userId">) =>
   prisma.recoveryCode.findMany({ where: { userId: who.userId }, select: { codeHash: true }, orderBy: { codeHash: "asc" } });
 
-beforeEach(() => {
-  signedOut({ path: "/account" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/account");
 
 describe("cancelTwoFactorEnrolmentAction", () => {
   it("sends a signed-out caller to sign-in and cancels nothing", async () => {

@@ -1,5 +1,5 @@
 // The saved-view actions (lib/actions/views/*), called as a crafted direct request would call them.
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
 
@@ -16,7 +16,7 @@ import { createView } from "@/lib/views/views";
 import type { Actor } from "@/lib/access/actor";
 import { addMember, createTeam, unique } from "@/tests/teams/fixtures";
 import { call, expectSignInRedirect, redirectOf } from "./support/call";
-import { signInAs, signedOut } from "./support/request";
+import { signedOut, signedOutBeforeEach, signInAs } from "./support/request";
 
 const MANAGE_REFUSAL = "Only owners and admins (and the person who shared it) can change a team view. You can copy it instead.";
 const NOT_FOUND = "That view does not exist or is not shared with you.";
@@ -25,10 +25,7 @@ const teamView = (owner: Actor, name = `Shared ${unique()}`) => createView(owner
 const personalView = (owner: Actor, name = `Mine ${unique()}`) => createView(owner, { page: "events", name, query: "", scope: "PERSONAL" });
 const viewsOf = (userId: string) => prisma.savedView.findMany({ where: { ownerId: userId }, orderBy: { createdAt: "asc" } });
 
-beforeEach(() => {
-  signedOut({ path: "/views" });
-  vi.mocked(revalidatePath).mockClear();
-});
+signedOutBeforeEach("/views");
 
 describe("saveViewAction", () => {
   it("sends a signed-out caller to sign-in and saves nothing", async () => {

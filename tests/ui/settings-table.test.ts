@@ -9,11 +9,12 @@ import { utilityClashes } from "./utility-clashes";
 
 const columns = [{ label: "Kind" }, { label: "Credits", numeric: true }, { label: "Actions", hidden: true }];
 const row = createElement("tr", null, createElement("td", null, "Page views"), createElement("td", null, "10"), createElement("td"));
+const table = (props: Omit<Parameters<typeof SettingsTable>[0], "columns">) => renderToStaticMarkup(createElement(SettingsTable, { columns, ...props }, row));
 const classesOf = (html: string, tag: string) => [...html.matchAll(new RegExp(`<${tag}\\b[^>]*class="([^"]*)"`, "g"))].map((match) => match[1]!);
 
 describe("SettingsTable", () => {
   it("heads every column for assistive technology, a hidden label included, and captions the table", () => {
-    const html = renderToStaticMarkup(createElement(SettingsTable, { fit: "stack", columns, caption: "Credits by kind", testId: "t" }, row));
+    const html = table({ fit: "stack", caption: "Credits by kind", testId: "t" });
     expect(html.match(/<th scope="col"/g)).toHaveLength(3);
     expect(html).toContain('<span class="sr-only">Actions</span>');
     expect(html).toMatch(/<caption class="sr-only">Credits by kind<\/caption>/);
@@ -22,7 +23,7 @@ describe("SettingsTable", () => {
   });
 
   it("stacks on a phone (header for screen readers only) or scrolls sideways in a box that takes the focus", () => {
-    const stacked = renderToStaticMarkup(createElement(SettingsTable, { fit: "stack", columns, caption: "c" }, row));
+    const stacked = table({ fit: "stack", caption: "c" });
     expect(stacked).toMatch(/^<table class="[^"]*max-sm:block/);
     expect(classesOf(stacked, "thead")[0]).toContain("max-sm:sr-only");
     const scrolled = renderToStaticMarkup(
@@ -35,7 +36,7 @@ describe("SettingsTable", () => {
 
   it("gives each header cell one value of each property, numbers aligned right", () => {
     for (const fit of ["stack", "scroll"] as const) {
-      const headers = classesOf(renderToStaticMarkup(createElement(SettingsTable, { fit, columns, caption: "c" }, row)), "th");
+      const headers = classesOf(table({ fit, caption: "c" }), "th");
       expect(headers).toHaveLength(3);
       for (const classes of headers) expect(utilityClashes(classes), classes).toEqual([]);
       expect(headers[1]).toContain("text-right");

@@ -2,11 +2,13 @@
 // ./next-headers.ts reads it through ./current-request.ts). Each test sets who is calling: signed out, or signed in with a real
 // next-auth session cookie for a real session row, exactly what a crafted direct request carries.
 import { encode } from "next-auth/jwt";
+import { beforeEach } from "vitest";
 import { prisma } from "@/lib/db/prisma";
 import { sessionPolicy } from "@/lib/auth/session-policy";
 // Gives the process NEXTAUTH_SECRET and a key ring when the environment has none.
 import "@/tests/teams/fixtures";
 import { currentRequestHeaders, setCurrentRequestHeaders } from "./current-request";
+import { revalidatePath } from "./next-cache";
 
 /** next-auth's cookie name over plain HTTP (the `__Secure-` one is for HTTPS). */
 export const SESSION_COOKIE = "next-auth.session-token";
@@ -21,6 +23,17 @@ const BASE_HEADERS = {
 /** A new request: no cookie, the given path (the page the form was on) and any extra headers. */
 export function signedOut(options: { path?: string; headers?: Record<string, string> } = {}): void {
   setCurrentRequestHeaders(new Headers({ ...BASE_HEADERS, "x-ems-path": options.path ?? "/", ...options.headers }));
+}
+
+/**
+ * Before each test of the file: a new signed-out request on `path` (the page the form is on), and
+ * no revalidation recorded yet (the file mocks `next/cache` with ./next-cache.ts).
+ */
+export function signedOutBeforeEach(path: string): void {
+  beforeEach(() => {
+    signedOut({ path });
+    revalidatePath.mockClear();
+  });
 }
 
 /**
