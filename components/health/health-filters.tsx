@@ -5,6 +5,7 @@ import { SEVERITY_ORDER, type Severity } from "@/lib/health/types";
 import { formatCount } from "@/lib/listing/format";
 import { buttonClasses } from "@/components/ui/button";
 import { FilterChips } from "@/components/ui/filter-chips";
+import { plural } from "@/lib/text/plural";
 
 const SEVERITY_WORDS: Record<Severity, [string, string]> = { error: ["error", "errors"], warning: ["warning", "warnings"], notice: ["notice", "notices"] };
 const SEVERITY_TONES: Record<Severity, string> = {
@@ -31,7 +32,7 @@ export function SeverityChips({ filters, counts }: { filters: HealthFilters; cou
             aria-current={current ? "true" : undefined}
             className={`rounded-full px-2.5 py-0.5 font-medium ring-1 ring-inset hover:bg-slate-50 ${SEVERITY_TONES[severity]}`}
           >
-            {formatCount(counts[severity])} {counts[severity] === 1 ? one : many}
+            {plural(counts[severity], one, many)}
           </Link>
         );
       })}

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { endOtherSessions } from "@/lib/auth/sessions";
 import { authedAction, NO_INPUT } from "@/lib/actions/pipeline";
+import { plural } from "@/lib/text/plural";
 
 /** Ends every session of the signed-in person except this one: with a recent password (lib/auth/sessions.ts says why). */
 export const signOutOtherSessionsAction = authedAction(
@@ -10,6 +11,6 @@ export const signOutOtherSessionsAction = authedAction(
   async (_input, { actor, ip }) => {
     const ended = await endOtherSessions(actor, { ip });
     revalidatePath("/account/sessions");
-    return { message: ended === 0 ? "No other session was open." : ended === 1 ? "Signed out of 1 other session." : `Signed out of ${ended} other sessions.` };
+    return { message: ended === 0 ? "No other session was open." : `Signed out of ${plural(ended, "other session")}.` };
   },
 );

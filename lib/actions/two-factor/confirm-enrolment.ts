@@ -3,6 +3,7 @@
 import { confirmEnrolment } from "@/lib/auth/two-factor";
 import { authedAction } from "@/lib/actions/pipeline";
 import { codeSchema } from "./code.validation";
+import { plural, pluralWord } from "@/lib/text/plural";
 
 /**
  * The first code from the app turns two-factor on (with a recent password) and ends the person's
@@ -19,5 +20,5 @@ export const confirmTwoFactorEnrolmentAction = authedAction<typeof codeSchema, {
 
 function otherSessionsSignedOut(count: number): string {
   if (count === 0) return "No other session was open.";
-  return count === 1 ? "Your 1 other session was signed out." : `Your ${count} other sessions were signed out.`;
+  return `Your ${plural(count, "other session")} ${pluralWord(count, "was", "were")} signed out.`;
 }
