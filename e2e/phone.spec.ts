@@ -18,6 +18,13 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
 }
 
+/** The demo account's newest event, group and webhook, for their pages. */
+async function newestRecords() {
+  const newest = async (resource: "events" | "webhook-groups" | "webhooks") => (await apiList(resource, "per-page=1&sort=-id")).items[0]!;
+  const [event, group, webhook] = await Promise.all([newest("events"), newest("webhook-groups"), newest("webhooks")]);
+  return { event, group, webhook };
+}
+
 async function pageWidth(page: Page): Promise<number> {
   return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth))));
 }
@@ -37,9 +44,7 @@ async function barBottom(page: Page): Promise<number> {
 
 test("at 390 px every main page fits the screen, and list rows are two lines with the name and a status", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  const event = (await apiList("events", "per-page=1&sort=-id")).items[0]!;
-  const group = (await apiList("webhook-groups", "per-page=1&sort=-id")).items[0]!;
-  const webhook = (await apiList("webhooks", "per-page=1&sort=-id")).items[0]!;
+  const { event, group, webhook } = await newestRecords();
 
   for (const [name, url] of [
     ["webhooks", "/webhooks"],
@@ -138,9 +143,7 @@ test("at 1,440 px a long list scrolls with the page, its header stays below the 
 test("at 1,440 px the lists and pages look right (screenshots when asked)", async ({ page }) => {
   test.skip(!SHOTS, "only for screenshots");
   await page.setViewportSize({ width: 1440, height: 900 });
-  const event = (await apiList("events", "per-page=1&sort=-id")).items[0]!;
-  const group = (await apiList("webhook-groups", "per-page=1&sort=-id")).items[0]!;
-  const webhook = (await apiList("webhooks", "per-page=1&sort=-id")).items[0]!;
+  const { event, group, webhook } = await newestRecords();
   for (const [name, url] of [
     ["webhooks", "/webhooks"],
     ["events", "/events"],

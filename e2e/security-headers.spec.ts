@@ -8,6 +8,8 @@ import { apiList } from "./listing-helpers";
 // statuses of a missing group and of refused server action requests.
 
 const SIGNED_OUT = { cookies: [], origins: [] };
+/** The portal's pages behind sign-in, one of each kind. */
+const PORTAL_PAGES = ["/", "/webhook-groups", "/webhook-groups/3", "/events", "/views", "/settings/credentials", "/team", "/audit", "/account", "/account/sessions"];
 
 function headerValues(response: APIResponse, name: string): string[] {
   return response
@@ -85,20 +87,7 @@ test.describe("signed out", () => {
       await pageChecks(response, path);
     }
     // Portal pages (and unknown ones) send a visitor without a session to sign in.
-    for (const path of [
-      "/",
-      "/webhook-groups",
-      "/webhook-groups/3",
-      "/events",
-      "/views",
-      "/settings/credentials",
-      "/team",
-      "/audit",
-      "/account",
-      "/account/sessions",
-      "/no-such-page",
-      "/api/export/webhook-groups",
-    ]) {
+    for (const path of [...PORTAL_PAGES, "/no-such-page", "/api/export/webhook-groups"]) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBe(307);
       expect(response.headers().location, path).toContain("/sign-in?callbackUrl=");
@@ -150,21 +139,7 @@ test.describe("signed in", () => {
 
   test("every page, error and API answer carries the security headers, and each page's scripts its nonce", async ({ page }) => {
     const request = page.request;
-    const pages = [
-      "/",
-      "/webhook-groups",
-      "/webhook-groups?sort=-id&per-page=50",
-      "/webhook-groups/3",
-      "/events",
-      "/views",
-      "/settings/credentials",
-      "/team",
-      "/audit",
-      "/account",
-      "/account/sessions",
-      "/sign-in",
-      "/sign-up",
-    ];
+    const pages = [...PORTAL_PAGES, "/webhook-groups?sort=-id&per-page=50", "/sign-in", "/sign-up"];
     for (const path of pages) {
       const response = await request.get(path, { maxRedirects: 0 });
       expect(response.status(), path).toBeLessThan(500);
