@@ -6,7 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { AlertPreferencesForm } from "./alert-preferences-form";
 import { SendTestAlertForm } from "./send-test-alert-form";
 import { SlackUrlForm } from "./slack-url-form";
-import { SettingsTable, type SettingsColumn } from "./settings-table";
+import { SCROLL_TABLE_CELL, SettingsTable, type SettingsColumn } from "./settings-table";
 import { Time } from "@/components/ui/time";
 import { plural } from "@/lib/text/plural";
 
@@ -93,18 +93,18 @@ function DeliveryList({ deliveries }: { deliveries: DeliveryRecord[] }) {
     >
       {deliveries.map((delivery) => (
         <tr key={delivery.id} className="align-top" data-testid="alert-delivery" data-status={delivery.status}>
-          <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+          <td className={`whitespace-nowrap ${SCROLL_TABLE_CELL} text-slate-600`}>
             <When date={delivery.sentAt ?? delivery.createdAt} />
           </td>
-          <td className="px-4 py-2">
+          <td className={SCROLL_TABLE_CELL}>
             <span className="font-medium">{delivery.channel === "slack" ? "Slack" : "Email"}</span>
             {delivery.channel === "email" ? <span className="break-all text-slate-700"> {delivery.recipient}</span> : null}
             {delivery.test ? <span className="ml-1 text-xs text-slate-500">(test)</span> : null}
           </td>
-          <td className="px-4 py-2">
+          <td className={SCROLL_TABLE_CELL}>
             <StatusText delivery={delivery} />
           </td>
-          <td className="px-4 py-2 text-slate-600">{delivery.lastError ?? ""}</td>
+          <td className={`${SCROLL_TABLE_CELL} text-slate-600`}>{delivery.lastError ?? ""}</td>
         </tr>
       ))}
     </SettingsTable>

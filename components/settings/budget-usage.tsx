@@ -2,7 +2,7 @@ import { LowBudgetNotice } from "@/components/listing/freshness";
 import type { BudgetOverview } from "@/lib/credentials/budget";
 import { formatSeconds } from "@/lib/duration";
 import { formatCount } from "@/lib/listing/format";
-import { SettingsTable, type SettingsColumn } from "./settings-table";
+import { SCROLL_TABLE_CELL, SettingsTable, type SettingsColumn } from "./settings-table";
 
 const BUDGET_COLUMNS: SettingsColumn[] = [
   { label: "Kind" },
@@ -32,27 +32,27 @@ export function BudgetUsage({ overview }: { overview: BudgetOverview }) {
         columns={BUDGET_COLUMNS}
         footer={
           <tr>
-            <th scope="row" className="px-4 py-2 text-left font-medium">
+            <th scope="row" className={`${SCROLL_TABLE_CELL} text-left font-medium`}>
               Total
             </th>
             <td />
-            <td className="px-4 py-2 text-right font-medium tabular-nums">{formatCount(totalCredits)}</td>
+            <td className={`${SCROLL_TABLE_CELL} text-right font-medium tabular-nums`}>{formatCount(totalCredits)}</td>
             <td />
           </tr>
         }
       >
         {usage.map((kind) => (
           <tr key={kind.kind} data-testid={`budget-kind-${kind.kind}`}>
-            <th scope="row" className="px-4 py-2 text-left font-normal text-slate-800">
+            <th scope="row" className={`${SCROLL_TABLE_CELL} text-left font-normal text-slate-800`}>
               {kind.label}
             </th>
-            <td className="px-4 py-2 text-right tabular-nums">{formatCount(kind.calls)}</td>
-            <td className="px-4 py-2 text-right tabular-nums" data-testid={`budget-credits-${kind.kind}`}>
+            <td className={`${SCROLL_TABLE_CELL} text-right tabular-nums`}>{formatCount(kind.calls)}</td>
+            <td className={`${SCROLL_TABLE_CELL} text-right tabular-nums`} data-testid={`budget-credits-${kind.kind}`}>
               {formatCount(kind.credits)}
             </td>
-            <td className="px-4 py-2">
+            <td className={SCROLL_TABLE_CELL}>
               {/* SVG attributes, not an inline style: the Content-Security-Policy allows no inline styles. */}
-              <svg className="block h-2 w-full min-w-16" aria-hidden focusable="false">
+              <svg className="block h-2 w-full min-w-12" aria-hidden focusable="false">
                 <rect width="100%" height="100%" rx="4" className="fill-slate-100" />
                 {kind.credits > 0 ? <rect width={`${(kind.credits / widest) * 100}%`} height="100%" rx="4" className="fill-brand-600" /> : null}
               </svg>

@@ -11,13 +11,16 @@ export interface SettingsColumn {
   className?: string;
 }
 
+/** The padding of every cell of a "scroll" table, its header's included: the page's rows use it too. */
+export const SCROLL_TABLE_CELL = "px-3 py-2";
+
 /**
  * The one table of the settings pages (Team, Saved views, Budget, Alerts): a header in small
  * capitals over a line, rows divided by a faint one. Two ways to fit a phone:
  * - "stack": below 640 px the header is for screen readers only and each row lays itself out as a
  *   card (the page's cells carry the `max-sm:` classes that do it);
  * - "scroll": the table keeps its columns and scrolls sideways inside a framed box (ScrollX), its
- *   cells padded `px-4 py-2` like the header's.
+ *   cells padded as its header's (SCROLL_TABLE_CELL).
  * The rows are the page's own: `children` are the body's <tr>s, `footer` the <tfoot>'s.
  */
 export function SettingsTable({
@@ -46,10 +49,10 @@ export function SettingsTable({
   children?: ReactNode;
 }) {
   const stack = fit === "stack";
-  const headerCell = stack ? "py-2 pr-4 font-medium last:pr-0" : "px-4 py-2 font-medium";
+  const headerCell = stack ? "py-2 pr-4 font-medium last:pr-0" : `${SCROLL_TABLE_CELL} font-medium`;
   const table = (
     <table className={`w-full text-left text-sm ${stack ? `max-sm:block ${className}` : tableClassName}`.trim()} data-testid={testId}>
-      <caption className={showCaption ? "px-4 pt-3 pb-2 text-left text-sm font-medium text-slate-700" : "sr-only"}>{caption}</caption>
+      <caption className={showCaption ? "px-3 pt-3 pb-2 text-left text-sm font-medium text-slate-700" : "sr-only"}>{caption}</caption>
       <thead className={`border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500 ${stack ? "max-sm:sr-only" : "bg-slate-50"}`}>
         <tr>
           {columns.map((column) => (
