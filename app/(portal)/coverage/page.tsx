@@ -18,7 +18,7 @@ import type { Actor } from "@/lib/access/actor";
 import type { TriggerKey } from "@/lib/setup/setup-data";
 import { RequiredTriggers } from "@/components/coverage/required-triggers-form";
 import { buttonClasses } from "@/components/ui/button";
-import { pluralWord } from "@/lib/text/plural";
+import { plural, pluralWord } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Coverage" };
 
@@ -202,13 +202,13 @@ async function CoverageBody({
       ) : null}
       {report.neverFiringWebhooks > 0 ? (
         <p className="text-xs text-slate-600" data-testid="coverage-never-firing">
-          {formatCount(report.neverFiringWebhooks)} {report.neverFiringWebhooks === 1 ? "webhook never fires" : "webhooks never fire"} (insert, update and delete are all
-          off), so no cell lists {report.neverFiringWebhooks === 1 ? "it" : "them"}.
+          {plural(report.neverFiringWebhooks, "webhook never fires", "webhooks never fire")} (insert, update and delete are all off), so no cell lists{" "}
+          {report.neverFiringWebhooks === 1 ? "it" : "them"}.
         </p>
       ) : null}
       {report.unplacedWebhooks > 0 ? (
         <p className="text-xs text-slate-600" data-testid="coverage-unplaced">
-          {formatCount(report.unplacedWebhooks)} {report.unplacedWebhooks === 1 ? "webhook is" : "webhooks are"} not shown: the API did not say which events or object{" "}
+          {plural(report.unplacedWebhooks, "webhook is", "webhooks are")} not shown: the API did not say which events or object{" "}
           {report.unplacedWebhooks === 1 ? "it fires" : "they fire"} for.
         </p>
       ) : null}
