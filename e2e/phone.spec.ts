@@ -25,6 +25,18 @@ async function newestRecords() {
   return { event, group, webhook };
 }
 
+/** A record's page of each kind and the overview pages, each with the name its picture takes. */
+function recordAndOverviewPages({ event, group, webhook }: Awaited<ReturnType<typeof newestRecords>>): [string, string][] {
+  return [
+    ["group", `/webhook-groups/${group.id}`],
+    ["webhook", `/webhooks/${webhook.id}`],
+    ["event", `/events/${event.id}`],
+    ["health", "/health"],
+    ["coverage", "/coverage"],
+    ["changes", "/changes"],
+  ];
+}
+
 async function pageWidth(page: Page): Promise<number> {
   return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(document.documentElement.scrollWidth))));
 }
@@ -79,12 +91,7 @@ test("at 390 px every main page fits the screen, and list rows are two lines wit
   await expect(page.getByTestId("listing-row").first().locator(".phone-link")).toHaveText(String(webhook.name || `#${webhook.id}`));
 
   for (const [name, url] of [
-    ["group", `/webhook-groups/${group.id}`],
-    ["webhook", `/webhooks/${webhook.id}`],
-    ["event", `/events/${event.id}`],
-    ["health", "/health"],
-    ["coverage", "/coverage"],
-    ["changes", "/changes"],
+    ...recordAndOverviewPages({ event, group, webhook }),
     ["settings", "/settings"],
     ["team", "/team"],
     ["account", "/account"],
@@ -147,12 +154,7 @@ test("at 1,440 px the lists and pages look right (screenshots when asked)", asyn
   for (const [name, url] of [
     ["webhooks", "/webhooks"],
     ["events", "/events"],
-    ["group", `/webhook-groups/${group.id}`],
-    ["webhook", `/webhooks/${webhook.id}`],
-    ["event", `/events/${event.id}`],
-    ["health", "/health"],
-    ["coverage", "/coverage"],
-    ["changes", "/changes"],
+    ...recordAndOverviewPages({ event, group, webhook }),
     ["webhooks-wide", `/webhooks?fields=${WEBHOOK_FIELDS.join(",")}`],
   ] as const) {
     await page.goto(url);
