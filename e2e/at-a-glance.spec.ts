@@ -1,7 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createAdminClient, OTHER_CREDENTIALS, type EditInput } from "@/lib/sandbox/testing";
-import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
-import { trackingFromTheFirstCredential } from "./helpers/history";
+import { OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
+import { editInTheEms, trackingFromTheFirstCredential } from "./helpers/history";
 import { shoot } from "./helpers/screenshots";
 import { apiList, signUpWithSandbox } from "./listing-helpers";
 
@@ -106,8 +105,6 @@ test("Coverage: a cell opens its webhooks in a panel in place, linked to their p
 });
 
 const OTHER = OTHER_CREDENTIALS;
-/** Edits the second account as a person in the EMS's web app would (the portal's own sandbox). */
-const editInTheEms = (edits: EditInput[]) => createAdminClient(`${E2E_BASE_URL}/sandbox`, E2E_SANDBOX_ADMIN_SECRET).applyEdits(OTHER.consumerKey, edits);
 
 test("Changes: a skim by badge (URL, disabled, headers, renamed), the URL's diff marked, chips to filter, as of from a change", async ({ page }) => {
   await signUpWithSandbox(page, "glance-changes", "other");

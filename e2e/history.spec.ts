@@ -1,8 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { createAdminClient, OTHER_CREDENTIALS, type EditInput } from "@/lib/sandbox/testing";
-import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./helpers/config";
+import { OTHER_CREDENTIALS } from "@/lib/sandbox/testing";
 import { newTestUser, signUp } from "./helpers/auth";
-import { trackingFromTheFirstCredential } from "./helpers/history";
+import { editInTheEms, trackingFromTheFirstCredential } from "./helpers/history";
 import { shoot } from "./helpers/screenshots";
 import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 
@@ -14,8 +13,6 @@ import { apiList, chooseSandbox, signUpWithSandbox } from "./listing-helpers";
 test.describe.configure({ timeout: 120_000 });
 
 const OTHER = OTHER_CREDENTIALS;
-/** Edits the second account as a person in the EMS's web app would (the portal's own sandbox). */
-const editInTheEms = (edits: EditInput[]) => createAdminClient(`${E2E_BASE_URL}/sandbox`, E2E_SANDBOX_ADMIN_SECRET).applyEdits(OTHER.consumerKey, edits);
 
 test("turn on tracking, a webhook's URL is changed in the EMS, sync now: the feed, the group's timeline and its past say so", async ({ page }) => {
   await signUpWithSandbox(page, "history", "other");

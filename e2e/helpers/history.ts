@@ -1,4 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { createAdminClient, OTHER_CREDENTIALS, type AppliedEdit, type EditInput } from "@/lib/sandbox/testing";
+import { E2E_BASE_URL, E2E_SANDBOX_ADMIN_SECRET } from "./config";
 
 /**
  * Change tracking as a new team has it (issue 37 §1): saving the sandbox's credentials started it,
@@ -15,4 +17,9 @@ export async function trackingFromTheFirstCredential(page: Page, groups: number 
   const counted = groups === null ? "\\d+" : String(groups);
   await expect(section.getByTestId("tracker-last-run")).toContainText(new RegExp(`(First snapshot: |No changes in )${counted} groups`), { timeout: 30_000 });
   return section;
+}
+
+/** Edits the sandbox's second account (the history specs') as a person in the EMS's web app would. */
+export function editInTheEms(edits: EditInput[]): Promise<AppliedEdit[]> {
+  return createAdminClient(`${E2E_BASE_URL}/sandbox`, E2E_SANDBOX_ADMIN_SECRET).applyEdits(OTHER_CREDENTIALS.consumerKey, edits);
 }
