@@ -8,7 +8,7 @@ import { MAX_PER_PAGE } from "@/lib/ems/contract";
 import { LISTING_COST } from "@/lib/ems/config";
 import { historyEnv } from "@/lib/env";
 import { log } from "@/lib/log";
-import { ownAccount } from "./trackers";
+import { newTracker, ownAccount } from "./trackers";
 import { DEFAULT_RATE_LIMIT, RATE_WINDOW_MS } from "./pacing";
 import { DEFAULT_SYNC_INTERVAL, SYNC_INTERVALS } from "./sync-intervals";
 
@@ -54,17 +54,7 @@ export async function trackNewAccount(actor: Actor, groupCount: number | null): 
       if (!canManageTeam(await currentRole(tx, actor))) return null;
       // The unique index (team, account) decides between two people saving credentials at once.
       const created = await tx.changeTracker.createManyAndReturn({
-        data: [
-          {
-            teamId: actor.teamId,
-            accountKey: account.key,
-            accountLabel: account.label,
-            runnerId: actor.userId,
-            createdById: actor.userId,
-            createdByEmail: actor.email,
-            intervalMinutes,
-          },
-        ],
+        data: [newTracker(actor, account, intervalMinutes)],
         skipDuplicates: true,
         select: { id: true },
       });

@@ -91,6 +91,19 @@ export async function listTrackers(actor: Actor): Promise<TrackerOverview[]> {
   });
 }
 
+/** A tracker of `account` for the actor's team, run by the actor, who is its maker too. */
+export function newTracker(actor: Pick<Actor, "teamId" | "userId" | "email">, account: { key: string; label: string }, intervalMinutes: number) {
+  return {
+    teamId: actor.teamId,
+    accountKey: account.key,
+    accountLabel: account.label,
+    runnerId: actor.userId,
+    createdById: actor.userId,
+    createdByEmail: actor.email,
+    intervalMinutes,
+  };
+}
+
 /** Owners and admins: tracks the account behind their own credential; its first sync is due at once. */
 export async function startTracking(actor: Actor, input: { intervalMinutes: number }, context: RequestContext = {}): Promise<{ id: string }> {
   const account = await ownAccount(actor);
@@ -99,15 +112,7 @@ export async function startTracking(actor: Actor, input: { intervalMinutes: numb
     // The unique index (team, account) decides between two admins turning it on at once.
     const tracker = await tx.changeTracker
       .create({
-        data: {
-          teamId: actor.teamId,
-          accountKey: account.key,
-          accountLabel: account.label,
-          runnerId: actor.userId,
-          createdById: actor.userId,
-          createdByEmail: actor.email,
-          intervalMinutes: input.intervalMinutes,
-        },
+        data: newTracker(actor, account, input.intervalMinutes),
         select: { id: true },
       })
       .catch((error: unknown) => {
