@@ -8,6 +8,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import { GroupOptions } from "./group-options";
 
 /** Each kind's label, in the order the form lists them: keyed by lib/plans/bulk.ts's kinds, so a kind added there needs its label here. */
 const WEBHOOK_EDIT_LABELS: Record<(typeof WEBHOOK_BULK_KINDS)[number], string> = {
@@ -130,11 +131,7 @@ export function BulkEditForm({
             <option value="" disabled>
               Choose a group
             </option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name} (group {group.id})
-              </option>
-            ))}
+            <GroupOptions groups={groups} none={null} />
           </select>
           {fieldErrors.groupId ? <p className="mt-1 text-sm text-red-700">{fieldErrors.groupId}</p> : null}
         </div>

@@ -9,6 +9,7 @@ import { FormMessage } from "@/components/forms/form-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import type { WebhookEditDefaults } from "@/lib/plans/edits";
 import { HeaderEdits } from "./header-edits";
+import { GroupOptions } from "./group-options";
 
 const selectClass = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 
@@ -59,12 +60,7 @@ export function WebhookEditForm({
             className={selectClass}
             aria-invalid={fieldErrors.group_id ? true : undefined}
           >
-            <option value="">No group</option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name} (group {group.id})
-              </option>
-            ))}
+            <GroupOptions groups={groups} />
           </select>
           {fieldErrors.group_id ? <p className="mt-1 text-sm text-red-700">{fieldErrors.group_id}</p> : null}
         </div>

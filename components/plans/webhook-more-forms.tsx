@@ -6,6 +6,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { FormMessage } from "@/components/forms/form-message";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import { GroupOptions } from "./group-options";
 
 const selectClass = "block w-full min-w-0 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm sm:w-72";
 
@@ -19,12 +20,7 @@ function DuplicateForm({ id, groups }: { id: number; groups: { id: number; name:
           Duplicate into
         </label>
         <select id="duplicate-group" name="group_id" className={selectClass} defaultValue={groups[0]?.id ?? ""}>
-          <option value="">No group</option>
-          {groups.map((group) => (
-            <option key={group.id} value={group.id}>
-              {group.name} (group {group.id})
-            </option>
-          ))}
+          <GroupOptions groups={groups} />
         </select>
       </div>
       <button type="submit" disabled={pending} className={buttonClasses("secondary", { size: "sm" })} data-testid="webhook-duplicate">
