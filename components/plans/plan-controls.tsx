@@ -13,6 +13,7 @@ import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import { plural } from "@/lib/text/plural";
 
 type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean };
 
@@ -51,7 +52,7 @@ function ApplyButton({ planId, operations, credits, duration }: { planId: string
       <ConfirmSubmit
         trigger={pending ? "Starting…" : "Apply to the EMS"}
         title="Apply this plan to the EMS?"
-        description={`${operations.toLocaleString("en-US")} change${operations === 1 ? "" : "s"} will be sent with your API credentials (${credits.toLocaleString("en-US")} credits, ${duration}). Each record is read first; one changed since the plan was made stops as a conflict.`}
+        description={`${plural(operations, "change")} will be sent with your API credentials (${credits.toLocaleString("en-US")} credits, ${duration}). Each record is read first; one changed since the plan was made stops as a conflict.`}
         confirmLabel="Apply now"
         pending={pending}
         triggerClassName={buttonClasses("primary", { size: "sm" })}

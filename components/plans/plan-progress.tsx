@@ -4,8 +4,7 @@ import { useEffect, useState } from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { PlanProgress } from "@/lib/plans/page";
-
-const count = (value: number, noun: string) => `${value.toLocaleString("en-US")} ${noun}${value === 1 ? "" : "s"}`;
+import { plural } from "@/lib/text/plural";
 
 /**
  * A plan's progress bar and count. While it is applied (`live`), it asks GET /api/plans/{id}/progress
@@ -50,7 +49,7 @@ export function PlanProgressView({ planId, initial, live }: { planId: string; in
         data-testid="plan-progress-bar"
       />
       <p className="text-sm text-slate-700" data-testid="plan-progress-count">
-        {done.toLocaleString("en-US")} of {count(progress.operationCount, "step")} done
+        {done.toLocaleString("en-US")} of {plural(progress.operationCount, "step")} done
         {progress.counts.failed ? `, ${progress.counts.failed} failed` : ""}
         {progress.counts.conflict ? `, ${progress.counts.conflict} in conflict` : ""}
         {progress.counts.skipped ? ` (${progress.counts.skipped} skipped)` : ""}

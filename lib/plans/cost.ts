@@ -1,4 +1,5 @@
 import { verbOf, type DraftOperation } from "./operations";
+import { plural } from "@/lib/text/plural";
 
 /**
  * What applying a plan costs in API credits and about how long it takes at the account's budget
@@ -62,7 +63,7 @@ export function costOfCredits(credits: number, budget: BudgetNow): PlanCost {
 export function durationInWords(seconds: number): string {
   if (seconds < 60) return "under a minute";
   const minutes = Math.round(seconds / 60);
-  if (minutes < 90) return `about ${minutes} minute${minutes === 1 ? "" : "s"}`;
+  if (minutes < 90) return `about ${plural(minutes, "minute")}`;
   const hours = Math.round((seconds / 3600) * 10) / 10;
   return `about ${hours} hours`;
 }

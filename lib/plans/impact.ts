@@ -4,6 +4,7 @@ import { labelOf, type SetupData, type TriggerKey } from "@/lib/setup/setup-data
 import { triggerLabel } from "@/lib/setup/triggers";
 import type { DraftOperation } from "./operations";
 import { simulatePlan } from "./simulate";
+import { plural } from "@/lib/text/plural";
 
 /**
  * What a plan does to the account's health and coverage, computed with the same rules as the Health
@@ -49,10 +50,6 @@ function cellStates(data: SetupData, context: RuleContext) {
     });
   }
   return states;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function coverageSentence(lost: readonly CoverageChange[]): string | null {

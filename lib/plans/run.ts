@@ -10,6 +10,7 @@ import { portalOriginFor } from "@/lib/portal-origin";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
 import { credentialForPlan } from "./plan-access";
+import { plural } from "@/lib/text/plural";
 
 /**
  * Running a plan whose applier started it (lib/plans/apply.ts startApply), outside the request:
@@ -160,10 +161,7 @@ async function afterApply(
     syncId: `plan:${plan.id}:${outcome.status}:${outcome.applied}`,
     kind: "changes",
     subject: `Change plan “${plan.title}” ${OUTCOME_WORDS[outcome.status]}`,
-    lines: [
-      `${plan.applierEmail} applied ${outcome.applied} of ${plan._count.steps} change${plan._count.steps === 1 ? "" : "s"} through EMS Portal.`,
-      ...(reason ? [reason] : []),
-    ],
+    lines: [`${plan.applierEmail} applied ${outcome.applied} of ${plural(plan._count.steps, "change")} through EMS Portal.`, ...(reason ? [reason] : [])],
     link: `${portalOriginFor(null)}/plans/${plan.id}`,
   });
 }

@@ -14,12 +14,11 @@ import { loadPlanPage, OPERATIONS_PER_PAGE, type PlanPageData } from "@/lib/plan
 import { triggerLabel } from "@/lib/setup/triggers";
 import { pageNumberParam } from "@/lib/page-search-params";
 import { parsePlanId } from "@/lib/plans/plan-id";
+import { plural } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "Change plan" };
 
 const at = (date: Date) => <Time value={date} />;
-const count = (value: number, noun: string) => `${value.toLocaleString("en-US")} ${noun}${value === 1 ? "" : "s"}`;
-
 function Impact({ plan }: { plan: PlanPageData }) {
   if (plan.impactUnavailable) return <p className="text-sm text-slate-600">The impact cannot be worked out now: {plan.impactUnavailable}</p>;
   if (!plan.impact) return null;
@@ -33,18 +32,18 @@ function Impact({ plan }: { plan: PlanPageData }) {
       ))}
       {impact.fixed.length > 0 ? (
         <details>
-          <summary className="cursor-pointer text-emerald-800">Fixes {count(impact.fixed.length, "finding")}</summary>
+          <summary className="cursor-pointer text-emerald-800">Fixes {plural(impact.fixed.length, "finding")}</summary>
           <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
             {impact.fixed.slice(0, 20).map((finding) => (
               <li key={`${finding.ruleId}:${finding.key}`}>{finding.message}</li>
             ))}
-            {impact.fixed.length > 20 ? <li>and {count(impact.fixed.length - 20, "more")}</li> : null}
+            {impact.fixed.length > 20 ? <li>and {plural(impact.fixed.length - 20, "more")}</li> : null}
           </ul>
         </details>
       ) : null}
       {impact.added.length > 0 ? (
         <details open>
-          <summary className="cursor-pointer text-red-800">Adds {count(impact.added.length, "finding")}</summary>
+          <summary className="cursor-pointer text-red-800">Adds {plural(impact.added.length, "finding")}</summary>
           <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
             {impact.added.slice(0, 20).map((finding) => (
               <li key={`${finding.ruleId}:${finding.key}`}>{finding.message}</li>
@@ -54,7 +53,7 @@ function Impact({ plan }: { plan: PlanPageData }) {
       ) : null}
       {impact.coverageLost.length > 0 ? (
         <details open={impact.coverageLost.some((change) => change.live)}>
-          <summary className="cursor-pointer text-amber-900">Coverage lost in {count(impact.coverageLost.length, "event trigger")}</summary>
+          <summary className="cursor-pointer text-amber-900">Coverage lost in {plural(impact.coverageLost.length, "event trigger")}</summary>
           <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700">
             {impact.coverageLost.slice(0, 20).map((change) => (
               <li key={`${change.eventId}:${change.trigger}`}>
@@ -66,7 +65,7 @@ function Impact({ plan }: { plan: PlanPageData }) {
         </details>
       ) : null}
       {impact.coverageGained.length > 0 ? (
-        <p className="text-emerald-800">Covers {count(impact.coverageGained.length, "event trigger")} that had no healthy webhook.</p>
+        <p className="text-emerald-800">Covers {plural(impact.coverageGained.length, "event trigger")} that had no healthy webhook.</p>
       ) : null}
     </div>
   );
@@ -110,7 +109,7 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
           <PlanStatusPill status={plan.status} />
         </div>
         <p className="text-sm text-slate-600">
-          {count(plan.operationCount, "change")} · drafted by {author} on {at(plan.createdAt)}
+          {plural(plan.operationCount, "change")} · drafted by {author} on {at(plan.createdAt)}
           {approver && plan.approvedAt ? (
             <>
               {" "}
@@ -174,9 +173,9 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
       ) : null}
       {plan.operationCount > LARGE_PLAN_OPERATIONS && isAwaitingApproval(plan.status) ? (
         <Notice tone="warning" title={`A large plan: more than ${LARGE_PLAN_OPERATIONS.toLocaleString("en-US")} changes`} testId="plan-large">
-          It makes {count(plan.operationCount, "change")}: {count(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
+          It makes {plural(plan.operationCount, "change")}: {plural(plan.cost.credits, "credit")} of the API budget, {durationInWords(plan.cost.seconds)} at the current
           budget
-          {plan.cost.windowsWaited > 0 ? `, waiting for ${count(plan.cost.windowsWaited, "new rate-limit window")}` : ""}.
+          {plan.cost.windowsWaited > 0 ? `, waiting for ${plural(plan.cost.windowsWaited, "new rate-limit window")}` : ""}.
         </Notice>
       ) : null}
 
@@ -198,7 +197,7 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
           <div className="rounded-lg border border-slate-200 bg-white p-4" data-testid="plan-cost">
             <h2 className="mb-2 text-sm font-semibold text-slate-900">{started ? "Left to send" : "Cost"}</h2>
             <p className="text-sm text-slate-800">
-              {count(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
+              {plural(plan.cost.credits, "credit")} · {durationInWords(plan.cost.seconds)}
             </p>
             <p className="mt-1 text-xs text-slate-500">
               Each change reads its record first (1 credit) and then writes it (1). Plans wait for the next window rather than use the credits kept for page views.

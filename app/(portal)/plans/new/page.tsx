@@ -12,6 +12,7 @@ import { fixFor } from "@/lib/plans/fixes";
 import { accountGroups } from "@/lib/plans/forms";
 import { loadSelection, parseNewPlanParams } from "@/lib/plans/selection";
 import { fromAnotherSite } from "@/lib/security/fetch-metadata";
+import { plural } from "@/lib/text/plural";
 
 export const metadata: Metadata = { title: "New plan" };
 
@@ -76,10 +77,7 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
         <StateMessage failure={selection} retryHref={here} />
       ) : (
         <>
-          <h1 className="text-2xl font-semibold">
-            Change {selection.records.length.toLocaleString("en-US")} {noun}
-            {selection.records.length === 1 ? "" : "s"}
-          </h1>
+          <h1 className="text-2xl font-semibold">Change {plural(selection.records.length, noun)}</h1>
           {fixMessage ? <p className="text-sm text-slate-700">Fixes: {fixMessage}</p> : null}
           {selection.notices.length > 0 ? <Notice tone="warning">{selection.notices.join(" ")}</Notice> : null}
           {selection.truncated ? (
