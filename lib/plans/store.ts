@@ -73,11 +73,9 @@ export async function insertPlan(
 }
 
 /**
- * One statement of a batch's rows, each column an array: the same statement whatever the batch.
- * `createMany` made Prisma plan a statement for each shape of batch (its row count, which of its
- * values were null), and its query plan cache kept each plan, thousands of parameters with their
- * own objects: a heap snapshot after two 5,000-step drafts found 63,000 such parameters, about
- * 17 MB kept for good, and more with each draft (the cache holds up to 1,000 plans).
+ * One statement of a batch's rows, each column an array: the same small statement whatever the
+ * batch. `createMany` had Prisma plan a statement of 4,000 parameters for a batch of 500 (each with
+ * its own objects, kept for a while by the client runtime's debug history: lib/db/prisma.ts).
  */
 async function insertStepRows(tx: TransactionClient, planId: string, rows: ReturnType<typeof stepRows>): Promise<void> {
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
