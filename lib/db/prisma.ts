@@ -2,6 +2,7 @@ import "server-only";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { clearLogs } from "@prisma/debug";
+import { Debug as RuntimeDebug } from "@prisma/client/runtime/client";
 import { databaseEnv } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { setPoolStatsSource } from "@/lib/telemetry/metrics";
@@ -46,8 +47,25 @@ function forgetPrismaDebugHistoryOnQuery(client: pg.Client): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
     clearLogs();
+    forgetClientRuntimeHistory();
     return query(...args);
   };
+}
+
+/**
+ * Prisma's client runtime bundles its own copy of that debug module, with its own history of 100
+ * calls, and logs each statement's plan into it ("query plan created"): a raw statement's plan holds
+ * its values, another's its whole structure (a batch of 500 rows' was 4,000 parameters with their
+ * objects). A heap snapshot after two 5,000-step drafts found about 17 MB held by it. It has no
+ * way to empty it but to be written to: as each statement goes out, 100 empty calls push out what
+ * was there (its namespace is never enabled, so nothing is printed).
+ */
+const runtimeDebug = RuntimeDebug("ems:forget");
+const RUNTIME_HISTORY = 100;
+function forgetClientRuntimeHistory(): void {
+  // Someone debugging with DEBUG=ems:* (or *) keeps the history, and would not want 100 lines a statement.
+  if (RuntimeDebug.enabled("ems:forget")) return;
+  for (let call = 0; call < RUNTIME_HISTORY; call++) runtimeDebug("");
 }
 
 /** The one Prisma client of this process, with a pool of DATABASE_POOL_MAX connections (default 10). */

@@ -1,4 +1,5 @@
 import { computeCoverage, type CellState } from "@/lib/coverage/compute";
+import { checkedHealth } from "@/lib/health/checked";
 import { runHealthChecks, type Finding, type RuleContext } from "@/lib/health/rules";
 import { labelOf, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
 import { triggerLabel } from "@/lib/setup/triggers";
@@ -66,7 +67,8 @@ function coverageSentence(lost: readonly CoverageChange[]): string | null {
 /** The impact of `operations` on the setup `before` (the setup as the Health page reads it). */
 export function planImpact(before: SetupData, operations: readonly DraftOperation[], context: RuleContext): PlanImpact {
   const after = simulatePlan(before, operations);
-  const findingsBefore = runHealthChecks(before, context);
+  // Today's findings are the ones the Health page keeps for this setup (the plan page read them just before).
+  const findingsBefore = checkedHealth(before, context);
   const findingsAfter = runHealthChecks(after, context);
   const beforeIds = new Set(findingsBefore.map(findingId));
   const afterIds = new Set(findingsAfter.map(findingId));

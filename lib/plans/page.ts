@@ -4,7 +4,8 @@ import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { emsConfig } from "@/lib/ems";
 import { readHealthReport } from "@/lib/health/report";
-import { labelOf } from "@/lib/setup/setup-data";
+import { labelOf, utcDay, type SetupData } from "@/lib/setup/setup-data";
+import type { RuleContext } from "@/lib/health/rules";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
@@ -111,6 +112,34 @@ async function pendingOperations(planId: string): Promise<DraftOperation[]> {
 }
 
 /**
+ * Impacts computed in this process, by the setup they were computed on (its groups' array: the same
+ * frozen array while every page of it is the same shared answer, lib/setup/load.ts) and the plan. A
+ * plan's steps do not change before it is applied, and each view of its page (a person's, the page
+ * after each of its buttons) ran the health checks and coverage on the whole setup after the plan,
+ * and coverage before it, and decrypted every step's changes: for a 5,000-step plan on a 5,000-group
+ * account, the most garbage a review made (bench:memory's review phase). Weak: an entry goes with its
+ * setup; a few plans a setup.
+ */
+const impacts = new WeakMap<SetupData["groups"], Map<string, { events: SetupData["events"]; impact: PlanImpact }>>();
+const IMPACTS_PER_SETUP = 4;
+
+async function impactOf(planId: string, pendingCount: number, setup: SetupData, context: RuleContext): Promise<PlanImpact> {
+  const shared = Object.isFrozen(setup.groups) && Object.isFrozen(setup.events);
+  const key = `${planId}\n${pendingCount}\n${utcDay(context.now)}\n${context.requiredTriggers.join(",")}`;
+  const known = shared ? impacts.get(setup.groups) : undefined;
+  const hit = known?.get(key);
+  if (hit && hit.events === setup.events) return hit.impact;
+  const impact = planImpact(setup, await pendingOperations(planId), context);
+  if (!shared) return impact;
+  const entries = known ?? new Map<string, { events: SetupData["events"]; impact: PlanImpact }>();
+  entries.delete(key);
+  entries.set(key, { events: setup.events, impact });
+  while (entries.size > IMPACTS_PER_SETUP) entries.delete(entries.keys().next().value!);
+  if (!known) impacts.set(setup.groups, entries);
+  return impact;
+}
+
+/**
  * The names of the groups the shown steps are in, from one listing of their ids (at most a page's
  * worth: OPERATIONS_PER_PAGE, the listing's limit of ids), with the budget it reports.
  */
@@ -202,8 +231,9 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
   const underWay = status !== PlanStatus.applying ? null : Number.isFinite(firstRunning) ? firstRunning : Number.isFinite(firstPending) ? firstPending : null;
   const current = underWay !== null ? { position: underWay, page: Math.floor(underWay / OPERATIONS_PER_PAGE) + 1 } : null;
 
+  const pendingCount = operationCount - counts.applied - counts.skipped;
   const impact =
-    health?.kind === "ok" ? planImpact(health.snapshot.data, await pendingOperations(plan.id), { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
+    health?.kind === "ok" ? await impactOf(plan.id, pendingCount, health.snapshot.data, { now: new Date(), requiredTriggers: health.requiredTriggers }) : null;
   const budget = health?.kind === "ok" ? health.budget : (listed?.budget ?? null);
   const limit = budget?.limit ?? 2000;
   const reserved = Math.ceil(limit * emsConfig().backgroundReserveShare);

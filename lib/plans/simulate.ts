@@ -9,15 +9,29 @@ import { resourceOf, verbOf, type DraftOperation } from "./operations";
  * as the setup only holds webhooks inside groups (lib/setup/setup-data.ts).
  */
 export function simulatePlan(data: SetupData, operations: readonly DraftOperation[]): SetupData {
-  const groups = new Map<number, WebhookGroup>(data.groups.map((group) => [group.id, { ...group, webhooks: [...(group.webhooks ?? [])] }]));
+  // Groups are copied (with their list of webhooks) only when an operation touches them: a copy of
+  // every group of a 5,000-group account, and a scan of every group for each webhook updated, was
+  // most of a large plan page's garbage and time.
+  const groups = new Map<number, WebhookGroup>(data.groups.map((group) => [group.id, group]));
+  const copied = new Set<number>();
+  const writable = (id: number): WebhookGroup | undefined => {
+    const group = groups.get(id);
+    if (!group || copied.has(id)) return group;
+    const copy = { ...group, webhooks: [...(group.webhooks ?? [])] };
+    groups.set(id, copy);
+    copied.add(id);
+    return copy;
+  };
+  /** Which group holds each webhook now. */
+  const home = new Map<number, number>();
+  for (const group of data.groups) for (const hook of group.webhooks ?? []) if (!home.has(hook.id)) home.set(hook.id, group.id);
   let nextNewId = -1;
 
   const findHook = (id: number): { group: WebhookGroup; index: number } | null => {
-    for (const group of groups.values()) {
-      const index = group.webhooks!.findIndex((hook) => hook.id === id);
-      if (index >= 0) return { group, index };
-    }
-    return null;
+    const groupId = home.get(id);
+    const group = groupId === undefined ? undefined : writable(groupId);
+    const index = group ? group.webhooks!.findIndex((hook) => hook.id === id) : -1;
+    return group && index >= 0 ? { group, index } : null;
   };
 
   for (const op of operations) {
@@ -27,16 +41,20 @@ export function simulatePlan(data: SetupData, operations: readonly DraftOperatio
       if (verb === "create") {
         const id = nextNewId--;
         groups.set(id, { ...(changes as Partial<WebhookGroup>), id, webhooks: [] } as WebhookGroup);
+        copied.add(id);
       } else if (op.recordId !== undefined && groups.has(op.recordId)) {
-        if (verb === "delete") groups.delete(op.recordId);
-        else groups.set(op.recordId, { ...groups.get(op.recordId)!, ...(changes as Partial<WebhookGroup>) });
+        if (verb === "delete") {
+          groups.delete(op.recordId);
+          copied.delete(op.recordId);
+        } else groups.set(op.recordId, { ...writable(op.recordId)!, ...(changes as Partial<WebhookGroup>) });
       }
       continue;
     }
     if (verb === "create") {
       const hook = { enabled: true, ...(changes as Partial<Webhook>), id: nextNewId-- } as Webhook;
-      const group = hook.group_id == null ? undefined : groups.get(hook.group_id);
+      const group = hook.group_id == null ? undefined : writable(hook.group_id);
       group?.webhooks!.push(hook);
+      if (group) home.set(hook.id, group.id);
       continue;
     }
     if (op.recordId === undefined) continue;
@@ -44,11 +62,13 @@ export function simulatePlan(data: SetupData, operations: readonly DraftOperatio
     if (!found) continue;
     const current = found.group.webhooks![found.index];
     found.group.webhooks!.splice(found.index, 1);
+    home.delete(op.recordId);
     if (verb === "delete") continue;
     const next = { ...current, ...(changes as Partial<Webhook>) } as Webhook;
-    const target = next.group_id == null ? undefined : groups.get(next.group_id);
+    const target = next.group_id == null ? undefined : next.group_id === found.group.id ? found.group : writable(next.group_id);
     if (target === found.group) found.group.webhooks!.splice(found.index, 0, next);
     else target?.webhooks!.push(next);
+    if (target) home.set(next.id, target.id);
   }
   return { groups: [...groups.values()], events: data.events };
 }

@@ -67,9 +67,24 @@ export async function insertPlan(
   // A batch at a time: a plan of 5,000 steps as one statement held every step's ciphertexts, and
   // the statement built from them, at once.
   for (let start = 0; start < input.steps.length; start += STEP_BATCH) {
-    await tx.changePlanStep.createMany({ data: stepRows(planId, input.steps.slice(start, start + STEP_BATCH), start).map((row) => ({ ...row, planId })) });
+    await insertStepRows(tx, planId, stepRows(planId, input.steps.slice(start, start + STEP_BATCH), start));
   }
   return planId;
+}
+
+/**
+ * One statement of a batch's rows, each column an array: the same small statement whatever the
+ * batch. `createMany` had Prisma plan a statement of 4,000 parameters for a batch of 500 (each with
+ * its own objects, kept for a while by the client runtime's debug history: lib/db/prisma.ts).
+ */
+async function insertStepRows(tx: TransactionClient, planId: string, rows: ReturnType<typeof stepRows>): Promise<void> {
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+  await tx.$executeRaw`
+    INSERT INTO "ChangePlanStep" ("id", "planId", "position", "operation", "recordId", "expectedUpdatedAt", "changesCiphertext", "beforeCiphertext")
+    SELECT "id", ${planId}, "position", "operation", "recordId", "expectedUpdatedAt", "changesCiphertext", "beforeCiphertext"
+    FROM unnest(${column("id")}::text[], ${column("position")}::int[], ${column("operation")}::text[], ${column("recordId")}::int[],
+                ${column("expectedUpdatedAt")}::text[], ${column("changesCiphertext")}::text[], ${column("beforeCiphertext")}::text[])
+      AS step("id", "position", "operation", "recordId", "expectedUpdatedAt", "changesCiphertext", "beforeCiphertext")`;
 }
 
 export interface StoredStep {

@@ -31,6 +31,12 @@ async function spoilBefore(position: number): Promise<void> {
   await prisma.changePlanStep.update({ where: { id: a.id }, data: { beforeCiphertext: b.beforeCiphertext } });
 }
 
+/** The same for a step's changes. */
+async function spoilChanges(position: number): Promise<void> {
+  const [a, b] = await prisma.changePlanStep.findMany({ where: { planId, position: { in: [position, position + 1] } }, orderBy: { position: "asc" } });
+  await prisma.changePlanStep.update({ where: { id: a.id }, data: { changesCiphertext: b.changesCiphertext } });
+}
+
 beforeEach(async () => {
   const token = await tokenFor(team.sandbox.baseUrl);
   const ids = (await listAll<{ id: number }>(team.sandbox.baseUrl, token, "webhooks", "fields=id&sort=id")).slice(0, 2 * OPERATIONS_PER_PAGE + 20).map((hook) => hook.id);
@@ -54,6 +60,14 @@ describe("a large plan, read a bounded part at a time", () => {
     expect(first.cost.credits).toBe(2 * first.operationCount);
     expect(first.impact).not.toBeNull();
     await expect(loadPlanPage(team.owner, planId, { page: 3 })).rejects.toThrow();
+  });
+
+  it("viewing the plan page again on the same setup computes its impact once: no step's changes are read again", async () => {
+    const first = await loadPlanPage(team.owner, planId, { page: 1 });
+    await spoilChanges(2 * OPERATIONS_PER_PAGE + 5);
+    const again = await loadPlanPage(team.owner, planId, { page: 1 });
+    expect(again.impact).toEqual(first.impact);
+    expect(again.cost).toEqual(first.cost);
   });
 
   it("a plan being applied is shown without reading the setup, and its progress costs no EMS call", async () => {

@@ -99,6 +99,30 @@ describe("the setup after a plan, and its impact", () => {
     ]);
   });
 
+  it("copies only the groups a plan touches, leaves the setup as it was, and follows a webhook moved twice", () => {
+    const a = webhook({ id: 1, group_id: 10 });
+    const b = webhook({ id: 2, group_id: 30 });
+    const untouched = group({ id: 30, webhooks: [b] });
+    const data = Object.freeze({
+      groups: Object.freeze([group({ id: 10, webhooks: [a] }), group({ id: 20, webhooks: [] }), untouched].map((g) => Object.freeze(g))),
+      events: [],
+    });
+    const after = simulatePlan(data, [
+      update(a, { group_id: 20 }),
+      update(a, { group_id: 10, name: "Back" }),
+      { operation: "webhook-groups.update", recordId: 20, before: null, changes: { name: "Renamed" } },
+    ]);
+    // A 5,000-group account's plan page copied every group: the ones no operation names stay the same objects.
+    expect(after.groups[2]).toBe(untouched);
+    expect(after.groups.map((g) => [g.id, g.name, g.webhooks!.map((hook) => [hook.id, hook.name])])).toEqual([
+      [10, data.groups[0].name, [[1, "Back"]]],
+      [20, "Renamed", []],
+      [30, untouched.name, [[2, b.name]]],
+    ]);
+    expect(data.groups[0].webhooks).toEqual([a]);
+    expect(data.groups[1].webhooks).toEqual([]);
+  });
+
   it("an empty plan fixes nothing and adds nothing", () => {
     const data = { groups: [group({ id: 10, webhooks: [webhook({ id: 1 })] })], events: [event({ id: 1 })] };
     expect(planImpact(data, [], context)).toMatchObject({ fixed: [], added: [], coverageLost: [], coverageGained: [], summary: ["Fixes no findings, adds none."] });
