@@ -1,5 +1,5 @@
 // `npm test`: every check, in three phases, with the time each step took printed at the end.
-//   1. types and lint, side by side (each is one core's work);
+//   1. types, lint and formatting, side by side (each is one core's work);
 //   2. the production build beside the vitest projects (scripts/test-unit.mjs: unit,
 //      embedded-database and, when TEST_DATABASE_URL is set, real-PostgreSQL tests). The build
 //      skips its own type check, which phase 1 did; it cannot run beside `next typegen`, which
@@ -13,10 +13,15 @@ import { spawn } from "node:child_process";
 
 const npmRun = (script, env = {}) => ({ command: process.platform === "win32" ? "npm.cmd" : "npm", args: ["run", "--silent", script], env });
 
+// `npm run lint` is eslint then prettier; here they are two steps beside the type check, so the
+// core the type check leaves idle after its 40 s is not idle while eslint finishes alone.
+const nodeScript = (script, ...args) => ({ command: process.execPath, args: [script, ...args], env: {} });
+
 const phases = [
   [
     { name: "types", ...npmRun("typecheck") },
-    { name: "lint", ...npmRun("lint") },
+    { name: "lint", ...nodeScript("node_modules/eslint/bin/eslint.js", ".") },
+    { name: "format", ...nodeScript("node_modules/prettier/bin/prettier.cjs", "--check", "--log-level=warn", ".") },
   ],
   [
     // next.config.js reads this: the build's own type check would repeat step "types".
