@@ -1,6 +1,5 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { currentRole } from "@/lib/access/guards";
 import { canManageTeam } from "@/lib/access/roles";
 import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
@@ -41,17 +40,21 @@ export function defaultSyncInterval(groupCount: number | null, sharePercent = hi
 /**
  * After `actor` saved a credential the EMS accepted, reading an account of `groupCount` groups:
  * starts tracking that account for their team when they are an owner or admin, unless it is
- * tracked already or the team stopped tracking by hand. Its first sync is due at once (the schedule takes it up). Never fails the save:
- * a problem is logged and the team can still turn tracking on in Settings.
+ * tracked already or the team stopped tracking by hand. Its first sync is due at once (the
+ * schedule takes it up). Never fails the save: a problem is logged and the team can still turn
+ * tracking on in Settings.
  */
 export async function trackNewAccount(actor: Actor, groupCount: number | null): Promise<{ id: string; intervalMinutes: number } | null> {
   try {
-    const team = await prisma.team.findUnique({ where: { id: actor.teamId }, select: { autoTrackHistory: true } });
-    if (!team?.autoTrackHistory) return null;
+    // Role and the team's choice first, in one read: a member's save decrypts nothing more here.
+    const membership = await prisma.membership.findUnique({
+      where: { userId: actor.userId },
+      select: { teamId: true, role: true, team: { select: { autoTrackHistory: true } } },
+    });
+    if (membership?.teamId !== actor.teamId || !canManageTeam(membership.role) || !membership.team.autoTrackHistory) return null;
     const account = await ownAccount(actor);
     const intervalMinutes = defaultSyncInterval(groupCount);
     return await prisma.$transaction(async (tx) => {
-      if (!canManageTeam(await currentRole(tx, actor))) return null;
       // The unique index (team, account) decides between two people saving credentials at once.
       const created = await tx.changeTracker.createManyAndReturn({
         data: [newTracker(actor, account, intervalMinutes)],

@@ -8,6 +8,7 @@ import { syncTracker } from "@/lib/history/sync";
 import { stopTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, OTHER_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
+import { warmPool } from "@/tests/setup/db";
 import { addMember, createTeam } from "../teams/fixtures";
 
 // Issue 37 §1: a record from the first minute. Saving a working credential starts tracking its
@@ -58,6 +59,15 @@ describe("change history from the first credential", () => {
     const admin = await addMember(owner, "ADMIN");
     await saveCredential(admin, other, {}, { check: true });
     expect((await trackersOf(owner.teamId)).map((tracker) => tracker.runnerId).sort()).toEqual([owner.userId, admin.userId].sort());
+  });
+
+  it("two admins saving at once start one tracker, audited once (the unique index on team and account decides)", async () => {
+    await warmPool();
+    const owner = await createTeam();
+    const admins = await Promise.all([addMember(owner, "ADMIN"), addMember(owner, "ADMIN"), addMember(owner, "ADMIN")]);
+    await Promise.all(admins.map((admin) => saveCredential(admin, demo(), {}, { check: true })));
+    expect(await trackersOf(owner.teamId)).toHaveLength(1);
+    expect(await prisma.auditLog.count({ where: { teamId: owner.teamId, action: "history.tracking_started" } })).toBe(1);
   });
 
   it("starts nothing for a credential the EMS refused, nor for one saved without a check until a test passes", async () => {
