@@ -195,13 +195,13 @@ function EventTable({ events }: { events: WebhookEventCoverage[] }) {
   const shown = [...events].sort((a, b) => Number(b.live) - Number(a.live)).slice(0, EVENTS_SHOWN);
   return (
     <>
-      <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600" data-testid="trigger-marks-legend">
+      <p className="flex items-start gap-x-2 text-xs text-slate-600" data-testid="trigger-marks-legend">
         <span className="trigger-marks" aria-hidden>
           <span data-on="">I</span>
           <span data-on="">U</span>
           <span data-on="">D</span>
         </span>
-        Insert, update and delete: marked where this webhook fires for the event.
+        <span>Insert, update and delete: marked where this webhook fires for the event.</span>
       </p>
       <ul className="divide-y divide-slate-200 rounded-md border border-slate-200 bg-white" data-testid="webhook-events-list">
         {shown.map((event) => (
