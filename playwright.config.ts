@@ -29,6 +29,10 @@ export default defineConfig({
     // per test, and a failure that does not repeat on retry is reported as flaky anyway.
     trace: "on-first-retry",
     screenshot: "only-on-failure",
+    // A navigation or click that hangs (seen once: a sign-in redirect that never answered) fails
+    // after this long and is retried, instead of holding its worker to the test's 2-minute limit.
+    navigationTimeout: 45_000,
+    actionTimeout: 30_000,
     launchOptions: {
       executablePath,
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
