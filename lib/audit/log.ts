@@ -51,7 +51,8 @@ export type AuditAction =
   | "plan.apply_started"
   | "plan.applied"
   | "plan.apply_stopped"
-  | "plan.review_setting_changed";
+  | "plan.review_setting_changed"
+  | "plan.drift_accepted";
 
 export interface AuditEntry {
   action: AuditAction;
