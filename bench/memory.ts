@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded] [--heap-snapshots <dir>] [--gc-log <file>]`
+ * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded] [--heap-snapshots <dir>] [--gc-log <file>] [--node-flag <v8 flag>]…`
  *
  * Memory bounded whatever the account's size (issue 34 §2): the production server, as `npm start`
  * runs it (its heap cap), driven over HTTP as people drive it, on the large account (5,000 groups,
@@ -37,12 +37,14 @@ const { values: flags } = parseArgs({
     embedded: { type: "boolean", default: false },
     "heap-snapshots": { type: "string" },
     "gc-log": { type: "string" },
+    "node-flag": { type: "string", multiple: true },
     help: { type: "boolean", default: false },
   },
 });
 /** With --heap-snapshots <dir>: the server writes a heap snapshot there at the end of each phase (for Chrome's DevTools). */
 const SNAPSHOT_DIR = flags["heap-snapshots"] ? (await import("node:path")).resolve(flags["heap-snapshots"]) : null;
-const snapshotFlags = SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : [];
+/** --node-flag: the server started with more of node's or V8's flags, for an experiment (what the young generation adds to the peak, say). */
+const snapshotFlags = [...(SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : []), ...(flags["node-flag"] ?? [])];
 const APPLY_MS = Number(flags["apply-seconds"]) * 1000;
 /**
  * With --gc-log <file>: the server's output (its --trace-gc lines and its JSON log, with each
