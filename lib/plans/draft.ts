@@ -15,7 +15,7 @@ import { assertRoomForPlan, lockTeamPlans } from "./caps";
 import { describeOperation } from "./diff";
 import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
-import { insertPlan, readSteps, stepChanges, stepOf } from "./store";
+import { appliedOperations, insertPlan, stepChanges, stepOf } from "./store";
 import { inverseOperations } from "./undo";
 import { MAX_PLAN_OPERATIONS, PLAN_TITLE_MAX } from "./limits";
 import { PlanStatus } from "./lifecycle";
@@ -228,7 +228,7 @@ async function draftUndoNow(actor: Actor, planId: string, context: { ip?: string
   // Steps applied, no undo already, the person's credential for the plan's account: lifecycle.ts "undo".
   const plan = await planFor("undo", actor, planId, { title: true });
   const credential = await ownCredential(actor);
-  const applied = (await readSteps(planId)).filter((step) => step.state === "applied").map((step) => step.operation);
+  const applied = await appliedOperations(planId);
   const { operations, cannot } = inverseOperations(applied);
   const ids = { webhooks: new Set<number>(), groups: new Set<number>() };
   for (const op of operations) if (op.recordId !== undefined) (resourceOf(op.operation) === "webhooks" ? ids.webhooks : ids.groups).add(op.recordId);

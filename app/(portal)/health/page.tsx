@@ -91,7 +91,7 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthVi
   return (
     <>
       <HealthBadgeSync shown={badgeShown} errors={report.counts.errors} />
-      <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
+      <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} updating={report.updating} />
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
         <span className="font-medium text-red-800" data-testid="health-error-count">
           {plural(report.counts.errors, "error")}
@@ -176,7 +176,7 @@ export default async function HealthPage(props: PageProps<"/health">) {
             <a href="/api/health-findings" className={buttonClasses("secondary", { size: "sm" })} download data-testid="health-export">
               Export CSV
             </a>
-            <SetupStatus setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+            <SetupStatus setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} updating={report.updating} />
           </div>
         ) : null}
       </div>
