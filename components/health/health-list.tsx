@@ -73,7 +73,15 @@ function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMu
             Fix…
           </Link>
         ) : null}
-        {canMute ? mute ? <UnmuteButton muteId={mute.id} /> : <MuteForm ruleId={finding.ruleId} findingKey={finding.key} label="Mute…" className="text-right" /> : null}
+        {canMute ? (
+          mute ? (
+            mute.fromPolicy ? null : (
+              <UnmuteButton muteId={mute.id} />
+            )
+          ) : (
+            <MuteForm ruleId={finding.ruleId} findingKey={finding.key} label="Mute…" className="text-right" />
+          )
+        ) : null}
       </div>
     </li>
   );

@@ -51,6 +51,7 @@ const LABELS: Record<AuditAction, string> = {
   "webhook.header_value_revealed": "Revealed a header value",
   "health.muted": "Muted a health finding",
   "health.unmuted": "Unmuted a health finding",
+  "health.policy_changed": "Changed what a health check does",
   "coverage.requirements_changed": "Changed the required triggers",
   "history.tracking_started": "Started tracking change history",
   "history.tracking_stopped": "Stopped tracking change history",
@@ -62,6 +63,7 @@ const LABELS: Record<AuditAction, string> = {
   "alerts.slack_url_set": "Set the Slack URL for alerts",
   "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
   "plan.drafted": "Drafted a change plan",
+  "plan.drafted_by_policy": "EMS Portal drafted a fix",
   "plan.submitted": "Sent a change plan for review",
   "plan.approved": "Approved a change plan",
   "plan.rejected": "Rejected a change plan",
@@ -122,6 +124,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
     actions: [
       "health.muted",
       "health.unmuted",
+      "health.policy_changed",
       "coverage.requirements_changed",
       "history.tracking_started",
       "history.tracking_stopped",
@@ -139,6 +142,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
     label: "Changes to the EMS",
     actions: [
       "plan.drafted",
+      "plan.drafted_by_policy",
       "plan.submitted",
       "plan.approved",
       "plan.rejected",
@@ -209,6 +213,11 @@ function triggers(value: unknown): string {
   const keys = Array.isArray(value) ? value.filter((k): k is string => typeof k === "string") : [];
   if (keys.length === 0) return "none";
   return keys.map((k) => (isTriggerKey(k) ? triggerLabel(k) : k.replace(/[_:.]+/g, " "))).join(", ");
+}
+
+/** A check's policy (lib/health/policies.ts) as Settings names it. */
+function policyWords(value: unknown): string {
+  return value === "off" ? "Off" : value === "draft" ? "Draft the fix" : "Tell us";
 }
 
 /** " (“Webhook URL is not HTTPS”)", or nothing for a rule this version does not have. */
@@ -356,6 +365,8 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" muted a health finding", ruleTitle(m.ruleId), text(m.reason) ? `, because “${text(m.reason)}”` : "");
     case "health.unmuted":
       return fromActor(" unmuted a health finding", ruleTitle(m.ruleId));
+    case "health.policy_changed":
+      return fromActor(" set what a health check does", ruleTitle(m.ruleId), ` from “${policyWords(m.from)}” to “${policyWords(m.to)}”`);
     case "coverage.requirements_changed":
       return fromActor(` changed the required triggers from ${triggers(m.before)} to ${triggers(m.after)}`);
     case "history.tracking_started": {
@@ -396,6 +407,15 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" removed the Slack URL for alerts", text(m.label) ? ` (${text(m.label)})` : "");
     case "plan.drafted":
       return fromActor(m.reverts ? " drafted a plan to undo a change plan" : " drafted a change plan", planWords(m));
+    case "plan.drafted_by_policy":
+      // Nobody acted: the team's policy for the check did, after a sync.
+      return say(
+        { text: "EMS Portal", person: true },
+        " drafted a fix for the team and sent it for review",
+        ruleTitle(m.check),
+        planWords(m),
+        typeof m.findings === "number" ? `, for ${plural(m.findings, "finding")}` : "",
+      );
     case "plan.submitted":
       return fromActor(" sent a change plan for review", planWords(m));
     case "plan.approved":

@@ -1,6 +1,7 @@
 import "server-only";
 import { syncDueTrackers } from "@/lib/history/schedule";
 import { log } from "@/lib/log";
+import { draftPolicyFixes } from "@/lib/plans/policy-fixes";
 import type { JobDefinition } from "./registry";
 
 /**
@@ -25,7 +26,8 @@ export const historySyncJob: JobDefinition<void> = {
   expireInSeconds: 5 * 60,
   retryLimit: 0,
   async run({ signal, deadline, trigger }) {
-    const result = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule" });
+    // After each sync, the team's "draft the fix" checks draft their plans (history cannot import plans).
+    const result = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule", afterSync: draftPolicyFixes });
     if (result.synced > 0) log.info({ event: "history.tick", ...result }, "history: due trackers synced");
     return result;
   },

@@ -1,3 +1,4 @@
+import type { DraftableCheck } from "@/lib/health/policies";
 import type { Finding, RuleId } from "@/lib/health/rules";
 import type { GroupBulkEdit, WebhookBulkEdit } from "./bulk";
 
@@ -49,6 +50,12 @@ const FIXES = {
     title: "Disable a webhook whose events have ended",
   }),
 } as const satisfies Partial<Record<RuleId, FixOf>>;
+
+// Both ways with Health's list of checks that may draft their fix (lib/health/policies.ts, below
+// plans): a fix added or removed here without it, or there without one here, fails the build.
+type FixedChecks = keyof typeof FIXES;
+const sameChecks: [Exclude<FixedChecks, DraftableCheck>, Exclude<DraftableCheck, FixedChecks>] extends [never, never] ? true : false = true;
+void sameChecks;
 
 const fixOf = (ruleId: string): FixOf | undefined => (Object.hasOwn(FIXES, ruleId) ? FIXES[ruleId as keyof typeof FIXES] : undefined);
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { authorWords, fixCheckTitle } from "./policy-author";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -28,6 +29,7 @@ import type { StepState } from "./steps";
 const PAGE_COLUMNS = {
   ...FACT_COLUMNS,
   title: true,
+  fixCheck: true,
   stopReason: true,
   createdAt: true,
   approvedById: true,
@@ -65,6 +67,8 @@ export interface PlanPageData {
   stopReason: string | null;
   createdAt: Date;
   author: string | null;
+  /** The Health check whose fix the team's policy drafted as this plan (its title), or null for a person's plan. */
+  draftedFor: string | null;
   approvedBy: string | null;
   approvedAt: Date | null;
   rejectedBy: string | null;
@@ -248,7 +252,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     status,
     stopReason: plan.stopReason,
     createdAt: plan.createdAt,
-    author: userLabel(plan.authorId ? byId.get(plan.authorId) : null),
+    author: authorWords(plan, userLabel(plan.authorId ? byId.get(plan.authorId) : null)),
+    draftedFor: fixCheckTitle(plan.fixCheck),
     approvedBy: userLabel(plan.approvedById ? byId.get(plan.approvedById) : null) ?? plan.approvedByEmail,
     approvedAt: plan.approvedAt,
     rejectedBy: userLabel(plan.rejectedById ? byId.get(plan.rejectedById) : null),
@@ -403,7 +408,17 @@ export async function listPlans(
     orderBy: { updatedAt: "desc" },
     skip: (current - 1) * PLANS_PER_PAGE,
     take: PLANS_PER_PAGE,
-    select: { id: true, title: true, status: true, authorId: true, createdAt: true, updatedAt: true, revertsPlanId: true, _count: { select: { steps: true } } },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      authorId: true,
+      fixCheck: true,
+      createdAt: true,
+      updatedAt: true,
+      revertsPlanId: true,
+      _count: { select: { steps: true } },
+    },
   });
   const authors = await prisma.user.findMany({
     where: { id: { in: rows.map((row) => row.authorId).filter((id): id is string => Boolean(id)) } },
@@ -415,7 +430,7 @@ export async function listPlans(
       id: row.id,
       title: row.title,
       status: row.status,
-      author: row.authorId ? (names.get(row.authorId) ?? null) : null,
+      author: authorWords(row, row.authorId ? (names.get(row.authorId) ?? null) : null),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       operations: row._count.steps,

@@ -9,6 +9,7 @@ import { setRequiredTriggersAction } from "@/lib/actions/coverage/set-required-t
 import { refreshSetupAction } from "@/lib/actions/coverage/refresh-setup";
 import { muteFindingAction } from "@/lib/actions/health/mute-finding";
 import { unmuteFindingAction } from "@/lib/actions/health/unmute-finding";
+import { setCheckPolicyAction } from "@/lib/actions/health/set-check-policy";
 import { actorForSession } from "@/lib/auth/session";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
@@ -222,5 +223,69 @@ describe("the navigation's counts after a mute", () => {
     expect(await call(unmuteFindingAction, { muteId: mute!.id })).toMatchObject({ status: "success" });
     expect(await errorsOf(owner.userId)).toBe(before);
     expect(await errorsOf(sameAccount.userId)).toBe(before);
+  });
+});
+
+describe("setCheckPolicyAction", () => {
+  const policiesOf = (teamId: string) => prisma.healthCheckPolicy.findMany({ where: { teamId }, select: { ruleId: true, policy: true } });
+
+  it("sends a signed-out caller to sign-in and stores nothing", async () => {
+    const owner = await createTeam();
+    await expectSignInRedirect(call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "draft" }), "/health");
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("refuses a member, an unknown check or policy, and “draft” for a check without a fix; stores nothing", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    await signInAs(member);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "off" })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
+    await signInAs(owner);
+    expect(await call(setCheckPolicyAction, { ruleId: "no-such-check", policy: "off" })).toMatchObject({
+      status: "error",
+      fieldErrors: { ruleId: "There is no such health check." },
+    });
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "apply-it" })).toMatchObject({
+      status: "error",
+      fieldErrors: { policy: "Choose Off, Tell us or Draft the fix." },
+    });
+    expect(await call(setCheckPolicyAction, { ruleId: "required-trigger-missing", policy: "draft" })).toEqual({
+      status: "error",
+      message: "This check has no fix the portal can draft: choose “Tell us” or “Off”.",
+    });
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("an admin turns a check off: muted for the team only (as a whole check), audited; “tell us” again stores nothing", async () => {
+    const { owner } = await teamWithFindings();
+    const other = await teamWithFindings();
+    const admin = await addMember(owner, "ADMIN");
+    await signInAs(admin);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "off" })).toEqual({ status: "success", message: "Check turned off for the team." });
+    expect(revalidatePath).toHaveBeenCalledWith("/health");
+    expect(await policiesOf(owner.teamId)).toEqual([{ ruleId: "plain-http-url", policy: "off" }]);
+    const mine = await loadHealthReport(owner);
+    const theirs = await loadHealthReport(other.owner);
+    if (mine.kind !== "ok" || theirs.kind !== "ok") throw new Error("setup failed");
+    expect(mine.active.filter((each) => each.ruleId === "plain-http-url")).toEqual([]);
+    expect(mine.muted.length).toBeGreaterThan(0);
+    expect(mine.muted.every(({ mute }) => mute.fromPolicy === true)).toBe(true);
+    // Another team's findings of the same account are theirs: untouched.
+    expect(theirs.active.filter((each) => each.ruleId === "plain-http-url").length).toBe(mine.muted.length);
+    expect(await auditOf(owner.teamId, "health.policy_changed")).toEqual([
+      expect.objectContaining({ actorId: admin.userId, metadata: { ruleId: "plain-http-url", from: "tell", to: "off" } }),
+    ]);
+
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "draft" })).toEqual({
+      status: "success",
+      message: "The portal drafts this check's fix after each sync.",
+    });
+    expect(await policiesOf(owner.teamId)).toEqual([{ ruleId: "plain-http-url", policy: "draft" }]);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "tell" })).toMatchObject({ status: "success" });
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+    expect(await policiesOf(other.owner.teamId)).toEqual([]);
   });
 });
