@@ -10,7 +10,7 @@ import type { RuleContext } from "@/lib/health/rules";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
-import { BEFORE_APPLY, isBeforeApply, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
+import { BEFORE_APPLY, decideApproveAndApply, isBeforeApply, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
 import { FACT_COLUMNS, planFacts, planOfTeam, reviewsPlans } from "./plan-access";
 import { readSteps, stepChanges, type StoredStep } from "./store";
 import type { DraftOperation } from "./operations";
@@ -97,7 +97,7 @@ export interface PlanPageData {
   cost: PlanCost;
   reviewRequired: boolean;
   /** What this person may do now. */
-  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean };
+  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean; approveAndApply: boolean };
   /** Where its author edits it while it is a draft (a plan of one webhook change). */
   editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */
@@ -291,6 +291,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
       cancel: offered("cancel") || offered("stop"),
       replan: offered("replan"),
       undo: offered("undo"),
+      approveAndApply: decideApproveAndApply(who, facts).allowed,
     },
     editHref:
       status === PlanStatus.draft && plan.authorId === actor.userId && operationCount === 1 && shown[0]?.operation.operation === "webhooks.update"
