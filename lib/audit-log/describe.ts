@@ -53,6 +53,7 @@ const LABELS: Record<AuditAction, string> = {
   "health.unmuted": "Unmuted a health finding",
   "health.policy_changed": "Changed what a health check does",
   "coverage.requirements_changed": "Changed the required triggers",
+  "coverage.new_event_webhooks_changed": "Changed the webhooks every new event should have",
   "history.tracking_started": "Started tracking change history",
   "history.tracking_stopped": "Stopped tracking change history",
   "history.tracking_paused": "Paused tracking",
@@ -126,6 +127,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
       "health.unmuted",
       "health.policy_changed",
       "coverage.requirements_changed",
+      "coverage.new_event_webhooks_changed",
       "history.tracking_started",
       "history.tracking_stopped",
       "history.tracking_paused",
@@ -213,6 +215,15 @@ function triggers(value: unknown): string {
   const keys = Array.isArray(value) ? value.filter((k): k is string => typeof k === "string") : [];
   if (keys.length === 0) return "none";
   return keys.map((k) => (isTriggerKey(k) ? triggerLabel(k) : k.replace(/[_:.]+/g, " "))).join(", ");
+}
+
+/** "webhooks #1, #2 and every webhook of group #9", or "none". */
+function newEventWords(value: unknown): string {
+  const chosen = record(value);
+  const ids = Array.isArray(chosen.webhookIds) ? chosen.webhookIds.filter((id): id is number => typeof id === "number") : [];
+  const parts = [...(ids.length > 0 ? [`${ids.length === 1 ? "webhook" : "webhooks"} ${ids.map((id) => `#${id}`).join(", ")}`] : [])];
+  if (typeof chosen.groupId === "number") parts.push(`every webhook of group #${chosen.groupId}`);
+  return parts.length > 0 ? parts.join(" and ") : "none";
 }
 
 /** A check's policy (lib/health/policies.ts) as Settings names it. */
@@ -369,6 +380,8 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" set what a health check does", ruleTitle(m.ruleId), ` from “${policyWords(m.from)}” to “${policyWords(m.to)}”`);
     case "coverage.requirements_changed":
       return fromActor(` changed the required triggers from ${triggers(m.before)} to ${triggers(m.after)}`);
+    case "coverage.new_event_webhooks_changed":
+      return fromActor(` set the webhooks every new event should have to ${newEventWords(m.after)}`);
     case "history.tracking_started": {
       const account = text(m.account);
       return fromActor(

@@ -35,6 +35,7 @@ export type AuditAction =
   | "health.unmuted"
   | "health.policy_changed"
   | "coverage.requirements_changed"
+  | "coverage.new_event_webhooks_changed"
   | "history.tracking_started"
   | "history.tracking_stopped"
   | "history.tracking_paused"

@@ -5,10 +5,10 @@ import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import { applyMutes, findingDigest, listMutes } from "@/lib/health/mutes";
 import { checksWithPolicy, isDraftable, type DraftableCheck } from "@/lib/health/policies";
-import { runHealthChecks, type Finding } from "@/lib/health/rules";
+import { runHealthChecks, type Finding, type RuleId } from "@/lib/health/rules";
 import type { SyncedSetup } from "@/lib/history/sync";
 import { log } from "@/lib/log";
-import { getRequiredTriggers } from "@/lib/setup/requirements";
+import { getNewEventWebhooks, getRequiredTriggers, type NewEventWebhooks } from "@/lib/setup/requirements";
 import type { SetupData } from "@/lib/setup/setup-data";
 import { plural } from "@/lib/text/plural";
 import { assertRoomForPlan, lockTeamPlans } from "./caps";
@@ -47,8 +47,15 @@ const HOLDING: PlanStatus[] = [PlanStatus.draft, PlanStatus.submitted, PlanStatu
 /** The statuses a newer drafted fix replaces (nothing approved or sent yet). */
 const REPLACEABLE: readonly PlanStatus[] = [PlanStatus.draft, PlanStatus.submitted];
 
+/**
+ * The required triggers as a policy: a live event missing one (Health's check of that name) gets a
+ * plan that adds it to the webhooks the team names for new events (lib/setup/requirements.ts).
+ */
+export const NEW_EVENT_CHECK = "required-trigger-missing" satisfies RuleId;
+type PolicyCheck = DraftableCheck | typeof NEW_EVENT_CHECK;
+
 export interface PolicyDraft {
-  check: DraftableCheck;
+  check: PolicyCheck;
   planId: string;
   findings: number;
   operations: number;
@@ -74,21 +81,23 @@ export async function draftPolicyFixes(synced: SyncedSetup): Promise<PolicyDraft
 
 /** `draftPolicyFixes` without admission: each instance admits its own work, and a race test plays several in one process. */
 export async function draftPolicyFixesNow(synced: SyncedSetup): Promise<PolicyDraft[]> {
-  const checks = (await checksWithPolicy(synced.teamId, "draft")).map((check) => check.ruleId).filter(isDraftable);
-  if (checks.length === 0) return [];
-  const [requiredTriggers, mutes, runner] = await Promise.all([
-    getRequiredTriggers({ teamId: synced.teamId }),
-    listMutes({ teamId: synced.teamId }),
-    prisma.user.findUnique({ where: { id: synced.runnerId }, select: { email: true } }),
-  ]);
+  const team = { teamId: synced.teamId };
+  const [policies, newEvents, requiredTriggers] = await Promise.all([checksWithPolicy(synced.teamId, "draft"), getNewEventWebhooks(team), getRequiredTriggers(team)]);
+  const builders = new Map<PolicyCheck, (email: string) => FixBuilder>();
+  for (const { ruleId } of policies) if (isDraftable(ruleId)) builders.set(ruleId, (email) => (findings) => fixOperations(findings, synced.data, email));
+  if (requiredTriggers.length > 0 && (newEvents.webhookIds.length > 0 || newEvents.groupId !== null)) {
+    builders.set(NEW_EVENT_CHECK, () => (findings) => newEventOperations(findings, synced.data, newEvents));
+  }
+  if (builders.size === 0) return [];
+  const [mutes, runner] = await Promise.all([listMutes(team), prisma.user.findUnique({ where: { id: synced.runnerId }, select: { email: true } })]);
   if (!runner) return [];
   const findings = applyMutes(runHealthChecks(synced.data, { now: synced.seenAt, requiredTriggers }), mutes).active;
   const drafted: PolicyDraft[] = [];
-  for (const check of checks) {
+  for (const [check, builder] of builders) {
     const ofCheck = findings.filter((finding) => finding.ruleId === check);
     if (ofCheck.length === 0) continue;
     try {
-      const plan = await draftCheckFix(synced, check, ofCheck, runner.email);
+      const plan = await draftCheckFix(synced, check, ofCheck, builder(runner.email));
       if (plan) drafted.push(plan);
     } catch (error) {
       // The team's cap or a plan too large: said in words, tried again after the next sync.
@@ -107,7 +116,10 @@ async function lockCheckDrafts(tx: TransactionClient, teamId: string, accountKey
 /** Storing up to 5,000 steps takes longer than the default 5 s transaction on a busy instance. */
 const STORE_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
 
-async function draftCheckFix(synced: SyncedSetup, check: DraftableCheck, findings: readonly Finding[], email: string): Promise<PolicyDraft | null> {
+/** What a check's plan does about its findings: the operations against the synced setup, and the plan's title. */
+type FixBuilder = (findings: readonly Finding[]) => { operations: DraftOperation[]; title: string };
+
+async function draftCheckFix(synced: SyncedSetup, check: PolicyCheck, findings: readonly Finding[], build: FixBuilder): Promise<PolicyDraft | null> {
   const byDigest = new Map(findings.map((finding) => [findingDigest(finding.key), finding]));
   return prisma.$transaction(async (tx) => {
     await lockCheckDrafts(tx, synced.teamId, synced.accountKey, check);
@@ -123,11 +135,7 @@ async function draftCheckFix(synced: SyncedSetup, check: DraftableCheck, finding
     // The new plan: every finding not held by an approved or applying plan, nor turned down.
     const elsewhere = new Set(holding.filter((plan) => !REPLACEABLE.includes(plan.status)).flatMap((plan) => plan.fixFindings));
     const fixed = [...byDigest].filter(([digest]) => !elsewhere.has(digest));
-    const { operations, title } = fixOperations(
-      fixed.map(([, finding]) => finding),
-      synced.data,
-      email,
-    );
+    const { operations, title } = build(fixed.map(([, finding]) => finding));
     if (operations.length === 0) return null;
     if (operations.length > MAX_PLAN_OPERATIONS) throw new PlanTooLargeError(operations.length);
 
@@ -184,4 +192,20 @@ export function fixOperations(findings: readonly Finding[], data: SetupData, ema
   const first = [...merged.values()][0];
   const title = fitTitle(`${first?.title ?? "Fix"}: ${plural(findings.length, "finding")}`);
   return { operations, title };
+}
+
+/**
+ * One plan for the live events missing a required trigger: each added to every webhook the team
+ * names for new events (those still in the account; a catch-all one already serves every event).
+ */
+export function newEventOperations(findings: readonly Finding[], data: SetupData, chosen: NewEventWebhooks): { operations: DraftOperation[]; title: string } {
+  const eventIds = [...new Set(findings.flatMap((finding) => finding.subjects.filter((subject) => subject.kind === "event").map((subject) => subject.id)))];
+  const wanted = new Set(chosen.webhookIds);
+  const targets: number[] = [];
+  for (const group of data.groups)
+    for (const hook of group.webhooks ?? []) if (wanted.has(hook.id) || (chosen.groupId !== null && group.id === chosen.groupId)) targets.push(hook.id);
+  if (eventIds.length === 0 || targets.length === 0) return { operations: [], title: "" };
+  const edits: PlanEdit[] = [{ kind: "webhooks.bulk", ids: targets, edit: { kind: "add-events", eventIds } }];
+  const operations = operationsFor(edits, setupRecords(data, { webhooks: new Set(targets) }));
+  return { operations, title: fitTitle(`Add new events to the team's default webhooks: ${plural(eventIds.length, "event")}`) };
 }

@@ -9,7 +9,11 @@ import { runHealthChecks } from "@/lib/health/rules";
 import { syncTracker, type SyncedSetup } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
 import { draftPlan } from "@/lib/plans/draft";
-import { draftPolicyFixes, draftPolicyFixesNow, SUPERSEDED_REASON, type PolicyDraft } from "@/lib/plans/policy-fixes";
+import { draftPolicyFixes, draftPolicyFixesNow, NEW_EVENT_CHECK, SUPERSEDED_REASON, type PolicyDraft } from "@/lib/plans/policy-fixes";
+import { approveAndApplyPlan } from "@/lib/plans/approve-and-apply";
+import { runPlan } from "@/lib/plans/run";
+import { setNewEventWebhooks, setRequiredTriggers } from "@/lib/setup/requirements";
+import type { TriggerKey } from "@/lib/setup/setup-data";
 import { approvePlan } from "@/lib/plans/review";
 import { DEMO_CREDENTIALS } from "@/lib/sandbox/demo-credentials";
 import { warmPool } from "@/tests/setup/db";
@@ -133,6 +137,53 @@ describe("drafting after a sync", () => {
     const first = await syncAndDraft(trackerId);
     await prisma.changePlan.update({ where: { id: first.drafted[0].planId }, data: { status: "rejected", rejectReason: "Not now" } });
     expect((await syncAndDraft(trackerId)).drafted).toEqual([]);
+  });
+});
+
+describe("the required triggers as a policy", () => {
+  const missingOf = (synced: Pick<SyncedSetup, "data" | "seenAt">, requiredTriggers: TriggerKey[]) =>
+    runHealthChecks(synced.data, { now: synced.seenAt, requiredTriggers }).filter((finding) => finding.ruleId === NEW_EVENT_CHECK);
+
+  /** A required trigger some live events miss, and an enabled webhook that covers them all once they are added to it. */
+  function requirementAndWebhook(synced: SyncedSetup): { trigger: TriggerKey; webhookId: number; events: number } {
+    for (const trigger of ["registrant:insert", "registrant:update", "registrant:delete", "session:insert", "attendee:insert"] as TriggerKey[]) {
+      const missing = missingOf(synced, [trigger]);
+      if (missing.length === 0) continue;
+      const eventIds = missing.flatMap((finding) => finding.subjects.map((subject) => subject.id));
+      for (const group of synced.data.groups)
+        for (const hook of group.webhooks ?? []) {
+          const groups = synced.data.groups.map((each) =>
+            each !== group
+              ? each
+              : { ...each, webhooks: (each.webhooks ?? []).map((h) => (h === hook ? { ...h, event_ids: [...(h.event_ids ?? []), ...eventIds] } : h)) },
+          );
+          if (missingOf({ ...synced, data: { ...synced.data, groups } }, [trigger]).length === 0) return { trigger, webhookId: hook.id, events: missing.length };
+        }
+    }
+    throw new Error("the demo data has no live event missing a trigger that one webhook could serve");
+  }
+
+  it("a live event missing a required trigger gets one drafted plan adding it to the team's webhooks for new events; approved and applied in one step, the next sync finds it complete", async () => {
+    const trackerId = await tracked(team.owner);
+    await setCheckPolicy(team.owner, { ruleId: CHECK, policy: "tell" });
+    const first = await syncAndDraft(trackerId);
+    expect(first.drafted).toEqual([]);
+    const { trigger, webhookId, events } = requirementAndWebhook(first.synced);
+    await setRequiredTriggers(team.owner, [trigger]);
+    // Required triggers alone draft nothing: the team has not named where new events go.
+    expect((await syncAndDraft(trackerId)).drafted).toEqual([]);
+    await setNewEventWebhooks(team.owner, { webhookIds: [webhookId], groupId: null });
+
+    const drafted = await syncAndDraft(trackerId);
+    expect(drafted.drafted).toEqual([{ check: NEW_EVENT_CHECK, planId: expect.any(String), findings: events, operations: 1, superseded: [] }]);
+    const planId = drafted.drafted[0].planId;
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "submitted", authorId: null, fixCheck: NEW_EVENT_CHECK });
+
+    await approveAndApplyPlan(team.admin, planId);
+    expect(await runPlan(planId)).toMatchObject({ status: "applied" });
+    const after = await syncAndDraft(trackerId);
+    expect(missingOf(after.synced, [trigger])).toEqual([]);
+    expect(after.drafted).toEqual([]);
   });
 });
 

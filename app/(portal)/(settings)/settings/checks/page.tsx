@@ -4,6 +4,9 @@ import { canManageTeam } from "@/lib/access/roles";
 import { requireActor } from "@/lib/auth/session";
 import { checkPolicies, isDraftable } from "@/lib/health/policies";
 import { HEALTH_RULES } from "@/lib/health/rules";
+import { getNewEventWebhooks, getRequiredTriggers } from "@/lib/setup/requirements";
+import { triggerLabel } from "@/lib/setup/triggers";
+import { NewEventWebhooksForm } from "@/components/settings/new-event-webhooks-form";
 import { CheckPolicyForm, POLICY_CHOICES } from "@/components/settings/check-policy-form";
 import { SettingsHeading } from "@/components/settings/settings-heading";
 import { SeverityBadge } from "@/components/health/severity-badge";
@@ -13,7 +16,7 @@ export const metadata: Metadata = { title: "Health checks · Settings" };
 /** Each Health check and what the team wants done with its findings (lib/health/policies.ts): owners and admins choose, members read. */
 export default async function CheckPoliciesPage() {
   const actor = await requireActor();
-  const policies = await checkPolicies(actor);
+  const [policies, newEvents, requiredTriggers] = await Promise.all([checkPolicies(actor), getNewEventWebhooks(actor), getRequiredTriggers(actor)]);
   const manager = canManageTeam(actor.role);
   return (
     <div>
@@ -44,6 +47,30 @@ export default async function CheckPoliciesPage() {
         })}
       </ul>
       {manager ? null : <p className="mt-3 text-sm text-slate-600">Owners and admins choose these.</p>}
+      <section className="mt-8 space-y-3" aria-labelledby="new-events-heading" data-testid="new-event-webhooks">
+        <h2 id="new-events-heading" className="text-lg font-semibold text-slate-900">
+          Webhooks for new events
+        </h2>
+        <p className="max-w-3xl text-sm text-slate-600">
+          A live event that misses a required trigger (
+          {requiredTriggers.length === 0 ? "none is required yet: choose them in " : `${requiredTriggers.map(triggerLabel).join(", ")}; change them in `}
+          <Link href="/coverage" className="text-brand-700 underline">
+            Coverage
+          </Link>
+          ) gets a drafted plan that adds it to these webhooks, after the sync that finds it.
+        </p>
+        {manager ? (
+          <NewEventWebhooksForm webhookIds={newEvents.webhookIds} groupId={newEvents.groupId} />
+        ) : (
+          <p className="text-sm text-slate-700">
+            {newEvents.webhookIds.length === 0 && newEvents.groupId === null
+              ? "None named."
+              : [newEvents.webhookIds.map((id) => `#${id}`).join(", "), newEvents.groupId !== null ? `every webhook of group #${newEvents.groupId}` : ""]
+                  .filter(Boolean)
+                  .join(" and ")}
+          </p>
+        )}
+      </section>
     </div>
   );
 }
