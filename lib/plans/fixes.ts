@@ -94,7 +94,11 @@ export function fixAll(findings: readonly Finding[], ruleId: string, email: stri
     merged ??= { ...fix, ids: [], names: new Map(), findings: 0 };
     merged.findings += 1;
     for (const subject of finding.subjects) if (subject.name !== undefined) merged.names.set(subject.id, subject.name);
-    for (const id of fix.ids) if (!seen.has(id)) (seen.add(id), merged.ids.push(id));
+    for (const id of fix.ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      merged.ids.push(id);
+    }
   }
   return merged;
 }
