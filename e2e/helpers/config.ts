@@ -30,8 +30,13 @@ export const PLANS_ACCOUNTS = Array.from({ length: 6 }, (_, index) => ({
 export const PLANS_LARGE_ACCOUNT = { key: "plans_large", secret: "plans-secret-large", groups: 300, events: 6, seed: 46 };
 /** An account whose writes a test slows down (a fault scoped to it) to watch a plan's live progress. */
 export const PLANS_PROGRESS_ACCOUNT = { key: "plans_progress", secret: "plans-secret-progress", groups: 12, events: 6, seed: 47 };
+/**
+ * The account of e2e/fixes.spec.ts: a drafted fix of its own is applied to it. Large enough that a
+ * live event misses a trigger one webhook could serve (the spec finds which from its data).
+ */
+export const PLANS_FIXES_ACCOUNT = { key: "plans_fixes", secret: "plans-secret-fixes", groups: 24, events: 12, seed: 62 };
 /** Every account the plans sandbox serves. */
-export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT];
+export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT, PLANS_FIXES_ACCOUNT];
 
 /** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
 export const ROLE_STATE = {
