@@ -14,7 +14,20 @@ export const POLICY_CHOICES: readonly { value: CheckPolicy; label: string; hint:
 ];
 
 /** One check's policy, as owners and admins choose it: three choices and a save. A refused save keeps the choice. */
-export function CheckPolicyForm({ ruleId, title, policy, draftable }: { ruleId: string; title: string; policy: CheckPolicy; draftable: boolean }) {
+export function CheckPolicyForm({
+  ruleId,
+  title,
+  policy,
+  draftable,
+  undraftableNote = "No fix the portal can draft: this check's fix needs a person's judgement.",
+}: {
+  ruleId: string;
+  title: string;
+  policy: CheckPolicy;
+  draftable: boolean;
+  /** Why “Draft the fix” is not offered, for a check that has no fix of its own. */
+  undraftableNote?: string;
+}) {
   const { state, pending, formProps } = useActionForm(setCheckPolicyAction, { onSuccess: toastSuccess });
   return (
     <form {...formProps} className="space-y-2" aria-label={`What “${title}” does`} data-testid={`check-policy-${ruleId}`}>
@@ -35,7 +48,7 @@ export function CheckPolicyForm({ ruleId, title, policy, draftable }: { ruleId: 
           Save
         </Button>
       </fieldset>
-      {draftable ? null : <p className="text-xs text-slate-500">No fix the portal can draft: this check&apos;s fix needs a person&apos;s judgement.</p>}
+      {draftable ? null : <p className="text-xs text-slate-500">{undraftableNote}</p>}
     </form>
   );
 }

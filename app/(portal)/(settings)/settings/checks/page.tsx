@@ -38,7 +38,14 @@ export default async function CheckPoliciesPage() {
                 <h2 className="min-w-0 text-sm font-semibold break-words text-slate-900">{rule.title}</h2>
               </div>
               {manager ? (
-                <CheckPolicyForm ruleId={rule.id} title={rule.title} policy={policy} draftable={isDraftable(rule.id)} />
+                <CheckPolicyForm
+                  ruleId={rule.id}
+                  title={rule.title}
+                  policy={policy}
+                  draftable={isDraftable(rule.id)}
+                  // Its fix is drafted by the webhooks the team names for new events (below), not by a policy of its own.
+                  undraftableNote={rule.id === "required-trigger-missing" ? "Its fixes are drafted through “Webhooks for new events” below." : undefined}
+                />
               ) : (
                 <p className="text-sm text-slate-700">{POLICY_CHOICES.find((choice) => choice.value === policy)?.label}</p>
               )}
