@@ -144,10 +144,13 @@ async function draftCheckFix(synced: SyncedSetup, check: PolicyCheck, findings: 
     // A replacement takes its older draft's place; a first draft counts against the team's cap (nobody is its author).
     if (replaced.length === 0) await assertRoomForPlan(tx, { userId: "", teamId: synced.teamId });
     if (replaced.length > 0) {
-      await tx.changePlan.updateMany({
+      const cancelled = await tx.changePlan.updateMany({
         where: { id: { in: replaced }, authorId: null, fixCheck: check, status: { in: [...REPLACEABLE] } },
         data: { status: PlanStatus.cancelled, stopReason: SUPERSEDED_REASON },
       });
+      // A reviewer approved (or cancelled) the older draft since it was read: it holds its findings
+      // now, and the new plan would fix them twice. Nothing is stored; the next sync drafts afresh.
+      if (cancelled.count !== replaced.length) throw new SafeError("A drafted fix of this check moved on while a newer one was drafted.", "policy_draft_moved");
     }
     const planId = await insertPlan({ teamId: synced.teamId, accountKey: synced.accountKey, title, authorId: null, steps: operations.map(stepOf) }, tx);
     // Sent for review at once, as its author would: lifecycle.ts "submit", from draft.
