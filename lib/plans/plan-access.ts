@@ -106,6 +106,7 @@ export const FACT_COLUMNS = {
   submittedAt: true,
   appliedById: true,
   cancelRequestedAt: true,
+  fixCheck: true,
 } as const satisfies Prisma.ChangePlanSelect;
 type FactRow = Prisma.ChangePlanGetPayload<{ select: typeof FACT_COLUMNS }>;
 
@@ -143,6 +144,7 @@ export async function planFacts(actor: Actor, plan: FactRow): Promise<{ who: Pla
       reviewRequired: review,
       introducedByAuthor,
       credential,
+      drafted: plan.authorId === null && plan.fixCheck !== null,
     },
   };
 }

@@ -52,7 +52,13 @@ function MutesList({ report, canMute }: { report: HealthView; canMute: boolean }
                   {mute.findingKey === WHOLE_RULE ? ` · hides ${hiddenBy.get(mute.id) ?? 0} now` : ""}
                 </p>
               </div>
-              {canMute ? <UnmuteButton muteId={mute.id} /> : null}
+              {mute.fromPolicy ? (
+                <Link href="/settings#check-policies" prefetch={false} className="text-sm whitespace-nowrap text-brand-700 hover:underline">
+                  Change in Settings
+                </Link>
+              ) : canMute ? (
+                <UnmuteButton muteId={mute.id} />
+              ) : null}
             </li>
           );
         })}
