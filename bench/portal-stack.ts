@@ -99,10 +99,13 @@ export function benchSecrets(): Record<"NEXTAUTH_SECRET" | "CREDENTIAL_ENCRYPTIO
   };
 }
 
-/** The heap limit `npm start` gives the portal (package.json's start script). */
+/**
+ * The heap limits `npm start` gives the portal (package.json's start script): the old generation's
+ * and the young one's. The floor gets the same, so that the ratio compares the apps, not the flags.
+ */
 export function startNodeOptions(): string[] {
   const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
-  return (scripts.start.match(/--max-old-space-size=\d+/g) ?? []).slice(0, 1);
+  return ["--max-old-space-size", "--max-semi-space-size"].flatMap((flag) => (scripts.start.match(new RegExp(`${flag}=\\d+`, "g")) ?? []).slice(0, 1));
 }
 
 /**

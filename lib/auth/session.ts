@@ -9,7 +9,9 @@ import type { Role } from "@/lib/generated/prisma/client";
 import { serverEnv } from "@/lib/env";
 import { TWO_FACTOR_SETUP_PATH, mustEnrolTwoFactor, type Actor } from "@/lib/access/actor";
 import { PERMISSIONS } from "@/lib/access/roles";
+import { rememberCredentialReadWithSession } from "@/lib/ems-access/credential";
 import { safeCallbackUrl } from "./callback-url";
+import { decodeSessionToken } from "./session-token";
 import { lastSeenWriteIntervalSeconds, sessionPolicy } from "./session-policy";
 
 /** What a verified session cookie says: the user, their server-side session row and its version. */
@@ -29,12 +31,29 @@ async function readSessionClaims(): Promise<SessionClaims | null> {
   const secure = cookieStore.has("__Secure-next-auth.session-token") || cookieStore.has("__Secure-next-auth.session-token.0");
   // Cookies only: a JWT in an Authorization header is no session of ours.
   const req = { headers: {}, cookies: Object.fromEntries(cookieStore.getAll().map((c) => [c.name, c.value])) };
-  const token = await getToken({ req: req as never, secret: serverEnv().NEXTAUTH_SECRET, secureCookie: secure });
+  // next-auth finds the cookie (chunks and all); the token is read with the key derived once (./session-token.ts).
+  const token = await getToken({
+    req: req as never,
+    secret: serverEnv().NEXTAUTH_SECRET,
+    secureCookie: secure,
+    decode: ({ token: jwe, secret }) => (jwe ? decodeSessionToken(jwe, String(secret)) : null),
+  });
   if (!token || typeof token.sid !== "string" || typeof token.uid !== "string" || typeof token.sv !== "number") return null;
   return { uid: token.uid, sid: token.sid, sv: token.sv };
 }
 
-type ActorRow = Omit<Actor, "role" | "healthCounts"> & { role: string; healthErrors: number | null; healthWarnings: number | null; healthNotices: number | null };
+type ActorRow = Omit<Actor, "role" | "healthCounts"> & {
+  role: string;
+  healthErrors: number | null;
+  healthWarnings: number | null;
+  healthNotices: number | null;
+  /** The person's credential row (encrypted), null columns when none: handed to lib/ems-access, never on the Actor. */
+  credentialId: string | null;
+  credentialBaseUrl: string | null;
+  credentialKeyCiphertext: string | null;
+  credentialSecretCiphertext: string | null;
+  credentialFingerprint: string | null;
+};
 
 /** Who reviews plans (lib/access/roles.ts `approvePlans`): the navigation counts the plans waiting for them. */
 const REVIEWER_ROLES: string[] = [...PERMISSIONS.approvePlans];
@@ -76,7 +95,9 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            CASE WHEN m."role"::text = ANY(${REVIEWER_ROLES}) THEN
              (SELECT count(*)::int FROM "ChangePlan" AS p
                WHERE p."teamId" = m."teamId" AND p."status" = 'submitted' AND p."authorId" IS DISTINCT FROM u."id")
-           ELSE 0 END AS "plansToReview"
+           ELSE 0 END AS "plansToReview",
+           c."id" AS "credentialId", c."baseUrl" AS "credentialBaseUrl", c."keyCiphertext" AS "credentialKeyCiphertext",
+           c."secretCiphertext" AS "credentialSecretCiphertext", c."fingerprint" AS "credentialFingerprint"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"
@@ -89,9 +110,34 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
       AND s."createdAt" > "moment".t - make_interval(secs => ${maxAge})`;
   const row = rows[0];
   if (!row) return null;
-  const { healthErrors, healthWarnings, healthNotices, ...actor } = row;
+  const {
+    healthErrors,
+    healthWarnings,
+    healthNotices,
+    credentialId,
+    credentialBaseUrl,
+    credentialKeyCiphertext,
+    credentialSecretCiphertext,
+    credentialFingerprint,
+    ...fields
+  } = row;
   const healthCounts = healthErrors === null ? null : { errors: healthErrors, warnings: healthWarnings ?? 0, notices: healthNotices ?? 0 };
-  return { ...actor, role: row.role as Role, healthCounts };
+  const actor: Actor = { ...fields, role: row.role as Role, healthCounts };
+  // The credential came with the session (the join above): a listing view reads it from here
+  // instead of asking the database again (lib/ems-access/credential.ts).
+  rememberCredentialReadWithSession(
+    actor,
+    credentialId === null
+      ? null
+      : {
+          id: credentialId,
+          baseUrl: credentialBaseUrl!,
+          keyCiphertext: credentialKeyCiphertext!,
+          secretCiphertext: credentialSecretCiphertext!,
+          fingerprint: credentialFingerprint!,
+        },
+  );
+  return actor;
 }
 
 /**

@@ -24,7 +24,7 @@ import { currentRole } from "@/lib/access/guards";
 import { checkEmsBaseUrl } from "@/lib/ems/destination";
 import { refusalForBaseUrl } from "@/lib/ems/outbound";
 import { credentialAad } from "@/lib/ems-access/credential-aad";
-import { NoCredentialError, loadOwnCredential } from "@/lib/ems-access/credential";
+import { NoCredentialError, forgetCredentialReadWithSession, loadOwnCredential } from "@/lib/ems-access/credential";
 import { trackNewAccount } from "@/lib/history/auto-tracking";
 
 /** What the settings page may show about saved credentials: never the key or the secret. */
@@ -208,6 +208,8 @@ export async function saveCredential(
     );
     return row;
   });
+  // This request's session read the old row (lib/auth/session.ts): what renders after reads the new one.
+  forgetCredentialReadWithSession(actor);
   await forgetOrphanedCredential(orphaned);
   if (check) await trackNewAccount(actor, check.webhookGroupCount);
   return {
@@ -251,6 +253,7 @@ export async function deleteCredential(actor: Actor, input: { credentialId: stri
     );
     return unused;
   });
+  forgetCredentialReadWithSession(actor);
   await forgetOrphanedCredential(orphaned);
 }
 

@@ -28,24 +28,40 @@ export class NoCredentialError extends SafeError {
   }
 }
 
+/** A stored credential as its row holds it: encrypted. */
+export interface StoredCredentialRow {
+  id: string;
+  baseUrl: string;
+  keyCiphertext: string;
+  secretCiphertext: string;
+  fingerprint: string;
+}
+
 /**
- * A person's own credential, decrypted, for the EMS client only (and, for change history, to tell
- * which account it reads: lib/ems-access/account-key.ts). Null when none is saved; a ciphertext that no
- * longer decrypts is a clear SafeError for this credential, never garbage.
+ * The credential row the session's statement already read (lib/auth/session.ts joins it), by the
+ * actor object of that request: a page view then reads the credential without a round trip of its
+ * own (issue 38). Weak, so it lives exactly as long as the request's actor; `null` means the
+ * statement found no credential. Saving or deleting a credential forgets it (lib/credentials/store.ts),
+ * so a render after the change in the same request reads the new row.
  */
-export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(EmsCredential & { id: string }) | null> {
-  const row = await prisma.apiCredential.findUnique({
-    where: { userId: actor.userId },
-    select: { id: true, baseUrl: true, keyCiphertext: true, secretCiphertext: true, fingerprint: true },
-  });
-  if (!row) return null;
+const rowsReadWithSession = new WeakMap<Pick<Actor, "userId">, StoredCredentialRow | null>();
+
+export function rememberCredentialReadWithSession(actor: Pick<Actor, "userId">, row: StoredCredentialRow | null): void {
+  rowsReadWithSession.set(actor, row);
+}
+
+export function forgetCredentialReadWithSession(actor: Pick<Actor, "userId">): void {
+  rowsReadWithSession.delete(actor);
+}
+
+function decryptedCredential(userId: string, row: StoredCredentialRow): EmsCredential & { id: string } {
   try {
     return {
       id: row.id,
       fingerprint: row.fingerprint,
       baseUrl: row.baseUrl,
-      consumerKey: decryptSecret(row.keyCiphertext, credentialAad(actor.userId, "key")),
-      consumerSecret: decryptSecret(row.secretCiphertext, credentialAad(actor.userId, "secret")),
+      consumerKey: decryptSecret(row.keyCiphertext, credentialAad(userId, "key")),
+      consumerSecret: decryptSecret(row.secretCiphertext, credentialAad(userId, "secret")),
     };
   } catch (error) {
     if (error instanceof DecryptionError) {
@@ -57,11 +73,26 @@ export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(
 }
 
 /**
+ * A person's own credential, decrypted, for the EMS client only (and, for change history, to tell
+ * which account it reads: lib/ems-access/account-key.ts). Null when none is saved; a ciphertext that no
+ * longer decrypts is a clear SafeError for this credential, never garbage.
+ */
+export async function loadOwnCredential(actor: Pick<Actor, "userId">): Promise<(EmsCredential & { id: string }) | null> {
+  const row = await prisma.apiCredential.findUnique({
+    where: { userId: actor.userId },
+    select: { id: true, baseUrl: true, keyCiphertext: true, secretCiphertext: true, fingerprint: true },
+  });
+  return row ? decryptedCredential(actor.userId, row) : null;
+}
+
+/**
  * An EMS client for the actor's own credentials (the listing pages use it), or null when they have
  * saved none. Throws CredentialUnreadableError (a SafeError) when the stored ciphertext cannot be read.
  */
 export async function getEmsClientForActor(actor: Pick<Actor, "userId">): Promise<EmsClient | null> {
-  const credential = await loadOwnCredential(actor);
+  // The row the session's statement read for this request, when it did: no round trip of its own.
+  const readWithSession = rowsReadWithSession.get(actor);
+  const credential = readWithSession === undefined ? await loadOwnCredential(actor) : readWithSession && decryptedCredential(actor.userId, readWithSession);
   if (!credential) return null;
   const { id: _id, ...emsCredential } = credential;
   void _id;

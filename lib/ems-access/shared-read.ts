@@ -12,6 +12,7 @@ import {
   type SharedListOptions,
   type BudgetKind,
   type EmsClient,
+  type PeekedAnswer,
   credentialStateIfReadable,
   isBudgetLow,
   CredentialsRejectedError,
@@ -134,6 +135,11 @@ export interface LoadOptions {
   kind?: BudgetKind;
   /** How long answers are shared (ms); default EMS_SHARED_ANSWER_SECONDS. */
   windowMs?: number;
+  /**
+   * The stored answer already looked up by the caller (a listing page sends the lookup with its
+   * saved views: one round trip fewer); used when its hash is the one read, else looked up here.
+   */
+  lookedUp?: { queryHash: string; answer: PeekedAnswer | null };
 }
 
 export type SharedOutcome<A> = { kind: "ok"; answer: A; budget: RateBudget | null; freshness: Freshness } | ListingFailure;
@@ -157,11 +163,13 @@ export async function loadShared<A extends { rateLimit: RateLimit | null; ageSec
   // The stored answer, looked up beside the credential's load (by user id): no extra wait.
   const peek =
     windowMs > 0 && !options.refresh && queryHash
-      ? answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch((error: unknown) => {
-          // Only a shortcut: without it the answer cache looks the row up itself (or asks the EMS).
-          log.warn({ event: "listing.peek_failed", requestId, resource, err: error }, "the shared answer could not be looked up beside the credential");
-          return null;
-        })
+      ? options.lookedUp?.queryHash === queryHash
+        ? Promise.resolve(options.lookedUp.answer)
+        : answerCache.peekForUser(actor.userId, actor.teamId, queryHash).catch((error: unknown) => {
+            // Only a shortcut: without it the answer cache looks the row up itself (or asks the EMS).
+            log.warn({ event: "listing.peek_failed", requestId, resource, err: error }, "the shared answer could not be looked up beside the credential");
+            return null;
+          })
       : Promise.resolve(null);
   let client;
   try {

@@ -133,6 +133,43 @@ export interface PeekedAnswer extends AnswerRow {
   queryHash: string;
 }
 
+/** The columns of `peekForUserQuery`, named apart from any other statement's they are joined to. */
+export type PeekColumns = { [K in keyof SummaryColumns as `peek${Capitalize<K & string>}`]: SummaryColumns[K] } & { peekFingerprint: string | null };
+
+/**
+ * `peekForUser` as a query to run on its own or to join to another statement (a listing page sends
+ * it with its saved views: lib/views/tabs.ts), and how to read what came back: the person's own
+ * credential's stored answer to `queryHash`, summarised. `read` takes the rows that carry its
+ * columns (null in them: nothing stored).
+ */
+export function peekForUserQuery(
+  userId: string,
+  teamId: string,
+  queryHash: string,
+): { sql: Prisma.Sql; read: (rows: readonly Partial<PeekColumns>[]) => PeekedAnswer | null } {
+  const sql = Prisma.sql`
+    SELECT a."fingerprint" AS "peekFingerprint", s."length" AS "peekLength", s."head" AS "peekHead", s."keyId" AS "peekKeyId",
+           s."fetchedAt" AS "peekFetchedAt", s."ageMs" AS "peekAgeMs"
+    FROM "ApiCredential" c
+    JOIN "Membership" m ON m."userId" = c."userId" AND m."teamId" = ${teamId}
+    JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${queryHash}
+    CROSS JOIN LATERAL (SELECT ${summaryColumns("a")}) AS s
+    WHERE c."userId" = ${userId}`;
+  const read = (rows: readonly Partial<PeekColumns>[]): PeekedAnswer | null => {
+    const row = rows.find((candidate) => candidate.peekFingerprint != null);
+    if (!row) return null;
+    const columns: SummaryColumns = {
+      length: row.peekLength ?? null,
+      head: row.peekHead ?? null,
+      keyId: row.peekKeyId ?? null,
+      ageMs: row.peekAgeMs ?? null,
+      fetchedAt: row.peekFetchedAt ?? null,
+    };
+    return { ...answerRowOf(columns), fingerprint: row.peekFingerprint!, queryHash };
+  };
+  return { sql, read };
+}
+
 /** Answers older than this are not served even on a 429, and are purged. */
 const STALE_LIMIT_MS = 60 * 60_000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -514,13 +551,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     },
 
     async peekForUser(userId, teamId, queryHash) {
-      const rows = await db.$queryRaw<(SummaryColumns & { fingerprint: string })[]>`
-        SELECT a."fingerprint", ${summaryColumns("a")}
-        FROM "ApiCredential" c
-        JOIN "Membership" m ON m."userId" = c."userId" AND m."teamId" = ${teamId}
-        JOIN "EmsSharedAnswer" a ON a."fingerprint" = c."fingerprint" AND a."teamId" = m."teamId" AND a."queryHash" = ${queryHash}
-        WHERE c."userId" = ${userId}`;
-      return rows[0] ? { ...answerRowOf(rows[0]), fingerprint: rows[0].fingerprint, queryHash } : null;
+      const peek = peekForUserQuery(userId, teamId, queryHash);
+      return peek.read(await db.$queryRaw<PeekColumns[]>`SELECT * FROM (${peek.sql}) AS "peek"`);
     },
 
     async lookMany(fingerprint, queryHashes, options) {

@@ -33,8 +33,8 @@ export type { TokenReencryptionCounts, TokenReencryptionOptions } from "./token-
 export type { RateLimit } from "./rate-limit";
 export { currentRateLimit } from "./rate-limit";
 export type { CiphertextSummary } from "./opened-answers";
-export { answerCache, canonicalQuery, canonicalRecord, declareRecordPages, dropAnswersUnderOldKeys, dropSharedAnswers } from "./answer-cache";
-export type { LookedAnswer, PeekedAnswer, SharedAnswer, SharedListOptions, SharedRecord } from "./answer-cache";
+export { answerCache, canonicalQuery, canonicalRecord, declareRecordPages, dropAnswersUnderOldKeys, dropSharedAnswers, peekForUserQuery } from "./answer-cache";
+export type { LookedAnswer, PeekColumns, PeekedAnswer, SharedAnswer, SharedListOptions, SharedRecord } from "./answer-cache";
 export { BUDGET_KIND_LABELS, BUDGET_KINDS, flushBudgetUsage, isBudgetLow, reservedCredits, usageByKind } from "./budget";
 export type { BudgetKind, BudgetSpender, KindUsage } from "./budget";
 export { flushEmsState } from "./lifecycle";

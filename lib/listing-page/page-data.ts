@@ -36,7 +36,7 @@ export type ListingResultsData =
   | { kind: "failure"; failure: ListingFailure };
 
 /** Everything a listing page shows: the resolved options and views now, the rows when they come. */
-export interface ListingPageData extends Omit<ResolvedListing, "emsClient"> {
+export interface ListingPageData extends Omit<ResolvedListing, "emsClient" | "lookedUp"> {
   /**
    * Started here, not awaited: the page waits a moment for it and otherwise streams the table in
    * behind a skeleton (components/listing/listing-page.tsx). Never rejects for the EMS API's sake.
@@ -50,14 +50,19 @@ export interface ListingPageData extends Omit<ResolvedListing, "emsClient"> {
  * stays in here: components get plain data.
  */
 export async function loadListingPage(actor: Actor, resource: ListingResource, searchParams: SearchParamsInput): Promise<ListingPageData> {
-  const { emsClient, ...resolved } = await resolveListing(actor, resource, searchParams);
-  return { ...resolved, results: loadListingResults(actor, resolved.state, emsClient) };
+  const { emsClient, lookedUp, ...resolved } = await resolveListing(actor, resource, searchParams);
+  return { ...resolved, results: loadListingResults(actor, resolved.state, emsClient, lookedUp) };
 }
 
-async function loadListingResults(actor: Actor, state: ListingState, emsClient: Promise<EmsClient | null>): Promise<ListingResultsData> {
+async function loadListingResults(
+  actor: Actor,
+  state: ListingState,
+  emsClient: Promise<EmsClient | null>,
+  lookedUp: ResolvedListing["lookedUp"],
+): Promise<ListingResultsData> {
   // The webhooks list reads the account's setup (health findings, group names) beside its rows.
   const context = state.resource === "webhooks" ? webhookRowContext(actor) : null;
-  const outcome = await loadListing(actor, state, emsClient);
+  const outcome = await loadListing(actor, state, emsClient, { lookedUp });
   if (outcome.kind !== "ok") return { kind: "failure", failure: outcome };
   // Marks are a nicety: a database error costs the marks, not the rows.
   const changed = await listingMarks(

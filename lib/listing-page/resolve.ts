@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import type { Actor } from "@/lib/access/actor";
 import { getEmsClientForActor } from "@/lib/ems-access/credential";
 import { awaitedLater } from "@/lib/promises";
-import type { EmsClient } from "@/lib/ems";
+import { peekForUserQuery, type EmsClient, type PeekColumns, type PeekedAnswer } from "@/lib/ems";
+import { firstAnswerHash } from "@/lib/listing/load";
 import { listViewTabs } from "@/lib/views/tabs";
 import { viewHref, type ViewSummary } from "@/lib/views/views";
 import { canonicalListingQuery } from "@/lib/listing/canonical";
@@ -28,6 +29,8 @@ export interface ResolvedListing {
    * (unreadable credentials) is the listing's to show, not this function's.
    */
   emsClient: Promise<EmsClient | null>;
+  /** The stored answer the rows will read first, looked up in the saved views' statement: for loadListing. */
+  lookedUp: { queryHash: string; answer: PeekedAnswer | null };
 }
 
 /**
@@ -49,10 +52,18 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
   // (a requested or default view is among them if it is theirs to see at all). The same statement
   // counts the opening of the requested (or default) view for "most used".
   const emsClient = awaitedLater(getEmsClientForActor(actor)); // its failure is shown by loadListing
-  const tabs = await listViewTabs(actor, resource, {
-    requestedId: state.view && state.view !== "none" ? state.view : null,
-    opensDefault: !hasOptions && state.view === null,
-  });
+  // The stored answer the rows will read is looked up in the same statement as the tabs (issue 38:
+  // a listing view costs two round trips, the session's and this one). A saved view's options never
+  // change it: its rows are asked by their options, not by the view.
+  const queryHash = firstAnswerHash(state);
+  const peek = peekForUserQuery(actor.userId, actor.teamId, queryHash);
+  const tabs = await listViewTabs(
+    actor,
+    resource,
+    { requestedId: state.view && state.view !== "none" ? state.view : null, opensDefault: !hasOptions && state.view === null },
+    { sql: peek.sql, read: (rows) => peek.read(rows as Partial<PeekColumns>[]) },
+  );
+  const lookedUp = { queryHash, answer: tabs.rider };
   const views = tabs.views;
   const moreViews = tabs.more;
   const requested = state.view && state.view !== "none" ? (views.find((v) => v.id === state.view) ?? null) : null;
@@ -61,11 +72,12 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
     const target = state.view === "none" ? null : state.view ? requested : (views.find((v) => v.isDefault) ?? null);
     if (target && target.page === resource && target.query !== "") redirect(viewHref(target));
     if (target && target.page === resource) {
-      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views, moreViews, emsClient };
+      return { state: { ...state, view: target.id }, activeView: target, canManageActiveView: target.canManage, modified: false, views, moreViews, emsClient, lookedUp };
     }
   }
 
-  if (state.view === "none") return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient };
+  if (state.view === "none")
+    return { state: { ...state, view: null }, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient, lookedUp };
 
   if (state.view && (!requested || requested.page !== resource)) {
     return {
@@ -85,6 +97,7 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       views,
       moreViews,
       emsClient,
+      lookedUp,
     };
   }
 
@@ -97,7 +110,8 @@ export async function resolveListing(actor: Actor, resource: ListingResource, se
       views,
       moreViews,
       emsClient,
+      lookedUp,
     };
   }
-  return { state, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient };
+  return { state, activeView: null, canManageActiveView: false, modified: false, views, moreViews, emsClient, lookedUp };
 }

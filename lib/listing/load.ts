@@ -38,9 +38,7 @@ export async function loadListing(
   emsClient?: Promise<EmsClient | null>,
   options: LoadOptions = {},
 ): Promise<ListingOutcome<Record<string, unknown>>> {
-  // The groups list always shows what is in each group (./table-rows.ts "Contents"): the webhooks
-  // come with the same call (one credit either way), whether or not their lines are shown.
-  const query = toEmsQuery(state, state.resource === "webhook-groups" ? { expand: ["webhooks"] } : {}) as QueryFor<typeof state.resource>;
+  const query = listingQuery(state);
   const read = (asked: typeof query) =>
     loadShared(actor, canonicalQuery(state.resource, asked).hash, state.resource, emsClient, options, (client, shared) =>
       answerCache.list(client, state.resource, asked, shared),
@@ -56,6 +54,23 @@ export async function loadListing(
     page = outcome.answer;
   }
   return { kind: "ok", items: page.items as unknown as Record<string, unknown>[], meta: page.meta, budget: outcome.budget, freshness: outcome.freshness };
+}
+
+/** What the API is asked for a listing's page. */
+function listingQuery(state: ListingState): QueryFor<ListingState["resource"]> {
+  // The groups list always shows what is in each group (./table-rows.ts "Contents"): the webhooks
+  // come with the same call (one credit either way), whether or not their lines are shown.
+  return toEmsQuery(state, state.resource === "webhook-groups" ? { expand: ["webhooks"] } : {}) as QueryFor<ListingState["resource"]>;
+}
+
+/**
+ * The stored answer a view of `state` reads first (its block's, ./page-block.ts): what a page can
+ * look up ahead, in a statement it sends anyway (lib/listing-page/resolve.ts), and hand to
+ * loadListing as `options.lookedUp`.
+ */
+export function firstAnswerHash(state: ListingState): string {
+  const query = listingQuery(state);
+  return canonicalQuery(state.resource, pageBlockOf(query) ?? query).hash;
 }
 
 /**

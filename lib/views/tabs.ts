@@ -55,12 +55,25 @@ export interface TabsRequest {
 }
 
 /**
- * The tabs of a listing page in ONE statement (a listing page view has four round trips: see
+ * Another query of the same page view sent in the tabs' statement, so that it costs no round trip of
+ * its own (issue 38: a listing view's shared answer, lib/listing-page/resolve.ts). Its columns are
+ * added to every row the statement returns (one row at least); `read` gets those rows. Its column
+ * names must differ from a view's.
+ */
+export interface TabsRider<T> {
+  sql: Prisma.Sql;
+  read: (rows: readonly Record<string, unknown>[]) => T;
+}
+
+/**
+ * The tabs of a listing page in ONE statement (a listing page view has two round trips: see
  * tests/listing/page-view-queries.db.test.ts): the ranked views, and the usage of the view being
  * opened, written by a data-modifying WITH in the same statement (at most once per USAGE_INTERVAL;
  * only a view this person may see on this page).
  */
-export async function listViewTabs(actor: Actor, page: ListingPage, request: TabsRequest): Promise<ViewTabsData> {
+export async function listViewTabs(actor: Actor, page: ListingPage, request: TabsRequest): Promise<ViewTabsData>;
+export async function listViewTabs<T>(actor: Actor, page: ListingPage, request: TabsRequest, rider: TabsRider<T>): Promise<ViewTabsData & { rider: T }>;
+export async function listViewTabs<T>(actor: Actor, page: ListingPage, request: TabsRequest, rider?: TabsRider<T>): Promise<ViewTabsData & { rider?: T }> {
   const requested = viewIdSchema.safeParse(request.requestedId);
   const requestedId = requested.success ? requested.data : null;
   const opened = requestedId
@@ -78,17 +91,25 @@ export async function listViewTabs(actor: Actor, page: ListingPage, request: Tab
         WHERE s."lastUsedAt" < EXCLUDED."lastUsedAt" - ${USAGE_INTERVAL}
       ),`
     : Prisma.empty;
-  const rows = await prisma.$queryRaw<(ViewRow & { rank: bigint; total: number })[]>`
-    WITH ${recordUse} ${rankedViews(actor, page)},
-    counted AS (SELECT *, (count(*) OVER ())::integer AS "total" FROM ranked)
-    SELECT * FROM counted
-    WHERE "rank" <= ${VIEW_TABS_SHOWN} OR "isDefault" OR "id" = ${requestedId}
-    ORDER BY "rank"`;
-  const total = rows[0]?.total ?? 0;
+  const shown = Prisma.sql`WITH ${recordUse} ${rankedViews(actor, page)},
+    counted AS (SELECT *, (count(*) OVER ())::integer AS "total" FROM ranked),
+    shown AS (SELECT * FROM counted WHERE "rank" <= ${VIEW_TABS_SHOWN} OR "isDefault" OR "id" = ${requestedId})`;
+  // With a rider: one row at least (no views: a row of NULL view columns), each with its columns.
+  type ShownRow = ViewRow & { rank: bigint; total: number };
+  // Rows of a rider's statement may have no view in them (id NULL): they carry only its columns.
+  const rows = rider
+    ? await prisma.$queryRaw<(Record<string, unknown> & { id: string | null })[]>`
+        ${shown}, rider AS (${rider.sql})
+        SELECT shown.*, rider.* FROM (SELECT 1) AS one LEFT JOIN shown ON true LEFT JOIN rider ON true
+        ORDER BY shown."rank"`
+    : await prisma.$queryRaw<ShownRow[]>`${shown} SELECT * FROM shown ORDER BY "rank"`;
+  const viewRows = (rows as (Record<string, unknown> & { id: string | null })[]).filter((row) => row.id !== null) as unknown as ShownRow[];
+  const total = viewRows[0]?.total ?? 0;
   return {
-    views: rows.map((row) => toViewSummary(actor, row)),
+    views: viewRows.map((row) => toViewSummary(actor, row)),
     total,
     more: Math.max(0, total - VIEW_TABS_SHOWN),
+    ...(rider ? { rider: rider.read(rows) } : {}),
   };
 }
 
