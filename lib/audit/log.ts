@@ -51,7 +51,9 @@ export type AuditAction =
   | "plan.apply_started"
   | "plan.applied"
   | "plan.apply_stopped"
-  | "plan.review_setting_changed";
+  | "plan.review_setting_changed"
+  | "plan.undo_applied_without_review"
+  | "inbox.preferences_changed";
 
 export interface AuditEntry {
   action: AuditAction;

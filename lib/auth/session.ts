@@ -76,7 +76,9 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
            CASE WHEN m."role"::text = ANY(${REVIEWER_ROLES}) THEN
              (SELECT count(*)::int FROM "ChangePlan" AS p
                WHERE p."teamId" = m."teamId" AND p."status" = 'submitted' AND p."authorId" IS DISTINCT FROM u."id")
-           ELSE 0 END AS "plansToReview"
+           ELSE 0 END AS "plansToReview",
+           (SELECT count(*)::int FROM "InboxItem" AS i
+             WHERE i."userId" = u."id" AND i."teamId" = m."teamId" AND i."readAt" IS NULL) AS "inboxUnread"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"
