@@ -101,7 +101,8 @@ test("a plan's review and outcome reach people through the inbox; an undo of a r
   await adminPage.waitForURL((address) => address.href !== planUrl && /^\/plans\/[0-9a-f-]{36}$/.test(address.pathname));
   await expect(adminPage.getByTestId("plan-approve")).toHaveCount(0);
   await adminPage.getByTestId("plan-apply-undo").click();
-  await adminPage.getByRole("button", { name: "Undo now" }).click();
+  // Exact: the button that opened the question ("Apply undo now") holds the same words.
+  await adminPage.getByTestId("confirm-dialog").getByRole("button", { name: "Undo now", exact: true }).click();
   await expect(adminPage.getByTestId("plan-status")).toHaveText("Applied", { timeout: 30_000 });
 
   // The plan reads "Undone", on its page and in the list; the owner is told.

@@ -2,7 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
-import { inboxSentence } from "./kinds";
+import { INBOX_KIND_INFO, inboxSentence, isInboxKind } from "./kinds";
 import type { InboxParams } from "./params";
 
 /**
@@ -16,6 +16,8 @@ export const INBOX_ITEM_NOT_FOUND = "That item is not in your inbox.";
 export interface InboxListItem {
   id: string;
   kind: string;
+  /** A word or two for the kind ("Approved", "Waits for your review"), to scan the list by. */
+  label: string;
   sentence: string;
   detail: string | null;
   planId: string | null;
@@ -45,6 +47,7 @@ export async function listInbox(
     items: rows.map((row) => ({
       id: row.id,
       kind: row.kind,
+      label: isInboxKind(row.kind) ? INBOX_KIND_INFO[row.kind].subject : "Update",
       sentence: inboxSentence(row),
       detail: row.detail,
       planId: row.planId,

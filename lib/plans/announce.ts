@@ -101,6 +101,8 @@ async function announce(move: AnnouncedMove, planId: string, by: MoveBy): Promis
         occasion: plan.updatedAt.toISOString(),
       });
     case "undo_without_review":
+      // Sent for review first and then applied without it: nobody needs to review it any more.
+      await settleReviewItems(planId);
       return addInboxItems({
         ...base,
         kind: KIND[move],

@@ -68,7 +68,7 @@ export default async function InboxPage(props: PageProps<"/inbox">) {
               data-read={item.read}
             >
               <span aria-hidden className={`mt-1.5 size-2 shrink-0 rounded-full ${item.read ? "bg-transparent" : "bg-brand-600"}`} />
-              <div className="min-w-0 flex-1 basis-48">
+              <div className="min-w-0 flex-1 basis-[calc(100%-1.25rem)] sm:basis-48">
                 <p className="text-sm break-words text-slate-900 [overflow-wrap:anywhere]">
                   {item.read ? null : <span className="sr-only">Unread: </span>}
                   {item.planId ? (
@@ -81,10 +81,17 @@ export default async function InboxPage(props: PageProps<"/inbox">) {
                 </p>
                 {item.detail ? <p className="mt-0.5 text-sm break-words text-slate-600 [overflow-wrap:anywhere]">{item.detail}</p> : null}
                 <p className="mt-0.5 text-xs text-slate-500">
-                  <Time value={item.createdAt} />
+                  <span className="font-medium text-slate-600" data-testid="inbox-item-kind">
+                    {item.label}
+                  </span>{" "}
+                  · <Time value={item.createdAt} />
                 </p>
               </div>
-              {item.read ? null : <MarkReadButton itemId={item.id} />}
+              {item.read ? null : (
+                <div className="ml-5 sm:ml-0">
+                  <MarkReadButton itemId={item.id} />
+                </div>
+              )}
             </li>
           ))}
         </ul>
