@@ -18,6 +18,12 @@ import { log } from "@/lib/log";
  * Never the person who made the move. Each item is written once per person and occasion (the
  * occasion is the move's own time or outcome, read from the row the move wrote), so two instances
  * announcing one move write one item. A failure to announce is logged, never the move's failure.
+ *
+ * The portal's own drafting (issue 37 §2) needs nothing more when it sends its plan through
+ * `submitPlan`; code that moves a plan without the functions of review.ts (the portal submitting
+ * its draft as nobody, superseding its older draft) calls `announcePlanMove("submitted" |
+ * "cancelled", planId, { userId: null, email: null })` after its UPDATE, so reviewers hear of the new
+ * draft and the older one's review items are settled.
  */
 
 export type AnnouncedMove = "submitted" | "approved" | "rejected" | "cancelled" | "applied" | "failed" | "conflict" | "undo_without_review";
