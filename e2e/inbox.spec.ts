@@ -108,6 +108,7 @@ test("a plan's review and outcome reach people through the inbox; an undo of a r
   // The plan reads "Undone", on its page and in the list; the owner is told.
   await page.goto(planUrl);
   await expect(page.getByTestId("plan-status").first()).toHaveText("Undone");
+  await shoot(page, "plan-undone", false);
   await page.goto("/plans?status=reverted");
   await expect(page.getByTestId("plans-list").getByRole("listitem").filter({ hasText: TITLE }).getByTestId("plan-status")).toHaveText("Undone");
   await page.goto("/inbox");
