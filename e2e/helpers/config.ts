@@ -30,10 +30,12 @@ export const PLANS_ACCOUNTS = Array.from({ length: 6 }, (_, index) => ({
 export const PLANS_LARGE_ACCOUNT = { key: "plans_large", secret: "plans-secret-large", groups: 300, events: 6, seed: 46 };
 /** An account whose writes a test slows down (a fault scoped to it) to watch a plan's live progress. */
 export const PLANS_PROGRESS_ACCOUNT = { key: "plans_progress", secret: "plans-secret-progress", groups: 12, events: 6, seed: 47 };
+/** An account whose applied plan a person changes back in the EMS (e2e/drift.spec.ts, issue 37 §3). */
+export const PLANS_DRIFT_ACCOUNT = { key: "plans_drift", secret: "plans-secret-drift", groups: 12, events: 6, seed: 48 };
 /** An account of its own for the inbox's spec (e2e/inbox.spec.ts): a plan applied and undone. */
-export const PLANS_INBOX_ACCOUNT = { key: "plans_inbox", secret: "plans-secret-inbox", groups: 12, events: 6, seed: 48 };
+export const PLANS_INBOX_ACCOUNT = { key: "plans_inbox", secret: "plans-secret-inbox", groups: 12, events: 6, seed: 49 };
 /** Every account the plans sandbox serves. */
-export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT, PLANS_INBOX_ACCOUNT];
+export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT, PLANS_DRIFT_ACCOUNT, PLANS_INBOX_ACCOUNT];
 
 /** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
 export const ROLE_STATE = {

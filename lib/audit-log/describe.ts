@@ -68,6 +68,7 @@ const LABELS: Record<AuditAction, string> = {
   "plan.cancelled": "Cancelled a change plan",
   "plan.apply_started": "Started applying a change plan",
   "plan.applied": "Applied a change plan",
+  "plan.drift_accepted": "Accepted a drift from an applied plan",
   "plan.apply_stopped": "A change plan stopped",
   "plan.review_setting_changed": "Changed the plan review setting",
   "plan.undo_applied_without_review": "Applied an undo without review",
@@ -150,6 +151,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
       "plan.applied",
       "plan.apply_stopped",
       "plan.review_setting_changed",
+      "plan.drift_accepted",
       "plan.undo_applied_without_review",
     ],
   },
@@ -414,6 +416,14 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" applied a change plan", planWords(m), " to the EMS");
     case "plan.apply_stopped":
       return fromActor("'s change plan stopped", planWords(m), text(m.reason) ? `: ${text(m.reason)}` : "");
+    case "plan.drift_accepted": {
+      // Names only (the field and the record), never a value: a header's value is a secret.
+      const kind = m.kind === "group" ? "group" : "webhook";
+      const record = typeof m.recordId === "number" ? ` on ${kind} #${m.recordId}${text(m.recordName) ? ` “${text(m.recordName)}”` : ""}` : "";
+      // The field's label is stored with the record (audit-log cannot import plans' labels).
+      const what = text(m.field) ? `the change of “${text(m.fieldLabel) ?? text(m.field)}”` : "the deletion";
+      return fromActor(` accepted ${what}${record} made in the EMS after change plan`, planWords(m));
+    }
     case "plan.review_setting_changed":
       return fromActor(
         m.required === true

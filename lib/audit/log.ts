@@ -52,6 +52,7 @@ export type AuditAction =
   | "plan.applied"
   | "plan.apply_stopped"
   | "plan.review_setting_changed"
+  | "plan.drift_accepted"
   | "plan.undo_applied_without_review"
   | "inbox.preferences_changed";
 

@@ -9,6 +9,8 @@ export interface TickResult {
   due: number;
   synced: number;
   byStatus: Record<string, number>;
+  /** The syncs that stored a snapshot (status ok): what runs after a sync (drift from applied plans) looks at these. */
+  syncIds: string[];
 }
 
 /**
@@ -25,11 +27,13 @@ export async function syncDueTrackers(options: { signal?: AbortSignal; deadline?
   });
   const byStatus: Record<string, number> = {};
   let synced = 0;
+  const syncIds: string[] = [];
   for (const { id } of due) {
     if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
     const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal, deadline: options.deadline });
     byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
     if (outcome.status !== "busy") synced += 1;
+    if (outcome.status === "ok" && !outcome.baseline) syncIds.push(outcome.syncId);
   }
-  return { due: due.length, synced, byStatus };
+  return { due: due.length, synced, byStatus, syncIds };
 }

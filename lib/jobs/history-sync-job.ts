@@ -1,5 +1,6 @@
 import "server-only";
 import { syncDueTrackers } from "@/lib/history/schedule";
+import { findDriftAfterSyncs } from "@/lib/plans/drift";
 import { log } from "@/lib/log";
 import type { JobDefinition } from "./registry";
 
@@ -25,8 +26,10 @@ export const historySyncJob: JobDefinition<void> = {
   expireInSeconds: 5 * 60,
   retryLimit: 0,
   async run({ signal, deadline, trigger }) {
-    const result = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule" });
-    if (result.synced > 0) log.info({ event: "history.tick", ...result }, "history: due trackers synced");
-    return result;
+    const { syncIds, ...result } = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule" });
+    // History cannot import plans (the layers): drift from applied plans is compared here, after the syncs.
+    const drift = await findDriftAfterSyncs(syncIds);
+    if (result.synced > 0) log.info({ event: "history.tick", ...result, drift: drift.length }, "history: due trackers synced");
+    return { ...result, drift: drift.length };
   },
 };

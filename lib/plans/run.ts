@@ -9,6 +9,7 @@ import { log } from "@/lib/log";
 import { portalOriginFor } from "@/lib/portal-origin";
 import { announcePlanMove } from "./announce";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
+import { findDriftAfterSyncs } from "./drift";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
 import { credentialForPlan } from "./plan-access";
 import { plural } from "@/lib/text/plural";
@@ -154,8 +155,10 @@ async function afterApply(
   if (!tracker) return;
   if (outcome.applied > 0 && tracker.status === "active") {
     // The feed shows the change now, not at the next scheduled sync, and says who made it.
-    await syncTracker(tracker.id, { trigger: "manual", force: true });
+    const synced = await syncTracker(tracker.id, { trigger: "manual", force: true });
     await attributeChanges(tracker.id, plan.id, plan.applierEmail, new Date(started - 60_000));
+    // Attributed first: a drift this sync finds on another plan's record names who made it.
+    if (synced.status === "ok" && !synced.baseline) await findDriftAfterSyncs([synced.syncId]);
   }
   await queueAlerts({
     trackerId: tracker.id,

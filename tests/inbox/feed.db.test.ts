@@ -20,6 +20,10 @@ import { addMember } from "../teams/fixtures";
 import { planTeamPerTest } from "../plans/support/plan-team";
 import { warmPool } from "../setup/db";
 import { saveCredential } from "@/lib/credentials/store";
+import { flushBudgetUsage } from "@/lib/ems";
+import { syncTracker } from "@/lib/history/sync";
+import { startTracking } from "@/lib/history/trackers";
+import { findDriftAfterSyncs } from "@/lib/plans/drift";
 
 ensureEmsTestEnv();
 const team = planTeamPerTest();
@@ -177,6 +181,49 @@ describe("the inbox hears every plan move, and never the actor", () => {
       expect(sent.find((row) => row.recipient === team.member.email)?.subject).toMatch(/^Approved: Inbox /);
     } finally {
       restore();
+    }
+  });
+});
+
+describe("drift found after a sync (issue 37 §3) reaches the inbox", () => {
+  it("the plan's applier and author hear of it once, with the finding's sentence; a second sync tells nobody again", async () => {
+    process.env.HISTORY_SYNC_BUDGET_PERCENT = "70";
+    try {
+      await flushBudgetUsage();
+      await prisma.emsBudgetUsage.deleteMany({ where: { kind: "sync" } });
+      const existing = await prisma.changeTracker.findFirst({ where: { teamId: team.owner.teamId }, select: { id: true } });
+      const trackerId = existing?.id ?? (await startTracking(team.owner, { intervalMinutes: 15 })).id;
+      await prisma.changeTracker.update({ where: { id: trackerId }, data: { status: "active", pausedReason: null } });
+      await syncTracker(trackerId, { trigger: "manual", force: true });
+      const hook = await firstHook();
+      const { planId } = await draftPlan(team.member, {
+        title: "Move CRM hooks",
+        edits: [{ kind: "webhook.update", id: hook, values: { url: "https://crm.example.com/moved" } }],
+      });
+      await submitPlan(team.member, planId);
+      await approvePlan(team.owner, planId);
+      await startApply(team.admin, planId);
+      expect(await runPlan(planId)).toMatchObject({ status: "applied" });
+
+      await team.sandbox.admin.applyEdits(DEMO_CREDENTIALS.consumerKey, [
+        { kind: "set-url", webhookId: hook, url: "https://old-crm.example.com/hook", by: "jane@example.com" },
+      ]);
+      const sync = async () => {
+        const outcome = await syncTracker(trackerId, { trigger: "manual", force: true });
+        if (outcome.status !== "ok") throw new Error(`sync: ${JSON.stringify(outcome)}`);
+        return findDriftAfterSyncs([outcome.syncId]);
+      };
+      expect(await sync()).toHaveLength(1);
+      const told = await prisma.inboxItem.findMany({ where: { planId, kind: "drift_on_applied" }, select: { userId: true, detail: true } });
+      expect(told.map((item) => item.userId).sort()).toEqual([team.admin.userId, team.member.userId].sort());
+      expect(told[0].detail).toMatch(/^The URL that plan “Move CRM hooks” set on webhook #\d+ .* was changed in the EMS by jane@example\.com\.$/);
+      expect((await listInbox(team.admin, { show: "unread", page: 1 })).items[0].sentence).toBe(
+        "A record that your plan “Move CRM hooks” set was changed again in the EMS.",
+      );
+      expect(await sync()).toEqual([]);
+      expect(await prisma.inboxItem.count({ where: { planId, kind: "drift_on_applied" } })).toBe(2);
+    } finally {
+      delete process.env.HISTORY_SYNC_BUDGET_PERCENT;
     }
   });
 });

@@ -17,6 +17,8 @@ import { buttonClasses } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { Time } from "@/components/ui/time";
 import { plural } from "@/lib/text/plural";
+import { listDrift } from "@/lib/plans/drift-findings";
+import { DriftSection } from "@/components/plans/drift-list";
 
 export const metadata: Metadata = { title: "Health" };
 
@@ -158,8 +160,10 @@ export default async function HealthPage(props: PageProps<"/health">) {
   const actor = await requireActor();
   const filters = parseHealthParams(await props.searchParams);
   const badgeShown = actor.healthCounts?.errors ?? null;
-  const report = await loadHealthView(actor);
+  // Drift from applied plans is the team's own record (the database), shown whatever the EMS answers.
+  const [report, drift] = await Promise.all([loadHealthView(actor), listDrift(actor)]);
   const canMute = canManageTeam(actor.role);
+  const driftFirst = drift.findings.length > 0;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -181,11 +185,13 @@ export default async function HealthPage(props: PageProps<"/health">) {
           {notice}
         </Notice>
       ))}
+      {driftFirst ? <DriftSection drift={drift} canAccept={canMute} showPlan /> : null}
       {report.kind !== "ok" ? (
         <StateMessage failure={report} retryHref="/health" />
       ) : (
         <HealthBody report={report} filters={filters} canMute={canMute} badgeShown={badgeShown} />
       )}
+      {driftFirst ? null : <DriftSection drift={drift} canAccept={canMute} showPlan />}
     </div>
   );
 }

@@ -15,6 +15,9 @@ import { triggerLabel } from "@/lib/setup/triggers";
 import { pageNumberParam } from "@/lib/page-search-params";
 import { parsePlanId } from "@/lib/plans/plan-id";
 import { plural } from "@/lib/text/plural";
+import { canManageTeam } from "@/lib/access/roles";
+import { listDrift } from "@/lib/plans/drift-findings";
+import { DriftSection } from "@/components/plans/drift-list";
 
 export const metadata: Metadata = { title: "Change plan" };
 
@@ -77,7 +80,8 @@ function Impact({ plan }: { plan: PlanPageData }) {
  * progress while it runs. Nothing here shows a header value.
  */
 export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
-  const plan = await loadPlanPage(actor, id, { page: pageNumberParam(search) });
+  // loadPlanPage checks the plan is the team's (a 404 otherwise); the drift list reads only the team's rows.
+  const [plan, drift] = await Promise.all([loadPlanPage(actor, id, { page: pageNumberParam(search) }), listDrift(actor, { planId: id })]);
   const phase = planPhase(plan.status, plan.appliedBy !== null);
   const started = phase === "under-way";
   const pager = { planId: plan.id, page: plan.page, pageCount: plan.pageCount, perPage: OPERATIONS_PER_PAGE, total: plan.operationCount, anchor: "changes" };
@@ -146,6 +150,7 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
           </p>
         ) : null}
       </header>
+      {drift.findings.length > 0 || plan.status === PlanStatus.applied ? <DriftSection drift={drift} canAccept={canManageTeam(actor.role)} showPlan={false} /> : null}
 
       {plan.status === PlanStatus.rejected ? (
         <Notice tone="error" title={`Rejected by ${plan.rejectedBy ?? "an owner or admin"}`}>
