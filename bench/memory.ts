@@ -1,5 +1,5 @@
 /**
- * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded] [--heap-snapshots <dir>]`
+ * `npm run bench:memory [-- --no-build] [--apply-seconds 60] [--port 0] [--database <url> | --embedded] [--heap-snapshots <dir>] [--gc-log <file>] [--node-flag <v8 flag>]…`
  *
  * Memory bounded whatever the account's size (issue 34 §2): the production server, as `npm start`
  * runs it (its heap cap), driven over HTTP as people drive it, on the large account (5,000 groups,
@@ -36,13 +36,25 @@ const { values: flags } = parseArgs({
     database: { type: "string", default: "postgresql://postgres@127.0.0.1:5432/postgres" },
     embedded: { type: "boolean", default: false },
     "heap-snapshots": { type: "string" },
+    "gc-log": { type: "string" },
+    "node-flag": { type: "string", multiple: true },
     help: { type: "boolean", default: false },
   },
 });
 /** With --heap-snapshots <dir>: the server writes a heap snapshot there at the end of each phase (for Chrome's DevTools). */
 const SNAPSHOT_DIR = flags["heap-snapshots"] ? (await import("node:path")).resolve(flags["heap-snapshots"]) : null;
-const snapshotFlags = SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : [];
+/** --node-flag: the server started with more of node's or V8's flags, for an experiment (what the young generation adds to the peak, say). */
+const snapshotFlags = [...(SNAPSHOT_DIR ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${SNAPSHOT_DIR}`] : []), ...(flags["node-flag"] ?? [])];
 const APPLY_MS = Number(flags["apply-seconds"]) * 1000;
+/**
+ * With --gc-log <file>: the server's output (its --trace-gc lines and its JSON log, with each
+ * request's path and time) and a line at each phase's start, in one file: which requests were
+ * running when the heap peaked.
+ */
+const GC_LOG = flags["gc-log"] ? (await import("node:path")).resolve(flags["gc-log"]) : null;
+async function gcLog(line: string | Buffer): Promise<void> {
+  if (GC_LOG) (await import("node:fs")).appendFileSync(GC_LOG, line);
+}
 const LARGE = { consumerKey: LARGE_ACCOUNT.key, consumerSecret: LARGE_ACCOUNT.secret };
 /** The list's options that select about 5,000 webhooks each: one host of the sandbox's four. */
 const HOST_FILTER = (host: string) => `filter=${encodeURIComponent(`url=*contains*//${host}/`)}`;
@@ -94,6 +106,7 @@ async function snapshotHeap(pid: number | undefined): Promise<void> {
 
 function beginPhase(name: string, heap: { reset(): void }): Phase {
   console.log(`${new Date().toISOString().slice(11, 19)} ${name}…`);
+  void gcLog(`\n==== ${new Date().toISOString()} ${name}\n`);
   heap.reset();
   phase = { name, started: performance.now(), views: [], statuses: new Map(), firstFailure: null, peakRss: 0, peakHeap: 0, peakLive: 0, seconds: 0, note: "" };
   phases.push(phase);
@@ -238,6 +251,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   let portal: Service = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true, nodeFlags: snapshotFlags });
   let heap = watchHeap(portal);
+  portal.child.stdout?.on("data", (chunk: Buffer) => void gcLog(chunk));
   portalLog = () => portal.output();
   await waitForHttp(portal, `${base}/api/health`, 120_000);
   let lastOutput = "";
@@ -249,6 +263,7 @@ async function main(): Promise<void> {
     console.log(`The portal died (${portal.child.exitCode ?? portal.child.signalCode}); starting it again.\n${lastOutput.split("\n").slice(-8).join("\n")}`);
     portal = startPortal({ port, databaseUrl: database.url, poolMax: database.poolMax, secrets, traceGc: true, nodeFlags: snapshotFlags });
     heap = watchHeap(portal);
+    portal.child.stdout?.on("data", (chunk: Buffer) => void gcLog(chunk));
   }, 500);
   sampler = setInterval(() => {
     if (!phase) return;
@@ -296,6 +311,7 @@ async function main(): Promise<void> {
   await planAction(base, cookie(abe), annPlan, "plan-approve");
   await planAction(base, cookie(abe), annPlan, "plan-apply");
   current.seconds = (performance.now() - current.started) / 1000;
+  await snapshotHeap(portal.child.pid);
 
   // 3. Applying, two tabs on the plan, two viewers.
   current = beginPhase(`applying: ${APPLY_MS / 1000} s, 2 plan tabs, 2 viewers`, heap);
@@ -311,6 +327,7 @@ async function main(): Promise<void> {
   const done = progress.status === 200 ? (JSON.parse(progress.body) as { counts: { applied: number } }).counts.applied : null;
   current.note += done === null ? "" : `${done} steps applied. `;
   current.seconds = (performance.now() - current.started) / 1000;
+  await snapshotHeap(portal.child.pid);
 
   // 4. Stop the rest, and undo what was applied.
   current = beginPhase("cancel the rest, draft the undo", heap);
@@ -324,6 +341,7 @@ async function main(): Promise<void> {
   if (undo.location) await request(base, cookie(abe), new URL(undo.location, base).pathname, { view: true });
   current.note += undo.status === 303 ? "Undo drafted. " : `Undo answered ${undo.status}. `;
   current.seconds = (performance.now() - current.started) / 1000;
+  await snapshotHeap(portal.child.pid);
   phase = null;
 
   clearInterval(supervise);

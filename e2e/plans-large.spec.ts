@@ -7,8 +7,9 @@ import { draftHeaderOverList, fitsAndShoot, savePlansCredentials } from "./helpe
 /**
  * Plans at the sizes people notice (issue 27 §3): a bulk change of more than 1,000 webhooks (what it
  * costs before anyone submits it, 100 changes a page, grouped by group, the impact), and a plan
- * while it is being applied (live progress). Each test has a plans-sandbox account of its own
- * (e2e/helpers/config.ts); the progress test slows only its own account's writes.
+ * while it is being applied (live progress; Health and Coverage say their figures are being
+ * updated). Each test has a plans-sandbox account of its own (e2e/helpers/config.ts); the progress
+ * test slows only its own account's writes.
  */
 
 const admin = createAdminClient(E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET);
@@ -102,6 +103,15 @@ test.describe("plans at size", () => {
     expect(seen.text).toMatch(partly);
     expect(String(seen.bar)).toBe(seen.text.split(" ")[0]);
     await expect(progress.getByTestId("plan-progress-current")).toHaveText(/^Now: step \d+$/);
+    // Meanwhile Health and Coverage show the figures they had and say they are being updated
+    // (lib/setup/stored-results.ts: not worked out again after each write).
+    const other = await page.context().newPage();
+    for (const path of ["/health", "/coverage"]) {
+      await other.goto(path);
+      await expect(other.getByTestId("setup-updating")).toBeVisible();
+      await expect(other.getByTestId("setup-updating")).toContainText("a plan is being applied to this account");
+      await fitsAndShoot(other, `${path.slice(1)}-updating`);
+    }
     await expect(page.getByTestId("step-state").filter({ hasText: "Done" }).first()).toBeVisible();
     await expect(page.getByTestId("step-state").filter({ hasText: "To do" }).first()).toBeVisible();
     await fitsAndShoot(page, "plan-progress-top");
@@ -116,5 +126,10 @@ test.describe("plans at size", () => {
     await expect(page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 60_000 });
     await expect(progress).toContainText(`${total} of ${total} steps done`);
     await expect(progress.getByTestId("plan-progress-current")).toHaveCount(0);
+    // Once it stopped, worked out again: no note.
+    await other.goto("/health");
+    await expect(other.getByTestId("health-counts")).toBeVisible();
+    await expect(other.getByTestId("setup-updating")).toHaveCount(0);
+    await other.close();
   });
 });

@@ -6,7 +6,7 @@ import type { HealthRow, RuleGroup } from "@/lib/health/list";
 import { ruleById } from "@/lib/health/rules";
 import type { FindingSubject } from "@/lib/health/types";
 import { formatCount } from "@/lib/listing/format";
-import { fixHref } from "@/lib/plans/fixes";
+import { fixAllHref, fixHref } from "@/lib/plans/fixes";
 import { MuteForm, UnmuteButton } from "./mute-form";
 import { SeverityBadge } from "./severity-badge";
 import { subjectHref } from "./subject-links";
@@ -73,7 +73,15 @@ function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMu
             Fix…
           </Link>
         ) : null}
-        {canMute ? mute ? <UnmuteButton muteId={mute.id} /> : <MuteForm ruleId={finding.ruleId} findingKey={finding.key} label="Mute…" className="text-right" /> : null}
+        {canMute ? (
+          mute ? (
+            mute.fromPolicy ? null : (
+              <UnmuteButton muteId={mute.id} />
+            )
+          ) : (
+            <MuteForm ruleId={finding.ruleId} findingKey={finding.key} label="Mute…" className="text-right" />
+          )
+        ) : null}
       </div>
     </li>
   );
@@ -128,6 +136,11 @@ export function RuleGroupView({
         <Link href={ruleFilterHref} prefetch={false} className="text-slate-600 underline decoration-dotted underline-offset-2 hover:text-slate-900">
           Only this check
         </Link>
+        {fixAllHref(rule.id) && group.total > 1 ? (
+          <Link href={fixAllHref(rule.id)!} prefetch={false} className="whitespace-nowrap text-brand-700 hover:underline" data-testid="rule-fix-all">
+            Fix all {formatCount(group.total)}…
+          </Link>
+        ) : null}
         {canMute ? <MuteForm ruleId={rule.id} findingKey={WHOLE_RULE} label="Mute this check…" /> : null}
       </div>
       <ul className="divide-y divide-slate-100">

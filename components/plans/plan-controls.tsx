@@ -5,6 +5,7 @@ import { draftUndoAction } from "@/lib/actions/plans/draft-undo";
 import { applyPlanAction } from "@/lib/actions/plans/apply-plan";
 import { applyUndoAction } from "@/lib/actions/plans/apply-undo";
 import { approvePlanAction } from "@/lib/actions/plans/approve-plan";
+import { approveAndApplyPlanAction } from "@/lib/actions/plans/approve-and-apply-plan";
 import { cancelPlanAction } from "@/lib/actions/plans/cancel-plan";
 import { rejectPlanAction } from "@/lib/actions/plans/reject-plan";
 import { submitPlanAction } from "@/lib/actions/plans/submit-plan";
@@ -16,7 +17,7 @@ import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { plural } from "@/lib/text/plural";
 
-type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; applyUndo: boolean; cancel: boolean; undo: boolean; replan: boolean };
+type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; applyUndo: boolean; cancel: boolean; undo: boolean; replan: boolean; approveAndApply: boolean };
 
 function ActionButton({
   planId,
@@ -84,6 +85,26 @@ function ApplyUndoButton({ planId, operations }: { planId: string; operations: n
   );
 }
 
+/** A drafted fix: approve and apply in one step (the password asked once if it is not recent). */
+function ApproveAndApplyButton({ planId, operations, credits, duration }: { planId: string; operations: number; credits: number; duration: string }) {
+  const { state, pending, formProps } = useActionForm(approveAndApplyPlanAction);
+  return (
+    <form {...formProps} className="contents">
+      <input type="hidden" name="planId" value={planId} />
+      <ConfirmSubmit
+        trigger={pending ? "Starting…" : "Approve and apply"}
+        title="Approve this fix and apply it to the EMS?"
+        description={`You approve it as its reviewer, and ${plural(operations, "change")} are sent with your API credentials at once (${credits.toLocaleString("en-US")} credits, ${duration}). Each record is read first; one changed since the fix was drafted stops as a conflict.`}
+        confirmLabel="Approve and apply now"
+        pending={pending}
+        triggerClassName={buttonClasses("primary", { size: "sm" })}
+        testId="plan-approve-apply"
+      />
+      <FormMessage state={state} testId="plan-approve-apply" />
+    </form>
+  );
+}
+
 function RejectForm({ planId }: { planId: string }) {
   const { state, pending, fieldErrors, formProps } = useActionForm(rejectPlanAction);
   return (
@@ -122,8 +143,16 @@ export function PlanControls({ planId, can, operations, credits, duration }: { p
         {can.submit ? (
           <ActionButton planId={planId} action={submitPlanAction} label="Send for review" pendingLabel="Sending…" variant="primary" testId="plan-submit" />
         ) : null}
+        {can.approveAndApply ? <ApproveAndApplyButton planId={planId} operations={operations} credits={credits} duration={duration} /> : null}
         {can.approve ? (
-          <ActionButton planId={planId} action={approvePlanAction} label="Approve" pendingLabel="Approving…" variant="primary" testId="plan-approve" />
+          <ActionButton
+            planId={planId}
+            action={approvePlanAction}
+            label={can.approveAndApply ? "Approve only" : "Approve"}
+            pendingLabel="Approving…"
+            variant={can.approveAndApply ? "secondary" : "primary"}
+            testId="plan-approve"
+          />
         ) : null}
         {can.apply ? <ApplyButton planId={planId} operations={operations} credits={credits} duration={duration} /> : null}
         {can.applyUndo ? <ApplyUndoButton planId={planId} operations={operations} /> : null}

@@ -28,6 +28,7 @@ export const SETTINGS_SECTIONS: readonly NavItem[] = [
   { href: "/settings/budget", label: "API budget" },
   { href: "/settings/tracking", label: "Change tracking" },
   { href: "/settings/alerts", label: "Alerts" },
+  { href: "/settings/checks", label: "Health checks" },
   { href: "/team", label: "Team" },
   { href: "/account", label: "Security", match: ["/account"] },
   { href: "/views", label: "Saved views" },

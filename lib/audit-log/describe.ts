@@ -51,7 +51,9 @@ const LABELS: Record<AuditAction, string> = {
   "webhook.header_value_revealed": "Revealed a header value",
   "health.muted": "Muted a health finding",
   "health.unmuted": "Unmuted a health finding",
+  "health.policy_changed": "Changed what a health check does",
   "coverage.requirements_changed": "Changed the required triggers",
+  "coverage.new_event_webhooks_changed": "Changed the webhooks every new event should have",
   "history.tracking_started": "Started tracking change history",
   "history.tracking_stopped": "Stopped tracking change history",
   "history.tracking_paused": "Paused tracking",
@@ -62,6 +64,7 @@ const LABELS: Record<AuditAction, string> = {
   "alerts.slack_url_set": "Set the Slack URL for alerts",
   "alerts.slack_url_cleared": "Removed the Slack URL for alerts",
   "plan.drafted": "Drafted a change plan",
+  "plan.drafted_by_policy": "EMS Portal drafted a fix",
   "plan.submitted": "Sent a change plan for review",
   "plan.approved": "Approved a change plan",
   "plan.rejected": "Rejected a change plan",
@@ -125,7 +128,9 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
     actions: [
       "health.muted",
       "health.unmuted",
+      "health.policy_changed",
       "coverage.requirements_changed",
+      "coverage.new_event_webhooks_changed",
       "history.tracking_started",
       "history.tracking_stopped",
       "history.tracking_paused",
@@ -143,6 +148,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
     label: "Changes to the EMS",
     actions: [
       "plan.drafted",
+      "plan.drafted_by_policy",
       "plan.submitted",
       "plan.approved",
       "plan.rejected",
@@ -215,6 +221,20 @@ function triggers(value: unknown): string {
   const keys = Array.isArray(value) ? value.filter((k): k is string => typeof k === "string") : [];
   if (keys.length === 0) return "none";
   return keys.map((k) => (isTriggerKey(k) ? triggerLabel(k) : k.replace(/[_:.]+/g, " "))).join(", ");
+}
+
+/** "webhooks #1, #2 and every webhook of group #9", or "none". */
+function newEventWords(value: unknown): string {
+  const chosen = record(value);
+  const ids = Array.isArray(chosen.webhookIds) ? chosen.webhookIds.filter((id): id is number => typeof id === "number") : [];
+  const parts = [...(ids.length > 0 ? [`${ids.length === 1 ? "webhook" : "webhooks"} ${ids.map((id) => `#${id}`).join(", ")}`] : [])];
+  if (typeof chosen.groupId === "number") parts.push(`every webhook of group #${chosen.groupId}`);
+  return parts.length > 0 ? parts.join(" and ") : "none";
+}
+
+/** A check's policy (lib/health/policies.ts) as Settings names it. */
+function policyWords(value: unknown): string {
+  return value === "off" ? "Off" : value === "draft" ? "Draft the fix" : "Tell us";
 }
 
 /** " (“Webhook URL is not HTTPS”)", or nothing for a rule this version does not have. */
@@ -362,8 +382,12 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" muted a health finding", ruleTitle(m.ruleId), text(m.reason) ? `, because “${text(m.reason)}”` : "");
     case "health.unmuted":
       return fromActor(" unmuted a health finding", ruleTitle(m.ruleId));
+    case "health.policy_changed":
+      return fromActor(" set what a health check does", ruleTitle(m.ruleId), ` from “${policyWords(m.from)}” to “${policyWords(m.to)}”`);
     case "coverage.requirements_changed":
       return fromActor(` changed the required triggers from ${triggers(m.before)} to ${triggers(m.after)}`);
+    case "coverage.new_event_webhooks_changed":
+      return fromActor(` set the webhooks every new event should have to ${newEventWords(m.after)}`);
     case "history.tracking_started": {
       const account = text(m.account);
       return fromActor(
@@ -402,6 +426,15 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
       return fromActor(" removed the Slack URL for alerts", text(m.label) ? ` (${text(m.label)})` : "");
     case "plan.drafted":
       return fromActor(m.reverts ? " drafted a plan to undo a change plan" : " drafted a change plan", planWords(m));
+    case "plan.drafted_by_policy":
+      // Nobody acted: the team's policy for the check did, after a sync.
+      return say(
+        { text: "EMS Portal", person: true },
+        " drafted a fix for the team and sent it for review",
+        ruleTitle(m.check),
+        planWords(m),
+        typeof m.findings === "number" ? `, for ${plural(m.findings, "finding")}` : "",
+      );
     case "plan.submitted":
       return fromActor(" sent a change plan for review", planWords(m));
     case "plan.approved":

@@ -2,7 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { utcDay, type TriggerKey } from "@/lib/setup/setup-data";
-import { loadSetupResult, type SetupFacts } from "@/lib/setup/stored-results";
+import { loadSetupResult, type SetupFacts, type SetupUpdating } from "@/lib/setup/stored-results";
 import { computeCoverage, type CoverageReport } from "./compute";
 import { heatmapObjects, heatmapRow, heatRowData, type HeatRowData } from "./heatmap";
 import { gapCount, type CoverageRowLike } from "./view";
@@ -30,7 +30,17 @@ export interface StoredCoverage {
 }
 
 export type CoverageViewOutcome =
-  { kind: "ok"; coverage: StoredCoverage; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" } | ListingFailure;
+  | {
+      kind: "ok";
+      coverage: StoredCoverage;
+      setup: SetupFacts;
+      budget: RateBudget | null;
+      freshness: Freshness;
+      source: "stored" | "computed";
+      /** A plan is being applied to the account: the rows as they were then (the page says so). */
+      updating: SetupUpdating | null;
+    }
+  | ListingFailure;
 
 /** The report's rows as stored: what the page reads of them, and nothing of the webhooks. */
 export function storedCoverage(report: CoverageReport, required: readonly TriggerKey[]): StoredCoverage {
@@ -64,5 +74,13 @@ export async function loadCoverageView(actor: Actor, scope: "open" | "all", requ
     compute: (snapshot) => storedCoverage(computeCoverage(snapshot.data, { now, statuses: scope, requiredTriggers: required }), required),
   });
   if (result.kind !== "ok") return result;
-  return { kind: "ok", coverage: result.value, setup: result.setup, budget: result.budget, freshness: result.freshness, source: result.source };
+  return {
+    kind: "ok",
+    coverage: result.value,
+    setup: result.setup,
+    budget: result.budget,
+    freshness: result.freshness,
+    source: result.source,
+    updating: result.updating,
+  };
 }

@@ -28,9 +28,10 @@ import { keyIds } from "@/lib/crypto/secret-box";
  */
 
 /**
- * 56 M characters of ciphertext. Opened, an answer holds about 1.1 bytes of heap per character of
+ * 56 M characters of ciphertext. Opened, an answer holds about 0.8 bytes of heap per character of
  * its ciphertext (`npm run bench:answer-memory`: the 5,000-group account's 35 answers, 23.2 MB, hold
- * 25.7 MB), so the memo holds at most ~62 MB of the 256 MB heap `npm start` gives the portal: two
+ * 18.5 MB; 25.7 MB before their repeated values were made one string, `internStrings`), so the memo
+ * holds at most ~45 MB of the 256 MB heap `npm start` gives the portal: two
  * accounts (or two teams of one account: answers are per team) of 5,000 groups, 46.4 M, with room for
  * the small ones and a large selection's pages beside them. At 32 M the second large account evicted
  * the first page by page, and each Health view of either read and opened all of its 35 answers again
@@ -91,11 +92,36 @@ const forgetRecords = new FinalizationRegistry<string>((hash) => {
   if (recordsByContent.get(hash)?.deref() === undefined) recordsByContent.delete(hash);
 });
 
+/** Longer values (URLs, descriptions) are mostly one of a kind: not worth a lookup. */
+const INTERNED_MAX_LENGTH = 64;
+
+/**
+ * The records' repeated short values made one string each, within one answer. JSON.parse makes a
+ * new string for every occurrence, and a page of 200 groups repeats its formats, methods, header
+ * names and values, triggers and people's names thousands of times: in a heap snapshot after
+ * bench:memory's undo, 15 of the 23 MB of short strings were copies of another. The answers stay
+ * open for as long as they are shared (MAX_TOTAL_LENGTH), so each copy is heap held, not garbage.
+ */
+function internStrings(value: unknown, seen: Map<string, string>): void {
+  if (!value || typeof value !== "object") return;
+  const holder = value as Record<string, unknown>;
+  for (const key of Object.keys(holder)) {
+    const inner = holder[key];
+    if (typeof inner === "string") {
+      if (inner.length > INTERNED_MAX_LENGTH) continue;
+      const one = seen.get(inner);
+      if (one === undefined) seen.set(inner, inner);
+      else holder[key] = one;
+    } else if (inner && typeof inner === "object") internStrings(inner, seen);
+  }
+}
+
 /** `items` (parsed from `itemsJson`), or the same records already open here, frozen. */
 export function sharedRecords<T>(itemsJson: string, items: readonly T[]): readonly T[] {
   const hash = createHash("sha256").update(itemsJson).digest("base64");
   const known = recordsByContent.get(hash)?.deref();
   if (known) return known as readonly T[];
+  internStrings(items, new Map());
   deepFreeze(items);
   recordsByContent.set(hash, new WeakRef(items));
   forgetRecords.register(items, hash);

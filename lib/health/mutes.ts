@@ -5,6 +5,7 @@ import { auditByActor } from "@/lib/audit/log";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError, NotFoundError } from "@/lib/errors";
 import { requireManager, type RequestContext } from "@/lib/access/guards";
+import { checksWithPolicy, POLICY_OFF_REASON } from "./policies";
 import { ruleById, type Finding } from "./rules";
 
 /**
@@ -36,15 +37,35 @@ export interface HealthMuteRecord {
   reason: string;
   createdByEmail: string | null;
   createdAt: Date;
+  /** A check turned off in Settings (lib/health/policies.ts), not a mute: changed there, not unmuted. */
+  fromPolicy?: true;
 }
 
-/** Every mute of the actor's team (any member may see them: they explain what the page hides). */
+/**
+ * Every mute of the actor's team (any member may see them: they explain what the page hides), and
+ * each check the team turned off, as a mute of the whole check: whatever reads the findings (Health,
+ * Coverage's counts, a sync's alerts, a plan's impact) then hides them the same way.
+ */
 export async function listMutes(actor: Pick<Actor, "teamId">): Promise<HealthMuteRecord[]> {
-  return prisma.healthMute.findMany({
-    where: { teamId: actor.teamId },
-    select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
-    orderBy: { createdAt: "desc" },
-  });
+  const [mutes, off] = await Promise.all([
+    prisma.healthMute.findMany({
+      where: { teamId: actor.teamId },
+      select: { id: true, ruleId: true, findingKey: true, reason: true, createdByEmail: true, createdAt: true },
+      orderBy: { createdAt: "desc" },
+    }),
+    checksWithPolicy(actor.teamId, "off"),
+  ]);
+  const turnedOff = off.map((check): HealthMuteRecord => ({
+    id: `policy-${check.ruleId}`,
+    ruleId: check.ruleId,
+    findingKey: WHOLE_RULE,
+    reason: POLICY_OFF_REASON,
+    createdByEmail: check.updatedByEmail,
+    createdAt: check.updatedAt,
+    fromPolicy: true,
+  }));
+  // Turned off comes last: applyMutes keeps the last mute of a key, and the policy is what hides it.
+  return [...mutes, ...turnedOff];
 }
 
 export interface MuteInput {

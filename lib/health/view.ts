@@ -3,7 +3,7 @@ import type { Actor, HealthCounts } from "@/lib/access/actor";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { labelOf, urlParts, utcDay, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
-import { loadSetupResult, type SetupFacts } from "@/lib/setup/stored-results";
+import { loadSetupResult, type SetupFacts, type SetupUpdating } from "@/lib/setup/stored-results";
 import { runHealthChecks } from "./rules";
 import { applyMutes, listMutes, type HealthMuteRecord, type SplitFindings } from "./mutes";
 import { countFindings, recordHealthSummary } from "./report";
@@ -28,6 +28,8 @@ export interface HealthView extends SplitFindings {
   freshness: Freshness;
   /** "stored": the findings as stored for this setup; "computed": the setup was read and checked. */
   source: "stored" | "computed";
+  /** A plan is being applied to the account: the findings as they were then (the page says so). */
+  updating: SetupUpdating | null;
 }
 
 export type HealthViewOutcome = ({ kind: "ok" } & HealthView) | ListingFailure;
@@ -95,5 +97,6 @@ export async function loadHealthView(actor: Actor): Promise<HealthViewOutcome> {
     budget: result.budget,
     freshness: result.freshness,
     source: result.source,
+    updating: result.updating,
   };
 }

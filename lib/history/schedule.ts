@@ -1,6 +1,6 @@
 import "server-only";
 import { prisma } from "@/lib/db/prisma";
-import { syncTracker, type SyncTrigger } from "./sync";
+import { syncTracker, type SyncOptions, type SyncTrigger } from "./sync";
 
 /** Trackers looked at per tick; the rest wait for the next one (a tick is a minute). */
 const MAX_PER_TICK = 50;
@@ -18,7 +18,9 @@ export interface TickResult {
  * the deadline (a serverless function's limit). A tracker another instance is syncing is skipped
  * (`busy`): its claim says so.
  */
-export async function syncDueTrackers(options: { signal?: AbortSignal; deadline?: number; trigger?: SyncTrigger } = {}): Promise<TickResult> {
+export async function syncDueTrackers(
+  options: { signal?: AbortSignal; deadline?: number; trigger?: SyncTrigger; afterSync?: SyncOptions["afterSync"] } = {},
+): Promise<TickResult> {
   const due = await prisma.changeTracker.findMany({
     where: { status: "active", nextRunAt: { lte: new Date() } },
     orderBy: { nextRunAt: "asc" },
@@ -30,7 +32,7 @@ export async function syncDueTrackers(options: { signal?: AbortSignal; deadline?
   const syncIds: string[] = [];
   for (const { id } of due) {
     if (options.signal?.aborted || (options.deadline && Date.now() > options.deadline)) break;
-    const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal, deadline: options.deadline });
+    const outcome = await syncTracker(id, { trigger: options.trigger ?? "schedule", signal: options.signal, deadline: options.deadline, afterSync: options.afterSync });
     byStatus[outcome.status] = (byStatus[outcome.status] ?? 0) + 1;
     if (outcome.status !== "busy") synced += 1;
     if (outcome.status === "ok" && !outcome.baseline) syncIds.push(outcome.syncId);

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/access/actor";
 import { auditByActor } from "@/lib/audit/log";
 import { SafeError } from "@/lib/errors";
 import type { RequestContext } from "@/lib/access/guards";
-import { syncTracker, type SyncOutcome } from "./sync";
+import { syncTracker, type SyncOptions, type SyncOutcome } from "./sync";
 import { trackerForManualSync } from "./trackers";
 import { plural } from "@/lib/text/plural";
 
@@ -13,10 +13,10 @@ import { plural } from "@/lib/text/plural";
  * runner's credential and within change history's share of the rate limit (a sync the share stops
  * goes on by itself, and says when), and records it. A paused tracker is refused before anything runs.
  */
-export async function syncTrackerNow(actor: Actor, trackerId: string, context: RequestContext = {}): Promise<SyncOutcome> {
+export async function syncTrackerNow(actor: Actor, trackerId: string, context: RequestContext = {}, options: Pick<SyncOptions, "afterSync"> = {}): Promise<SyncOutcome> {
   const tracker = await trackerForManualSync(actor, trackerId);
   if (tracker.status === "paused") throw new SafeError(`Tracking is paused: ${tracker.pausedReason ?? "resume it first."}`, "paused");
-  const outcome = await syncTracker(tracker.id, { trigger: "manual", force: true });
+  const outcome = await syncTracker(tracker.id, { trigger: "manual", force: true, afterSync: options.afterSync });
   await auditByActor(actor, { action: "history.synced_now", target: `tracker:${tracker.id}`, ip: context.ip, metadata: { status: outcome.status } });
   return outcome;
 }

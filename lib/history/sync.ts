@@ -53,6 +53,23 @@ export interface SyncOptions {
   deadline?: number;
   /** Tests and the bench: the rate-limit window the share is counted over. */
   paceWindowMs?: number;
+  /**
+   * Work on the setup the sync just stored, while the tracker is still claimed (so one at a time
+   * per tracker): the top layer passes the policies' drafting here (lib/jobs, lib/plans/policy-fixes.ts),
+   * which history may not import. Its failure is logged; the sync stays a success.
+   */
+  afterSync?: (synced: SyncedSetup) => Promise<unknown>;
+}
+
+/** A setup a sync read and stored, as `afterSync` gets it. */
+export interface SyncedSetup {
+  trackerId: string;
+  teamId: string;
+  /** Whose credential read it. */
+  runnerId: string;
+  accountKey: string;
+  seenAt: Date;
+  data: SetupData;
 }
 
 /** A sync that takes longer than this is presumed dead and may be claimed again. */
@@ -165,6 +182,14 @@ export async function syncTracker(trackerId: string, options: SyncOptions): Prom
     }
     const stored = await storeSnapshot(tracker, sync.id, startedAt, read.snapshot.data);
     await finish({ status: "ok", message: stored.summary, calls: read.snapshot.calls, changeCount: stored.changes, bytesStored: stored.bytes });
+    if (options.afterSync) {
+      const synced = { trackerId, teamId: tracker.teamId, runnerId: tracker.runnerId!, accountKey: tracker.accountKey, seenAt: startedAt, data: read.snapshot.data };
+      await options
+        .afterSync(synced)
+        .catch((error: unknown) =>
+          log.error({ event: "history.after_sync_failed", trackerId, syncId: sync.id, err: error }, "the work after a sync failed; the sync itself is stored"),
+        );
+    }
     await release(trackerId, leaseId, { nextRunAt: nextRunAt(), lastRunAt: startedAt, failingFindings: stored.failing });
     await announceSync({
       trackerId,

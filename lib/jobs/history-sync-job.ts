@@ -1,7 +1,8 @@
 import "server-only";
 import { syncDueTrackers } from "@/lib/history/schedule";
-import { findDriftAfterSyncs } from "@/lib/plans/drift";
 import { log } from "@/lib/log";
+import { findDriftAfterSyncs } from "@/lib/plans/drift";
+import { draftPolicyFixes } from "@/lib/plans/policy-fixes";
 import type { JobDefinition } from "./registry";
 
 /**
@@ -26,8 +27,10 @@ export const historySyncJob: JobDefinition<void> = {
   expireInSeconds: 5 * 60,
   retryLimit: 0,
   async run({ signal, deadline, trigger }) {
-    const { syncIds, ...result } = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule" });
-    // History cannot import plans (the layers): drift from applied plans is compared here, after the syncs.
+    // History cannot import plans (the layers): after each sync the team's "draft the fix" checks draft
+    // their plans (inside the sync, while its tracker is claimed); drift from applied plans is
+    // compared after all of them.
+    const { syncIds, ...result } = await syncDueTrackers({ signal, deadline, trigger: trigger === "cron" ? "cron" : "schedule", afterSync: draftPolicyFixes });
     const drift = await findDriftAfterSyncs(syncIds);
     if (result.synced > 0) log.info({ event: "history.tick", ...result, drift: drift.length }, "history: due trackers synced");
     return { ...result, drift: drift.length };

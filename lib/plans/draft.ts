@@ -10,12 +10,13 @@ import { failureOf } from "@/lib/ems-access/shared-read";
 import { ForbiddenError, SafeError } from "@/lib/errors";
 import { admitted } from "@/lib/admission";
 import { loadSetup } from "@/lib/setup/load";
+import type { SetupData } from "@/lib/setup/setup-data";
 import { visibleText } from "@/lib/text/invisible-characters";
 import { assertRoomForPlan, lockTeamPlans } from "./caps";
 import { describeOperation } from "./diff";
 import { operationsFor, type PlanEdit, type RecordsNow } from "./edits";
 import { resourceOf, verbOf, without, type DraftOperation } from "./operations";
-import { insertPlan, readSteps, stepChanges, stepOf } from "./store";
+import { appliedOperations, insertPlan, stepChanges, stepOf } from "./store";
 import { inverseOperations } from "./undo";
 import { MAX_PLAN_OPERATIONS, PLAN_TITLE_MAX } from "./limits";
 import { PlanStatus } from "./lifecycle";
@@ -103,9 +104,14 @@ async function readSetupRecords(actor: Actor, ids: { webhooks: ReadonlySet<numbe
   const setup = await loadSetup(actor);
   if (setup.kind === "no-credentials") throw new NoCredentialError();
   if (setup.kind !== "ok") throw new SafeError(`The account's setup could not be read: ${setup.message} Nothing was planned.`, "plan_setup_unreadable");
+  return setupRecords(setup.snapshot.data, ids);
+}
+
+/** The records of a setup already read (a sync's, a Health report's): see readSetupRecords. */
+export function setupRecords(data: SetupData, ids: { webhooks: ReadonlySet<number> }): RecordsNow {
   const hooks = new Map<number, { hook: Webhook; groupId: number }>();
   const groups = new Map<number, WebhookGroup>();
-  for (const group of setup.snapshot.data.groups) {
+  for (const group of data.groups) {
     groups.set(group.id, group);
     for (const hook of group.webhooks ?? []) if (ids.webhooks.has(hook.id)) hooks.set(hook.id, { hook, groupId: group.id });
   }
@@ -228,7 +234,7 @@ async function draftUndoNow(actor: Actor, planId: string, context: { ip?: string
   // Steps applied, no undo already, the person's credential for the plan's account: lifecycle.ts "undo".
   const plan = await planFor("undo", actor, planId, { title: true });
   const credential = await ownCredential(actor);
-  const applied = (await readSteps(planId)).filter((step) => step.state === "applied").map((step) => step.operation);
+  const applied = await appliedOperations(planId);
   const { operations, cannot } = inverseOperations(applied);
   const ids = { webhooks: new Set<number>(), groups: new Set<number>() };
   for (const op of operations) if (op.recordId !== undefined) (resourceOf(op.operation) === "webhooks" ? ids.webhooks : ids.groups).add(op.recordId);

@@ -9,7 +9,7 @@ import { loadSetup } from "@/lib/setup/load";
 import { labelOf } from "@/lib/setup/setup-data";
 import { prisma } from "@/lib/db/prisma";
 import type { WebhookEditDefaults } from "./edits";
-import { readSteps } from "./store";
+import { stepChangesOf } from "./store";
 
 /**
  * What the plan forms start from: a record's fields as they are, header names only (a header value
@@ -119,9 +119,9 @@ export function draftParam(input: URLSearchParams | PageSearchParams): string | 
 export async function draftChangesOf(actor: Actor, planId: string, webhookId: number): Promise<Partial<Webhook> | null> {
   const plan = await prisma.changePlan.findFirst({ where: { id: planId, teamId: actor.teamId, authorId: actor.userId, status: PlanStatus.draft }, select: { id: true } });
   if (!plan) return null;
-  const step = (await readSteps(plan.id)).find((candidate) => candidate.operation.operation === "webhooks.update" && candidate.operation.recordId === webhookId);
-  if (!step) return null;
-  const { headers: _headers, ...changes } = step.operation.changes as Partial<Webhook>;
+  const stepChanges = await stepChangesOf(plan.id, "webhooks.update", webhookId);
+  if (!stepChanges) return null;
+  const { headers: _headers, ...changes } = stepChanges as Partial<Webhook>;
   void _headers;
   return changes;
 }

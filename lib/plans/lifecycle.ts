@@ -117,6 +117,8 @@ export interface PlanFacts {
   introducedByAuthor: boolean;
   /** Whose account the actor's own saved credential reads: the plan's, another, or none saved. */
   credential: "plan-account" | "other-account" | "none";
+  /** A fix the team's check policy drafted (lib/plans/policy-fixes.ts): no author, a check. */
+  drafted: boolean;
 }
 
 /**
@@ -206,6 +208,19 @@ export function decide(move: PlanMove, actor: PlanActor, plan: PlanFacts): PlanD
 }
 
 /** Every move's decision for this person and plan: the page's buttons, and what the server allows. */
+/**
+ * A reviewer's one step on a drafted fix (issue 37 §2): "approve" and then "apply", two moves of the
+ * table above, each decided as it is alone (apply as on the plan once approved by this person, not
+ * started yet). Only a plan the portal drafted: a person's plan keeps its two steps, so its approver
+ * looks at it again before it is sent. Needs a recent password, as both moves do.
+ */
+export function decideApproveAndApply(actor: PlanActor, plan: PlanFacts): PlanDecision {
+  if (!plan.drafted) return refuse("state", "Only a fix EMS Portal drafted is approved and applied in one step.");
+  const approve = decide("approve", actor, plan);
+  if (!approve.allowed) return approve;
+  return decide("apply", actor, { ...plan, status: approved, started: false });
+}
+
 export function permissionsFor(actor: PlanActor, plan: PlanFacts): Record<PlanMove, PlanDecision> {
   const moves = Object.keys(PLAN_TRANSITIONS) as PlanMove[];
   return Object.fromEntries(moves.map((move) => [move, decide(move, actor, plan)])) as Record<PlanMove, PlanDecision>;

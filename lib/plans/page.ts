@@ -1,4 +1,5 @@
 import "server-only";
+import { authorWords, fixCheckTitle } from "./policy-author";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -9,7 +10,7 @@ import type { RuleContext } from "@/lib/health/rules";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
-import { BEFORE_APPLY, isBeforeApply, PlanStatus, permissionsFor, shownStatus, type PlanMove, type PlanShownStatus } from "./lifecycle";
+import { BEFORE_APPLY, decideApproveAndApply, isBeforeApply, PlanStatus, permissionsFor, shownStatus, type PlanMove, type PlanShownStatus } from "./lifecycle";
 import { FACT_COLUMNS, planFacts, planOfTeam, reviewsPlans } from "./plan-access";
 import { readSteps, stepChanges, type StoredStep } from "./store";
 import type { DraftOperation } from "./operations";
@@ -28,6 +29,7 @@ import type { StepState } from "./steps";
 const PAGE_COLUMNS = {
   ...FACT_COLUMNS,
   title: true,
+  fixCheck: true,
   stopReason: true,
   createdAt: true,
   approvedById: true,
@@ -67,6 +69,8 @@ export interface PlanPageData {
   stopReason: string | null;
   createdAt: Date;
   author: string | null;
+  /** The Health check whose fix the team's policy drafted as this plan (its title), or null for a person's plan. */
+  draftedFor: string | null;
   approvedBy: string | null;
   approvedAt: Date | null;
   rejectedBy: string | null;
@@ -95,7 +99,17 @@ export interface PlanPageData {
   cost: PlanCost;
   reviewRequired: boolean;
   /** What this person may do now. */
-  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; applyUndo: boolean; cancel: boolean; undo: boolean; replan: boolean };
+  can: {
+    submit: boolean;
+    approve: boolean;
+    reject: boolean;
+    apply: boolean;
+    applyUndo: boolean;
+    cancel: boolean;
+    undo: boolean;
+    replan: boolean;
+    approveAndApply: boolean;
+  };
   /** Where its author edits it while it is a draft (a plan of one webhook change). */
   editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */
@@ -251,7 +265,8 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     shownStatus: shownStatus(status, undoneBy?.status === PlanStatus.applied),
     stopReason: plan.stopReason,
     createdAt: plan.createdAt,
-    author: userLabel(plan.authorId ? byId.get(plan.authorId) : null),
+    author: authorWords(plan, userLabel(plan.authorId ? byId.get(plan.authorId) : null)),
+    draftedFor: fixCheckTitle(plan.fixCheck),
     approvedBy: userLabel(plan.approvedById ? byId.get(plan.approvedById) : null) ?? plan.approvedByEmail,
     approvedAt: plan.approvedAt,
     rejectedBy: userLabel(plan.rejectedById ? byId.get(plan.rejectedById) : null),
@@ -290,6 +305,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
       cancel: offered("cancel") || offered("stop"),
       replan: offered("replan"),
       undo: offered("undo"),
+      approveAndApply: decideApproveAndApply(who, facts).allowed,
     },
     editHref:
       status === PlanStatus.draft && plan.authorId === actor.userId && operationCount === 1 && shown[0]?.operation.operation === "webhooks.update"
@@ -418,7 +434,17 @@ export async function listPlans(
     orderBy: { updatedAt: "desc" },
     skip: (current - 1) * PLANS_PER_PAGE,
     take: PLANS_PER_PAGE,
-    select: { id: true, title: true, status: true, authorId: true, createdAt: true, updatedAt: true, revertsPlanId: true, _count: { select: { steps: true } } },
+    select: {
+      id: true,
+      title: true,
+      status: true,
+      authorId: true,
+      fixCheck: true,
+      createdAt: true,
+      updatedAt: true,
+      revertsPlanId: true,
+      _count: { select: { steps: true } },
+    },
   });
   const authors = await prisma.user.findMany({
     where: { id: { in: rows.map((row) => row.authorId).filter((id): id is string => Boolean(id)) } },
@@ -440,7 +466,7 @@ export async function listPlans(
       title: row.title,
       status: row.status,
       shownStatus: shownStatus(row.status, undone.has(row.id)),
-      author: row.authorId ? (names.get(row.authorId) ?? null) : null,
+      author: authorWords(row, row.authorId ? (names.get(row.authorId) ?? null) : null),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
       operations: row._count.steps,

@@ -107,6 +107,7 @@ export const FACT_COLUMNS = {
   appliedById: true,
   cancelRequestedAt: true,
   revertsPlanId: true,
+  fixCheck: true,
 } as const satisfies Prisma.ChangePlanSelect;
 type FactRow = Prisma.ChangePlanGetPayload<{ select: typeof FACT_COLUMNS }>;
 
@@ -159,6 +160,7 @@ export async function planFacts(actor: Actor, plan: FactRow): Promise<{ who: Pla
       reviewRequired: review,
       introducedByAuthor,
       credential,
+      drafted: plan.authorId === null && plan.fixCheck !== null,
     },
   };
 }

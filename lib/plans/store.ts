@@ -152,4 +152,42 @@ export async function* stepChanges(
   }
 }
 
+/**
+ * A plan's applied steps in order, with their before-states (what undo inverts: lib/plans/undo.ts),
+ * a batch at a time. Not `readSteps` of the whole plan: undoing the 400 steps a 5,000-step plan
+ * applied before it was stopped read and decrypted all 5,000 rows, before-states included, at once
+ * (bench:memory's undo phase).
+ */
+export async function appliedOperations(planId: string, tx: TransactionClient = prisma): Promise<DraftOperation[]> {
+  const operations: DraftOperation[] = [];
+  for (let after = -1; ;) {
+    const rows = await tx.changePlanStep.findMany({
+      where: { planId, state: "applied", position: { gt: after } },
+      orderBy: { position: "asc" },
+      take: STEP_BATCH,
+      select: { id: true, position: true, operation: true, recordId: true, changesCiphertext: true, beforeCiphertext: true },
+    });
+    for (const row of rows) {
+      operations.push({
+        operation: row.operation as DraftOperation["operation"],
+        recordId: row.recordId ?? undefined,
+        before: openBefore(planId, row.id, row.beforeCiphertext),
+        changes: openChanges(planId, row.id, row.changesCiphertext),
+      });
+    }
+    if (rows.length < STEP_BATCH) return operations;
+    after = rows[rows.length - 1].position;
+  }
+}
+
+/** The changes of the first step of a plan that makes `operation` to one record, or null: one row read, not the whole plan. */
+export async function stepChangesOf(planId: string, operation: DraftOperation["operation"], recordId: number): Promise<StepChanges | null> {
+  const row = await prisma.changePlanStep.findFirst({
+    where: { planId, operation, recordId },
+    orderBy: { position: "asc" },
+    select: { id: true, changesCiphertext: true },
+  });
+  return row ? openChanges(planId, row.id, row.changesCiphertext) : null;
+}
+
 export const isWebhookOperation = (op: DraftOperation) => resourceOf(op.operation) === "webhooks";

@@ -31,3 +31,35 @@ export async function setRequiredTriggers(actor: Actor, triggers: readonly Trigg
   });
   return wanted;
 }
+
+/** The webhooks every new event should have: picked one by one, and every webhook of a group. */
+export interface NewEventWebhooks {
+  webhookIds: number[];
+  groupId: number | null;
+}
+
+/** The team's choice (none: nothing is drafted for a live event missing a required trigger). */
+export async function getNewEventWebhooks(actor: Pick<Actor, "teamId">): Promise<NewEventWebhooks> {
+  const team = await prisma.team.findUnique({ where: { id: actor.teamId }, select: { newEventWebhookIds: true, newEventGroupId: true } });
+  return { webhookIds: team?.newEventWebhookIds ?? [], groupId: team?.newEventGroupId ?? null };
+}
+
+/** Owners and admins: replaces the webhooks every new event should have (ids validated by the action); audited. */
+export async function setNewEventWebhooks(actor: Actor, wanted: NewEventWebhooks, context: RequestContext = {}): Promise<void> {
+  const webhookIds = [...new Set(wanted.webhookIds)].sort((a, b) => a - b);
+  await prisma.$transaction(async (tx) => {
+    await requireManager(tx, actor);
+    const before = await tx.team.findUniqueOrThrow({ where: { id: actor.teamId }, select: { newEventWebhookIds: true, newEventGroupId: true } });
+    await tx.team.update({ where: { id: actor.teamId }, data: { newEventWebhookIds: webhookIds, newEventGroupId: wanted.groupId } });
+    await auditByActor(
+      actor,
+      {
+        action: "coverage.new_event_webhooks_changed",
+        target: actor.teamId,
+        ip: context.ip ?? null,
+        metadata: { before: { webhookIds: before.newEventWebhookIds, groupId: before.newEventGroupId }, after: { webhookIds, groupId: wanted.groupId } },
+      },
+      tx,
+    );
+  });
+}

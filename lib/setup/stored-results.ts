@@ -6,6 +6,7 @@ import { answerCache, currentRateLimit, emsConfig, type EmsClient, type LookedAn
 import { loadShared, type Freshness, type ListingFailure, type RateBudget } from "@/lib/ems-access/shared-read";
 import { log } from "@/lib/log";
 import { readSetup, setupPageHashes, setupVersion, type SetupSnapshot, type SetupVersion } from "./load";
+import { planApplyingToOwnAccount } from "./plan-applying";
 
 /**
  * What Health and Coverage compute from a team's setup, stored per setup in the database
@@ -25,6 +26,13 @@ import { readSetup, setupPageHashes, setupVersion, type SetupSnapshot, type Setu
  * change has a new summary or none: the setup is read and the result computed and stored again.
  * What else a result depends on (the UTC day, the required triggers, Coverage's scope) is its
  * `optionsKey`, one row each.
+ *
+ * While a plan is being applied to the account (`planApplyingToOwnAccount`), the last result is
+ * served as it is, marked `updating`, whatever the plan has written since: each write changes a page
+ * of the setup, and recomputing the result from the whole setup after each one (every viewer's view,
+ * a second apart) was the heap's peak under `npm run bench:memory` (about 0.7 s of allocation each)
+ * for a result that the next write made old again. The first view after the plan stops finds the
+ * setup changed and computes it once (one flight per team, credential, kind and options).
  *
  * The row is encrypted and bound to its key (it names groups, webhooks and events, as the answers
  * do); it goes with the credential's answers (`dropSharedAnswers`, `dropCredentialState`) and under
@@ -70,8 +78,23 @@ export interface StoredResultSpec<T> {
   compute(snapshot: SetupSnapshot): T;
 }
 
+/** A result shown while a plan is being applied to the account: as it was at `asOf`, worked out again once the plan stops. */
+export interface SetupUpdating {
+  asOf: Date;
+}
+
 export type SetupResultOutcome<T> =
-  { kind: "ok"; value: T; setup: SetupFacts; budget: RateBudget | null; freshness: Freshness; source: "stored" | "computed" } | ListingFailure;
+  | {
+      kind: "ok";
+      value: T;
+      setup: SetupFacts;
+      budget: RateBudget | null;
+      freshness: Freshness;
+      source: "stored" | "computed";
+      /** Not null while a plan is being applied to the account: the page says the figures are being updated. */
+      updating: SetupUpdating | null;
+    }
+  | ListingFailure;
 
 interface StoredValue<T> {
   value: T;
@@ -82,6 +105,8 @@ interface StoredValue<T> {
 interface Kept {
   version: SetupVersion;
   stored: StoredValue<unknown>;
+  /** When the result was computed (the row's storedAt). */
+  storedAt: Date;
 }
 
 /**
@@ -123,11 +148,19 @@ const RESULT_LIFETIME_MS = 60 * 60_000;
 export async function loadSetupResult<T>(actor: Actor, spec: StoredResultSpec<T>): Promise<SetupResultOutcome<T>> {
   const windowMs = emsConfig().coverageCacheMs;
   const outcome = await loadShared(actor, null, "webhook-groups", undefined, { kind: "coverage", windowMs }, (client, shared) =>
-    resultFor(client, { ...shared, windowMs }, spec),
+    resultFor(actor, client, { ...shared, windowMs }, spec),
   );
   if (outcome.kind !== "ok") return outcome;
   const { answer } = outcome;
-  return { kind: "ok", value: answer.value, setup: answer.setup, budget: outcome.budget, freshness: outcome.freshness, source: answer.source };
+  return {
+    kind: "ok",
+    value: answer.value,
+    setup: answer.setup,
+    budget: outcome.budget,
+    freshness: outcome.freshness,
+    source: answer.source,
+    updating: answer.updating,
+  };
 }
 
 interface Answered<T> {
@@ -137,28 +170,30 @@ interface Answered<T> {
   ageSeconds: number;
   stale: boolean;
   source: "stored" | "computed";
+  updating: SetupUpdating | null;
 }
 
 /** One flight per person, kind and options in this process: a person's views side by side compute once. */
 const flights = new Map<string, Promise<Answered<unknown>>>();
 
-function resultFor<T>(client: EmsClient, shared: SharedListOptions, spec: StoredResultSpec<T>): Promise<Answered<T>> {
+function resultFor<T>(actor: Actor, client: EmsClient, shared: SharedListOptions, spec: StoredResultSpec<T>): Promise<Answered<T>> {
   const key = `${shared.teamId}\n${client.fingerprint}\n${spec.kind}\n${optionsKeyOf(spec)}`;
   const inflight = flights.get(key);
   if (inflight) return inflight as Promise<Answered<T>>;
-  const flight = storedOrComputed(client, shared, spec, key).finally(() => flights.delete(key));
+  const flight = storedOrComputed(actor, client, shared, spec, key).finally(() => flights.delete(key));
   flights.set(key, flight);
   return flight;
 }
 
-async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions, spec: StoredResultSpec<T>, key: string): Promise<Answered<T>> {
+async function storedOrComputed<T>(actor: Actor, client: EmsClient, shared: SharedListOptions, spec: StoredResultSpec<T>, key: string): Promise<Answered<T>> {
   const { teamId } = shared;
   const { fingerprint } = client;
   const hashes = setupPageHashes();
   const known = kept.get(key);
-  const [looked, row] = await Promise.all([
+  const [looked, row, applying] = await Promise.all([
     answerCache.lookMany(fingerprint, [...hashes.groups, ...hashes.events], shared),
     known ? Promise.resolve(null) : readRow(teamId, fingerprint, spec),
+    planApplyingToOwnAccount(actor),
   ]);
   /** The pages' version now and their age, if every page of `version` is stored and `list` would serve it. */
   const current = (pages: Pick<SetupVersion, "groupPages" | "eventPages">) => {
@@ -172,7 +207,7 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
     );
     return version ? { version, ageMs: Math.max(...all.map((page) => (page as LookedAnswer).ageMs ?? 0)) } : null;
   };
-  const served = (stored: StoredValue<T>, ageMs: number): Answered<T> => ({
+  const served = (stored: StoredValue<T>, storedAt: Date, ageMs: number): Answered<T> => ({
     value: stored.value,
     setup: stored.setup,
     // This process's own figures when it has any (they are newer than what was stored), else the stored ones.
@@ -180,21 +215,32 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
     ageSeconds: Math.max(0, Math.floor(ageMs / 1000)),
     stale: false,
     source: "stored",
+    updating: applying ? { asOf: storedAt } : null,
   });
 
+  // Whatever the plan has written since: the last result, as it was (see the module's comment), if
+  // it is not older than its answers live (an older one is computed again, once, and kept).
+  const recent = (storedAt: Date) => Date.now() - storedAt.getTime() < RESULT_LIFETIME_MS;
+  if (applying) {
+    if (known && recent(known.storedAt)) return served(known.stored as StoredValue<T>, known.storedAt, Date.now() - known.storedAt.getTime());
+    const value = row && recent(row.storedAt) ? await openStored<T>(teamId, fingerprint, spec, row.version.key) : null;
+    if (value && row) {
+      keep(key, { version: row.version, stored: value, storedAt: row.storedAt });
+      return served(value, row.storedAt, Date.now() - row.storedAt.getTime());
+    }
+  }
   if (known) {
     const now = current(known.version);
-    if (now?.version.key === known.version.key) return served(known.stored as StoredValue<T>, now.ageMs);
+    if (now?.version.key === known.version.key) return served(known.stored as StoredValue<T>, known.storedAt, now.ageMs);
   }
   const stored = row ?? (known ? await readRow(teamId, fingerprint, spec) : null);
   if (stored) {
     const now = current(stored.version);
     // The result itself (up to 2 MB) is read only for the setup as it is now.
-    const ciphertext = now?.version.key === stored.version.key ? await readCiphertext(teamId, fingerprint, spec, stored.version.key) : null;
-    const value = ciphertext ? openRow<T>(ciphertext, setupResultAad(teamId, fingerprint, spec.kind, optionsKeyOf(spec))) : null;
+    const value = now?.version.key === stored.version.key ? await openStored<T>(teamId, fingerprint, spec, stored.version.key) : null;
     if (value && now) {
-      keep(key, { version: stored.version, stored: value });
-      return served(value, now.ageMs);
+      keep(key, { version: stored.version, stored: value, storedAt: stored.storedAt });
+      return served(value, stored.storedAt, now.ageMs);
     }
   }
 
@@ -207,21 +253,30 @@ async function storedOrComputed<T>(client: EmsClient, shared: SharedListOptions,
     rateLimit: read.rateLimit ? { ...read.rateLimit, resetAt: read.rateLimit.resetAt.toISOString() } : null,
   };
   // Only a setup read from stored answers has a version; a stale one (a 429) is not stored for the next view.
+  const storedAt = new Date();
   if (snapshot.version && !read.stale) {
-    keep(key, { version: snapshot.version, stored: computed });
-    await storeRow(teamId, fingerprint, spec, snapshot.version, computed);
+    keep(key, { version: snapshot.version, stored: computed, storedAt });
+    await storeRow(teamId, fingerprint, spec, snapshot.version, computed, storedAt);
   }
-  return { value: computed.value, setup: computed.setup, rateLimit: read.rateLimit, ageSeconds: read.ageSeconds, stale: read.stale, source: "computed" };
+  return {
+    value: computed.value,
+    setup: computed.setup,
+    rateLimit: read.rateLimit,
+    ageSeconds: read.ageSeconds,
+    stale: read.stale,
+    source: "computed",
+    updating: applying ? { asOf: storedAt } : null,
+  };
 }
 
 /** Which setup the stored result is of: its version, not the result. */
-async function readRow(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>): Promise<{ version: SetupVersion } | null> {
+async function readRow(teamId: string, fingerprint: string, spec: StoredResultSpec<unknown>): Promise<{ version: SetupVersion; storedAt: Date } | null> {
   try {
     const row = await prisma.setupResult.findUnique({
       where: { teamId_fingerprint_kind_optionsKey: { teamId, fingerprint, kind: spec.kind, optionsKey: optionsKeyOf(spec) } },
-      select: { setupKey: true, groupPages: true, eventPages: true },
+      select: { setupKey: true, groupPages: true, eventPages: true, storedAt: true },
     });
-    return row ? { version: { key: row.setupKey, groupPages: row.groupPages, eventPages: row.eventPages } } : null;
+    return row ? { version: { key: row.setupKey, groupPages: row.groupPages, eventPages: row.eventPages }, storedAt: row.storedAt } : null;
   } catch (error) {
     // Only a shortcut: the setup is read and the result computed as before.
     log.warn({ event: "setup.result_unreadable", kind: spec.kind, err: error }, "a stored setup result could not be read");
@@ -243,6 +298,12 @@ async function readCiphertext(teamId: string, fingerprint: string, spec: StoredR
   }
 }
 
+/** The stored result of that setup, opened; null when another instance has stored a newer one since, or it does not open. */
+async function openStored<T>(teamId: string, fingerprint: string, spec: StoredResultSpec<T>, setupKey: string): Promise<StoredValue<T> | null> {
+  const ciphertext = await readCiphertext(teamId, fingerprint, spec, setupKey);
+  return ciphertext ? openRow<T>(ciphertext, setupResultAad(teamId, fingerprint, spec.kind, optionsKeyOf(spec))) : null;
+}
+
 function openRow<T>(ciphertext: string, aad: string): StoredValue<T> | null {
   try {
     return deepFreeze(JSON.parse(decryptSecret(ciphertext, aad)) as StoredValue<T>);
@@ -253,7 +314,7 @@ function openRow<T>(ciphertext: string, aad: string): StoredValue<T> | null {
   }
 }
 
-async function storeRow<T>(teamId: string, fingerprint: string, spec: StoredResultSpec<T>, version: SetupVersion, value: StoredValue<T>): Promise<void> {
+async function storeRow<T>(teamId: string, fingerprint: string, spec: StoredResultSpec<T>, version: SetupVersion, value: StoredValue<T>, storedAt: Date): Promise<void> {
   const { kind } = spec;
   const optionsKey = optionsKeyOf(spec);
   const data = {
@@ -261,7 +322,7 @@ async function storeRow<T>(teamId: string, fingerprint: string, spec: StoredResu
     groupPages: version.groupPages,
     eventPages: version.eventPages,
     ciphertext: encryptSecret(JSON.stringify(value), setupResultAad(teamId, fingerprint, kind, optionsKey)),
-    storedAt: new Date(),
+    storedAt,
   };
   try {
     await prisma.setupResult.upsert({

@@ -9,6 +9,8 @@ import { setRequiredTriggersAction } from "@/lib/actions/coverage/set-required-t
 import { refreshSetupAction } from "@/lib/actions/coverage/refresh-setup";
 import { muteFindingAction } from "@/lib/actions/health/mute-finding";
 import { unmuteFindingAction } from "@/lib/actions/health/unmute-finding";
+import { setCheckPolicyAction } from "@/lib/actions/health/set-check-policy";
+import { setNewEventWebhooksAction } from "@/lib/actions/coverage/set-new-event-webhooks";
 import { actorForSession } from "@/lib/auth/session";
 import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
@@ -222,5 +224,117 @@ describe("the navigation's counts after a mute", () => {
     expect(await call(unmuteFindingAction, { muteId: mute!.id })).toMatchObject({ status: "success" });
     expect(await errorsOf(owner.userId)).toBe(before);
     expect(await errorsOf(sameAccount.userId)).toBe(before);
+  });
+});
+
+describe("setCheckPolicyAction", () => {
+  const policiesOf = (teamId: string) => prisma.healthCheckPolicy.findMany({ where: { teamId }, select: { ruleId: true, policy: true } });
+
+  it("sends a signed-out caller to sign-in and stores nothing", async () => {
+    const owner = await createTeam();
+    await expectSignInRedirect(call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "draft" }), "/health");
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("refuses a member, an unknown check or policy, and “draft” for a check without a fix; stores nothing", async () => {
+    const owner = await createTeam();
+    const member = await addMember(owner, "MEMBER");
+    await signInAs(member);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "off" })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
+    await signInAs(owner);
+    expect(await call(setCheckPolicyAction, { ruleId: "no-such-check", policy: "off" })).toMatchObject({
+      status: "error",
+      fieldErrors: { ruleId: "There is no such health check." },
+    });
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "apply-it" })).toMatchObject({
+      status: "error",
+      fieldErrors: { policy: "Choose Off, Tell us or Draft the fix." },
+    });
+    expect(await call(setCheckPolicyAction, { ruleId: "required-trigger-missing", policy: "draft" })).toEqual({
+      status: "error",
+      message: "This check has no fix the portal can draft: choose “Tell us” or “Off”.",
+    });
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+  });
+
+  it("an admin turns a check off: muted for the team only (as a whole check), audited; “tell us” again stores nothing", async () => {
+    const { owner } = await teamWithFindings();
+    const other = await teamWithFindings();
+    const admin = await addMember(owner, "ADMIN");
+    await signInAs(admin);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "off" })).toEqual({ status: "success", message: "Check turned off for the team." });
+    expect(revalidatePath).toHaveBeenCalledWith("/health");
+    expect(await policiesOf(owner.teamId)).toEqual([{ ruleId: "plain-http-url", policy: "off" }]);
+    const mine = await loadHealthReport(owner);
+    const theirs = await loadHealthReport(other.owner);
+    if (mine.kind !== "ok" || theirs.kind !== "ok") throw new Error("setup failed");
+    expect(mine.active.filter((each) => each.ruleId === "plain-http-url")).toEqual([]);
+    expect(mine.muted.length).toBeGreaterThan(0);
+    expect(mine.muted.every(({ mute }) => mute.fromPolicy === true)).toBe(true);
+    // Another team's findings of the same account are theirs: untouched.
+    expect(theirs.active.filter((each) => each.ruleId === "plain-http-url").length).toBe(mine.muted.length);
+    expect(await auditOf(owner.teamId, "health.policy_changed")).toEqual([
+      expect.objectContaining({ actorId: admin.userId, metadata: { ruleId: "plain-http-url", from: "tell", to: "off" } }),
+    ]);
+
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "draft" })).toEqual({
+      status: "success",
+      message: "The portal drafts this check's fix after each sync.",
+    });
+    expect(await policiesOf(owner.teamId)).toEqual([{ ruleId: "plain-http-url", policy: "draft" }]);
+    expect(await call(setCheckPolicyAction, { ruleId: "plain-http-url", policy: "tell" })).toMatchObject({ status: "success" });
+    expect(await policiesOf(owner.teamId)).toEqual([]);
+    expect(await policiesOf(other.owner.teamId)).toEqual([]);
+  });
+});
+
+describe("setNewEventWebhooksAction", () => {
+  const chosenOf = (teamId: string) => prisma.team.findUniqueOrThrow({ where: { id: teamId }, select: { newEventWebhookIds: true, newEventGroupId: true } });
+
+  it("signed out: sent to sign in; a member and bad ids are refused in words; nothing is stored", async () => {
+    const owner = await createTeam();
+    await expectSignInRedirect(call(setNewEventWebhooksAction, { webhookIds: "411", groupId: "" }), "/health");
+    const member = await addMember(owner, "MEMBER");
+    await signInAs(member);
+    expect(await call(setNewEventWebhooksAction, { webhookIds: "411", groupId: "" })).toEqual({
+      status: "error",
+      message: "Only owners and admins can manage the team.",
+    });
+    await signInAs(owner);
+    for (const webhookIds of ["411; DROP", "-1", "1.5", "0", "99999999999", "1e3"]) {
+      expect(await call(setNewEventWebhooksAction, { webhookIds, groupId: "" })).toMatchObject({
+        status: "error",
+        fieldErrors: { webhookIds: "Webhook ids are whole numbers, separated by commas or spaces." },
+      });
+    }
+    expect(await call(setNewEventWebhooksAction, { webhookIds: Array.from({ length: 51 }, (_, i) => i + 1).join(","), groupId: "" })).toMatchObject({
+      fieldErrors: { webhookIds: "Pick at most 50 webhooks, or name a group." },
+    });
+    expect(await call(setNewEventWebhooksAction, { webhookIds: "", groupId: "abc" })).toMatchObject({ fieldErrors: { groupId: "A group's id is a whole number." } });
+    expect(await chosenOf(owner.teamId)).toEqual({ newEventWebhookIds: [], newEventGroupId: null });
+  });
+
+  it("an admin names webhooks and a group for their own team only, audited; empty clears them", async () => {
+    const owner = await createTeam();
+    const other = await createTeam();
+    const admin = await addMember(owner, "ADMIN");
+    await signInAs(admin);
+    expect(await call(setNewEventWebhooksAction, { webhookIds: "412, 411 411\n7", groupId: " 9 " })).toEqual({
+      status: "success",
+      message: "Saved: new events go to 3 webhooks and group #9.",
+    });
+    expect(await chosenOf(owner.teamId)).toEqual({ newEventWebhookIds: [7, 411, 412], newEventGroupId: 9 });
+    expect(await chosenOf(other.teamId)).toEqual({ newEventWebhookIds: [], newEventGroupId: null });
+    expect(await auditOf(owner.teamId, "coverage.new_event_webhooks_changed")).toEqual([
+      expect.objectContaining({ actorId: admin.userId, metadata: { before: { webhookIds: [], groupId: null }, after: { webhookIds: [7, 411, 412], groupId: 9 } } }),
+    ]);
+    expect(await call(setNewEventWebhooksAction, { webhookIds: "", groupId: "" })).toEqual({
+      status: "success",
+      message: "No webhooks named: nothing is drafted for new events.",
+    });
+    expect(await chosenOf(owner.teamId)).toEqual({ newEventWebhookIds: [], newEventGroupId: null });
   });
 });

@@ -6,6 +6,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 vi.mock("next/headers", () => import("./support/next-headers"));
 vi.mock("next/cache", () => import("./support/next-cache"));
+// The framework's `after` (the apply actions' work after the answer where no job engine runs): kept
+// to be run by the test, as Next runs it once the answer is sent.
+const afterAnswer = vi.hoisted(() => [] as (() => unknown)[]);
+vi.mock("next/server", async (importOriginal) => ({ ...(await importOriginal<object>()), after: (work: () => unknown) => void afterAnswer.push(work) }));
 
 import { draftBulkAction } from "@/lib/actions/plans/draft-bulk";
 import { draftGroupBackToAction } from "@/lib/actions/plans/draft-group-back-to";
@@ -19,6 +23,7 @@ import { draftWebhookDuplicateAction } from "@/lib/actions/plans/draft-webhook-d
 import { draftWebhookEditAction } from "@/lib/actions/plans/draft-webhook-edit";
 import { approvePlanAction } from "@/lib/actions/plans/approve-plan";
 import { applyPlanAction } from "@/lib/actions/plans/apply-plan";
+import { approveAndApplyPlanAction } from "@/lib/actions/plans/approve-and-apply-plan";
 import { cancelPlanAction } from "@/lib/actions/plans/cancel-plan";
 import { rejectPlanAction } from "@/lib/actions/plans/reject-plan";
 import { setPlanReviewAction } from "@/lib/actions/plans/set-plan-review";
@@ -44,8 +49,8 @@ import type { ActionState } from "@/lib/forms/action-state";
 import { captureOutput } from "@/tests/ems/support/capture-logs";
 import { ensureEmsTestEnv, withLogLevel } from "@/tests/ems/support/env";
 import { addMember, createTeam } from "@/tests/teams/fixtures";
-import { call, redirectOf } from "./support/call";
-import { signInAs } from "./support/request";
+import { call, expectSignInRedirect, redirectOf } from "./support/call";
+import { signedOut, signInAs } from "./support/request";
 import { startPortalSandbox, type PortalSandbox } from "./support/sandbox";
 
 const ELEVEN_MINUTES = 11 * 60 * 1000;
@@ -540,5 +545,64 @@ describe("header values stay on the server", () => {
     expect(audit).toContain("Header value");
     for (const header of [...hook.headers!, { value: secret }]) expect(audit).not.toContain(header.value);
     expectNoWrite();
+  });
+});
+
+describe("approveAndApplyPlanAction (a drafted fix, in one step)", () => {
+  /** A fix the team's check policy drafted (lib/plans/policy-fixes.ts): no author, sent for review. */
+  async function draftedFix(values: Partial<Webhook> = { name: `Fixed ${Date.now()}` }): Promise<string> {
+    const { planId } = await storeDraft(
+      owner,
+      { title: "A drafted fix" },
+      [{ operation: "webhooks.update", recordId: hook.id, before: hook, changes: values }],
+      demoAccountKey(),
+    );
+    await prisma.changePlan.update({ where: { id: planId }, data: { authorId: null, fixCheck: "plain-http-url", status: "submitted", submittedAt: new Date() } });
+    return planId;
+  }
+
+  it("signed out: sent to sign in; a member, another team, a stale session and a bad id are refused in words; nothing moves, nothing is sent", async () => {
+    const planId = await draftedFix();
+    signedOut({ path: "/plans" });
+    await expectSignInRedirect(call(approveAndApplyPlanAction, { planId }), "/plans");
+    await signedIn(member);
+    expectRefused(await call(approveAndApplyPlanAction, { planId }), "Only owners and admins can approve a plan.");
+    const stranger = await createTeam();
+    await saveCredential(stranger, { baseUrl: sandbox.baseUrl, ...DEMO_CREDENTIALS }, {}, { check: false });
+    await signedIn(stranger);
+    expectRefused(await call(approveAndApplyPlanAction, { planId }), /not in your team/);
+    await signedIn(admin);
+    for (const bad of ["1", "", "../../plans", "x".repeat(36)])
+      expectFieldError(await call(approveAndApplyPlanAction, { planId: bad }), "planId", "That plan does not exist.");
+    await signedIn(admin, { staleMs: ELEVEN_MINUTES });
+    expect(await call(approveAndApplyPlanAction, { planId })).toEqual({ status: "error", message: REAUTH_PASSWORD_MESSAGE, reauthRequired: "password" });
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "submitted", approvedById: null, appliedById: null });
+    expectNoWrite();
+  });
+
+  it("a person's plan is refused in one step, even to a reviewer", async () => {
+    const { planId } = await storeDraft(
+      member,
+      { title: "Mine" },
+      [{ operation: "webhooks.update", recordId: hook.id, before: hook, changes: { notes: "n" } }],
+      demoAccountKey(),
+    );
+    await submitPlan(member, planId);
+    await signedIn(admin);
+    expectRefused(await call(approveAndApplyPlanAction, { planId }), "Only a fix EMS Portal drafted is approved and applied in one step.");
+    expect(await statusOf(planId)).toBe("submitted");
+  });
+
+  it("an admin approves and applies in one step: approved and started by them, then applied to the EMS", async () => {
+    const name = `Fixed in one step ${Date.now()}`;
+    const planId = await draftedFix({ name });
+    await signedIn(admin);
+    expect(await call(approveAndApplyPlanAction, { planId })).toEqual({ status: "success", message: "Approved and applying. Progress shows below." });
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ approvedById: admin.userId, appliedById: admin.userId });
+    // What the action left to run after its answer (no job engine here).
+    for (const work of afterAnswer.splice(0)) await work();
+    expect(await statusOf(planId)).toBe("applied");
+    const client = (await getEmsClientForActor(admin))!;
+    expect((await client.getOne("webhooks", hook.id, { fields: [...WEBHOOK_FIELDS] })).item?.name).toBe(name);
   });
 });

@@ -28,13 +28,26 @@ describe("audit records in words", () => {
   it("has a sentence and a label in words for every action, with no key, id or camelCase", () => {
     for (const action of AUDIT_ACTIONS) {
       const sentence = say(action, {});
-      expect(sentence, action).toMatch(/^(Ada|Sign-in failed)/);
+      // A fix the team's policy drafted is the portal's own doing, after a sync: nobody acted.
+      expect(sentence, action).toMatch(action === "plan.drafted_by_policy" ? /^EMS Portal drafted a fix for the team/ : /^(Ada|Sign-in failed)/);
       expect(sentence, action).not.toContain("does not describe");
       expect(sentence, action).not.toMatch(/undefined|null|\[object|[a-z][A-Z]|_|\./);
       expect(actionLabel(action), action).not.toMatch(/[._]/);
     }
     expect(actionLabel("something.new")).toBe("Other activity");
     expect(say("something.new", { secretKey: "x" })).toBe("Ada did something this version of the portal does not describe");
+  });
+
+  it("says what a check's policy became, what new events go to, and a fix the portal drafted", () => {
+    expect(say("health.policy_changed", { ruleId: "plain-http-url", from: "tell", to: "draft" })).toMatch(
+      /^Ada set what a health check does \(“.+”\) from “Tell us” to “Draft the fix”$/,
+    );
+    expect(say("coverage.new_event_webhooks_changed", { after: { webhookIds: [411, 412], groupId: 9 } })).toBe(
+      "Ada set the webhooks every new event should have to webhooks #411, #412 and every webhook of group #9",
+    );
+    expect(say("plan.drafted_by_policy", { check: "group-without-notification-emails", title: "Add a notification address: 18 findings", findings: 18 })).toMatch(
+      /^EMS Portal drafted a fix for the team and sent it for review \(“.+”\).*, for 18 findings$/,
+    );
   });
 
   it("reads metadata defensively and uses the health rule's and triggers' names", () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { forgetOpenedAnswers, forgetOpenedAnswersOf, openedAnswer, rememberedAnswer, summaryOf } from "@/lib/ems/opened-answers";
+import { forgetOpenedAnswers, forgetOpenedAnswersOf, openedAnswer, rememberedAnswer, sharedRecords, summaryOf } from "@/lib/ems/opened-answers";
 
 const key = () => randomBytes(32).toString("base64");
 let saved: string | undefined;
@@ -109,5 +111,50 @@ describe("forgetOpenedAnswersOf: a write drops what this process opened of the c
     forgetOpenedAnswersOf(":fp:");
     const kept = scopes.map((scope, index) => rememberedAnswer(summaryOf(ciphertexts[index]), scope) !== undefined);
     expect(kept).toEqual([false, false, true]);
+  });
+});
+
+describe("sharedRecords: an opened answer's records hold each repeated short value once", () => {
+  /** The heap after full collections (V8's own gc, exposed to this test only). */
+  const heapUsed = (() => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    return () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+  })();
+
+  /** A page as the EMS sends it: many webhooks repeating their format, method, header names and owner. */
+  const pageJson = (salt: number) =>
+    JSON.stringify(
+      Array.from({ length: 20_000 }, (_, id) => ({
+        id,
+        url: `https://hooks.example.com/${salt}/${id}`,
+        format: "json",
+        method: "post",
+        trigger: ["registration", "session_attendance", "registrant_line_item"][id % 3],
+        owner: ["Grzegorz Brzęczyszczykiewicz", "Ana Lúcia Souza", "José García"][id % 3],
+        headers: [{ key: "X-Api-Key" }, { key: "Accept-Language", value: "fr-CH, de;q=0.8" }],
+      })),
+    );
+
+  it("keeps the same records (equal, frozen) in less heap than JSON.parse made them", () => {
+    const parsedJson = pageJson(1);
+    let base = heapUsed();
+    const parsed = JSON.parse(parsedJson) as unknown[];
+    const asParsed = heapUsed() - base;
+
+    const sharedJson = pageJson(2);
+    base = heapUsed();
+    const records = sharedRecords(sharedJson, JSON.parse(sharedJson) as unknown[]);
+    const asShared = heapUsed() - base;
+
+    expect(records).toEqual(JSON.parse(sharedJson));
+    expect(Object.isFrozen(records[0])).toBe(true);
+    // Seven repeated strings in each of 20,000 records: about 2.5 MB of copies that are no longer there.
+    expect(asShared).toBeLessThan(asParsed * 0.75);
+    expect(parsed).toHaveLength(20_000);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { prisma } from "@/lib/db/prisma";
-import { draftPlan } from "@/lib/plans/draft";
+import { draftPlan, draftUndoPlan } from "@/lib/plans/draft";
 import { loadPlanPage, loadPlanProgress, OPERATIONS_PER_PAGE } from "@/lib/plans/page";
 import { approvePlan, submitPlan } from "@/lib/plans/review";
 import { readSteps } from "@/lib/plans/store";
@@ -13,7 +13,8 @@ import { planTeamPerTest } from "./support/plan-team";
  * A large plan's reads stay bounded (issue 34 §2), shown by what they do not touch: approving hashes
  * the changes and never opens a before-state; the plan page opens only the steps of the page shown;
  * a plan being applied is shown (and its progress polled) without reading the account's setup,
- * which every write of the apply drops from the shared answers. A before-state that cannot be
+ * which every write of the apply drops from the shared answers; undoing a plan stopped part-way opens
+ * the steps it applied, not the rest. A before-state that cannot be
  * opened stands for one that is not opened: the code before this read every step whole.
  */
 ensureEmsTestEnv();
@@ -94,5 +95,20 @@ describe("a large plan, read a bounded part at a time", () => {
       counts: { pending: steps.length - 151, running: 1, applied: 150, failed: 0, conflict: 0, skipped: 0 },
       current: { position: 150, page: 2 },
     });
+  });
+
+  it("undoing a plan stopped part-way opens the steps it applied, not the rest", async () => {
+    await prisma.changePlan.update({ where: { id: planId }, data: { status: "cancelled", stopReason: "Cancelled by the test." } });
+    await prisma.changePlanStep.updateMany({ where: { planId, position: { lt: 30 } }, data: { state: "applied" } });
+    await prisma.changePlanStep.updateMany({ where: { planId, position: { gte: 30 } }, data: { state: "skipped" } });
+    await spoilBefore(OPERATIONS_PER_PAGE + 3);
+    await spoilChanges(OPERATIONS_PER_PAGE + 7);
+    const undo = await draftUndoPlan(team.owner, planId);
+    expect(undo).toMatchObject({ operations: 30, cannot: 0 });
+    const undone = await readSteps(undo.planId);
+    // The inverse of the applied steps, last first.
+    expect(undone.map((step) => step.operation.recordId)).toEqual(
+      (await readSteps(planId, prisma, { from: 0, to: 30 })).map((step) => step.operation.recordId).reverse(),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import type { PlanStatus } from "@/lib/generated/prisma/enums";
 import { applyUndoNow, startApply } from "@/lib/plans/apply";
+import { approveAndApplyPlan } from "@/lib/plans/approve-and-apply";
 import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
 import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
 import { approvePlan, cancelPlan, planDigest, rejectPlan, submitPlan } from "@/lib/plans/review";
@@ -60,6 +61,7 @@ const SERVER: Record<Button, (actor: Actor, planId: string) => Promise<unknown>>
   cancel: (actor, planId) => cancelPlan(actor, planId),
   replan: (actor, planId) => draftReplan(actor, planId),
   undo: (actor, planId) => draftUndoPlan(actor, planId),
+  approveAndApply: (actor, planId) => approveAndApplyPlan(actor, planId),
 };
 const BUTTONS = Object.keys(SERVER) as Button[];
 
@@ -87,8 +89,11 @@ async function undoIn(kind: UndoCase): Promise<string> {
   return undo;
 }
 
-/** A plan of two changes drafted by the member, put in the state of `kind` (its steps' states to match). */
-async function planIn(kind: Case): Promise<string> {
+/**
+ * A plan of two changes drafted by the member, put in the state of `kind` (its steps' states to
+ * match); `drafted`: made a fix the team's check policy drafted instead (no author, a check).
+ */
+async function planIn(kind: Case, drafted = false): Promise<string> {
   if (kind.startsWith("undo-")) return undoIn(kind as UndoCase);
   const { planId } = await draftPlan(team.member, {
     edits: hookIds.map((id, index) => ({ kind: "webhook.update" as const, id, values: { name: `Offered ${kind} ${index} ${Math.random()}` } })),
@@ -115,6 +120,7 @@ async function planIn(kind: Case): Promise<string> {
       ...(kind === "approved-started" || ["applying", "applied", "failed", "conflict", "cancelled"].includes(status) ? { appliedById: team.admin.userId } : {}),
       // Applying: an applier holds it now (the page offers to stop it before its next step).
       ...(status === "applying" ? { leaseId: "a-live-applier", leaseUntil: new Date(Date.now() + 60_000) } : {}),
+      ...(drafted ? { authorId: null, fixCheck: "plain-http-url" } : {}),
     },
   });
   return planId;
@@ -150,4 +156,44 @@ describe("the plan page offers exactly what the server allows", () => {
       expect(mismatches).toEqual([]);
     });
   }
+});
+
+describe("a drafted fix's page offers exactly what the server allows, “Approve and apply” included", () => {
+  for (const kind of CASES) {
+    it(`a drafted fix ${kind}: every button, for the owner, an admin and a member`, async () => {
+      const people = { owner: team.owner, admin: team.admin, member: team.member };
+      const mismatches: string[] = [];
+      for (const [name, actor] of Object.entries(people)) {
+        let planId = await planIn(kind, true);
+        const offered = (await loadPlanPage(actor, planId)).can;
+        for (const button of BUTTONS) {
+          const allowed = await serverAllows(button, actor, planId);
+          if (allowed !== offered[button])
+            mismatches.push(`${name} / ${button}: page ${offered[button] ? "offers" : "hides"} it, server ${allowed ? "allows" : "refuses"}`);
+          if (allowed) planId = await planIn(kind, true);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
+  }
+
+  it("a reviewer's one step leaves the plan approved by them and started by them; a member's is refused and changes nothing", async () => {
+    const planId = await planIn("submitted", true);
+    await expect(approveAndApplyPlan(team.member, planId)).rejects.toMatchObject({ code: "forbidden" });
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({ status: "submitted", approvedById: null, appliedById: null });
+    await approveAndApplyPlan(team.admin, planId);
+    expect(await prisma.changePlan.findUniqueOrThrow({ where: { id: planId } })).toMatchObject({
+      status: "approved",
+      approvedById: team.admin.userId,
+      appliedById: team.admin.userId,
+    });
+    const audited = await prisma.auditLog.findMany({ where: { target: planId }, orderBy: { createdAt: "asc" }, select: { action: true } });
+    expect(audited.map((record) => record.action)).toEqual(["plan.drafted", "plan.approved", "plan.apply_started"]);
+  });
+
+  it("a person's plan is never approved and applied in one step, even by a reviewer", async () => {
+    const planId = await planIn("submitted");
+    expect((await loadPlanPage(team.admin, planId)).can.approveAndApply).toBe(false);
+    await expect(approveAndApplyPlan(team.admin, planId)).rejects.toMatchObject({ message: "Only a fix EMS Portal drafted is approved and applied in one step." });
+  });
 });

@@ -90,7 +90,7 @@ export default async function CoveragePage(props: PageProps<"/coverage">) {
           <h1 className="text-2xl font-semibold text-slate-900">Coverage</h1>
           <p className="text-sm text-slate-600">Which webhooks fire for each event, and what is missing.</p>
         </div>
-        {setup.kind === "ok" ? <SetupStatus setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} /> : null}
+        {setup.kind === "ok" ? <SetupStatus setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} updating={setup.updating} /> : null}
       </div>
       {state.notices.map((notice) => (
         <p key={notice} role="status" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
@@ -151,7 +151,7 @@ async function CoverageBody({
   const openPanel = openRow && panel ? await panel : null;
   return (
     <>
-      <SetupFreshness setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} />
+      <SetupFreshness setup={setup.setup} freshness={setup.freshness} budget={setup.budget} returnTo={returnTo} status={false} updating={setup.updating} />
       <RequiredTriggers required={required} canEdit={actorCanEdit} />
       <CoverageOptions state={state} />
       <p className="text-sm text-slate-700" data-testid="coverage-summary">

@@ -52,7 +52,13 @@ function MutesList({ report, canMute }: { report: HealthView; canMute: boolean }
                   {mute.findingKey === WHOLE_RULE ? ` · hides ${hiddenBy.get(mute.id) ?? 0} now` : ""}
                 </p>
               </div>
-              {canMute ? <UnmuteButton muteId={mute.id} /> : null}
+              {mute.fromPolicy ? (
+                <Link href="/settings#check-policies" prefetch={false} className="text-sm whitespace-nowrap text-brand-700 hover:underline">
+                  Change in Settings
+                </Link>
+              ) : canMute ? (
+                <UnmuteButton muteId={mute.id} />
+              ) : null}
             </li>
           );
         })}
@@ -91,7 +97,7 @@ function HealthBody({ report, filters, canMute, badgeShown }: { report: HealthVi
   return (
     <>
       <HealthBadgeSync shown={badgeShown} errors={report.counts.errors} />
-      <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} />
+      <SetupFreshness setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} status={false} updating={report.updating} />
       <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm" data-testid="health-counts">
         <span className="font-medium text-red-800" data-testid="health-error-count">
           {plural(report.counts.errors, "error")}
@@ -176,7 +182,7 @@ export default async function HealthPage(props: PageProps<"/health">) {
             <a href="/api/health-findings" className={buttonClasses("secondary", { size: "sm" })} download data-testid="health-export">
               Export CSV
             </a>
-            <SetupStatus setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} />
+            <SetupStatus setup={report.setup} freshness={report.freshness} budget={report.budget} returnTo={healthHref(filters)} updating={report.updating} />
           </div>
         ) : null}
       </div>

@@ -152,6 +152,12 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
       </header>
       {drift.findings.length > 0 || plan.status === PlanStatus.applied ? <DriftSection drift={drift} canAccept={canManageTeam(actor.role)} showPlan={false} /> : null}
 
+      {plan.draftedFor ? (
+        <Notice tone="info" title="A drafted fix" testId="plan-drafted-fix">
+          The team&apos;s policy for “{plan.draftedFor}” drafts its fix after each sync: this plan covers every new finding of that check. Nothing is sent until an owner
+          or admin approves and applies it; a newer finding replaces it with a new draft while it waits.
+        </Notice>
+      ) : null}
       {plan.status === PlanStatus.rejected ? (
         <Notice tone="error" title={`Rejected by ${plan.rejectedBy ?? "an owner or admin"}`}>
           {plan.rejectReason}

@@ -8,9 +8,10 @@ import { Notice } from "@/components/ui/notice";
 import { requireActor } from "@/lib/auth/session";
 import { loadHealthReport } from "@/lib/health/report";
 import { LARGE_PLAN_OPERATIONS } from "@/lib/plans/cost";
-import { fixFor } from "@/lib/plans/fixes";
+import { ALL_FINDINGS, fixAll, fixFor } from "@/lib/plans/fixes";
+import { ruleById } from "@/lib/health/rules";
 import { accountGroups } from "@/lib/plans/forms";
-import { loadSelection, parseNewPlanParams } from "@/lib/plans/selection";
+import { loadSelection, parseNewPlanParams, type Selection } from "@/lib/plans/selection";
 import { fromAnotherSite } from "@/lib/security/fetch-metadata";
 import { plural } from "@/lib/text/plural";
 
@@ -33,14 +34,16 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
   let ids: number[] | null = null;
   let defaults: BulkDefaults = {};
   let fixMessage: string | null = null;
+  let fixed: Selection | null = null;
 
   if (request.fix) {
     const { ruleId, key } = request.fix;
     const report = await loadHealthReport(actor);
     if (report.kind !== "ok") return <StateMessage failure={report} retryHref="/health" />;
-    const finding = report.active.find((candidate) => candidate.ruleId === ruleId && candidate.key === key);
-    const fix = finding ? fixFor(finding, actor.email) : null;
-    if (!finding || !fix) {
+    const all = key === ALL_FINDINGS ? fixAll(report.active, ruleId, actor.email) : null;
+    const finding = all ? null : report.active.find((candidate) => candidate.ruleId === ruleId && candidate.key === key);
+    const fix = all ?? (finding ? fixFor(finding, actor.email) : null);
+    if (!fix) {
       return (
         <Notice tone="warning" title="Nothing to fix" testId="fix-gone">
           That finding is not in the current health check (fixed already, muted, or never there), or its check has no mechanical fix.{" "}
@@ -52,7 +55,10 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
     }
     resource = fix.resource;
     ids = fix.ids;
-    fixMessage = finding.message;
+    fixMessage = all ? `every finding of “${ruleById(ruleId)?.title ?? ruleId}” (${plural(all.findings, "finding")}).` : finding!.message;
+    // "Fix all": up to thousands of records, named by the findings (a listing of ids asks for 100 at most).
+    if (all)
+      fixed = { kind: "ok", resource, records: fix.ids.map((id) => ({ id, name: all.names.get(id) ?? `#${id}` })), total: fix.ids.length, truncated: false, notices: [] };
     const edit = fix.edit;
     defaults = {
       edit: edit.kind,
@@ -62,7 +68,7 @@ export default async function NewPlanPage(props: PageProps<"/plans/new">) {
     };
   }
 
-  const selection = await loadSelection(actor, resource, ids ? new URLSearchParams({ ids: ids.join(",") }) : request.options);
+  const selection = fixed ?? (await loadSelection(actor, resource, ids ? new URLSearchParams({ ids: ids.join(",") }) : request.options));
   const groups = resource === "webhooks" ? await accountGroups(actor) : [];
   const noun = resource === "webhooks" ? "webhook" : "webhook group";
   return (

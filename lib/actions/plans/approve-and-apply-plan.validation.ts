@@ -1,0 +1,4 @@
+import { planIdSchema } from "./plan-fields.validation";
+
+/** The drafted fix the action is for. */
+export const approveAndApplyPlanSchema = planIdSchema;
