@@ -17,7 +17,17 @@ import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { plural } from "@/lib/text/plural";
 
-type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; applyUndo: boolean; cancel: boolean; undo: boolean; replan: boolean; approveAndApply: boolean };
+type Can = {
+  submit: boolean;
+  approve: boolean;
+  reject: boolean;
+  apply: boolean;
+  applyUndo: boolean;
+  cancel: boolean;
+  undo: boolean;
+  replan: boolean;
+  approveAndApply: boolean;
+};
 
 function ActionButton({
   planId,
