@@ -50,7 +50,7 @@ test.describe("navigation", () => {
     const nav = page.getByRole("navigation", { name: "Main" });
     await expect(nav).toBeVisible();
     for (const group of ["Work", "Oversight", "Settings"]) await expect(nav.getByRole("list", { name: group })).toBeVisible();
-    await expect(nav.getByRole("list", { name: "Work" }).getByRole("link")).toHaveText(["Webhooks", "Webhook groups", "Events", "Plans"]);
+    await expect(nav.getByRole("list", { name: "Work" }).getByRole("link")).toHaveText(["Inbox", "Webhooks", "Webhook groups", "Events", "Plans"]);
     await expect(nav.getByRole("link", { name: /^Health/ })).toHaveAttribute("aria-current", "page");
     await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
     await expect(page.getByTestId("nav-menu-open")).toBeHidden();

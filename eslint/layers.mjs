@@ -41,6 +41,7 @@ export const LAYERS = [
       "retention",
       "webhooks",
       "plans",
+      "inbox",
     ],
     files: [],
   },
@@ -59,7 +60,8 @@ export const FEATURE_USES = {
   teams: ["credentials"],
   credentials: ["history"],
   retention: ["auth"],
-  plans: ["health", "coverage", "history", "alerts", "listing"],
+  plans: ["health", "coverage", "history", "alerts", "listing", "inbox"],
+  inbox: ["alerts"],
 };
 
 const pathsOf = (layer) => [...layer.folders.map((folder) => `./lib/${folder}`), ...layer.files.map((file) => `./lib/${file}.ts`)];

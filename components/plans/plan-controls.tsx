@@ -3,6 +3,7 @@
 import { draftReplanAction } from "@/lib/actions/plans/draft-replan";
 import { draftUndoAction } from "@/lib/actions/plans/draft-undo";
 import { applyPlanAction } from "@/lib/actions/plans/apply-plan";
+import { applyUndoAction } from "@/lib/actions/plans/apply-undo";
 import { approvePlanAction } from "@/lib/actions/plans/approve-plan";
 import { approveAndApplyPlanAction } from "@/lib/actions/plans/approve-and-apply-plan";
 import { cancelPlanAction } from "@/lib/actions/plans/cancel-plan";
@@ -16,7 +17,17 @@ import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
 import { plural } from "@/lib/text/plural";
 
-type Can = { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean; approveAndApply: boolean };
+type Can = {
+  submit: boolean;
+  approve: boolean;
+  reject: boolean;
+  apply: boolean;
+  applyUndo: boolean;
+  cancel: boolean;
+  undo: boolean;
+  replan: boolean;
+  approveAndApply: boolean;
+};
 
 function ActionButton({
   planId,
@@ -60,6 +71,26 @@ function ApplyButton({ planId, operations, credits, duration }: { planId: string
         testId="plan-apply"
       />
       <FormMessage state={state} testId="plan-apply" />
+    </form>
+  );
+}
+
+/** An undo of a plan applied in the last 24 hours, applied at once by an owner or admin (no second approval). */
+function ApplyUndoButton({ planId, operations }: { planId: string; operations: number }) {
+  const { state, pending, formProps } = useActionForm(applyUndoAction);
+  return (
+    <form {...formProps} className="contents">
+      <input type="hidden" name="planId" value={planId} />
+      <ConfirmSubmit
+        trigger={pending ? "Starting…" : "Apply undo now"}
+        title="Apply this undo without a second approval?"
+        description={`It puts back ${plural(operations, "change")} of a plan applied in the last 24 hours, as the records were before it. It is recorded in the audit log and every owner is told.`}
+        confirmLabel="Undo now"
+        pending={pending}
+        triggerClassName={buttonClasses("primary", { size: "sm" })}
+        testId="plan-apply-undo"
+      />
+      <FormMessage state={state} testId="plan-apply-undo" />
     </form>
   );
 }
@@ -134,6 +165,7 @@ export function PlanControls({ planId, can, operations, credits, duration }: { p
           />
         ) : null}
         {can.apply ? <ApplyButton planId={planId} operations={operations} credits={credits} duration={duration} /> : null}
+        {can.applyUndo ? <ApplyUndoButton planId={planId} operations={operations} /> : null}
         {can.replan ? <ActionButton planId={planId} action={draftReplanAction} label="Plan the rest again" pendingLabel="Drafting…" testId="plan-replan" /> : null}
         {can.undo ? <ActionButton planId={planId} action={draftUndoAction} label="Undo this plan…" pendingLabel="Drafting…" testId="plan-undo" /> : null}
         {can.cancel ? (

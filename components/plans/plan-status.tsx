@@ -1,7 +1,7 @@
-import type { PlanStatus } from "@/lib/plans/lifecycle";
+import type { PlanShownStatus } from "@/lib/plans/lifecycle";
 import type { StepState } from "@/lib/plans/steps";
 
-const PLAN_STATUS: Record<PlanStatus, { label: string; tone: string }> = {
+const PLAN_STATUS: Record<PlanShownStatus, { label: string; tone: string }> = {
   draft: { label: "Draft", tone: "bg-slate-100 text-slate-700 ring-slate-200" },
   submitted: { label: "Waiting for review", tone: "bg-amber-50 text-amber-900 ring-amber-200" },
   approved: { label: "Approved", tone: "bg-sky-50 text-sky-800 ring-sky-200" },
@@ -11,6 +11,7 @@ const PLAN_STATUS: Record<PlanStatus, { label: string; tone: string }> = {
   failed: { label: "Stopped: a step failed", tone: "bg-red-50 text-red-800 ring-red-200" },
   conflict: { label: "Stopped: conflict", tone: "bg-amber-50 text-amber-900 ring-amber-200" },
   cancelled: { label: "Cancelled", tone: "bg-slate-100 text-slate-600 ring-slate-200" },
+  undone: { label: "Undone", tone: "bg-violet-50 text-violet-800 ring-violet-200" },
 };
 
 const STEP_STATE: Record<StepState, { label: string; tone: string }> = {
@@ -24,7 +25,7 @@ const STEP_STATE: Record<StepState, { label: string; tone: string }> = {
 
 const PILL = "inline-flex shrink-0 items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
 
-export function PlanStatusPill({ status }: { status: PlanStatus }) {
+export function PlanStatusPill({ status }: { status: PlanShownStatus }) {
   const { label, tone } = PLAN_STATUS[status] ?? PLAN_STATUS.draft;
   return (
     <span className={`${PILL} ${tone}`} data-testid="plan-status">
@@ -42,4 +43,4 @@ export function StepStatePill({ state }: { state: StepState }) {
   );
 }
 
-export const planStatusLabel = (status: PlanStatus) => (PLAN_STATUS[status] ?? PLAN_STATUS.draft).label;
+export const planStatusLabel = (status: PlanShownStatus) => (PLAN_STATUS[status] ?? PLAN_STATUS.draft).label;

@@ -50,12 +50,29 @@ export function reviewBadge(plansToReview: number | undefined): NavItem["badge"]
   return { text: String(plansToReview), title: `${plansToReview} ${pluralWord(plansToReview, "plan waits", "plans wait")} for your review`, tone: "warning" };
 }
 
-/** The navigation of a person with this role, these Health counts and these plans to review. */
-export function navGroups({ role, healthCounts, plansToReview }: { role: TeamRole; healthCounts?: HealthCounts | null; plansToReview?: number }): NavGroup[] {
+/** The person's unread inbox items (lib/inbox); nothing when none. */
+export function inboxBadge(unread: number | undefined): NavItem["badge"] {
+  if (!unread) return undefined;
+  return { text: unread > 99 ? "99+" : String(unread), title: `${plural(unread, "unread item")} in your inbox`, tone: "warning" };
+}
+
+/** The navigation of a person with this role, these Health counts, plans to review and unread inbox items. */
+export function navGroups({
+  role,
+  healthCounts,
+  plansToReview,
+  inboxUnread,
+}: {
+  role: TeamRole;
+  healthCounts?: HealthCounts | null;
+  plansToReview?: number;
+  inboxUnread?: number;
+}): NavGroup[] {
   return [
     {
       label: "Work",
       items: [
+        { href: "/inbox", label: "Inbox", badge: inboxBadge(inboxUnread) },
         { href: "/webhooks", label: "Webhooks" },
         { href: "/webhook-groups", label: "Webhook groups" },
         { href: "/events", label: "Events" },

@@ -16,6 +16,8 @@ export function NavSheet({ groups, teamName }: { groups: NavGroup[]; teamName: s
   const [open, setOpen] = useState(false);
   const dialog = useModalDialog(open);
   const pathname = usePathname();
+  // On a phone the inbox's count stays in sight on the button that opens the navigation.
+  const inbox = groups.flatMap((group) => group.items).find((item) => item.href === "/inbox")?.badge;
 
   // A navigation (a link in the sheet, Back, the palette) closes it.
   const [shownFor, setShownFor] = useState(pathname);
@@ -36,6 +38,12 @@ export function NavSheet({ groups, teamName }: { groups: NavGroup[]; teamName: s
       >
         <Menu aria-hidden className="size-4" />
         Menu
+        {inbox ? (
+          <span className="rounded-full bg-amber-400 px-1.5 py-0.5 text-xs font-semibold text-amber-950" data-testid="nav-menu-inbox">
+            {inbox.text}
+            <span className="sr-only"> ({inbox.title})</span>
+          </span>
+        ) : null}
       </button>
       <dialog
         ref={dialog}

@@ -32,13 +32,15 @@ export const PLANS_LARGE_ACCOUNT = { key: "plans_large", secret: "plans-secret-l
 export const PLANS_PROGRESS_ACCOUNT = { key: "plans_progress", secret: "plans-secret-progress", groups: 12, events: 6, seed: 47 };
 /** An account whose applied plan a person changes back in the EMS (e2e/drift.spec.ts, issue 37 §3). */
 export const PLANS_DRIFT_ACCOUNT = { key: "plans_drift", secret: "plans-secret-drift", groups: 12, events: 6, seed: 48 };
+/** An account of its own for the inbox's spec (e2e/inbox.spec.ts): a plan applied and undone. */
+export const PLANS_INBOX_ACCOUNT = { key: "plans_inbox", secret: "plans-secret-inbox", groups: 12, events: 6, seed: 49 };
 /**
  * The account of e2e/fixes.spec.ts: a drafted fix of its own is applied to it. Large enough that a
  * live event misses a trigger one webhook could serve (the spec finds which from its data).
  */
 export const PLANS_FIXES_ACCOUNT = { key: "plans_fixes", secret: "plans-secret-fixes", groups: 24, events: 12, seed: 62 };
 /** Every account the plans sandbox serves. */
-export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT, PLANS_DRIFT_ACCOUNT, PLANS_FIXES_ACCOUNT];
+export const PLANS_SANDBOX_ACCOUNTS = [...PLANS_ACCOUNTS, PLANS_LARGE_ACCOUNT, PLANS_PROGRESS_ACCOUNT, PLANS_DRIFT_ACCOUNT, PLANS_FIXES_ACCOUNT, PLANS_INBOX_ACCOUNT];
 
 /** Signed-in browser states made once by e2e/roles.setup.ts and reused by the specs. */
 export const ROLE_STATE = {

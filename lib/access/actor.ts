@@ -42,6 +42,11 @@ export interface Actor {
    * members): the navigation's count, read in the same statement.
    */
   plansToReview?: number;
+  /**
+   * Unread items of this person's inbox (lib/inbox): the navigation's count, read in the same
+   * statement by the (userId, teamId, readAt) index.
+   */
+  inboxUnread?: number;
 }
 
 export interface HealthCounts {

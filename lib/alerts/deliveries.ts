@@ -120,6 +120,38 @@ export async function queueAlerts(input: QueueAlertsInput, { signal }: { signal?
     for (const email of await emailRecipients(tracker, input.kind)) destinations.push({ channel: "email", recipient: email });
   }
   if (tracker.slackUrlCiphertext) destinations.push({ channel: "slack", recipient: SLACK_RECIPIENT });
+  return queueTo(tracker, destinations, input, signal);
+}
+
+export interface QueueMessageInput extends Omit<QueueAlertsInput, "kind"> {
+  /** The addresses of the people who asked for it by email (sent only when SMTP_URL is set). */
+  emails: readonly string[];
+  /** Also to the team's Slack (the tracker's URL), when it has one. */
+  slack: boolean;
+}
+
+/**
+ * Queues one message to the people named and, if asked, the team's Slack, with the same rows,
+ * retries and once-only guarantee as a sync's alerts (`syncId` names the occasion: the same one
+ * queues nothing again). The inbox (lib/inbox) uses it for the kinds each person chose.
+ */
+export async function queueMessage(input: QueueMessageInput, { signal }: { signal?: AbortSignal } = {}): Promise<number> {
+  assertAbsoluteLink(input.link);
+  const tracker = await prisma.changeTracker.findUnique({ where: { id: input.trackerId }, select: { id: true, teamId: true, slackUrlCiphertext: true } });
+  if (!tracker || tracker.teamId !== input.teamId) throw new Error(`queueMessage: no tracker ${input.trackerId} in team ${input.teamId}`);
+  const destinations: { channel: AlertChannel; recipient: string }[] = [];
+  if (mailEnv().SMTP_URL) for (const email of new Set(input.emails)) destinations.push({ channel: "email", recipient: email });
+  if (input.slack && tracker.slackUrlCiphertext) destinations.push({ channel: "slack", recipient: SLACK_RECIPIENT });
+  return queueTo(tracker, destinations, input, signal);
+}
+
+/** The deliveries' rows (none twice for one occasion and destination), then a first attempt at once. */
+async function queueTo(
+  tracker: { id: string; teamId: string },
+  destinations: readonly { channel: AlertChannel; recipient: string }[],
+  input: Pick<QueueAlertsInput, "syncId" | "subject" | "lines" | "link">,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   if (destinations.length === 0) return 0;
 
   const subject = alertSubject(input.subject);

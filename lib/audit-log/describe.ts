@@ -74,6 +74,8 @@ const LABELS: Record<AuditAction, string> = {
   "plan.drift_accepted": "Accepted a drift from an applied plan",
   "plan.apply_stopped": "A change plan stopped",
   "plan.review_setting_changed": "Changed the plan review setting",
+  "plan.undo_applied_without_review": "Applied an undo without review",
+  "inbox.preferences_changed": "Changed where their inbox reaches them",
 };
 
 /** How a re-authentication was made, in words (`auth.reauthenticated`'s `with`). */
@@ -138,6 +140,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
       "history.synced_now",
       "alerts.slack_url_set",
       "alerts.slack_url_cleared",
+      "inbox.preferences_changed",
     ],
   },
   {
@@ -155,6 +158,7 @@ export const AUDIT_ACTION_GROUPS: readonly AuditActionGroup[] = [
       "plan.apply_stopped",
       "plan.review_setting_changed",
       "plan.drift_accepted",
+      "plan.undo_applied_without_review",
     ],
   },
 ];
@@ -460,6 +464,13 @@ export function describeAuditRecord(input: DescribeInput): SentencePart[] {
           : m.required === false
             ? " let owners and admins approve their own change plans"
             : " reset the plan review setting to the default",
+      );
+    case "plan.undo_applied_without_review":
+      return fromActor(" applied an undo without a second approval", planWords(m), " (it puts back a plan applied in the last 24 hours)");
+    case "inbox.preferences_changed":
+      return fromActor(
+        " chose where their inbox reaches them",
+        typeof m.byEmail === "number" && typeof m.bySlack === "number" ? `: ${plural(m.byEmail, "kind")} by email, ${plural(m.bySlack, "kind")} in Slack` : "",
       );
     default:
       return fromActor(" did something this version of the portal does not describe");

@@ -55,7 +55,9 @@ export type AuditAction =
   | "plan.applied"
   | "plan.apply_stopped"
   | "plan.review_setting_changed"
-  | "plan.drift_accepted";
+  | "plan.drift_accepted"
+  | "plan.undo_applied_without_review"
+  | "inbox.preferences_changed";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -97,7 +97,9 @@ export async function actorForSession(claims: SessionClaims): Promise<Actor | nu
                WHERE p."teamId" = m."teamId" AND p."status" = 'submitted' AND p."authorId" IS DISTINCT FROM u."id")
            ELSE 0 END AS "plansToReview",
            c."id" AS "credentialId", c."baseUrl" AS "credentialBaseUrl", c."keyCiphertext" AS "credentialKeyCiphertext",
-           c."secretCiphertext" AS "credentialSecretCiphertext", c."fingerprint" AS "credentialFingerprint"
+           c."secretCiphertext" AS "credentialSecretCiphertext", c."fingerprint" AS "credentialFingerprint",
+           (SELECT count(*)::int FROM "InboxItem" AS i
+             WHERE i."userId" = u."id" AND i."teamId" = m."teamId" AND i."readAt" IS NULL) AS "inboxUnread"
     FROM "moment", "UserSession" AS s
     JOIN "User" AS u ON u."id" = s."userId"
     JOIN "Membership" AS m ON m."userId" = u."id"

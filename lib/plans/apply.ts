@@ -23,6 +23,7 @@ import { auditByActor } from "@/lib/audit/log";
 import { plansEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
+import { announcePlanMove } from "./announce";
 import { planDigest } from "./review";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
 import { credentialForPlan, PlanNotApprovedError, planFor } from "./plan-access";
@@ -428,6 +429,42 @@ export async function startApply(actor: Actor, planId: string, context: RequestC
   });
   const plan = await prisma.changePlan.findUniqueOrThrow({ where: { id: planId }, select: { title: true, _count: { select: { steps: true } } } });
   await auditByActor(actor, { action: "plan.apply_started", target: planId, ip: context.ip, metadata: { title: plan.title, operations: plan._count.steps } });
+}
+
+/**
+ * Applies the portal's undo of a plan applied in the last FAST_UNDO_HOURS without a second approval
+ * (lib/plans/lifecycle.ts "applyUndo": owners and admins, a recent password, their credential for
+ * the plan's account). The undo is approved by this person, of its content as it is now (the digest,
+ * as any approval), and started in the same conditional UPDATE, from the states the table starts the
+ * move from: two people pressing at once start it once. Audited as an undo without review, and every
+ * owner is told (lib/plans/announce.ts). The steps run as any started plan's (lib/plans/run.ts).
+ */
+export async function applyUndoNow(actor: Actor, planId: string, context: RequestContext = {}): Promise<void> {
+  const plan = await planFor("applyUndo", actor, planId, { title: true, revertsPlanId: true, _count: { select: { steps: true } } });
+  const digest = await planDigest(planId);
+  const now = new Date();
+  const started = await prisma.changePlan.updateMany({
+    where: { id: planId, teamId: actor.teamId, status: { in: [...PLAN_TRANSITIONS.applyUndo.from] }, revertsPlanId: plan.revertsPlanId },
+    data: {
+      status: PlanStatus.approved,
+      submittedAt: plan.submittedAt ?? now,
+      approvedById: actor.userId,
+      approvedByEmail: actor.email,
+      approvedAt: now,
+      approvedDigest: digest,
+      appliedById: actor.userId,
+      stopReason: null,
+      cancelRequestedAt: null,
+    },
+  });
+  if (started.count !== 1) throw new PlanNotApprovedError("This undo is being applied already, or it is no longer waiting.");
+  await auditByActor(actor, {
+    action: "plan.undo_applied_without_review",
+    target: planId,
+    ip: context.ip,
+    metadata: { title: plan.title, operations: plan._count.steps, reverts: plan.revertsPlanId },
+  });
+  await announcePlanMove("undo_without_review", planId, actor);
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { notifyDrift } from "@/lib/inbox/feed";
 import type { EmsHeader } from "@/lib/ems";
 import { prisma } from "@/lib/db/prisma";
 import { fingerprintSecret } from "@/lib/env";
@@ -7,6 +8,7 @@ import { headerHasher, historyHeaderPairs, historyValue, stableJson, type Header
 import { PlanStatus } from "./lifecycle";
 import { resourceOf, verbOf } from "./operations";
 import { openChanges } from "./steps";
+import { driftSentence } from "./drift-words";
 
 /**
  * Drift from applied plans (issue 37 §3): after a history sync, the records it saw change are
@@ -293,5 +295,24 @@ export async function findDriftAfterSyncs(syncIds: readonly string[]): Promise<N
       log.error({ event: "plans.drift_check_failed", syncId, err: error }, "drift from applied plans could not be checked after a sync");
     }
   }
+  for (const finding of found) await tellOfDrift(finding);
   return found;
+}
+
+/**
+ * "Drift on what you applied" in the inbox of the plan's applier and author (lib/inbox/feed.ts
+ * `notifyDrift`): once per finding and opening (a finding that resolved and drifted again is news
+ * again; the same one seen by a second sync is not). A failure to tell is logged: the finding stays.
+ */
+async function tellOfDrift(finding: NewDriftFinding): Promise<void> {
+  try {
+    await notifyDrift({
+      teamId: finding.teamId,
+      planId: finding.planId,
+      findingKey: `${finding.id}:${finding.changedAt?.toISOString() ?? "unknown"}`,
+      detail: driftSentence(finding),
+    });
+  } catch (error) {
+    log.error({ event: "inbox.drift_notice_failed", planId: finding.planId, err: error }, "a drift finding could not be put in the inbox");
+  }
 }

@@ -14,8 +14,11 @@ import { PlanStatus } from "@/lib/generated/prisma/enums";
 export { PlanStatus };
 export const PLAN_STATUSES = Object.values(PlanStatus);
 
-/** What a person can do to a plan. `stop` is cancelling a plan being applied. */
-export type PlanMove = "submit" | "approve" | "reject" | "apply" | "cancel" | "stop" | "replan" | "undo";
+/**
+ * What a person can do to a plan. `stop` is cancelling a plan being applied; `applyUndo` is applying
+ * an undo of a plan applied within FAST_UNDO_HOURS without a second approval (issue 37 §4).
+ */
+export type PlanMove = "submit" | "approve" | "reject" | "apply" | "applyUndo" | "cancel" | "stop" | "replan" | "undo";
 
 export interface PlanTransition {
   /** The states the move starts from: also the `WHERE status IN (...)` of its conditional UPDATE. */
@@ -36,17 +39,27 @@ const { draft, submitted, approved, rejected, applying, applied, failed, conflic
  * again: the conflicting step's record moved since the plan was made, so the same step would stop
  * again; "Plan the rest again" (replan) drafts what is left against the record as it is now, for a
  * fresh review.
+ *
+ * applyUndo: an undo the portal drafted (lib/plans/undo.ts; an edited one is a new plan that undoes
+ * nothing) of a plan applied within the last FAST_UNDO_HOURS restores a state the team had a day
+ * ago at most, so in an incident any owner or admin applies it at once, with a recent password,
+ * without waiting for a second person (audited as such, and every owner is told: lib/plans/announce.ts).
+ * An undo of an older plan is reviewed like any plan.
  */
 export const PLAN_TRANSITIONS = {
   submit: { from: [draft], to: submitted, who: { permission: "approvePlans", author: true }, reauth: "none" },
   approve: { from: [submitted], to: approved, who: { permission: "approvePlans", author: false }, reauth: "password" },
   reject: { from: [submitted, approved], to: rejected, who: { permission: "approvePlans", author: false }, reauth: "password" },
   apply: { from: [approved, failed], to: applying, who: { permission: "applyPlans", author: false }, reauth: "password" },
+  applyUndo: { from: [draft, submitted], to: applying, who: { permission: "applyPlans", author: false }, reauth: "password" },
   cancel: { from: [draft, submitted, approved, rejected], to: cancelled, who: { permission: "approvePlans", author: true }, reauth: "password" },
   stop: { from: [applying], to: cancelled, who: { permission: "applyPlans", author: false }, reauth: "password" },
   replan: { from: [conflict, failed], to: null, who: { permission: null, author: true }, reauth: "none" },
   undo: { from: [applied, failed, conflict, cancelled], to: null, who: { permission: null, author: true }, reauth: "none" },
 } as const satisfies Record<PlanMove, PlanTransition>;
+
+/** How recent an applied plan is for its undo to be applied without review (applyUndo). */
+export const FAST_UNDO_HOURS = 24;
 
 /** Not applied yet (nothing sent): the plan page shows the impact, and reads the setup for it. */
 export const BEFORE_APPLY: readonly PlanStatus[] = [draft, submitted, approved];
@@ -55,6 +68,15 @@ export const AWAITING_APPROVAL: readonly PlanStatus[] = [draft, submitted];
 
 export const isBeforeApply = (status: PlanStatus) => BEFORE_APPLY.includes(status);
 export const isAwaitingApproval = (status: PlanStatus) => AWAITING_APPROVAL.includes(status);
+
+/**
+ * What a plan reads as on its page and in the list: its status, except that a plan whose undo has
+ * been applied reads "Undone" (issue 37 §4), not the "Applied" it once was.
+ */
+export type PlanShownStatus = PlanStatus | "undone";
+export function shownStatus(status: PlanStatus, undoApplied: boolean): PlanShownStatus {
+  return undoApplied ? "undone" : status;
+}
 
 /**
  * Where a plan is as its page tells it: under review (nothing started: the impact is shown), under
@@ -84,6 +106,11 @@ export interface PlanFacts {
   appliedSteps: number;
   /** A plan that undoes this one exists (not cancelled). */
   undone: boolean;
+  /**
+   * This plan is the portal's undo of a plan applied (or stopped part-way) within FAST_UNDO_HOURS,
+   * so it may be applied without review (applyUndo).
+   */
+  undoesRecentPlan: boolean;
   /** The team's plans need a second person's approval (lib/plans/review.ts `reviewRequired`). */
   reviewRequired: boolean;
   /** The actor became an owner or admin through the author after the plan was sent for review. */
@@ -123,6 +150,7 @@ const WHO_MESSAGES: Record<PlanMove, string> = {
   approve: "Only owners and admins can approve a plan.",
   reject: "Only owners and admins can reject a plan.",
   apply: "Only owners and admins can apply a plan.",
+  applyUndo: "Only owners and admins can apply an undo without review.",
   cancel: "Only its author, an owner or an admin can cancel this plan.",
   stop: "Only owners and admins can stop a plan being applied.",
   replan: "Only members of the team can plan it again.",
@@ -142,6 +170,10 @@ function stateMessage(move: PlanMove, plan: PlanFacts): string {
       if (plan.status === conflict) return "A record changed since this plan was made: plan the rest again to review what is left against the records as they are now.";
       if (plan.status === applying || plan.started) return "This plan is being applied already, or it is no longer approved.";
       return "Only an approved plan can be applied.";
+    case "applyUndo":
+      if (!plan.undoesRecentPlan)
+        return `Only an undo of a plan applied in the last ${FAST_UNDO_HOURS} hours is applied without review; this one goes through the normal review.`;
+      return "This undo is approved, being applied or closed already: it is not applied without review again.";
     case "cancel":
     case "stop":
       return "This plan is not waiting or being applied: there is nothing to cancel.";
@@ -163,12 +195,13 @@ export function decide(move: PlanMove, actor: PlanActor, plan: PlanFacts): PlanD
   // What a reviewer sees (names, the impact) and what an applier sends go through their own
   // credential: one of another account describes and writes that account's records.
   if (move === "approve" && plan.credential !== "plan-account") return refuse("account", OTHER_ACCOUNT_MESSAGE);
-  if (move === "apply" || move === "replan" || move === "undo") {
+  if (move === "apply" || move === "applyUndo" || move === "replan" || move === "undo") {
     if (plan.credential === "none") return refuse("no-credential", NO_CREDENTIAL_MESSAGE);
     if (plan.credential === "other-account") return refuse("account", "Your API credentials are for another EMS account than this plan's.");
   }
   if (!inState(move, plan.status)) return refuse("state", stateMessage(move, plan));
   if (move === "apply" && plan.status === approved && plan.started) return refuse("state", stateMessage(move, plan));
+  if (move === "applyUndo" && !plan.undoesRecentPlan) return refuse("state", stateMessage(move, plan));
   if (move === "stop" && plan.cancelRequested) return refuse("state", "This plan is stopping already: it stops before its next step.");
   if (move === "undo" && (plan.appliedSteps === 0 || plan.undone)) return refuse("state", stateMessage(move, plan));
   return ALLOWED;

@@ -10,7 +10,7 @@ import type { RuleContext } from "@/lib/health/rules";
 import { costOfCredits, creditsOf, type PlanCost } from "./cost";
 import { describeOperation, type OperationDiff } from "./diff";
 import { planImpact, type PlanImpact } from "./impact";
-import { BEFORE_APPLY, decideApproveAndApply, isBeforeApply, PlanStatus, permissionsFor, type PlanMove } from "./lifecycle";
+import { BEFORE_APPLY, decideApproveAndApply, isBeforeApply, PlanStatus, permissionsFor, shownStatus, type PlanMove, type PlanShownStatus } from "./lifecycle";
 import { FACT_COLUMNS, planFacts, planOfTeam, reviewsPlans } from "./plan-access";
 import { readSteps, stepChanges, type StoredStep } from "./store";
 import type { DraftOperation } from "./operations";
@@ -64,6 +64,8 @@ export interface PlanPageData {
   id: string;
   title: string;
   status: PlanStatus;
+  /** What its badge says: "undone" once its undo applied (lifecycle.ts `shownStatus`). */
+  shownStatus: PlanShownStatus;
   stopReason: string | null;
   createdAt: Date;
   author: string | null;
@@ -97,7 +99,17 @@ export interface PlanPageData {
   cost: PlanCost;
   reviewRequired: boolean;
   /** What this person may do now. */
-  can: { submit: boolean; approve: boolean; reject: boolean; apply: boolean; cancel: boolean; undo: boolean; replan: boolean; approveAndApply: boolean };
+  can: {
+    submit: boolean;
+    approve: boolean;
+    reject: boolean;
+    apply: boolean;
+    applyUndo: boolean;
+    cancel: boolean;
+    undo: boolean;
+    replan: boolean;
+    approveAndApply: boolean;
+  };
   /** Where its author edits it while it is a draft (a plan of one webhook change). */
   editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */
@@ -250,6 +262,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
     id: plan.id,
     title: plan.title,
     status,
+    shownStatus: shownStatus(status, undoneBy?.status === PlanStatus.applied),
     stopReason: plan.stopReason,
     createdAt: plan.createdAt,
     author: authorWords(plan, userLabel(plan.authorId ? byId.get(plan.authorId) : null)),
@@ -287,6 +300,7 @@ export async function loadPlanPage(actor: Actor, planId: string, options: { page
       approve: offered("approve"),
       reject: offered("reject"),
       apply: offered("apply"),
+      applyUndo: offered("applyUndo"),
       // One button: cancelling a plan not started, or stopping one being applied.
       cancel: offered("cancel") || offered("stop"),
       replan: offered("replan"),
@@ -339,6 +353,8 @@ export interface PlanListItem {
   id: string;
   title: string;
   status: PlanStatus;
+  /** What its badge says: "undone" once its undo applied. */
+  shownStatus: PlanShownStatus;
   author: string | null;
   createdAt: Date;
   updatedAt: Date;
@@ -384,15 +400,24 @@ export async function listPlans(
           await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { not: null } }, select: { revertsPlanId: true } })
         ).map((plan) => plan.revertsPlanId!)
       : null;
+  // "Applied" lists what is applied now: a plan whose undo applied reads "Undone" and lists there.
+  const undoneIds =
+    filter === "applied"
+      ? (
+          await prisma.changePlan.findMany({ where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { not: null } }, select: { revertsPlanId: true } })
+        ).map((plan) => plan.revertsPlanId!)
+      : [];
   const byFilter: Prisma.ChangePlanWhereInput = reverted
     ? { id: { in: reverted } }
-    : filter === "review"
-      ? (await reviewsPlans(actor))
-        ? { status: PlanStatus.submitted, OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
-        : { id: { in: [] } }
-      : filter === "all" || filter === "reverted"
-        ? {}
-        : { status: { in: [...PLAN_FILTERS[filter]] } };
+    : filter === "applied"
+      ? { status: PlanStatus.applied, id: { notIn: undoneIds } }
+      : filter === "review"
+        ? (await reviewsPlans(actor))
+          ? { status: PlanStatus.submitted, OR: [{ authorId: null }, { authorId: { not: actor.userId } }] }
+          : { id: { in: [] } }
+        : filter === "all" || filter === "reverted"
+          ? {}
+          : { status: { in: [...PLAN_FILTERS[filter]] } };
   const query = options.query?.trim().slice(0, PLAN_QUERY_MAX);
   const where: Prisma.ChangePlanWhereInput = {
     teamId: actor.teamId,
@@ -426,11 +451,21 @@ export async function listPlans(
     select: { id: true, name: true },
   });
   const names = new Map(authors.map((user) => [user.id, user.name]));
+  // Which of the page's plans an applied undo put back: one indexed lookup for the page.
+  const undone = new Set(
+    (
+      await prisma.changePlan.findMany({
+        where: { teamId: actor.teamId, status: PlanStatus.applied, revertsPlanId: { in: rows.map((row) => row.id) } },
+        select: { revertsPlanId: true },
+      })
+    ).map((plan) => plan.revertsPlanId),
+  );
   return {
     items: rows.map((row) => ({
       id: row.id,
       title: row.title,
       status: row.status,
+      shownStatus: shownStatus(row.status, undone.has(row.id)),
       author: authorWords(row, row.authorId ? (names.get(row.authorId) ?? null) : null),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -8,7 +8,7 @@ import { accountKey } from "@/lib/ems-access/account-key";
 import { CredentialUnreadableError, loadOwnCredential, NoCredentialError } from "@/lib/ems-access/credential";
 import { ForbiddenError, NotFoundError, SafeError } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { decide, PLAN_TRANSITIONS, PlanStatus, type PlanActor, type PlanFacts, type PlanMove } from "./lifecycle";
+import { decide, FAST_UNDO_HOURS, PLAN_TRANSITIONS, PlanStatus, type PlanActor, type PlanFacts, type PlanMove } from "./lifecycle";
 
 /**
  * The server's side of lib/plans/lifecycle.ts: the one lookup of a team's plan, the facts the
@@ -106,9 +106,23 @@ export const FACT_COLUMNS = {
   submittedAt: true,
   appliedById: true,
   cancelRequestedAt: true,
+  revertsPlanId: true,
   fixCheck: true,
 } as const satisfies Prisma.ChangePlanSelect;
 type FactRow = Prisma.ChangePlanGetPayload<{ select: typeof FACT_COLUMNS }>;
+
+/**
+ * Whether the plan an undo reverts was applied (or stopped part-way, something sent) within the last
+ * FAST_UNDO_HOURS, by the database's clock: its undo may then be applied without review.
+ */
+async function revertsRecentPlan(teamId: string, revertedId: string): Promise<boolean> {
+  const rows = await prisma.$queryRaw<{ recent: boolean }[]>`
+    SELECT COALESCE("appliedAt", "updatedAt") > (now() AT TIME ZONE 'UTC') - make_interval(hours => ${FAST_UNDO_HOURS}) AS "recent"
+      FROM "ChangePlan"
+     WHERE "id" = ${revertedId} AND "teamId" = ${teamId} AND "appliedById" IS NOT NULL
+       AND "status" IN ('applied', 'failed', 'conflict', 'cancelled')`;
+  return rows[0]?.recent === true;
+}
 
 /**
  * What lifecycle.ts decides on, read now: the actor's role as the database has it (never the
@@ -116,12 +130,13 @@ type FactRow = Prisma.ChangePlanGetPayload<{ select: typeof FACT_COLUMNS }>;
  * applied and whether an undo exists.
  */
 export async function planFacts(actor: Actor, plan: FactRow): Promise<{ who: PlanActor; facts: PlanFacts }> {
-  const [role, review, credential, appliedSteps, undoes] = await Promise.all([
+  const [role, review, credential, appliedSteps, undoes, undoesRecentPlan] = await Promise.all([
     currentRole(prisma, actor),
     reviewRequired(actor.teamId),
     credentialAccount(actor, plan.accountKey),
     prisma.changePlanStep.count({ where: { planId: plan.id, state: "applied" } }),
     prisma.changePlan.count({ where: { revertsPlanId: plan.id, teamId: actor.teamId, status: { not: PlanStatus.cancelled } } }),
+    plan.revertsPlanId ? revertsRecentPlan(actor.teamId, plan.revertsPlanId) : false,
   ]);
   const introducedByAuthor =
     review &&
@@ -141,6 +156,7 @@ export async function planFacts(actor: Actor, plan: FactRow): Promise<{ who: Pla
       cancelRequested: plan.cancelRequestedAt !== null,
       appliedSteps,
       undone: undoes > 0,
+      undoesRecentPlan,
       reviewRequired: review,
       introducedByAuthor,
       credential,

@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { getNewEventWebhooks, getRequiredTriggers, type NewEventWebhooks } from "@/lib/setup/requirements";
 import type { SetupData } from "@/lib/setup/setup-data";
 import { plural } from "@/lib/text/plural";
+import { announcePlanMove } from "./announce";
 import { assertRoomForPlan, lockTeamPlans } from "./caps";
 import { fitTitle, PlanTooLargeError, setupRecords } from "./draft";
 import type { PlanEdit } from "./edits";
@@ -38,6 +39,9 @@ import { insertPlan, stepOf } from "./store";
  * - Two instances syncing the same account at once draft once: the check's drafting is serialised
  *   by a transaction-scoped lock per (team, account, check), taken before the open plans are read.
  */
+
+/** The portal itself, moving its own drafts: nobody to leave out of the inbox. */
+const PORTAL = { userId: null, email: null };
 
 /** Why a drafted fix was cancelled by a newer one: a cancel for any other reason is a person's "no". */
 export const SUPERSEDED_REASON = "Replaced by a newer drafted fix of the same check.";
@@ -98,7 +102,13 @@ export async function draftPolicyFixesNow(synced: SyncedSetup): Promise<PolicyDr
     if (ofCheck.length === 0) continue;
     try {
       const plan = await draftCheckFix(synced, check, ofCheck, builder(runner.email));
-      if (plan) drafted.push(plan);
+      if (plan) {
+        drafted.push(plan);
+        // Reviewers hear of it in their inbox (a plan without an author: "a drafted fix"); the older
+        // draft it replaced waits for nobody any more (lib/plans/announce.ts).
+        for (const superseded of plan.superseded) await announcePlanMove("cancelled", superseded, PORTAL);
+        await announcePlanMove("submitted", plan.planId, PORTAL);
+      }
     } catch (error) {
       // The team's cap or a plan too large: said in words, tried again after the next sync.
       if (!(error instanceof SafeError)) throw error;

@@ -8,6 +8,7 @@ import { auditByActor } from "@/lib/audit/log";
 import { prisma, type TransactionClient } from "@/lib/db/prisma";
 import { ForbiddenError } from "@/lib/errors";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
+import { announcePlanMove } from "./announce";
 import { authorise, FACT_COLUMNS, planFacts, planFor, planOfTeam, PlanStateError, reviewRequired } from "./plan-access";
 import { stepChanges } from "./store";
 
@@ -60,6 +61,7 @@ export async function submitPlan(actor: Actor, planId: string, context: RequestC
   const plan = await planFor("submit", actor, planId, AUDITED);
   if (!(await transition(planId, "submit", { submittedAt: new Date() }))) throw new PlanStateError("Only a draft can be sent for review; this plan has moved on.");
   await auditByActor(actor, { action: "plan.submitted", target: planId, ip: context.ip, metadata: auditMeta(plan) });
+  await announcePlanMove("submitted", planId, actor);
 }
 
 /** An owner or admin approves a submitted plan: its content as it is now. */
@@ -73,6 +75,7 @@ export async function approvePlan(actor: Actor, planId: string, context: Request
   });
   if (!approved) throw new PlanStateError("Only a plan sent for review can be approved; this one is not (any more).");
   await auditByActor(actor, { action: "plan.approved", target: planId, ip: context.ip, metadata: auditMeta(plan) });
+  await announcePlanMove("approved", planId, actor);
 }
 
 /** An owner or admin rejects a submitted or approved plan, saying why. */
@@ -89,6 +92,7 @@ export async function rejectPlan(actor: Actor, planId: string, reason: string, c
   });
   if (!done) throw new PlanStateError("Only a plan waiting for review or approved can be rejected.");
   await auditByActor(actor, { action: "plan.rejected", target: planId, ip: context.ip, metadata: { ...auditMeta(plan), reason } });
+  await announcePlanMove("rejected", planId, actor);
 }
 
 /**
@@ -105,6 +109,7 @@ export async function cancelPlan(actor: Actor, planId: string, context: RequestC
   if (move === "cancel") {
     if (!(await transition(planId, "cancel", {}))) throw new PlanStateError("This plan is not waiting or being applied: there is nothing to cancel.");
     await auditByActor(actor, { action: "plan.cancelled", target: planId, ip: context.ip, metadata: auditMeta(plan) });
+    await announcePlanMove("cancelled", planId, actor);
     return "cancelled";
   }
   if (await stopUnheld(planId)) {

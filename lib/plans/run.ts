@@ -7,6 +7,7 @@ import { getEmsClient, getEmsWriter } from "@/lib/ems";
 import { syncTracker } from "@/lib/history/sync";
 import { log } from "@/lib/log";
 import { portalOriginFor } from "@/lib/portal-origin";
+import { announcePlanMove } from "./announce";
 import { applyPlanSteps, type ApplyOutcome } from "./apply";
 import { findDriftAfterSyncs } from "./drift";
 import { PLAN_TRANSITIONS, PlanStatus } from "./lifecycle";
@@ -146,6 +147,7 @@ async function afterApply(
     target: plan.id,
     metadata: { title: plan.title, operations: plan._count.steps, applied: outcome.applied, ...(reason ? { reason } : {}) },
   });
+  if (outcome.status !== "cancelled") await announcePlanMove(outcome.status, plan.id, { userId: plan.applierId, email: plan.applierEmail });
   const tracker = await prisma.changeTracker.findUnique({
     where: { teamId_accountKey: { teamId: plan.teamId, accountKey: plan.accountKey } },
     select: { id: true, status: true },

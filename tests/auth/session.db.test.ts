@@ -55,8 +55,38 @@ describe("actorForSession", () => {
       teamTracksHistory: false,
       checklistDismissed: false,
       plansToReview: 0,
+      inboxUnread: 0,
     });
     expect(statements).toHaveLength(1);
+  });
+
+  it("counts, in the same statement, the person's own unread inbox items in their team (issue 37 §4)", async () => {
+    const owner = await createTeam();
+    const admin = await addMember(owner, "ADMIN");
+    const item = (userId: string, teamId: string, readAt: Date | null, n: number) => ({
+      userId,
+      teamId,
+      kind: "plan_approved",
+      planTitle: "A plan",
+      dedupeKey: `k${n}`,
+      readAt,
+    });
+    const stranger = await createTeam();
+    await prisma.inboxItem.createMany({
+      data: [
+        item(owner.userId, owner.teamId, null, 1),
+        item(owner.userId, owner.teamId, null, 2),
+        item(owner.userId, owner.teamId, new Date(), 3),
+        // Someone else's, and one left from another team the person was in: not theirs here.
+        item(admin.userId, owner.teamId, null, 4),
+        item(owner.userId, stranger.teamId, null, 5),
+      ],
+    });
+    const claims = await openSession(owner.userId);
+    const { result, statements } = await counter.record(() => actorForSession(claims));
+    expect(result?.inboxUnread).toBe(2);
+    expect(statements).toHaveLength(1);
+    expect((await actorForSession(await openSession(admin.userId)))?.inboxUnread).toBe(1);
   });
 
   it("counts, in the same statement, the plans an owner or admin may review: sent by someone else, not their own, none for a member", async () => {

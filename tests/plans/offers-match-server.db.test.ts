@@ -4,7 +4,7 @@ import { saveCredential } from "@/lib/credentials/store";
 import { prisma } from "@/lib/db/prisma";
 import { SafeError } from "@/lib/errors";
 import type { PlanStatus } from "@/lib/generated/prisma/enums";
-import { startApply } from "@/lib/plans/apply";
+import { applyUndoNow, startApply } from "@/lib/plans/apply";
 import { approveAndApplyPlan } from "@/lib/plans/approve-and-apply";
 import { draftPlan, draftReplan, draftUndoPlan } from "@/lib/plans/draft";
 import { loadPlanPage, type PlanPageData } from "@/lib/plans/page";
@@ -26,8 +26,30 @@ ensureEmsTestEnv();
 const team = planTeamPerTest();
 
 type Button = keyof PlanPageData["can"];
-type Case = PlanStatus | "approved-started";
-const CASES: Case[] = ["draft", "submitted", "approved", "approved-started", "rejected", "applying", "applied", "failed", "conflict", "cancelled"];
+/**
+ * Undo cases (issue 37 §4): the undo of a plan applied an hour ago (a draft, sent for review,
+ * approved) may be applied without review by owners and admins; the undo of a plan applied 25
+ * hours ago may not.
+ */
+type UndoCase = "undo-recent-draft" | "undo-recent-submitted" | "undo-recent-approved" | "undo-old-draft" | "undo-old-submitted";
+type Case = PlanStatus | "approved-started" | UndoCase;
+const CASES: Case[] = [
+  "draft",
+  "submitted",
+  "approved",
+  "approved-started",
+  "rejected",
+  "applying",
+  "applied",
+  "failed",
+  "conflict",
+  "cancelled",
+  "undo-recent-draft",
+  "undo-recent-submitted",
+  "undo-recent-approved",
+  "undo-old-draft",
+  "undo-old-submitted",
+];
 
 /** The server's function behind each button (the page's one "Cancel" also stops a plan being applied). */
 const SERVER: Record<Button, (actor: Actor, planId: string) => Promise<unknown>> = {
@@ -35,6 +57,7 @@ const SERVER: Record<Button, (actor: Actor, planId: string) => Promise<unknown>>
   approve: (actor, planId) => approvePlan(actor, planId),
   reject: (actor, planId) => rejectPlan(actor, planId, "Not this way."),
   apply: (actor, planId) => startApply(actor, planId),
+  applyUndo: (actor, planId) => applyUndoNow(actor, planId),
   cancel: (actor, planId) => cancelPlan(actor, planId),
   replan: (actor, planId) => draftReplan(actor, planId),
   undo: (actor, planId) => draftUndoPlan(actor, planId),
@@ -51,11 +74,27 @@ beforeEach(async () => {
   hookIds = (await team.client().listWebhooks({ perPage: 2, sort: [{ field: "id", direction: "asc" }] })).items.map((hook) => hook.id);
 });
 
+const HOUR = 60 * 60 * 1000;
+
+/** An undo (by the member) of an applied plan, applied `hoursAgo`, in the state the case names. */
+async function undoIn(kind: UndoCase): Promise<string> {
+  const original = await planIn("applied");
+  const hoursAgo = kind.startsWith("undo-recent") ? 1 : 25;
+  await prisma.changePlan.update({ where: { id: original }, data: { appliedAt: new Date(Date.now() - hoursAgo * HOUR) } });
+  // updatedAt is @updatedAt: set it apart, as a plan applied then would have it.
+  await prisma.$executeRaw`UPDATE "ChangePlan" SET "updatedAt" = ${new Date(Date.now() - hoursAgo * HOUR)} WHERE "id" = ${original}`;
+  const state = kind.endsWith("-draft") ? "draft" : kind.endsWith("-submitted") ? "submitted" : "approved";
+  const undo = await planIn(state);
+  await prisma.changePlan.update({ where: { id: undo }, data: { revertsPlanId: original, title: `Undo “${original}”` } });
+  return undo;
+}
+
 /**
  * A plan of two changes drafted by the member, put in the state of `kind` (its steps' states to
  * match); `drafted`: made a fix the team's check policy drafted instead (no author, a check).
  */
 async function planIn(kind: Case, drafted = false): Promise<string> {
+  if (kind.startsWith("undo-")) return undoIn(kind as UndoCase);
   const { planId } = await draftPlan(team.member, {
     edits: hookIds.map((id, index) => ({ kind: "webhook.update" as const, id, values: { name: `Offered ${kind} ${index} ${Math.random()}` } })),
   });
@@ -69,7 +108,7 @@ async function planIn(kind: Case, drafted = false): Promise<string> {
   };
   const states = stepStates[kind];
   if (states) for (const [index, state] of states.entries()) await prisma.changePlanStep.update({ where: { id: steps[index].id }, data: { state } });
-  const status: PlanStatus = kind === "approved-started" ? "approved" : kind;
+  const status: PlanStatus = kind === "approved-started" ? "approved" : (kind as PlanStatus);
   const submittedAt = kind === "draft" ? null : new Date(Date.now() - 60_000);
   const reviewed = status !== "draft" && status !== "submitted" && status !== "rejected";
   await prisma.changePlan.update({

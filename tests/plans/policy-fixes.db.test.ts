@@ -86,6 +86,11 @@ describe("drafting after a sync", () => {
     const audited = await prisma.auditLog.findMany({ where: { teamId: team.owner.teamId, action: "plan.drafted_by_policy" } });
     expect(audited).toEqual([expect.objectContaining({ actorId: null, target: plan.id, metadata: expect.objectContaining({ check: CHECK, findings: 18 }) })]);
 
+    // Every owner and admin hears of it in their inbox as a drafted fix (issue 37 §4); members do not.
+    const told = await prisma.inboxItem.findMany({ where: { planId: plan.id }, select: { userId: true, kind: true, actorLabel: true } });
+    expect(told.map((item) => item.userId).sort()).toEqual([team.owner.userId, team.admin.userId].sort());
+    expect(told.every((item) => item.kind === "drafted_fix_to_review" && item.actorLabel === "EMS Portal on behalf of the team")).toBe(true);
+
     const second = await syncAndDraft(trackerId);
     expect(second.drafted).toEqual([]);
     expect(await plansOf(team.owner.teamId)).toHaveLength(1);
@@ -118,6 +123,9 @@ describe("drafting after a sync", () => {
     expect(plans.find((plan) => plan.id === second.drafted[0].planId)).toMatchObject({ status: "submitted", authorId: null, _count: { steps: 19 } });
     expect(plans.find((plan) => plan.id === mine.planId)).toMatchObject({ status: "draft", authorId: team.admin.userId, fixCheck: null, stopReason: null });
     expect(plans).toHaveLength(3);
+    // The older draft waits for nobody any more: its review items are settled; the new one is unread.
+    expect(await prisma.inboxItem.count({ where: { planId: older, readAt: null } })).toBe(0);
+    expect(await prisma.inboxItem.count({ where: { planId: second.drafted[0].planId, readAt: null } })).toBe(2);
   });
 
   it("an approved drafted fix is not superseded: the new finding alone gets a plan of its own", async () => {

@@ -119,7 +119,7 @@ export default async function PlansPage(props: PageProps<"/plans">) {
               <Link href={`/plans/${plan.id}`} className="min-w-0 flex-1 font-medium break-words text-slate-900 hover:underline">
                 {plan.title}
               </Link>
-              <PlanStatusPill status={plan.status} />
+              <PlanStatusPill status={plan.shownStatus} />
               <span className="w-full text-sm text-slate-600 sm:w-auto">
                 {plan.operations.toLocaleString("en-US")} {plan.operations === 1 ? "change" : "changes"} · {plan.author ?? "a former member"} ·{" "}
                 <Time value={plan.updatedAt} />

@@ -110,7 +110,7 @@ export default authedRecordPage(parsePlanId, async ({ actor, id, search }) => {
       <header className="space-y-2">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <h1 className="min-w-0 text-2xl font-semibold break-words">{plan.title}</h1>
-          <PlanStatusPill status={plan.status} />
+          <PlanStatusPill status={plan.shownStatus} />
         </div>
         <p className="text-sm text-slate-600">
           {plural(plan.operationCount, "change")} · drafted by {author} on {at(plan.createdAt)}
