@@ -84,11 +84,21 @@ test("a live event without a required trigger gets a drafted plan within one syn
   await expect(page.getByText("Saved: new events go to 1 webhook.")).toBeVisible();
 
   await trackingFromTheFirstCredential(page);
-  await page.goto("/plans");
   const title = `Add new events to the team's default webhooks: ${events.length} ${events.length === 1 ? "event" : "events"}`;
-  const row = page.getByTestId("plans-list").getByRole("listitem").filter({ hasText: title });
-  await expect(row).toContainText("EMS Portal on behalf of the team");
-  await row.getByRole("link").click();
+  await page.goto("/plans");
+  await expect(page.getByTestId("plans-list").getByRole("listitem").filter({ hasText: title })).toContainText("EMS Portal on behalf of the team");
+  // The reviewer hears of it where they already are: the inbox's count in the navigation, and the item.
+  await expect(
+    page
+      .getByRole("navigation")
+      .getByRole("link", { name: /^Inbox/ })
+      .first(),
+  ).toContainText("1");
+  await page.goto("/inbox?show=unread");
+  const item = page.getByTestId("inbox-item").filter({ hasText: title });
+  await expect(item).toContainText("EMS Portal on behalf of the team drafted the fix");
+  await shoot(page, "inbox-drafted-fix");
+  await item.getByTestId("inbox-item-link").click();
   await expect(page.getByTestId("plan-drafted-fix")).toContainText("Live event misses a required trigger");
 
   await page.getByTestId("plan-approve-apply").click();
