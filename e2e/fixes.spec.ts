@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { triggerLabel } from "@/lib/setup/triggers";
-import { E2E_PLANS_SANDBOX_URL, PLANS_FIXES_ACCOUNT } from "./helpers/config";
+import { createAdminClient } from "@/lib/sandbox/testing";
+import { E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET, PLANS_FIXES_ACCOUNT } from "./helpers/config";
 import { missingOf, readAccount, requirementAndWebhook } from "./helpers/fixes";
 import { savePlansCredentials } from "./helpers/plans";
 import { trackingFromTheFirstCredential } from "./helpers/history";
@@ -60,7 +61,7 @@ test("a check set to draft its fix: after one sync its 18 findings are ONE plan,
   await expect(page.getByTestId("plans-list").getByRole("listitem").filter({ hasText: "Add a notification address" })).toHaveCount(1);
 });
 
-test("a live event without a required trigger gets a drafted plan within one sync; its reviewer approves and applies it in one step; the event's coverage is then complete", async ({
+test("a live event without a required trigger gets a drafted plan within one sync; its reviewer approves and applies it in one step; the event's coverage is then complete; so does an event that goes live afterwards", async ({
   page,
 }) => {
   // What the account holds, read from the EMS's API: a required trigger a live event misses, and
@@ -114,4 +115,24 @@ test("a live event without a required trigger gets a drafted plan within one syn
   // And in the portal: Coverage, read again, lists no failing event.
   await page.goto("/coverage?only=failing");
   for (const eventId of events) await expect(page.locator(`[data-testid="coverage-row"][data-event-id="${eventId}"]`)).toHaveCount(0);
+
+  // A new event goes live in the EMS (made in its web app: the sandbox's admin edits): the next
+  // sync drafts its fix, the reviewer applies it in one step, and the new event is then covered.
+  const [created] = await createAdminClient(E2E_PLANS_SANDBOX_URL, E2E_SANDBOX_ADMIN_SECRET).applyEdits(PLANS_FIXES_ACCOUNT.key, [
+    { kind: "add-event", event: { name: `Launch night ${Date.now()}` }, by: "jane@example.com" },
+  ]);
+  const newEventId = created.eventId!;
+  await page.goto("/settings/tracking");
+  await page.getByTestId("history-section").getByRole("button", { name: "Sync now" }).click();
+  await expect(page.getByTestId("history-section").getByText(/^Synced: /)).toBeVisible({ timeout: 30_000 });
+  const newTitle = "Add new events to the team's default webhooks: 1 event";
+  await page.goto("/inbox?show=unread");
+  await page.getByTestId("inbox-item").filter({ hasText: newTitle }).getByTestId("inbox-item-link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(newTitle);
+  await page.getByTestId("plan-approve-apply").click();
+  await page.getByRole("button", { name: "Approve and apply now" }).click();
+  await expect(page.getByTestId("plan-status")).toHaveText("Applied", { timeout: 60_000 });
+  const latest = await readAccount(E2E_PLANS_SANDBOX_URL, PLANS_FIXES_ACCOUNT);
+  expect(latest.groups.flatMap((group) => group.webhooks ?? []).find((candidate) => candidate.id === webhookId)!.event_ids).toContain(newEventId);
+  expect(missingOf(latest, trigger)).toEqual([]);
 });

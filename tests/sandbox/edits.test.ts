@@ -318,6 +318,42 @@ describe("each kind of edit shows everywhere it should", () => {
     expect(await get(`webhook-groups?ids=${group.id}`)).toMatchObject({ items: [{ id: group.id, notification_emails: ["oncall@example.com", "noc@example.org"] }] });
     expect((await get<Group>(`webhook-groups/${group.id}?fields=notification_emails`)).notification_emails).toEqual(["oncall@example.com", "noc@example.org"]);
   });
+
+  it("add-event: a live event with an id above every other, in /events, its record, a status search and a webhook's event_ids", async () => {
+    type Event = { id: number; name: string; status: string; created_by: string | null };
+    const before = await listAll<Event>(sandbox.baseUrl, token, "events");
+    const [applied] = await edit({ kind: "add-event", event: { name: "Launch night · Łódź 🚀" }, by: "jane@example.com" });
+    const id = Math.max(...ids(before)) + 1;
+    expect(applied).toMatchObject({ kind: "add-event", eventId: id, field: "event", before: null, after: { id, status: "live" } });
+    const after = await listAll<Event>(sandbox.baseUrl, token, "events");
+    expect(ids(after)).toEqual([...ids(before), id]);
+    expect(await get<Event>(`events/${id}?fields=id,name,status,created_by`)).toMatchObject({
+      id,
+      name: "Launch night · Łódź 🚀",
+      status: "live",
+      created_by: "jane@example.com",
+    });
+    expect(ids(await listAll<Event>(sandbox.baseUrl, token, "events", search("status=live")))).toContain(id);
+    // The web app now offers it to a webhook: a new webhook may name it.
+    const [added] = await edit({ kind: "add-webhook", groupId: original[0].id, webhook: { event_ids: [id] } });
+    expect((await get<Webhook>(`webhooks/${added.webhookId}`)).event_ids).toEqual([id]);
+    // The other account does not see it.
+    expect(ids(await listAll<Event>(sandbox.baseUrl, otherToken, "events"))).not.toContain(id);
+  });
+
+  it("set-event-status: the event's record and a status search follow; an unknown event is refused", async () => {
+    type Event = { id: number; status: string };
+    const [draft] = await listAll<Event>(sandbox.baseUrl, token, "events", search("status=draft"));
+    expect(draft, "the demo account has a draft event").toBeDefined();
+    await get(`events/${draft.id}?fields=status`);
+    const [applied] = await edit({ kind: "set-event-status", eventId: draft.id, status: "live" });
+    expect(applied).toMatchObject({ eventId: draft.id, field: "status", before: "draft", after: "live" });
+    expect((await get<Event>(`events/${draft.id}?fields=status`)).status).toBe("live");
+    expect(ids(await listAll<Event>(sandbox.baseUrl, token, "events", search("status=draft")))).not.toContain(draft.id);
+    const refused = await postEdits({ account: DEMO, edits: [{ kind: "set-event-status", eventId: 999_999, status: "live" }] });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("no event with id 999999");
+  });
 });
 
 describe("random edits", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { webhookSchema } from "./resources";
+import { EVENT_STATUSES, webhookSchema } from "./resources";
 
 /**
  * The edits a person makes to an account in the EMS web app, as the admin endpoint takes them
@@ -25,6 +25,18 @@ export const newWebhookSchema = webhookSchema
   .partial()
   .strict();
 
+/** A new event as the web app's form makes it: a name, and what the webhook checks read (status, dates). */
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "A date is YYYY-MM-DD" });
+export const newEventSchema = z
+  .object({
+    name: z.string().trim().min(1).max(255),
+    status: z.enum(EVENT_STATUSES).optional(),
+    start_date: day.optional(),
+    end_date: day.optional(),
+    timezone: z.string().min(1).max(64).optional(),
+  })
+  .strict();
+
 export const editSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("set-url"), webhookId: id, url: webhookUrl, by }).strict(),
   z.object({ kind: z.literal("set-enabled"), webhookId: id, enabled: z.boolean(), by }).strict(),
@@ -33,6 +45,8 @@ export const editSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("set-header"), target, id, key: headerKey, value: headerValue, by }).strict(),
   z.object({ kind: z.literal("remove-header"), target, id, key: headerKey, by }).strict(),
   z.object({ kind: z.literal("rename-group"), groupId: id, name: z.string().trim().min(1).max(255), by }).strict(),
+  z.object({ kind: z.literal("add-event"), event: newEventSchema, by }).strict(),
+  z.object({ kind: z.literal("set-event-status"), eventId: id, status: z.enum(EVENT_STATUSES), by }).strict(),
   z.object({ kind: z.literal("set-notification-emails"), groupId: id, emails: z.array(z.email()).max(20), by }).strict(),
 ]);
 
@@ -41,6 +55,7 @@ export type Edit = z.output<typeof editSchema>;
 export type EditInput = z.input<typeof editSchema>;
 export type EditKind = Edit["kind"];
 export type NewWebhookFields = z.output<typeof newWebhookSchema>;
+export type NewEventFields = z.output<typeof newEventSchema>;
 
 export const MAX_RANDOM_EDITS = 50;
 

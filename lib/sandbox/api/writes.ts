@@ -259,7 +259,7 @@ class BodyReader {
     const ids: number[] = [];
     for (const entry of entries) {
       if (!/^\d{1,15}$/.test(entry) || Number(entry) < 1) return void this.fail("event_ids", `Event Ids must hold positive integers, not "${entry.slice(0, 20)}".`);
-      if (copy.original.events.indexOfId(Number(entry)) === undefined) return void this.fail("event_ids", `The account has no event with id ${entry}.`);
+      if (copy.events.indexOfId(Number(entry)) === undefined) return void this.fail("event_ids", `The account has no event with id ${entry}.`);
       ids.push(Number(entry));
     }
     return ids;

@@ -1,5 +1,6 @@
-import type { Webhook, WebhookGroup } from "../api/resources";
+import type { EmsEvent, Webhook, WebhookGroup } from "../api/resources";
 import { datasetFrom, type AccountDataset, type DatasetRows } from "./datasets";
+import { Table, tableSourceOf } from "./table";
 
 /** Where a webhook sits: its group's row index, or null for a webhook in no group (docs/ems-api.md §8.1). */
 export type GroupSlot = number | null;
@@ -28,6 +29,8 @@ export class DatasetCopy {
   private readonly placed: Map<number, number | null>;
   private ungrouped: Webhook[];
   private highestGroupId: number;
+  /** The events as changed (an event added or its status set in the web app); undefined: the original's. */
+  private changedEvents: Table<EmsEvent> | undefined;
   private built: AccountDataset | undefined;
 
   constructor(
@@ -41,6 +44,7 @@ export class DatasetCopy {
     this.placed = new Map(from?.placed);
     this.ungrouped = from ? from.ungrouped : [...(original.ungrouped ?? [])];
     this.highestGroupId = from ? from.highestGroupId : 0;
+    this.changedEvents = from?.changedEvents;
   }
 
   /** A copy to edit next, starting from this one's data. */
@@ -58,12 +62,31 @@ export class DatasetCopy {
         groupAt: (index) => this.groupAt(index),
         webhooksOf: (index) => this.webhooksOf(index),
         ungrouped,
-        events: this.original.events,
+        events: this.events,
         plan: this.original.plan,
       };
       this.built = datasetFrom(rows);
     }
     return this.built;
+  }
+
+  /** The account's events as they are now. */
+  get events(): Table<EmsEvent> {
+    return this.changedEvents ?? this.original.events;
+  }
+
+  /**
+   * Adds an event (its id above every other, so ids keep ascending) or replaces the one with its id.
+   * Events are few (hundreds to a few thousand), so the table is simply rebuilt from its rows.
+   */
+  saveEvent(event: EmsEvent): void {
+    const current = this.events;
+    const rows: EmsEvent[] = [];
+    for (let index = 0; index < current.size; index++) rows.push(current.row(index));
+    const at = current.indexOfId(event.id);
+    if (at === undefined) rows.push(event);
+    else rows[at] = event;
+    this.changedEvents = new Table(tableSourceOf(rows));
   }
 
   get groupCount(): number {

@@ -1,5 +1,5 @@
-import type { Edit, EditKind, NewWebhookFields } from "../api/edit-schema";
-import type { Webhook, WebhookGroup } from "../api/resources";
+import type { Edit, EditKind, NewEventFields, NewWebhookFields } from "../api/edit-schema";
+import type { EmsEvent, Webhook, WebhookGroup } from "../api/resources";
 import type { DatasetCopy, GroupSlot } from "./dataset-copy";
 import { WEBHOOK_EDITORS } from "./vocabulary";
 
@@ -19,10 +19,12 @@ export class EditRejected extends Error {
 /** What one edit did, for the admin answer. Header values never appear in it: they are credentials. */
 export type AppliedEdit = {
   kind: EditKind;
-  /** null for a webhook in no group (made through the API, docs/ems-api.md §8.1) */
+  /** null for a webhook in no group (made through the API, docs/ems-api.md §8.1) and for an event's edit */
   groupId: number | null;
   webhookId?: number;
-  /** the changed field: `url`, `enabled`, `name`, `notification_emails`, `webhook` (added or removed), `headers.<key>` */
+  /** an event added or changed */
+  eventId?: number;
+  /** the changed field: `url`, `enabled`, `name`, `notification_emails`, `webhook` (added or removed), `headers.<key>`, `event` (added), `status` (an event's) */
   field: string;
   before: unknown;
   after: unknown;
@@ -36,6 +38,41 @@ export type EditContext = {
   /** an id for a new webhook, above every webhook id of every account */
   newWebhookId: () => number;
 };
+
+/** An event made in the web app: live from today unless the edit says otherwise (the fields a webhook check reads). */
+function newEvent(copy: DatasetCopy, fields: NewEventFields, by: string, now: string): EmsEvent {
+  const today = now.slice(0, 10);
+  let highest = 0;
+  for (let index = 0; index < copy.events.size; index++) highest = Math.max(highest, copy.events.value(index, "id") as number);
+  const id = highest + 1;
+  return {
+    id,
+    name: fields.name,
+    status: fields.status ?? "live",
+    type_id: null,
+    folder_id: null,
+    start_date: fields.start_date ?? today,
+    end_date: fields.end_date ?? fields.start_date ?? today,
+    start_time: "09:00:00",
+    end_time: "17:00:00",
+    timezone: fields.timezone ?? "UTC",
+    capacity: null,
+    free_event: 0,
+    url: `event-${id}`,
+    created_at: now,
+    updated_at: now,
+    close_date: null,
+    close_time: null,
+    description: null,
+    domain: null,
+    hashtag: null,
+    organizer_id: null,
+    target_attendance: null,
+    webinar_url: null,
+    created_by: by,
+    updated_by: by,
+  };
+}
 
 /** Who edits when the edit does not say: one of the people the generated data already names. */
 export const DEFAULT_EDITOR = WEBHOOK_EDITORS[0];
@@ -137,7 +174,7 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
       const groupIndex = requireGroup(copy, edit.groupId);
       const fields = edit.webhook ?? {};
       // The web app offers only the account's own events.
-      const unknownEvent = fields.event_ids?.find((eventId) => copy.original.events.indexOfId(eventId) === undefined);
+      const unknownEvent = fields.event_ids?.find((eventId) => copy.events.indexOfId(eventId) === undefined);
       if (unknownEvent !== undefined) throw new EditRejected(`The account has no event with id ${unknownEvent}.`);
       const webhook = newWebhook(context.newWebhookId(), edit.groupId, fields, by, now);
       copy.addWebhook(groupIndex, webhook);
@@ -180,6 +217,18 @@ export function applyEdit(copy: DatasetCopy, edit: Edit, context: EditContext): 
       const group = copy.groupAt(groupIndex);
       copy.replaceGroup(groupIndex, { ...group, name: edit.name, updated_at: now, updated_by: by });
       return done({ groupId: group.id, field: "name", before: group.name, after: edit.name });
+    }
+    case "add-event": {
+      const event = newEvent(copy, edit.event, by, now);
+      copy.saveEvent(event);
+      return done({ groupId: null, eventId: event.id, field: "event", before: null, after: { id: event.id, name: event.name, status: event.status } });
+    }
+    case "set-event-status": {
+      const at = copy.events.indexOfId(edit.eventId);
+      if (at === undefined) throw new EditRejected(`The account has no event with id ${edit.eventId}.`);
+      const event = copy.events.row(at);
+      copy.saveEvent({ ...event, status: edit.status, updated_at: now, updated_by: by });
+      return done({ groupId: null, eventId: event.id, field: "status", before: event.status, after: edit.status });
     }
     case "set-notification-emails": {
       const groupIndex = requireGroup(copy, edit.groupId);
