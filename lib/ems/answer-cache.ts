@@ -181,13 +181,50 @@ function encode(result: ListResult<unknown>): string {
   return JSON.stringify(stored);
 }
 
+/** The records' JSON in `encode`'s output, which writes them first: `{"items":[…],"meta":…}` (a string's `,"meta":` is escaped). */
+function storedItemsJson(plaintext: string): string | null {
+  const end = plaintext.lastIndexOf(',"meta":');
+  return plaintext.startsWith('{"items":') && end > 0 ? plaintext.slice(9, end) : null;
+}
+
 function decode<T>(plaintext: string): ListResult<T> {
   const stored = JSON.parse(plaintext) as StoredAnswer;
   const rateLimit: RateLimit | null = stored.rateLimit ? { ...stored.rateLimit, resetAt: new Date(stored.rateLimit.resetAt) } : null;
-  // `encode` writes the records first: `{"items":[…],"meta":…}`; a string's `,"meta":` is escaped.
-  const end = plaintext.lastIndexOf(',"meta":');
-  const items = plaintext.startsWith('{"items":') && end > 0 ? sharedRecords(plaintext.slice(9, end), stored.items) : stored.items;
+  const itemsJson = storedItemsJson(plaintext);
+  const items = itemsJson !== null ? sharedRecords(itemsJson, stored.items) : stored.items;
   return { items: items as T[], meta: stored.meta, rateLimit };
+}
+
+/**
+ * The API's answer as `decode` would read it back from its stored plaintext, without decrypting or
+ * parsing again: the records are the client's parse (checked, plain JSON values), made what JSON
+ * would make them (`asJsonValues`); meta and rate limit are copies, since the opened answer is frozen.
+ */
+function asStored<T>(result: ListResult<T>, itemsJson: string | null): ListResult<T> {
+  asJsonValues(result.items);
+  const items = itemsJson !== null ? sharedRecords(itemsJson, result.items) : result.items;
+  return { items: items as T[], meta: { ...result.meta }, rateLimit: result.rateLimit ? { ...result.rateLimit, resetAt: new Date(result.rateLimit.resetAt) } : null };
+}
+
+/**
+ * In place, what a JSON round trip changes in parsed values: a key whose value is undefined goes,
+ * an undefined array entry becomes null. The parse then reads exactly as the stored JSON does
+ * (`"key" in record` included), whichever instance opens the answer.
+ */
+function asJsonValues(value: unknown): void {
+  if (!value || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (value[index] === undefined) value[index] = null;
+      else asJsonValues(value[index]);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (record[key] === undefined) delete record[key];
+    else asJsonValues(record[key]);
+  }
 }
 
 export interface AnswerCache {
@@ -273,30 +310,37 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     return rows[0] ? answerRowOf(rows[0]) : null;
   }
 
-  /** Stores the answer and ends the lease, only while the lease is still this holder's: the ciphertext stored, or null. */
-  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<string | null> {
-    const ciphertext = encryptSecret(encode(result), answerAad(teamId, fingerprint, queryHash));
+  /**
+   * Stores the answer and ends the lease, only while the lease is still this holder's: the
+   * ciphertext stored and the records' JSON it holds (`storedItemsJson`), or null.
+   */
+  async function store(
+    teamId: string,
+    fingerprint: string,
+    queryHash: string,
+    leaseId: string,
+    result: ListResult<unknown>,
+  ): Promise<{ ciphertext: string; itemsJson: string | null } | null> {
+    const plaintext = encode(result);
+    const ciphertext = encryptSecret(plaintext, answerAad(teamId, fingerprint, queryHash));
     const count = await db.$executeRaw`
       UPDATE "EmsSharedAnswer"
       SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
       WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
-    return count === 1 ? ciphertext : null;
+    return count === 1 ? { ciphertext, itemsJson: storedItemsJson(plaintext) } : null;
   }
 
   /**
-   * The answer just stored, opened as any other (decrypted, parsed, frozen): the next views in this
-   * process find it by the row's summary instead of reading the ciphertext back. Returned, so that
-   * the request that asked serves the same object: serving the API's own parse as well kept two
-   * copies of every page alive (a first Health view of a 5,000-group account held 100 MB, not 50).
+   * The answer just stored, kept as the opened answer of its ciphertext (interned, frozen): the next
+   * views in this process find it by the row's summary instead of reading the ciphertext back.
+   * Returned, so that the request that asked serves the same object: serving the API's own parse as
+   * well kept two copies of every page alive (a first Health view of a 5,000-group account held
+   * 100 MB, not 50). It is the API's parse itself, not the ciphertext decrypted and parsed a second
+   * time: that copy was ~3 MB of short-lived objects and buffers for each page of 200 groups, eight
+   * pages at a time when a plan's undo read a 5,000-group account again (bench:memory's peak).
    */
-  function rememberStored<T>(ciphertext: string, aad: string, scope: string): ListResult<T> | null {
-    try {
-      return openedAnswer(ciphertext, aad, () => decode<T>(decryptSecret(ciphertext, aad)));
-    } catch (error) {
-      // Only a key ring changed in between: the next view reads the row as any other.
-      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
-      return null;
-    }
+  function rememberStored<T>(stored: { ciphertext: string; itemsJson: string | null }, result: ListResult<T>, aad: string): ListResult<T> {
+    return openedAnswer(stored.ciphertext, aad, () => asStored(result, stored.itemsJson));
   }
 
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
@@ -430,9 +474,9 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
           });
           return null;
         });
-        const opened = stored ? rememberStored<T>(stored, aad, scope) : null;
-        if (stored) purgeNowAndThen();
-        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false, summary: opened && stored ? summaryOf(stored) : null };
+        if (!stored) return { ...result, ageSeconds: 0, source: "api", stale: false, summary: null };
+        purgeNowAndThen();
+        return { ...rememberStored(stored, result, aad), ageSeconds: 0, source: "api", stale: false, summary: summaryOf(stored.ciphertext) };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.
       await sleep(wait * (0.75 + Math.random() / 2), options.signal);
