@@ -11,7 +11,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, sharedRecords, summaryOf, type CiphertextSummary } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, recordsHash, rememberedAnswer, sharedRecords, sharedRecordsOf, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -200,9 +200,9 @@ function decode<T>(plaintext: string): ListResult<T> {
  * parsing again: the records are the client's parse (checked, plain JSON values), made what JSON
  * would make them (`asJsonValues`); meta and rate limit are copies, since the opened answer is frozen.
  */
-function asStored<T>(result: ListResult<T>, itemsJson: string | null): ListResult<T> {
+function asStored<T>(result: ListResult<T>, itemsHash: string | null): ListResult<T> {
   asJsonValues(result.items);
-  const items = itemsJson !== null ? sharedRecords(itemsJson, result.items) : result.items;
+  const items = itemsHash !== null ? sharedRecordsOf(itemsHash, result.items) : result.items;
   return { items: items as T[], meta: { ...result.meta }, rateLimit: result.rateLimit ? { ...result.rateLimit, resetAt: new Date(result.rateLimit.resetAt) } : null };
 }
 
@@ -312,7 +312,7 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
 
   /**
    * Stores the answer and ends the lease, only while the lease is still this holder's: the
-   * ciphertext stored and the records' JSON it holds (`storedItemsJson`), or null.
+   * ciphertext stored and the `recordsHash` of the records' JSON it holds, or null.
    */
   async function store(
     teamId: string,
@@ -320,14 +320,17 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     queryHash: string,
     leaseId: string,
     result: ListResult<unknown>,
-  ): Promise<{ ciphertext: string; itemsJson: string | null } | null> {
+  ): Promise<{ ciphertext: string; itemsHash: string | null } | null> {
     const plaintext = encode(result);
     const ciphertext = encryptSecret(plaintext, answerAad(teamId, fingerprint, queryHash));
+    // Hashed now, so that the plaintext (as long as the page's JSON) is not held through the write.
+    const itemsJson = storedItemsJson(plaintext);
+    const itemsHash = itemsJson === null ? null : recordsHash(itemsJson);
     const count = await db.$executeRaw`
       UPDATE "EmsSharedAnswer"
       SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
       WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
-    return count === 1 ? { ciphertext, itemsJson: storedItemsJson(plaintext) } : null;
+    return count === 1 ? { ciphertext, itemsHash } : null;
   }
 
   /**
@@ -339,8 +342,8 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
    * time: that copy was ~3 MB of short-lived objects and buffers for each page of 200 groups, eight
    * pages at a time when a plan's undo read a 5,000-group account again (bench:memory's peak).
    */
-  function rememberStored<T>(stored: { ciphertext: string; itemsJson: string | null }, result: ListResult<T>, aad: string): ListResult<T> {
-    return openedAnswer(stored.ciphertext, aad, () => asStored(result, stored.itemsJson));
+  function rememberStored<T>(stored: { ciphertext: string; itemsHash: string | null }, result: ListResult<T>, aad: string): ListResult<T> {
+    return openedAnswer(stored.ciphertext, aad, () => asStored(result, stored.itemsHash));
   }
 
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
