@@ -1,4 +1,5 @@
-import { computeCoverage, type CellState, type EventCoverage } from "@/lib/coverage/compute";
+import { computeCoverage, type CellState } from "@/lib/coverage/compute";
+import type { EmsEvent } from "@/lib/ems";
 import { checkedHealth } from "@/lib/health/checked";
 import { runHealthChecks, type Finding, type RuleContext } from "@/lib/health/rules";
 import { labelOf, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
@@ -36,30 +37,46 @@ export interface PlanImpact {
 
 const findingId = (finding: Finding) => `${finding.ruleId}\u0000${finding.key}`;
 
-/**
- * Each open event's row of Coverage, by its id. The rows are compared cell by cell where they are:
- * a copy of every cell with its event's name, twice (before and after), was 40,000 short-lived
- * objects and keys for 2,000 events beside the two reports, on a plan page of a large account.
- */
-function coverageRows(data: SetupData, context: RuleContext): Map<number, EventCoverage> {
-  const report = computeCoverage(data, { now: context.now, requiredTriggers: context.requiredTriggers });
-  return new Map(report.events.map((row) => [row.event.id, row]));
+/** An open event's cells as a plan's impact compares them: their states, column by column. */
+interface EventCells {
+  event: EmsEvent;
+  live: boolean;
+  /** The report's columns (one array shared by every event). */
+  triggers: readonly TriggerKey[];
+  states: CellState[];
 }
 
-/** A cell's state in a row ("none": no such event or column there). */
-const stateIn = (row: EventCoverage | undefined, trigger: TriggerKey): CellState => row?.cells.find((cell) => cell.trigger === trigger)?.state ?? "none";
+/**
+ * Each open event's cell states, by its id: all the impact needs of a Coverage report. The report
+ * (8 to 13 MB for 2,000 events, its rows, cells and webhook lists) is garbage as soon as this
+ * returns, so the one after the plan is not computed beside it; and only the changed cells become
+ * objects (a copy of every cell with its event's name, before and after, was 40,000 more).
+ */
+function cellStates(data: SetupData, context: RuleContext): Map<number, EventCells> {
+  const report = computeCoverage(data, { now: context.now, requiredTriggers: context.requiredTriggers });
+  const rows = new Map<number, EventCells>();
+  for (const row of report.events) rows.set(row.event.id, { event: row.event, live: row.live, triggers: report.triggers, states: row.cells.map((cell) => cell.state) });
+  return rows;
+}
+
+/** A cell's state in an event's row ("none": no such event or column there). */
+function stateIn(row: EventCells | undefined, trigger: TriggerKey): CellState {
+  const column = row ? row.triggers.indexOf(trigger) : -1;
+  return column < 0 ? "none" : row!.states[column];
+}
 
 /** The cells healthy ("ok") in `from` that are not in `to`, in `from`'s order. */
-function cellsNoLongerOk(from: Map<number, EventCoverage>, to: Map<number, EventCoverage>, direction: "lost" | "gained"): CoverageChange[] {
+function cellsNoLongerOk(from: Map<number, EventCells>, to: Map<number, EventCells>, direction: "lost" | "gained"): CoverageChange[] {
   const changes: CoverageChange[] = [];
   for (const [eventId, row] of from) {
-    for (const cell of row.cells) {
-      if (cell.state !== "ok") continue;
-      const other = stateIn(to.get(eventId), cell.trigger);
-      if (other === "ok") continue;
-      const [before, after] = direction === "lost" ? [cell.state, other] : [other, cell.state];
-      changes.push({ eventId, eventName: labelOf(row.event), live: row.live, trigger: cell.trigger, before, after });
-    }
+    row.states.forEach((state, column) => {
+      if (state !== "ok") return;
+      const trigger = row.triggers[column];
+      const other = stateIn(to.get(eventId), trigger);
+      if (other === "ok") return;
+      const [before, after] = direction === "lost" ? [state, other] : [other, state];
+      changes.push({ eventId, eventName: labelOf(row.event), live: row.live, trigger, before, after });
+    });
   }
   return changes;
 }
@@ -86,10 +103,10 @@ export function planImpact(before: SetupData, operations: readonly DraftOperatio
   const fixed = findingsBefore.filter((finding) => !afterIds.has(findingId(finding)));
   const added = findingsAfter.filter((finding) => !beforeIds.has(findingId(finding)));
 
-  const rowsBefore = coverageRows(before, context);
-  const rowsAfter = coverageRows(after, context);
-  const coverageLost = cellsNoLongerOk(rowsBefore, rowsAfter, "lost");
-  const coverageGained = cellsNoLongerOk(rowsAfter, rowsBefore, "gained");
+  const cellsBefore = cellStates(before, context);
+  const cellsAfter = cellStates(after, context);
+  const coverageLost = cellsNoLongerOk(cellsBefore, cellsAfter, "lost");
+  const coverageGained = cellsNoLongerOk(cellsAfter, cellsBefore, "gained");
   // Live events first: they are the ones a lost webhook hurts today.
   coverageLost.sort((a, b) => Number(b.live) - Number(a.live) || a.eventName.localeCompare(b.eventName));
 
