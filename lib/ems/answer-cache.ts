@@ -339,8 +339,9 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
    * Returned, so that the request that asked serves the same object: serving the API's own parse as
    * well kept two copies of every page alive (a first Health view of a 5,000-group account held
    * 100 MB, not 50). It is the API's parse itself, not the ciphertext decrypted and parsed a second
-   * time: that copy was ~3 MB of short-lived objects and buffers for each page of 200 groups, eight
-   * pages at a time when a plan's undo read a 5,000-group account again (bench:memory's peak).
+   * time: that was a third parse of every page (after the body's and the schema check's copy) and
+   * its decryption buffers, for every page at once in flight when a plan's undo read a 5,000-group
+   * account again (bench:memory's peak).
    */
   function rememberStored<T>(stored: { ciphertext: string; itemsHash: string | null }, result: ListResult<T>, aad: string): ListResult<T> {
     return openedAnswer(stored.ciphertext, aad, () => asStored(result, stored.itemsHash));

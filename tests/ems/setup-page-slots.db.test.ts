@@ -6,8 +6,8 @@ import { pagedAccountForFile } from "./support/setup-account";
 /**
  * A cold setup read (no stored answer fresh: a plan's undo after the plan applied for a minute) asks
  * the API for at most four pages at once, both listings together: each page of 200 groups with their
- * webhooks is ~8 MB of short-lived heap while it is parsed, checked and stored, and four pages of
- * each listing side by side were bench:memory's peak. Against the sandbox over real HTTP, every
+ * webhooks is in the heap several times over while it is parsed, checked and stored, and four pages
+ * of each listing side by side were bench:memory's peak. Against the sandbox over real HTTP, every
  * listing call held there for DELAY_MS, and its count of calls received read while the read runs.
  */
 
