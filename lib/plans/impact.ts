@@ -50,7 +50,7 @@ interface EventCells {
  * Each open event's cell states, by its id: all the impact needs of a Coverage report. The report
  * (8 to 13 MB for 2,000 events, its rows, cells and webhook lists) is garbage as soon as this
  * returns, so the one after the plan is not computed beside it; and only the changed cells become
- * objects (a copy of every cell with its event's name, before and after, was 40,000 more).
+ * objects (a copy of every cell with its event's name, before and after, was two per cell of the grid).
  */
 function cellStates(data: SetupData, context: RuleContext): Map<number, EventCells> {
   const report = computeCoverage(data, { now: context.now, requiredTriggers: context.requiredTriggers });
