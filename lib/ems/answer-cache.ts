@@ -11,7 +11,7 @@ import type { EmsApiResource } from "./contract";
 import { RateLimitedError } from "./errors";
 import { sleep } from "./http";
 import { emsLog, shortId } from "./log";
-import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, rememberedAnswer, sharedRecords, summaryOf, type CiphertextSummary } from "./opened-answers";
+import { CIPHERTEXT_HEAD_LENGTH, openedAnswer, recordsHash, rememberedAnswer, sharedRecords, sharedRecordsOf, summaryOf, type CiphertextSummary } from "./opened-answers";
 import { buildQueryString, type QueryFor, type RecordQueryFor } from "./query";
 import { currentRateLimit, type RateLimit } from "./rate-limit";
 import { ems } from "./state";
@@ -218,13 +218,50 @@ function encode(result: ListResult<unknown>): string {
   return JSON.stringify(stored);
 }
 
+/** The records' JSON in `encode`'s output, which writes them first: `{"items":[…],"meta":…}` (a string's `,"meta":` is escaped). */
+function storedItemsJson(plaintext: string): string | null {
+  const end = plaintext.lastIndexOf(',"meta":');
+  return plaintext.startsWith('{"items":') && end > 0 ? plaintext.slice(9, end) : null;
+}
+
 function decode<T>(plaintext: string): ListResult<T> {
   const stored = JSON.parse(plaintext) as StoredAnswer;
   const rateLimit: RateLimit | null = stored.rateLimit ? { ...stored.rateLimit, resetAt: new Date(stored.rateLimit.resetAt) } : null;
-  // `encode` writes the records first: `{"items":[…],"meta":…}`; a string's `,"meta":` is escaped.
-  const end = plaintext.lastIndexOf(',"meta":');
-  const items = plaintext.startsWith('{"items":') && end > 0 ? sharedRecords(plaintext.slice(9, end), stored.items) : stored.items;
+  const itemsJson = storedItemsJson(plaintext);
+  const items = itemsJson !== null ? sharedRecords(itemsJson, stored.items) : stored.items;
   return { items: items as T[], meta: stored.meta, rateLimit };
+}
+
+/**
+ * The API's answer as `decode` would read it back from its stored plaintext, without decrypting or
+ * parsing again: the records are the client's parse (checked, plain JSON values), made what JSON
+ * would make them (`asJsonValues`); meta and rate limit are copies, since the opened answer is frozen.
+ */
+function asStored<T>(result: ListResult<T>, itemsHash: string | null): ListResult<T> {
+  asJsonValues(result.items);
+  const items = itemsHash !== null ? sharedRecordsOf(itemsHash, result.items) : result.items;
+  return { items: items as T[], meta: { ...result.meta }, rateLimit: result.rateLimit ? { ...result.rateLimit, resetAt: new Date(result.rateLimit.resetAt) } : null };
+}
+
+/**
+ * In place, what a JSON round trip changes in parsed values: a key whose value is undefined goes,
+ * an undefined array entry becomes null. The parse then reads exactly as the stored JSON does
+ * (`"key" in record` included), whichever instance opens the answer.
+ */
+function asJsonValues(value: unknown): void {
+  if (!value || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (value[index] === undefined) value[index] = null;
+      else asJsonValues(value[index]);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (record[key] === undefined) delete record[key];
+    else asJsonValues(record[key]);
+  }
 }
 
 export interface AnswerCache {
@@ -310,30 +347,41 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
     return rows[0] ? answerRowOf(rows[0]) : null;
   }
 
-  /** Stores the answer and ends the lease, only while the lease is still this holder's: the ciphertext stored, or null. */
-  async function store(teamId: string, fingerprint: string, queryHash: string, leaseId: string, result: ListResult<unknown>): Promise<string | null> {
-    const ciphertext = encryptSecret(encode(result), answerAad(teamId, fingerprint, queryHash));
+  /**
+   * Stores the answer and ends the lease, only while the lease is still this holder's: the
+   * ciphertext stored and the `recordsHash` of the records' JSON it holds, or null.
+   */
+  async function store(
+    teamId: string,
+    fingerprint: string,
+    queryHash: string,
+    leaseId: string,
+    result: ListResult<unknown>,
+  ): Promise<{ ciphertext: string; itemsHash: string | null } | null> {
+    const plaintext = encode(result);
+    const ciphertext = encryptSecret(plaintext, answerAad(teamId, fingerprint, queryHash));
+    // Hashed now, so that the plaintext (as long as the page's JSON) is not held through the write.
+    const itemsJson = storedItemsJson(plaintext);
+    const itemsHash = itemsJson === null ? null : recordsHash(itemsJson);
     const count = await db.$executeRaw`
       UPDATE "EmsSharedAnswer"
       SET "ciphertext" = ${ciphertext}, "fetchedAt" = (now() AT TIME ZONE 'UTC'), "leaseId" = NULL, "leaseUntil" = NULL
       WHERE "teamId" = ${teamId} AND "fingerprint" = ${fingerprint} AND "queryHash" = ${queryHash} AND "leaseId" = ${leaseId}`;
-    return count === 1 ? ciphertext : null;
+    return count === 1 ? { ciphertext, itemsHash } : null;
   }
 
   /**
-   * The answer just stored, opened as any other (decrypted, parsed, frozen): the next views in this
-   * process find it by the row's summary instead of reading the ciphertext back. Returned, so that
-   * the request that asked serves the same object: serving the API's own parse as well kept two
-   * copies of every page alive (a first Health view of a 5,000-group account held 100 MB, not 50).
+   * The answer just stored, kept as the opened answer of its ciphertext (interned, frozen): the next
+   * views in this process find it by the row's summary instead of reading the ciphertext back.
+   * Returned, so that the request that asked serves the same object: serving the API's own parse as
+   * well kept two copies of every page alive (a first Health view of a 5,000-group account held
+   * 100 MB, not 50). It is the API's parse itself, not the ciphertext decrypted and parsed a second
+   * time: that was a third parse of every page (after the body's and the schema check's copy) and
+   * its decryption buffers, for every page at once in flight when a plan's undo read a 5,000-group
+   * account again (bench:memory's peak).
    */
-  function rememberStored<T>(ciphertext: string, aad: string, scope: string): ListResult<T> | null {
-    try {
-      return openedAnswer(ciphertext, aad, () => decode<T>(decryptSecret(ciphertext, aad)));
-    } catch (error) {
-      // Only a key ring changed in between: the next view reads the row as any other.
-      emsLog("warn", "ems.shared_answer_unreadable", { fingerprint: scope, errorName: error instanceof Error ? error.name : "Error" });
-      return null;
-    }
+  function rememberStored<T>(stored: { ciphertext: string; itemsHash: string | null }, result: ListResult<T>, aad: string): ListResult<T> {
+    return openedAnswer(stored.ciphertext, aad, () => asStored(result, stored.itemsHash));
   }
 
   async function release(teamId: string, fingerprint: string, queryHash: string, leaseId: string): Promise<void> {
@@ -467,9 +515,9 @@ export function createAnswerCache(db: PrismaClient, flights: Map<string, Promise
           });
           return null;
         });
-        const opened = stored ? rememberStored<T>(stored, aad, scope) : null;
-        if (stored) purgeNowAndThen();
-        return { ...(opened ?? result), ageSeconds: 0, source: "api", stale: false, summary: opened && stored ? summaryOf(stored) : null };
+        if (!stored) return { ...result, ageSeconds: 0, source: "api", stale: false, summary: null };
+        purgeNowAndThen();
+        return { ...rememberStored(stored, result, aad), ageSeconds: 0, source: "api", stale: false, summary: summaryOf(stored.ciphertext) };
       }
       // Another request (here or on another instance) is asking the API: wait for its answer.
       await sleep(wait * (0.75 + Math.random() / 2), options.signal);

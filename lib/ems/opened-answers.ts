@@ -116,9 +116,18 @@ function internStrings(value: unknown, seen: Map<string, string>): void {
   }
 }
 
+/** What `sharedRecordsOf` knows records by: the SHA-256 of their JSON. */
+export function recordsHash(itemsJson: string): string {
+  return createHash("sha256").update(itemsJson).digest("base64");
+}
+
 /** `items` (parsed from `itemsJson`), or the same records already open here, frozen. */
 export function sharedRecords<T>(itemsJson: string, items: readonly T[]): readonly T[] {
-  const hash = createHash("sha256").update(itemsJson).digest("base64");
+  return sharedRecordsOf(recordsHash(itemsJson), items);
+}
+
+/** `items`, whose JSON's `recordsHash` is `hash`, or the same records already open here, frozen. */
+export function sharedRecordsOf<T>(hash: string, items: readonly T[]): readonly T[] {
   const known = recordsByContent.get(hash)?.deref();
   if (known) return known as readonly T[];
   internStrings(items, new Map());

@@ -1,4 +1,5 @@
 import { computeCoverage, type CellState } from "@/lib/coverage/compute";
+import type { EmsEvent } from "@/lib/ems";
 import { checkedHealth } from "@/lib/health/checked";
 import { runHealthChecks, type Finding, type RuleContext } from "@/lib/health/rules";
 import { labelOf, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
@@ -36,21 +37,48 @@ export interface PlanImpact {
 
 const findingId = (finding: Finding) => `${finding.ruleId}\u0000${finding.key}`;
 
-function cellStates(data: SetupData, context: RuleContext) {
+/** An open event's cells as a plan's impact compares them: their states, column by column. */
+interface EventCells {
+  event: EmsEvent;
+  live: boolean;
+  /** The report's columns (one array shared by every event). */
+  triggers: readonly TriggerKey[];
+  states: CellState[];
+}
+
+/**
+ * Each open event's cell states, by its id: all the impact needs of a Coverage report. The report
+ * (8 to 13 MB for 2,000 events, its rows, cells and webhook lists) is garbage as soon as this
+ * returns, so the one after the plan is not computed beside it; and only the changed cells become
+ * objects (a copy of every cell with its event's name, before and after, was two per cell of the grid).
+ */
+function cellStates(data: SetupData, context: RuleContext): Map<number, EventCells> {
   const report = computeCoverage(data, { now: context.now, requiredTriggers: context.requiredTriggers });
-  const states = new Map<string, { eventId: number; eventName: string; live: boolean; trigger: TriggerKey; state: CellState }>();
-  for (const row of report.events) {
-    row.cells.forEach((cell) => {
-      states.set(`${row.event.id}\u0000${cell.trigger}`, {
-        eventId: row.event.id,
-        eventName: labelOf(row.event),
-        live: row.live,
-        trigger: cell.trigger,
-        state: cell.state,
-      });
+  const rows = new Map<number, EventCells>();
+  for (const row of report.events) rows.set(row.event.id, { event: row.event, live: row.live, triggers: report.triggers, states: row.cells.map((cell) => cell.state) });
+  return rows;
+}
+
+/** A cell's state in an event's row ("none": no such event or column there). */
+function stateIn(row: EventCells | undefined, trigger: TriggerKey): CellState {
+  const column = row ? row.triggers.indexOf(trigger) : -1;
+  return column < 0 ? "none" : row!.states[column];
+}
+
+/** The cells healthy ("ok") in `from` that are not in `to`, in `from`'s order. */
+function cellsNoLongerOk(from: Map<number, EventCells>, to: Map<number, EventCells>, direction: "lost" | "gained"): CoverageChange[] {
+  const changes: CoverageChange[] = [];
+  for (const [eventId, row] of from) {
+    row.states.forEach((state, column) => {
+      if (state !== "ok") return;
+      const trigger = row.triggers[column];
+      const other = stateIn(to.get(eventId), trigger);
+      if (other === "ok") return;
+      const [before, after] = direction === "lost" ? [state, other] : [other, state];
+      changes.push({ eventId, eventName: labelOf(row.event), live: row.live, trigger, before, after });
     });
   }
-  return states;
+  return changes;
 }
 
 function coverageSentence(lost: readonly CoverageChange[]): string | null {
@@ -77,16 +105,8 @@ export function planImpact(before: SetupData, operations: readonly DraftOperatio
 
   const cellsBefore = cellStates(before, context);
   const cellsAfter = cellStates(after, context);
-  const coverageLost: CoverageChange[] = [];
-  const coverageGained: CoverageChange[] = [];
-  for (const [key, was] of cellsBefore) {
-    const now = cellsAfter.get(key)?.state ?? "none";
-    if (was.state === "ok" && now !== "ok") coverageLost.push({ ...was, before: was.state, after: now });
-  }
-  for (const [key, now] of cellsAfter) {
-    const was = cellsBefore.get(key)?.state ?? "none";
-    if (now.state === "ok" && was !== "ok") coverageGained.push({ ...now, before: was, after: now.state });
-  }
+  const coverageLost = cellsNoLongerOk(cellsBefore, cellsAfter, "lost");
+  const coverageGained = cellsNoLongerOk(cellsAfter, cellsBefore, "gained");
   // Live events first: they are the ones a lost webhook hurts today.
   coverageLost.sort((a, b) => Number(b.live) - Number(a.live) || a.eventName.localeCompare(b.eventName));
 

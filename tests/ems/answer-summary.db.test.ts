@@ -85,6 +85,26 @@ describe("a shared answer read by summary", () => {
     expect(second.items.map((group) => [group.id, group.name])).toEqual(asked.items.map((group) => [group.id, group.name]));
   });
 
+  it("the request that asked serves its answer as every instance reads it back: the stored records, key for key, frozen and kept", async () => {
+    const { teamId } = await createTeam();
+    const a = newInstance();
+    const asked = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
+    expect(asked.source).toBe("api");
+    // Kept as the opened answer of the row it stored (not decrypted and parsed a second time): what it
+    // serves must be what another instance decrypts from that row, undefined keys and all.
+    const { hash } = canonicalQuery("webhook-groups", query());
+    const { ciphertext } = await prisma.emsSharedAnswer.findFirstOrThrow({ where: { teamId }, select: { ciphertext: true } });
+    const stored = JSON.parse(decryptSecret(ciphertext!, answerAad(teamId, demoClient.fingerprint, hash))) as { items: unknown[]; meta: unknown };
+    expect(asked.items.length).toBeGreaterThan(50);
+    expect(asked.items).toStrictEqual(stored.items);
+    expect(asked.meta).toStrictEqual(stored.meta);
+    expect(asked.summary).toEqual(summaryOf(ciphertext!));
+    expect(Object.isFrozen(asked.items) && Object.isFrozen(asked.items[0]) && Object.isFrozen(asked.items[0].webhooks)).toBe(true);
+    const next = await a.cache.list(demoClient, "webhook-groups", query(), { teamId });
+    expect(next.source).toBe("shared");
+    expect(next.items).toBe(asked.items);
+  });
+
   it("serves the newer answer another instance stored, not the one opened before, even at the same length", async () => {
     const { teamId } = await createTeam();
     const [a, b] = [newInstance(), newInstance()];

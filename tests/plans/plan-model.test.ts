@@ -84,6 +84,14 @@ describe("the setup after a plan, and its impact", () => {
     expect(data.groups[0].webhooks![1].enabled).toBe(true);
   });
 
+  it("undoing it gains back what was lost: each changed cell once, as it was and as it will be", () => {
+    const only = webhook({ id: 2, group_id: 10, event_ids: [1], trigger_object: "registrant", trigger_on_update: false, trigger_on_delete: false, enabled: false });
+    const data = { groups: [group({ id: 10, webhooks: [only] })], events: [event({ id: 1, name: "Spring Summit", status: "live" }), event({ id: 3, name: "Other" })] };
+    const impact = planImpact(data, [update(only, { enabled: true })], context);
+    expect(impact.coverageLost).toEqual([]);
+    expect(impact.coverageGained).toEqual([{ eventId: 1, eventName: "Spring Summit", live: true, trigger: "registrant:insert", before: "degraded", after: "ok" }]);
+  });
+
   it("moves a webhook between groups, creates and deletes", () => {
     const a = webhook({ id: 1, group_id: 10 });
     const b = webhook({ id: 2, group_id: 10 });
