@@ -35,9 +35,11 @@ export function ListingResults({ state, results }: { state: ListingState; result
       {state.check && results.check ? <CheckListNote state={state} facts={results.check} /> : null}
       {state.check && results.check?.total === 0 ? (
         <div className="rounded-md border border-emerald-200 bg-emerald-50 p-6 text-center" data-testid="check-empty">
-          <h2 className="text-base font-semibold text-emerald-900">{CHECKS[state.check].noneFound}</h2>
+          <h2 className="text-base font-semibold text-emerald-900">
+            {state.ids.length > 0 ? "None of the chosen ids is found by this check" : CHECKS[state.check].noneFound}
+          </h2>
           <p className="mt-1 text-sm text-emerald-800">
-            Health&apos;s check “{CHECKS[state.check].title}” finds nothing here.{" "}
+            Health&apos;s check “{CHECKS[state.check].title}” finds {state.ids.length > 0 ? "none of them" : "nothing in this account"}.{" "}
             <Link href={hrefWith(state, { check: null })} prefetch={false} className="text-brand-700 underline">
               Show the whole list
             </Link>
