@@ -17,6 +17,7 @@ import { startAllowedSandbox } from "@/tests/ems/support/sandbox";
 import { createTeam } from "../teams/fixtures";
 import { loadHealthReport } from "@/lib/health/report";
 import { checkSubjectIds } from "@/lib/health/check-subjects";
+import { RULE_IDS, type RuleId } from "@/lib/setup/checks";
 import { changeTheseHref, checkListHref } from "@/lib/listing/href";
 import { loadListingPage } from "@/lib/listing-page/page-data";
 import type { ListingResultsData } from "@/lib/listing-page/page-data";
@@ -53,10 +54,10 @@ async function results(resource: ListingResource, search: string): Promise<Extra
 }
 
 /** What the check finds, worked out from the whole setup (not from the stored result the list reads). */
-async function expectedIds(): Promise<number[]> {
+async function expectedIds(check: RuleId = CHECK): Promise<number[]> {
   const report = await loadHealthReport(team.owner);
   if (report.kind !== "ok") throw new Error(report.kind);
-  return checkSubjectIds(report.active, CHECK);
+  return checkSubjectIds(report.active, check);
 }
 
 describe("a list filtered by a Health check", () => {
@@ -81,6 +82,24 @@ describe("a list filtered by a Health check", () => {
     expect(pageCount).toBe(Math.ceil(expected.length / 20));
     // Pages follow the ids: in order, none twice, none missing.
     expect(listed).toEqual(expected);
+  });
+
+  it("every check's 'Show in the list' lists its records on the webhooks, groups or events list", async () => {
+    let found = 0;
+    for (const check of RULE_IDS) {
+      const expected = await expectedIds(check);
+      found += expected.length;
+      const href = new URL(checkListHref(check), "http://portal");
+      const shown = await results(href.pathname.slice(1) as ListingResource, `${href.search.slice(1)}&per-page=100`);
+      expect(shown.notices, check).toEqual([]);
+      expect(shown.check?.total, check).toBe(expected.length);
+      // The page holds the first hundred ids; the list's sort (events: by start date) orders them.
+      expect(
+        shown.items.map((item) => Number(item.id)).sort((a, b) => a - b),
+        check,
+      ).toEqual(expected.slice(0, 100));
+    }
+    expect(found).toBeGreaterThan(0);
   });
 
   it("at 200 rows a page shows 100, the most ids one call takes", async () => {
