@@ -60,6 +60,44 @@ test.describe("read-only", () => {
     await shoot(page, "event-page");
   });
 
+  test("Health's 'Show in the list' opens the groups list filtered by the check: its chip and count, exactly its groups; the chip is removed by keyboard", async ({
+    page,
+  }) => {
+    const check = "group-without-notification-emails";
+    await page.goto(`/health?rule=${check}`);
+    const rule = page.locator(`[data-testid="health-rule"][data-rule="${check}"]`);
+    const count = (await rule.getByTestId("rule-count").innerText()).trim();
+    await shoot(page, "check-health-link", false);
+    await rule.getByRole("link", { name: "Show in the list" }).click();
+    await expect(page).toHaveURL(new RegExp(`/webhook-groups\\?check=${check}$`));
+    const chip = page.getByTestId("check-chip");
+    await expect(chip).toContainText("Group serving live events has no notification emails");
+    await expect(chip.getByTestId("check-chip-count")).toHaveText(count);
+    await expect(page.getByTestId("check-note")).toContainText("in pages by id");
+    // Every group listed is one without notification emails, as many as Health counts (one page of 20 at most here).
+    const rows = page.locator("[data-testid=listing-results] tbody tr");
+    await expect(rows).toHaveCount(Math.min(Number(count.replace(/,/g, "")), 20));
+    await expect(page.getByTestId("export-menu")).toHaveCount(0);
+    await shoot(page, "check-filter");
+
+    // Keyboard: the chip's remove link, then Enter, and the whole list is back.
+    await page.getByTestId("remove-check").focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/webhook-groups(\?view=none)?$/);
+    await expect(page.getByTestId("check-chip")).toHaveCount(0);
+
+    // Within ids the check does not find: its empty state, and the chip still says what filters.
+    await page.goto(`/webhook-groups?ids=1&check=${check}`);
+    await expect(page.getByTestId("check-empty")).toContainText("None of the chosen ids is found by this check");
+    await expect(page.getByTestId("check-chip-count")).toHaveText("0");
+    await shoot(page, "check-empty", false);
+
+    // A crafted check= is a notice and the whole list, never an error page.
+    await page.goto("/webhook-groups?check=%3Cscript%3E");
+    await expect(page.getByText("is not one of Health's checks")).toBeVisible();
+    await expect(page.getByTestId("listing-results")).toBeVisible();
+  });
+
   test("an event id that is not in the account answers 404; a malformed one too", async ({ page }) => {
     for (const path of ["/events/999999", "/events/abc", "/events/0"]) {
       const response = await page.goto(path);

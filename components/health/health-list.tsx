@@ -6,6 +6,7 @@ import type { HealthRow, RuleGroup } from "@/lib/health/list";
 import { ruleById } from "@/lib/health/rules";
 import type { FindingSubject } from "@/lib/health/types";
 import { formatCount } from "@/lib/listing/format";
+import { checkListHref } from "@/lib/listing/href";
 import { fixAllHref, fixHref } from "@/lib/plans/fixes";
 import { MuteForm, UnmuteButton } from "./mute-form";
 import { SeverityBadge } from "./severity-badge";
@@ -135,6 +136,15 @@ export function RuleGroupView({
         </details>
         <Link href={ruleFilterHref} prefetch={false} className="text-slate-600 underline decoration-dotted underline-offset-2 hover:text-slate-900">
           Only this check
+        </Link>
+        {/* The records the check finds, in their list (lib/listing-page/check-filter.ts). */}
+        <Link
+          href={checkListHref(rule.id)}
+          prefetch={false}
+          className="text-slate-600 underline decoration-dotted underline-offset-2 hover:text-slate-900"
+          data-testid="rule-show-in-list"
+        >
+          Show in the list
         </Link>
         {fixAllHref(rule.id) && group.total > 1 ? (
           <Link href={fixAllHref(rule.id)!} prefetch={false} className="whitespace-nowrap text-brand-700 hover:underline" data-testid="rule-fix-all">

@@ -15,14 +15,15 @@ export function DataAge({
 }: {
   freshness: Freshness;
   budget: RateBudget | null;
-  refresh: { resource: string; search: string; groupId?: number };
+  /** Null: no refresh offered (a list filtered by a Health check: its rows are a page of ids the refresh could not name). */
+  refresh: { resource: string; search: string; groupId?: number } | null;
 }) {
   return (
     <DataStatus
       age={freshness.windowSeconds > 0 ? { seconds: freshness.ageSeconds, stale: freshness.stale, windowSeconds: freshness.windowSeconds } : null}
       budget={budget ? { limit: budget.limit, remaining: budget.remaining, resetInSeconds: budget.resetInSeconds, low: budget.low } : null}
       // What a refresh spends: a listing, or a group page's single-record read.
-      refresh={<RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} />}
+      refresh={refresh ? <RefreshButton {...refresh} cost={refresh.groupId === undefined ? LISTING_COST : SINGLE_CALL_COST} /> : undefined}
     />
   );
 }

@@ -9,6 +9,7 @@ import { TableSkeleton } from "./table-skeleton";
 import { ListingBusy, ListingNavigationProvider } from "./toolbar/listing-navigation";
 import { ListingToolbar } from "./toolbar/listing-toolbar";
 import { ViewBar } from "./view-bar";
+import { CheckChip } from "./check-chip";
 
 /** How long a listing waits for its rows before it streams them behind a skeleton. */
 const FIRST_FLUSH_WAIT_MS = 150;
@@ -42,6 +43,17 @@ export async function ListingPage({ data }: { data: ListingPageData }) {
         <Notices notices={state.notices} />
         <ListingToolbar
           state={state}
+          check={
+            state.check ? (
+              ready ? (
+                <CheckChip state={state} total={ready.kind === "ok" ? ready.check?.total : undefined} />
+              ) : (
+                <Suspense fallback={<CheckChip state={state} />}>
+                  <StreamedCheckChip state={state} results={data.results} />
+                </Suspense>
+              )
+            ) : null
+          }
           tools={
             ready ? (
               <ResultsTools state={state} results={ready} />
@@ -86,4 +98,10 @@ async function StreamedResults({ state, results }: { state: ListingPageData["sta
 /** The toolbar's export and data status, when the rows came too late for the first flush. */
 async function StreamedTools({ state, results }: { state: ListingPageData["state"]; results: Promise<ListingResultsData> }) {
   return <ResultsTools state={state} results={await results} />;
+}
+
+/** The check's chip with its count, when the rows came too late for the first flush. */
+async function StreamedCheckChip({ state, results }: { state: ListingPageData["state"]; results: Promise<ListingResultsData> }) {
+  const ready = await results;
+  return <CheckChip state={state} total={ready.kind === "ok" ? ready.check?.total : undefined} />;
 }

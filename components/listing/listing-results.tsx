@@ -2,7 +2,10 @@ import Link from "next/link";
 import { formatCount } from "@/lib/listing/format";
 import type { ListingResultsData } from "@/lib/listing-page/page-data";
 import { listingConfig } from "@/lib/listing/resources";
-import { changeTheseHref, hrefOf, toSearchParams } from "@/lib/listing/href";
+import { changeTheseHref, hrefOf, hrefWith, toSearchParams } from "@/lib/listing/href";
+import { CHECKS } from "@/lib/setup/checks";
+import type { CheckFilterFacts } from "@/lib/listing-page/check-filter";
+import { Time } from "@/components/ui/time";
 import type { ListingState } from "@/lib/listing/search-params";
 import { ExportButton } from "./export-button";
 import { DataAge, LowBudgetNotice, StaleNotice } from "./freshness";
@@ -29,7 +32,21 @@ export function ListingResults({ state, results }: { state: ListingState; result
           Page {formatCount(state.page)} does not exist; showing page {formatCount(meta.currentPage)}, the last one.
         </p>
       ) : null}
-      {items.length === 0 ? (
+      {state.check && results.check ? <CheckListNote state={state} facts={results.check} /> : null}
+      {state.check && results.check?.total === 0 ? (
+        <div className="rounded-md border border-emerald-200 bg-emerald-50 p-6 text-center" data-testid="check-empty">
+          <h2 className="text-base font-semibold text-emerald-900">
+            {state.ids.length > 0 ? "None of the chosen ids is found by this check" : CHECKS[state.check].noneFound}
+          </h2>
+          <p className="mt-1 text-sm text-emerald-800">
+            Health&apos;s check “{CHECKS[state.check].title}” finds {state.ids.length > 0 ? "none of them" : "nothing in this account"}.{" "}
+            <Link href={hrefWith(state, { check: null })} prefetch={false} className="text-brand-700 underline">
+              Show the whole list
+            </Link>
+            .
+          </p>
+        </div>
+      ) : items.length === 0 ? (
         <div className="rounded-md border border-slate-200 bg-white p-6 text-center" data-testid="state-empty">
           <h2 className="text-base font-semibold text-slate-900">No {config.title.toLowerCase()} match these options</h2>
           <p className="mt-1 text-sm text-slate-700">
@@ -59,7 +76,8 @@ export function ResultsTools({ state, results }: { state: ListingState; results:
   const exportSearch = toSearchParams(state, { includePage: false, includeView: false }).toString();
   return (
     <>
-      {results.meta.totalCount > 0 ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : null}
+      {/* A check's records are paged by the portal, which the export does not do (its route refuses them). */}
+      {results.meta.totalCount > 0 && !state.check ? <ExportButton resource={state.resource} search={exportSearch} maxRows={results.exportMaxRows} /> : null}
       {results.meta.totalCount > 0 && state.resource !== "events" ? (
         // Every row these options select, changed through a reviewed plan (app/(portal)/plans/new).
         <Link
@@ -83,7 +101,33 @@ export function ResultsTools({ state, results }: { state: ListingState; results:
           {state.resource === "webhooks" ? "New webhook" : "New group"}
         </a>
       ) : null}
-      <DataAge freshness={results.freshness} budget={results.budget} refresh={{ resource: state.resource, search: toSearchParams(state).toString() }} />
+      <DataAge
+        freshness={results.freshness}
+        budget={results.budget}
+        refresh={state.check ? null : { resource: state.resource, search: toSearchParams(state).toString() }}
+      />
     </>
+  );
+}
+
+/**
+ * A list filtered by a Health check says how it is put together (lib/listing/id-set-pages.ts): the
+ * check's records in pages by id, the sort and the other filters within each page.
+ */
+function CheckListNote({ state, facts }: { state: ListingState; facts: CheckFilterFacts }) {
+  if (facts.total === 0) return null;
+  const narrowed = state.filters.length > 0 || state.ids.length > 0;
+  return (
+    <p className="text-sm text-slate-600" data-testid="check-note">
+      The records Health&apos;s check finds, in pages by id
+      {state.sort.length > 0 ? "; the sort orders the rows of each page" : ""}
+      {narrowed ? "; the other filters narrow each page, so a page may hold fewer rows and the count is the check's" : ""}.
+      {facts.updating ? (
+        <>
+          {" "}
+          A plan is being applied: as Health found them at <Time value={facts.updating.asOf} />.
+        </>
+      ) : null}
+    </p>
   );
 }

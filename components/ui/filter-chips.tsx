@@ -14,7 +14,7 @@ export interface FilterChip {
 export function FilterChips({ chips, clearHref, testId }: { chips: readonly FilterChip[]; clearHref: string; testId?: string }) {
   if (chips.length === 0) return null;
   return (
-    <ul className="flex flex-wrap items-center gap-1.5 text-xs" aria-label="Filters in force" data-testid={testId}>
+    <ul className="flex min-w-0 max-w-full flex-wrap items-center gap-1.5 text-xs" aria-label="Filters in force" data-testid={testId}>
       {chips.map((chip) => (
         <li
           key={chip.label}

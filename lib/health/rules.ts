@@ -18,6 +18,7 @@ import {
   type TriggerKey,
 } from "@/lib/setup/setup-data";
 import { SEVERITY_ORDER, type Finding, type FindingSubject, type HealthRule, type RuleContext, type RuleId } from "./types";
+import { CHECKS } from "@/lib/setup/checks";
 
 /**
  * The health checks of an account's webhook setup, one rule each. Pure: the caller passes the data
@@ -179,7 +180,7 @@ type RuleDefinition = Omit<HealthRule, "check"> & {
 const groupWithoutEmails = {
   id: "group-without-notification-emails",
   severity: "warning",
-  title: "Group serving live events has no notification emails",
+  title: CHECKS["group-without-notification-emails"].title,
   why: "When a webhook of the group fails, the service notifies the group's notification emails; with none, failed deliveries for a running event go unnoticed.",
   fix: "Open the webhook group in the EMS web app and add at least one monitored address (a team mailbox rather than a person) under notification emails.",
   evaluate(analysis) {
@@ -211,7 +212,7 @@ const groupWithoutEmails = {
 const plainHttpUrl = {
   id: "plain-http-url",
   severity: "error",
-  title: "Webhook URL is not HTTPS",
+  title: CHECKS["plain-http-url"].title,
   why: "Deliveries to a plain-HTTP address travel unencrypted: registrant data and the webhook's headers, credentials included, can be read or altered on the way.",
   fix: "Change the webhook's URL to the https:// address of the receiving system (ask its owner for one if it has none), then send a test delivery.",
   evaluate(analysis) {
@@ -234,7 +235,7 @@ const plainHttpUrl = {
 const disabledForLiveEvent = {
   id: "disabled-webhook-live-event",
   severity: "warning",
-  title: "Disabled webhook set up for a live event",
+  title: CHECKS["disabled-webhook-live-event"].title,
   why: "A disabled webhook sends nothing: changes made during a running event do not reach the system it feeds, and they are not replayed when it is enabled again.",
   fix: "Enable the webhook if the receiving system should get this event's changes; if it was retired on purpose, remove the live events from it (or delete it) so it no longer looks like coverage.",
   evaluate(analysis) {
@@ -270,7 +271,7 @@ function urlIdentity(url: string): string {
 const duplicateUrl = {
   id: "duplicate-url-trigger",
   severity: "warning",
-  title: "Same URL and trigger in two groups",
+  title: CHECKS["duplicate-url-trigger"].title,
   why: "Two webhooks in different groups that send the same change to the same address deliver it twice whenever both fire for an event: the receiving system creates duplicates or processes the change twice.",
   fix: "Keep the webhook in one group and delete (or disable) the copy in the other; if each group serves different events, make sure no event is listed in both.",
   evaluate(analysis) {
@@ -306,7 +307,7 @@ const duplicateUrl = {
 const insertWithoutDelete = {
   id: "insert-without-delete",
   severity: "warning",
-  title: "Inserts sent without deletions",
+  title: CHECKS["insert-without-delete"].title,
   why: "The group tells the receiving system when a record is created but never when it is deleted, so records removed in EMS (a cancelled registration, a dropped session) stay in that system for good.",
   fix: "Turn on “on delete” for the object in one of the group's webhooks (or add a webhook for the deletions), and have the receiving system remove the record.",
   evaluate(analysis) {
@@ -338,7 +339,7 @@ const insertWithoutDelete = {
 const endedEventsOnly = {
   id: "webhook-ended-events-only",
   severity: "notice",
-  title: "Webhook only serves ended events",
+  title: CHECKS["webhook-ended-events-only"].title,
   why: "Every event the webhook lists is closed, cancelled or over, so it will never fire again; it clutters the setup and is easy to mistake for live coverage.",
   fix: "Add the upcoming events it should serve to the webhook, or disable or delete it if its work is done.",
   evaluate(analysis) {
@@ -375,7 +376,7 @@ function credentialValue(header: EmsHeader): string | null {
 const sharedCredential = {
   id: "shared-credential-header",
   severity: "warning",
-  title: "Same credential in several groups",
+  title: CHECKS["shared-credential-header"].title,
   why: "One secret spread over several groups is harder to rotate and, once leaked, opens every system behind it; the receiving side also cannot tell the groups apart.",
   fix: "Issue a separate credential per group (or per receiving system) in the receiving system, set each in its own group, and revoke the shared one.",
   evaluate(analysis) {
@@ -451,7 +452,7 @@ function triggersReaching(hooks: readonly HookInfo[]): Set<TriggerKey> | null {
 const requiredTriggerMissing = {
   id: "required-trigger-missing",
   severity: "error",
-  title: "Live event misses a required trigger",
+  title: CHECKS["required-trigger-missing"].title,
   why: "Your team requires these changes to reach your systems for every live event; for this event nothing sends them, so the receiving systems silently fall behind.",
   fix: "Add the event to a group's enabled webhook for each missing trigger (or create one), or switch on the missing action in a webhook that already serves the event.",
   evaluate(analysis, context) {
@@ -479,7 +480,7 @@ const requiredTriggerMissing = {
 const liveEventUncovered = {
   id: "live-event-uncovered",
   severity: "warning",
-  title: "Live event without any webhook",
+  title: CHECKS["live-event-uncovered"].title,
   why: "No enabled webhook fires for this running event, so none of its registrations, sessions or other changes reach your systems.",
   fix: "Add the event to the enabled webhooks that should serve it (the groups your other live events use), or confirm that this event needs no integration and mute this finding.",
   evaluate(analysis) {

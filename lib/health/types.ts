@@ -20,23 +20,9 @@ export interface FindingSubject {
   groupId?: number;
 }
 
-/**
- * Every check's id (lib/health/rules.ts defines one check for each, checked there): the type a
- * finding's `ruleId` has, so a table keyed by check (lib/plans/fixes.ts) stops compiling when a
- * check is renamed or removed, instead of silently losing its entry.
- */
-export const RULE_IDS = [
-  "plain-http-url",
-  "required-trigger-missing",
-  "live-event-uncovered",
-  "disabled-webhook-live-event",
-  "group-without-notification-emails",
-  "duplicate-url-trigger",
-  "insert-without-delete",
-  "shared-credential-header",
-  "webhook-ended-events-only",
-] as const;
-export type RuleId = (typeof RULE_IDS)[number];
+// Every check's id lives below the features (the lists' URL parser reads it too).
+export { RULE_IDS, type RuleId } from "@/lib/setup/checks";
+import type { RuleId } from "@/lib/setup/checks";
 
 export interface Finding {
   ruleId: RuleId;

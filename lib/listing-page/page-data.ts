@@ -4,7 +4,8 @@ import type { EmsClient } from "@/lib/ems";
 import { exportEnv } from "@/lib/env";
 import { log } from "@/lib/log";
 import { listingMarks } from "@/lib/history/marks";
-import { loadListing, type ListingMeta } from "@/lib/listing/load";
+import type { ListingMeta } from "@/lib/listing/load";
+import { loadListingRows, type CheckFilterFacts } from "./check-filter";
 import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/shared-read";
 import { resolveListing, type ResolvedListing } from "./resolve";
 import type { ListingResource } from "@/lib/listing/resources";
@@ -32,6 +33,8 @@ export type ListingResultsData =
        * setup, credits a person who only opened the groups list has not asked to spend.
        */
       healthKnown: boolean;
+      /** Filtered by a Health check (`check=`): its count and whether a plan is changing it. */
+      check: CheckFilterFacts | null;
     }
   | { kind: "failure"; failure: ListingFailure };
 
@@ -62,7 +65,7 @@ async function loadListingResults(
 ): Promise<ListingResultsData> {
   // The webhooks list reads the account's setup (health findings, group names) beside its rows.
   const context = state.resource === "webhooks" ? webhookRowContext(actor) : null;
-  const outcome = await loadListing(actor, state, emsClient, { lookedUp });
+  const { outcome, check } = await loadListingRows(actor, state, emsClient, { lookedUp });
   if (outcome.kind !== "ok") return { kind: "failure", failure: outcome };
   // Marks are a nicety: a database error costs the marks, not the rows.
   const changed = await listingMarks(
@@ -78,6 +81,7 @@ async function loadListingResults(
     changed,
     exportMaxRows: exportEnv().EXPORT_MAX_ROWS,
     healthKnown: actor.healthCounts != null,
+    check,
     ...(context ? { webhookContext: await context } : {}),
   };
 }

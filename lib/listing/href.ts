@@ -7,7 +7,8 @@
 import { DEFAULT_PER_PAGE, formatSortKey, type SortKey } from "@/lib/ems/contract";
 import { formatFilter } from "./filters";
 import { formatIdList } from "./ids";
-import { MAX_SORT_LEVELS, listingConfig } from "./resources";
+import { MAX_SORT_LEVELS, SUBJECT_KIND_OF, listingConfig } from "./resources";
+import { CHECKS, type RuleId } from "@/lib/setup/checks";
 import type { ListingState } from "./search-params";
 
 export function formatSort(sort: readonly SortKey[]): string {
@@ -28,6 +29,7 @@ export function toSearchParams(state: ListingState, options: { includeView?: boo
   if (state.sort.length > 0 && formatSort(state.sort) !== formatSort(config.defaultSort)) params.set("sort", formatSort(state.sort));
   if (state.ids.length > 0) params.set("ids", formatIdList(state.ids));
   else if (state.idsErrors.length > 0 && state.idsText) params.set("ids", state.idsText);
+  if (state.check) params.set("check", state.check);
   if (state.perPage !== DEFAULT_PER_PAGE) params.set("per-page", String(state.perPage));
   if ((options.includePage ?? true) && state.page > 1) params.set("page", String(state.page));
   if ((options.includeView ?? true) && state.view) params.set("view", state.view);
@@ -79,4 +81,10 @@ export function sortThenBy(sort: readonly SortKey[], field: string): SortKey[] {
   if (index < 0) return [...sort, { field, direction: "asc" as const }].slice(0, MAX_SORT_LEVELS);
   if (sort[index].direction === "asc") return sort.map((s, i) => (i === index ? flip(s) : s));
   return sort.filter((_, i) => i !== index);
+}
+
+/** Health's "Show in the list": the list of the records a check looks at, filtered by it (`check=`). */
+export function checkListHref(ruleId: RuleId): string {
+  const resource = (Object.keys(SUBJECT_KIND_OF) as (keyof typeof SUBJECT_KIND_OF)[]).find((r) => SUBJECT_KIND_OF[r] === CHECKS[ruleId].looksAt)!;
+  return `${listingConfig(resource).path}?${new URLSearchParams({ check: ruleId }).toString()}`;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { Actor } from "@/lib/access/actor";
 import { answerCache, canonicalQuery, type EmsClient, type QueryFor } from "@/lib/ems";
 import { loadShared, type Freshness, type ListingFailure, type LoadOptions, type RateBudget } from "@/lib/ems-access/shared-read";
+import { idSetPage } from "./id-set-pages";
 import { pageBlockOf, pageFromBlock } from "./page-block";
 import { toEmsQuery } from "./query";
 import type { ListingState } from "./search-params";
@@ -79,4 +80,24 @@ export function firstAnswerHash(state: ListingState): string {
  */
 export function refreshListing(actor: Actor, state: ListingState): Promise<ListingOutcome<Record<string, unknown>>> {
   return loadListing(actor, state, undefined, { refresh: true });
+}
+
+/**
+ * One page of a known set of ids (./id-set-pages.ts: a Health check's records): that page's ids go
+ * to the EMS with the list's other options (one call; none for an empty page), and the meta is the
+ * set's. The set itself is the caller's (lib/listing-page/check-filter.ts).
+ */
+export async function loadListingOfIds(
+  actor: Actor,
+  state: ListingState,
+  ids: readonly number[],
+  emsClient?: Promise<EmsClient | null>,
+  options: LoadOptions = {},
+): Promise<ListingOutcome<Record<string, unknown>>> {
+  const page = idSetPage(ids, state.page, state.perPage);
+  const meta: ListingMeta = { totalCount: page.totalCount, pageCount: page.pageCount, currentPage: page.currentPage, perPage: page.perPage };
+  if (page.ids.length === 0) return { kind: "ok", items: [], meta, budget: null, freshness: { ageSeconds: 0, stale: false, windowSeconds: 0 } };
+  const outcome = await loadListing(actor, { ...state, check: null, ids: page.ids, page: 1, perPage: page.perPage }, emsClient, options);
+  if (outcome.kind !== "ok") return outcome;
+  return { ...outcome, meta };
 }

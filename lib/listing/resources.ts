@@ -146,3 +146,6 @@ export function fieldLabel(config: ResourceConfig, field: string): string {
 
 export const PER_PAGE_OPTIONS = [20, 50, 100, 200] as const;
 export const MAX_SORT_LEVELS = 4;
+
+/** The kind of record each list shows, as a Health finding names it (`check=` filters the list of its check's kind). */
+export const SUBJECT_KIND_OF = { "webhook-groups": "group", webhooks: "webhook", events: "event" } as const satisfies Record<ListingResource, string>;

@@ -7,14 +7,17 @@
  * URL parameters (names follow the API's where they mean the same):
  *   fields=id,name  expand=webhooks  filter=<field><op><value> (repeated)  searchCondition=and|or
  *   sort=-id,name  page=2  per-page=20|50|100|200  ids=1,2,3  view=<saved view id>
+ *   check=<Health check id>  (the records the check finds, from Health's stored result:
+ *   lib/listing-page/check-filter.ts; only on the list of the kind of record the check looks at)
  */
 import { z } from "zod";
 import { DEFAULT_PER_PAGE, MAX_SEARCH_CONDITIONS, OPERATORS_BY_TYPE, type SortKey } from "@/lib/ems/contract";
 import { querySchemaOf } from "@/lib/ems/query";
 import { pageSearchParams, type PageSearchParams } from "@/lib/page-search-params";
 import { parseFilter, type FilterCondition } from "./filters";
+import { CHECKS, isRuleId, type RuleId } from "@/lib/setup/checks";
 import { formatIdList, parseIdList } from "./ids";
-import { MAX_SORT_LEVELS, PER_PAGE_OPTIONS, listingConfig, type ListingResource, type ResourceConfig } from "./resources";
+import { MAX_SORT_LEVELS, PER_PAGE_OPTIONS, SUBJECT_KIND_OF, listingConfig, type ListingResource, type ResourceConfig } from "./resources";
 
 export interface ListingState {
   resource: ListingResource;
@@ -32,6 +35,8 @@ export interface ListingState {
   /** Precise problems with the ids box; the ids are then not applied. */
   idsErrors: string[];
   view: string | null;
+  /** Only the records this Health check finds (`check=`), or null. */
+  check: RuleId | null;
   /** Everything that was ignored in the URL, in words. */
   notices: string[];
 }
@@ -49,6 +54,7 @@ const KEY_LABELS: Record<string, string> = {
   "per-page": "Rows per page",
   ids: "Only these ids",
   view: "View",
+  check: "Health check",
 };
 
 /** A parameter of the listing (own keys only: `?constructor=1` or `?toString=1` is not one). */
@@ -164,8 +170,25 @@ export function listingSearchParamsSchema(config: ResourceConfig) {
       .string()
       .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "That is not a saved view's id." })
       .optional(),
+    check: z
+      .string()
+      .transform((text, ctx): RuleId => {
+        if (!isRuleId(text)) {
+          ctx.addIssue({ code: "custom", message: `“${text.slice(0, 60)}” is not one of Health's checks.` });
+          return z.NEVER;
+        }
+        const looksAt = CHECKS[text].looksAt;
+        if (looksAt !== SUBJECT_KIND_OF[config.resource]) {
+          ctx.addIssue({ code: "custom", message: `“${CHECKS[text].title}” finds ${SUBJECT_KIND_WORDS[looksAt]}, not ${config.title.toLowerCase()}.` });
+          return z.NEVER;
+        }
+        return text;
+      })
+      .optional(),
   });
 }
+
+const SUBJECT_KIND_WORDS = { group: "webhook groups", webhook: "webhooks", event: "events" } as const;
 
 type ParsedUrl = z.output<ReturnType<typeof listingSearchParamsSchema>>;
 
@@ -250,6 +273,7 @@ export function parseListingSearchParams(resource: ListingResource, input: Searc
     idsText: idsErrors.length > 0 ? rawIds : formatIdList(parsed.ids ?? []),
     idsErrors,
     view: parsed.view ?? null,
+    check: parsed.check ?? null,
     notices,
   };
 }

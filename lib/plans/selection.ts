@@ -1,6 +1,9 @@
 import "server-only";
 import type { Actor } from "@/lib/access/actor";
-import { loadListing } from "@/lib/listing/load";
+import { loadListing, loadListingOfIds } from "@/lib/listing/load";
+import { withinIds } from "@/lib/listing/id-set-pages";
+import { loadCheckSubjects } from "@/lib/health/check-subjects";
+import { MAX_IDS } from "@/lib/ems/contract";
 import { parseListingSearchParams, type ListingState, type SearchParamsInput } from "@/lib/listing/search-params";
 import { admitted, BusyError, chargeReadCredits } from "@/lib/admission";
 import { failureOf, type ListingFailure } from "@/lib/ems-access/shared-read";
@@ -62,6 +65,7 @@ export async function loadSelection(actor: Actor, resource: "webhooks" | "webhoo
 }
 
 async function readSelection(actor: Actor, resource: "webhooks" | "webhook-groups", state: ListingState): Promise<Selection | ListingFailure> {
+  if (state.check) return readCheckSelection(actor, resource, state, state.check);
   const records: { id: number; name: string }[] = [];
   let total = 0;
   for (let page = 1; records.length < MAX_PLAN_OPERATIONS; page++) {
@@ -74,4 +78,40 @@ async function readSelection(actor: Actor, resource: "webhooks" | "webhook-group
     if (page >= outcome.meta.pageCount || outcome.items.length === 0) break;
   }
   return { kind: "ok", resource, records: records.slice(0, MAX_PLAN_OPERATIONS), total, truncated: total > MAX_PLAN_OPERATIONS, notices: state.notices };
+}
+
+/**
+ * `check=`: the check's records as the list showed them (lib/listing-page/check-filter.ts), from
+ * Health's stored result, read from the EMS a page of MAX_IDS ids at a time with the list's other
+ * options (which may narrow each page), ids and names only.
+ */
+async function readCheckSelection(
+  actor: Actor,
+  resource: "webhooks" | "webhook-groups",
+  state: ListingState,
+  check: NonNullable<ListingState["check"]>,
+): Promise<Selection | ListingFailure> {
+  const subjects = await loadCheckSubjects(actor, check);
+  if (subjects.kind !== "ok") return subjects;
+  const ids = withinIds(subjects.ids, state.ids);
+  const records: { id: number; name: string }[] = [];
+  let read = 0;
+  while (read < ids.length && records.length <= MAX_PLAN_OPERATIONS) {
+    chargeReadCredits(actor.userId, LISTING_COST);
+    const page = read / MAX_IDS + 1;
+    const outcome = await loadListingOfIds(actor, { ...state, fields: ["id", "name"], page, perPage: MAX_IDS, sort: [{ field: "id", direction: "asc" }] }, ids);
+    if (outcome.kind !== "ok") return outcome;
+    for (const item of outcome.items) records.push({ id: Number(item.id), name: typeof item.name === "string" ? item.name : `#${item.id}` });
+    read += MAX_IDS;
+  }
+  // Every page read: the count is what matched; else at least a plan's worth matched (truncated).
+  const total = read >= ids.length ? records.length : Math.max(records.length, ids.length);
+  return {
+    kind: "ok",
+    resource,
+    records: records.slice(0, MAX_PLAN_OPERATIONS),
+    total,
+    truncated: records.length > MAX_PLAN_OPERATIONS || read < ids.length,
+    notices: state.notices,
+  };
 }

@@ -8,6 +8,7 @@
 import { DEFAULT_PER_PAGE } from "@/lib/ems/contract";
 import { fieldLabel, listingConfig } from "@/lib/listing/resources";
 import { parseListingSearchParams } from "@/lib/listing/search-params";
+import { CHECKS } from "@/lib/setup/checks";
 import { filterInWords, sortInWords } from "@/lib/listing/words";
 import type { ListingPage } from "./validation";
 import { pluralWord } from "@/lib/text/plural";
@@ -30,6 +31,7 @@ export function describeViewQuery(page: ListingPage, query: string): string {
     if (state.searchCondition === "or" && conditions.length > 1) parts.push(conditions.join(" or "));
     else parts.push(...conditions);
   }
+  if (state.check) parts.push(`Found by “${CHECKS[state.check].title}”`);
   if (state.ids.length > 0) {
     parts.push(state.ids.length > MAX_LISTED_IDS ? `Only ${state.ids.length} chosen ids` : `Only ${pluralWord(state.ids.length, "id")} ${state.ids.join(", ")}`);
   }

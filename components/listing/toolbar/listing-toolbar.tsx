@@ -20,7 +20,7 @@ function isTyping(target: EventTarget | null): boolean {
  * and the data's age with the API budget (`tools`, when the rows came) on the right. Everything applies at once by client navigation to the new address (the address stays
  * the whole truth: a link reproduces the page). Keys: `/` goes to the filters, `f` adds one.
  */
-export function ListingToolbar({ state, tools }: { state: ListingState; tools?: React.ReactNode }) {
+export function ListingToolbar({ state, tools, check }: { state: ListingState; tools?: React.ReactNode; check?: React.ReactNode }) {
   const [addOpen, setAddOpen] = useState(false);
   const chips = useRef<HTMLDivElement>(null);
   // Marks the toolbar as interactive (tests wait for it; before hydration its buttons do nothing).
@@ -51,7 +51,9 @@ export function ListingToolbar({ state, tools }: { state: ListingState; tools?: 
       <div className="max-sm:basis-full">
         <SearchBox key={state.filters.map((filter) => filter.value).join("\n")} state={state} />
       </div>
-      <div className="min-w-48 flex-1 max-sm:basis-full">
+      <div className="flex min-w-48 flex-1 flex-wrap items-center gap-2 max-sm:basis-full">
+        {/* A Health check's filter (`check=`), drawn by the server with its count: components/listing/check-chip.tsx. */}
+        {check}
         <FilterChips ref={chips} state={state} addOpen={addOpen} onAddOpenChange={setAddOpen} />
       </div>
       <div className="flex max-w-full flex-wrap items-center gap-2">

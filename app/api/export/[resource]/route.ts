@@ -53,6 +53,9 @@ export const GET = authedRoute<{ resource: string }, typeof exportQuery>(
     if (includeHeaderValues) assertMayReadHeaderValues(actor);
     const state = parseListingSearchParams(resource, query.listing);
     if (state.notices.length > 0 || state.idsErrors.length > 0) throw new BadRequestError([...state.notices, ...state.idsErrors].join(" "));
+    // The export walks the EMS's own pages; a check's records are a set of ids paged by the portal
+    // (lib/listing-page/check-filter.ts), which it does not do: refused, never the unfiltered list.
+    if (state.check) throw new BadRequestError("A list filtered by a Health check cannot be exported yet; remove the check's filter to export the list.");
 
     const client = await getEmsClientForActor(actor);
     if (client === null) return problem(409, "Add your EMS API credentials in Settings first.");
