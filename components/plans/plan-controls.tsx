@@ -15,19 +15,10 @@ import { ConfirmSubmit } from "@/components/ui/confirm-submit";
 import { FormMessage } from "@/components/forms/form-message";
 import { LatestMessageScope } from "@/components/forms/latest-message";
 import { useActionForm } from "@/components/forms/use-action-form";
+import type { PlanButtons } from "@/lib/plans/page";
 import { plural } from "@/lib/text/plural";
 
-type Can = {
-  submit: boolean;
-  approve: boolean;
-  reject: boolean;
-  apply: boolean;
-  applyUndo: boolean;
-  cancel: boolean;
-  undo: boolean;
-  replan: boolean;
-  approveAndApply: boolean;
-};
+type Can = PlanButtons;
 
 function ActionButton({
   planId,

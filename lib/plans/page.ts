@@ -60,6 +60,19 @@ export interface PlanGroupSection {
   steps: PlanStep[];
 }
 
+/** The plan page's buttons this person is offered (from lib/plans/lifecycle.ts, as the server decides). */
+export interface PlanButtons {
+  submit: boolean;
+  approve: boolean;
+  reject: boolean;
+  apply: boolean;
+  applyUndo: boolean;
+  cancel: boolean;
+  undo: boolean;
+  replan: boolean;
+  approveAndApply: boolean;
+}
+
 export interface PlanPageData {
   id: string;
   title: string;
@@ -99,17 +112,7 @@ export interface PlanPageData {
   cost: PlanCost;
   reviewRequired: boolean;
   /** What this person may do now. */
-  can: {
-    submit: boolean;
-    approve: boolean;
-    reject: boolean;
-    apply: boolean;
-    applyUndo: boolean;
-    cancel: boolean;
-    undo: boolean;
-    replan: boolean;
-    approveAndApply: boolean;
-  };
+  can: PlanButtons;
   /** Where its author edits it while it is a draft (a plan of one webhook change). */
   editHref: string | null;
   /** Why this person may not approve, when the plan waits for approval. */

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MarkAllReadButton, MarkReadButton } from "@/components/inbox/inbox-buttons";
+import { PageLinks } from "@/components/ui/page-links";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { listInbox } from "@/lib/inbox/list";
@@ -96,21 +97,7 @@ export default async function InboxPage(props: PageProps<"/inbox">) {
           ))}
         </ul>
       )}
-      {pageCount > 1 ? (
-        <p className="text-sm text-slate-600">
-          Page {page} of {pageCount} ({plural(total, "item")}){" "}
-          {page > 1 ? (
-            <Link href={inboxHref({ show: params.show, page: page - 1 })} className="mr-3 text-brand-700 underline">
-              Previous
-            </Link>
-          ) : null}
-          {page < pageCount ? (
-            <Link href={inboxHref({ show: params.show, page: page + 1 })} className="text-brand-700 underline">
-              Next
-            </Link>
-          ) : null}
-        </p>
-      ) : null}
+      <PageLinks page={page} pageCount={pageCount} counted={plural(total, "item")} hrefFor={(to) => inboxHref({ show: params.show, page: to })} />
     </div>
   );
 }

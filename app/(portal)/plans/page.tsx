@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PlanStatusPill } from "@/components/plans/plan-status";
+import { PageLinks } from "@/components/ui/page-links";
 import { Time } from "@/components/ui/time";
 import { requireActor } from "@/lib/auth/session";
 import { parsePlanListParams } from "@/lib/plans/list-params";
 import { reviewsPlans } from "@/lib/plans/plan-access";
+import { plural } from "@/lib/text/plural";
 import { listPlans, PLAN_QUERY_MAX, type PlanListFilter } from "@/lib/plans/page";
 
 export const metadata: Metadata = { title: "Plans" };
@@ -128,21 +130,7 @@ export default async function PlansPage(props: PageProps<"/plans">) {
           ))}
         </ul>
       )}
-      {pageCount > 1 ? (
-        <p className="text-sm text-slate-600">
-          Page {page} of {pageCount} ({total.toLocaleString("en-US")} plans){" "}
-          {page > 1 ? (
-            <Link href={href({ page: page - 1 })} className="mr-3 text-brand-700 underline">
-              Previous
-            </Link>
-          ) : null}
-          {page < pageCount ? (
-            <Link href={href({ page: page + 1 })} className="text-brand-700 underline">
-              Next
-            </Link>
-          ) : null}
-        </p>
-      ) : null}
+      <PageLinks page={page} pageCount={pageCount} counted={plural(total, "plan")} hrefFor={(to) => href({ page: to })} />
     </div>
   );
 }
