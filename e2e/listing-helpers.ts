@@ -22,7 +22,7 @@ export async function chooseSandbox(page: Page, account: "demo" | "other" = "dem
 }
 
 /** The contract's encoding of a key or secret (every byte outside A-Z a-z 0-9 - _ . percent-encoded). */
-function encodePart(value: string): string {
+export function encodePart(value: string): string {
   return [...new TextEncoder().encode(value)]
     .map((byte) => {
       const ch = String.fromCharCode(byte);

@@ -1,20 +1,12 @@
 import { runHealthChecks } from "@/lib/health/rules";
 import type { EmsEvent, WebhookGroup } from "@/lib/ems";
 import type { SetupData, TriggerKey } from "@/lib/setup/setup-data";
+import { encodePart } from "../listing-helpers";
 
 /**
  * For e2e/fixes.spec.ts: an account's setup read straight from a sandbox's API (as the EMS's own
  * users would see it), and the Health check the required triggers policy acts on, run on it.
  */
-
-function encodePart(value: string): string {
-  return [...new TextEncoder().encode(value)]
-    .map((byte) => {
-      const ch = String.fromCharCode(byte);
-      return /[A-Za-z0-9\-_.]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
-    })
-    .join("");
-}
 
 /** Every group (with its webhooks) and event of an account, read over the sandbox's API. */
 export async function readAccount(baseUrl: string, account: { key: string; secret: string }): Promise<SetupData> {
