@@ -4,7 +4,7 @@ import type { Freshness, ListingFailure, RateBudget } from "@/lib/ems-access/sha
 import { getRequiredTriggers } from "@/lib/setup/requirements";
 import { labelOf, urlParts, utcDay, type SetupData, type TriggerKey } from "@/lib/setup/setup-data";
 import { loadSetupResult, type SetupFacts, type SetupUpdating } from "@/lib/setup/stored-results";
-import { runHealthChecks } from "./rules";
+import { checkedHealth } from "./checked";
 import { applyMutes, listMutes, type HealthMuteRecord, type SplitFindings } from "./mutes";
 import { countFindings, recordHealthSummary } from "./report";
 import type { Finding, RuleContext } from "./types";
@@ -45,12 +45,14 @@ interface HealthResult {
 }
 
 /**
- * The findings of a setup with their webhooks' hosts. Not from the memos kept per setup
- * (lib/health/checked.ts, `webhookHosts`): the result is kept and stored by itself, and the memos
- * would keep a second copy alive for as long as the setup's answers stay open in this process.
+ * The findings of a setup with their webhooks' hosts. The findings are `checkedHealth`'s, the memo
+ * a plan's impact reads (lib/plans/impact.ts) for the same setup, day and required triggers: run
+ * apart, each team's kept result and the memo held a copy of their own (three 2.8 MB copies of a
+ * 5,000-group account's findings in a heap snapshot after bench:memory's review), where now they
+ * are one list. Not `webhookHosts`: its map of all 20,000 webhooks' hosts is more than the result needs.
  */
 function healthResult(data: SetupData, context: RuleContext): HealthResult {
-  const findings = runHealthChecks(data, context);
+  const findings = checkedHealth(data, context);
   const named = new Set<number>();
   for (const finding of findings) for (const subject of finding.subjects) if (subject.kind === "webhook") named.add(subject.id);
   const hosts: [number, string][] = [];

@@ -143,6 +143,41 @@ describe("Health's findings stored per setup", () => {
     }
   });
 
+  it("two teams on the same account keep one copy of their identical findings, computed or opened from their own rows", async () => {
+    const actor = await readerOfTheAccount();
+    const other = await readerOfTheAccount();
+    // `hosts` is made once per kept result (lib/health/view.ts `pairMap`): the same map is the same result.
+    const computed = [await view(actor), await view(other)];
+    expect(computed.map(({ report }) => report.source)).toEqual(["computed", "computed"]);
+    expect(computed[1].report.hosts).toBe(computed[0].report.hosts);
+    expect(computed[1].report.active).toEqual(computed[0].report.active);
+    expect(await prisma.setupResult.count({ where: { teamId: { in: [actor.teamId, other.teamId] }, kind: "health" } })).toBe(2);
+    // And the same findings as the memo a plan's impact reads for this setup (lib/health/checked.ts), not a third copy.
+    const memo = await loadHealthReport(actor);
+    if (memo.kind !== "ok") throw new Error(`loadHealthReport: ${memo.kind}`);
+    expect(memo.active.length).toBeGreaterThan(0);
+    expect(memo.active[0]).toBe(computed[0].report.active[0]);
+
+    freshProcess();
+    const opened = [await view(other), await view(actor)];
+    expect(opened.map(({ report }) => report.source)).toEqual(["stored", "stored"]);
+    expect(opened[1].report.hosts).toBe(opened[0].report.hosts);
+    expect(keysOf(opened[1].report.active)).toEqual(keysOf(computed[0].report.active));
+
+    // A team whose setup differs keeps its own: one webhook made plain HTTP in the EMS, refreshed by one team only.
+    const setup = await loadSetup(actor);
+    if (setup.kind !== "ok") throw new Error(`loadSetup: ${setup.kind}`);
+    const hook = setup.snapshot.data.groups.at(-1)!.webhooks!.find((webhook) => webhook.url?.startsWith("https://"))!;
+    await account.sandbox().admin.applyEdits(ACCOUNT.key, [{ kind: "set-url", webhookId: hook.id, url: "http://plain.example.com/shared", by: "Jane in the EMS" }]);
+    expect((await loadSetup(actor, { refresh: true })).kind).toBe("ok");
+    const changed = await view(actor);
+    const unchanged = await view(other);
+    expect(changed.report.source).toBe("computed");
+    expect(unchanged.report.hosts).toBe(opened[0].report.hosts);
+    expect(changed.report.hosts).not.toBe(unchanged.report.hosts);
+    expect(changed.report.active.length).toBe(unchanged.report.active.length + 1);
+  });
+
   it("another team on the same account has findings of its own; a replaced credential drops the team's", async () => {
     const actor = await readerOfTheAccount();
     const other = await readerOfTheAccount();
