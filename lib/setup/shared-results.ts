@@ -37,3 +37,8 @@ export function sharedResult<T>(json: string, value: T): T {
   forget.register(value, hash);
   return value;
 }
+
+/** For tests: a process that has shared no result yet. */
+export function forgetSharedResults(): void {
+  byContent.clear();
+}

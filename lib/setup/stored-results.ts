@@ -7,7 +7,7 @@ import { loadShared, type Freshness, type ListingFailure, type RateBudget } from
 import { log } from "@/lib/log";
 import { readSetup, setupPageHashes, setupVersion, type SetupSnapshot, type SetupVersion } from "./load";
 import { planApplyingToOwnAccount } from "./plan-applying";
-import { sharedResult } from "./shared-results";
+import { forgetSharedResults, sharedResult } from "./shared-results";
 
 /**
  * What Health and Coverage compute from a team's setup, stored per setup in the database
@@ -125,9 +125,10 @@ function keep(key: string, entry: Kept): void {
   while (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);
 }
 
-/** For tests: a process that has kept nothing. */
+/** For tests: a process that has kept (and so shares) no result. */
 export function forgetKeptResults(): void {
   kept.clear();
+  forgetSharedResults();
 }
 
 export function setupResultAad(teamId: string, fingerprint: string, kind: string, optionsKey: string): string {
