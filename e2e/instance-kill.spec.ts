@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
@@ -79,6 +80,16 @@ test.describe("a killed instance", () => {
   let sandbox: StartedSandbox | undefined;
   let db: EmbeddedPostgres | undefined;
   const instances: Instance[] = [];
+
+  // A failure says what each instance logged (its last 50 kB): a stall after a restart is read there.
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status === testInfo.expectedStatus) return;
+    for (const [index, instance] of instances.entries()) {
+      const file = testInfo.outputPath(`instance-${index + 1}-output.txt`);
+      writeFileSync(file, instance.output());
+      await testInfo.attach(`instance-${index + 1}-output.txt`, { path: file, contentType: "text/plain" });
+    }
+  });
 
   test.afterAll(async () => {
     for (const instance of instances) await stopInstance(instance, "SIGKILL");
