@@ -1,7 +1,6 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { newTestUser, signUp } from "./helpers/auth";
+import { expect, test, type Page } from "@playwright/test";
 import { PLANS_INBOX_ACCOUNT } from "./helpers/config";
-import { savePlansCredentials } from "./helpers/plans";
+import { ownerAndAdmin } from "./helpers/plans";
 import { shoot } from "./helpers/screenshots";
 
 /**
@@ -14,20 +13,6 @@ import { shoot } from "./helpers/screenshots";
 /** A title long enough to wrap, in more than one script. */
 const TITLE = "Rename the CRM hook for Kraków — Zürich ✓ 東京 before the spring release, as agreed with the registrations team";
 
-async function ownerAndAdmin(page: Page, browser: Browser) {
-  await signUp(page, newTestUser("inbox-owner"));
-  await page.goto("/team");
-  await page.getByLabel("Role", { exact: true }).selectOption({ label: "Admin" });
-  await page.getByRole("button", { name: "Create invitation link" }).click();
-  const link = await page.getByTestId("invitation-link").inputValue();
-  const adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  await signUp(adminPage, newTestUser("inbox-admin"), { invite: new URL(link).pathname.split("/").pop() });
-  await savePlansCredentials(page, PLANS_INBOX_ACCOUNT);
-  await savePlansCredentials(adminPage, PLANS_INBOX_ACCOUNT);
-  return { adminPage, adminContext };
-}
-
 const inboxLink = (page: Page) =>
   page
     .getByRole("navigation")
@@ -39,7 +24,7 @@ test("a plan's review and outcome reach people through the inbox; an undo of a r
   browser,
 }) => {
   test.setTimeout(300_000);
-  const { adminPage, adminContext } = await ownerAndAdmin(page, browser);
+  const { adminPage, adminContext } = await ownerAndAdmin(page, browser, PLANS_INBOX_ACCOUNT, "inbox-");
 
   // Nothing yet: an empty inbox that says what will come.
   await adminPage.goto("/inbox");

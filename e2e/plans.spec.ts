@@ -1,7 +1,7 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { newTestUser, signUp } from "./helpers/auth";
 import { PLANS_ACCOUNTS } from "./helpers/config";
-import { savePlansCredentials as saveCredentials } from "./helpers/plans";
+import { ownerAndAdmin, savePlansCredentials as saveCredentials } from "./helpers/plans";
 import { shoot } from "./helpers/screenshots";
 
 /**
@@ -11,21 +11,6 @@ import { shoot } from "./helpers/screenshots";
  */
 
 /** An owner and, in a browser of their own, an admin of the same team; both with the account's credentials. */
-async function ownerAndAdmin(page: Page, browser: Browser, account: (typeof PLANS_ACCOUNTS)[number]) {
-  const owner = newTestUser("owner");
-  await signUp(page, owner);
-  await page.goto("/team");
-  await page.getByLabel("Role", { exact: true }).selectOption({ label: "Admin" });
-  await page.getByRole("button", { name: "Create invitation link" }).click();
-  const link = await page.getByTestId("invitation-link").inputValue();
-  const adminContext = await browser.newContext();
-  const adminPage = await adminContext.newPage();
-  const admin = newTestUser("admin");
-  await signUp(adminPage, admin, { invite: new URL(link).pathname.split("/").pop() });
-  await saveCredentials(page, account);
-  await saveCredentials(adminPage, account);
-  return { owner, admin, adminPage, adminContext };
-}
 
 async function firstWebhook(page: Page): Promise<{ id: string; url: string }> {
   await page.goto("/webhooks?sort=id&fields=id,name,url");

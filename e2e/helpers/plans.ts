@@ -1,4 +1,5 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
+import { newTestUser, signUp } from "./auth";
 import { E2E_PLANS_SANDBOX_URL } from "./config";
 
 /** Saves credentials for one of the plans sandbox's accounts (e2e/helpers/config.ts), or another sandbox's, as the signed-in person. */
@@ -45,4 +46,24 @@ export async function draftHeaderOverList(page: Page, listUrl: string, title: st
   const submittedAt = Date.now();
   await page.getByTestId("bulk-edit-submit").click();
   return { total, submittedAt };
+}
+
+/**
+ * A team of two for review: `page` signs up an owner, invites an admin who signs up in a browser
+ * context of their own, and both save credentials for `account`.
+ */
+export async function ownerAndAdmin(page: Page, browser: Browser, account: { key: string; secret: string }, prefix = "") {
+  const owner = newTestUser(`${prefix}owner`);
+  await signUp(page, owner);
+  await page.goto("/team");
+  await page.getByLabel("Role", { exact: true }).selectOption({ label: "Admin" });
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = await page.getByTestId("invitation-link").inputValue();
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  const admin = newTestUser(`${prefix}admin`);
+  await signUp(adminPage, admin, { invite: new URL(link).pathname.split("/").pop() });
+  await savePlansCredentials(page, account);
+  await savePlansCredentials(adminPage, account);
+  return { owner, admin, adminPage, adminContext };
 }
