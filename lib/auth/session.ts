@@ -36,7 +36,7 @@ async function readSessionClaims(): Promise<SessionClaims | null> {
     req: req as never,
     secret: serverEnv().NEXTAUTH_SECRET,
     secureCookie: secure,
-    decode: ({ token: jwe, secret }) => (jwe ? decodeSessionToken(jwe, String(secret)) : null),
+    decode: async ({ token: jwe, secret }) => (jwe ? decodeSessionToken(jwe, String(secret)) : null),
   });
   if (!token || typeof token.sid !== "string" || typeof token.uid !== "string" || typeof token.sv !== "number") return null;
   return { uid: token.uid, sid: token.sid, sv: token.sv };
