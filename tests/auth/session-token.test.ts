@@ -42,9 +42,7 @@ describe("decodeSessionToken", () => {
   it("is null for a compressed token or another content algorithm, though sealed with the right key", async () => {
     const key = createSecretKey(Buffer.from(hkdfSync("sha256", SECRET, "", "NextAuth.js Generated Encryption Key", 32)));
     // A DEFLATE-compressed token: the header says so, the payload is raw deflate (jose would inflate it).
-    const compressed = await new CompactEncrypt(deflateRawSync(JSON.stringify(claims)))
-      .setProtectedHeader({ alg: "dir", enc: "A256GCM", zip: "DEF" })
-      .encrypt(key);
+    const compressed = await new CompactEncrypt(deflateRawSync(JSON.stringify(claims))).setProtectedHeader({ alg: "dir", enc: "A256GCM", zip: "DEF" }).encrypt(key);
     expect(await decodeSessionToken(compressed, SECRET)).toBeNull();
     // A 32-byte key also fits A128CBC-HS256: refused by name.
     const cbc = await new EncryptJWT(claims).setProtectedHeader({ alg: "dir", enc: "A128CBC-HS256" }).encrypt(key);
