@@ -1,7 +1,6 @@
 "use client";
 
 import { Fragment } from "react";
-import Link from "next/link";
 import type { EmsResource } from "@/lib/ems/contract";
 import type { TableCell, TableColumn, TableRow, WebhookLine } from "@/lib/listing/table-rows";
 import { ANCHOR_PREFIX } from "@/lib/listing/anchors";
@@ -9,6 +8,7 @@ import { TRIGGER_LETTERS } from "@/lib/listing/trigger-letters";
 import { formatCount } from "@/lib/listing/format";
 import { GroupFindingsBadge, useGroupFindings } from "./group-findings";
 import { StatusBadge } from "./status-badge";
+import { usePanelLinkClick } from "./panel-links";
 import { plural } from "@/lib/text/plural";
 
 /**
@@ -32,8 +32,10 @@ export function ListingRows({
   const findings = useGroupFindings(
     askFindings && resource === "webhook-groups" && columns.some((column) => column.kind === "contents") ? rows.flatMap((row) => (row.id ? [row.id] : [])) : null,
   );
+  // A webhook's link (its row, its line under a group) opens the side panel: ./panel-links.ts.
+  const openInPanel = usePanelLinkClick();
   return (
-    <tbody>
+    <tbody onClick={openInPanel}>
       {rows.map((row, index) => (
         <Fragment key={row.id ?? `#${index}`}>
           <tr data-testid="listing-row" data-id={row.id} id={row.id ? `${ANCHOR_PREFIX[resource]}${row.id}` : undefined}>
@@ -72,13 +74,9 @@ function Cell({ resource, column, value, id }: { resource: EmsResource; column: 
     case "link":
       // The link covers the whole row (.row-link::after over the positioned row): a click anywhere on
       // the row opens it, while the row stays one link for keyboards and screen readers.
-      // A webhook opens in the side panel over the list (a client navigation, intercepted by
-      // app/(portal)/@panel); the other records open their page.
-      return id && resource === "webhooks" ? (
-        <Link href={`/webhooks/${encodeURIComponent(id)}`} prefetch={false} scroll={false} className="row-link">
-          {text}
-        </Link>
-      ) : id ? (
+      // A webhook opens in the side panel over the list (the table body's click handler,
+      // ./panel-links.ts: a client navigation, intercepted by app/(portal)/@panel); the other records open their page.
+      return id ? (
         <a href={`/${resource}/${encodeURIComponent(id)}`} className="row-link">
           {text}
         </a>
@@ -224,9 +222,7 @@ function Webhooks({ name, webhooks }: { name: string; webhooks: WebhookLine[] })
         <li key={index} data-disabled={enabled ? undefined : ""}>
           {id ? (
             // Styled by `.webhook-lines a` (app/globals.css): 511 lines carry no class string.
-            <Link href={`/webhooks/${encodeURIComponent(id)}`} prefetch={false} scroll={false}>
-              {hookName || `Webhook ${id}`}
-            </Link>
+            <a href={`/webhooks/${encodeURIComponent(id)}`}>{hookName || `Webhook ${id}`}</a>
           ) : (
             <b>{hookName}</b>
           )}
@@ -285,15 +281,9 @@ function PhoneRow({ resource, columns, row }: { resource: EmsResource; columns: 
     <td className="phone-row" colSpan={columns.length}>
       <span className="phone-title">
         {row.id ? (
-          resource === "webhooks" ? (
-            <Link href={`/webhooks/${encodeURIComponent(row.id)}`} prefetch={false} scroll={false} className="phone-link">
-              {title}
-            </Link>
-          ) : (
-            <a href={`/${resource}/${encodeURIComponent(row.id)}`} className="phone-link">
-              {title}
-            </a>
-          )
+          <a href={`/${resource}/${encodeURIComponent(row.id)}`} className="phone-link">
+            {title}
+          </a>
         ) : (
           <b>{title}</b>
         )}
