@@ -53,7 +53,7 @@ const nextConfig = {
   ],
   poweredByHeader: false,
   // Responses stay gzipped by the Node server (Next's default; Vercel ignores it and compresses
-  // itself). Off, bench:pages served ~20 % more listing views a second (issue 38), but a listing's
+  // itself). Off, bench:pages served 10-25 % more listing views a second (issue 38), but a listing's
   // HTML went out at 81 kB instead of ~15 kB, which a person on a slow link pays for in load time;
   // that trade is worth it only behind a proxy that compresses (nginx, a CDN), not in the default.
   compress: true,
