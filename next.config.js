@@ -65,6 +65,13 @@ const nextConfig = {
     // Next.js buffers every body it hands the proxy, 10 MB by default per request.
     proxyClientMaxBodySize: PROXY_BODY_COPY_BYTES,
     serverActions: { bodySizeLimit: BODY_LIMIT_BYTES },
+    // A production server loads a route's code when the route is first asked for, not every
+    // route's at start: preloaded, the code of pages few people open (sign-up, invitations,
+    // two-factor enrolment, settings) sat in the 256 MB heap `npm start` gives the portal, and
+    // Turbopack gives each of the five layouts' entries its own copy of the 585 kB chunk of the
+    // server's shared code (the database client, zod, the EMS client), 1.2 MB of heap each as
+    // source text. What it costs: a route's first request after a start loads its code first.
+    preloadEntriesOnStart: false,
   },
   // `npm test` type-checks in a step of its own beside the build (scripts/test-all.mjs); every
   // other build (deploys, `npm run build`) checks types itself and fails on an error.

@@ -28,10 +28,11 @@ import { keyIds } from "@/lib/crypto/secret-box";
  */
 
 /**
- * 56 M characters of ciphertext. Opened, an answer holds about 0.8 bytes of heap per character of
+ * 56 M characters of ciphertext. Opened, an answer holds about 0.64 bytes of heap per character of
  * its ciphertext (`npm run bench:answer-memory`: the 5,000-group account's 35 answers, 23.2 MB, hold
- * 18.5 MB; 25.7 MB before their repeated values were made one string, `internStrings`), so the memo
- * holds at most ~45 MB of the 256 MB heap `npm start` gives the portal: two
+ * 14.9 MB; 25.7 MB before their repeated values were made one (`internRepeats`: short strings, 18.5 MB;
+ * then parts made of values only too)), so the memo holds at most ~36 MB of the 256 MB heap
+ * `npm start` gives the portal: two
  * accounts (or two teams of one account: answers are per team) of 5,000 groups, 46.4 M, with room for
  * the small ones and a large selection's pages beside them. At 32 M the second large account evicted
  * the first page by page, and each Health view of either read and opened all of its 35 answers again
@@ -94,25 +95,62 @@ const forgetRecords = new FinalizationRegistry<string>((hash) => {
 
 /** Longer values (URLs, descriptions) are mostly one of a kind: not worth a lookup. */
 const INTERNED_MAX_LENGTH = 64;
+/** A repeated part (a list of fields, a header) is short; a longer one's JSON is not worth making for the lookup. */
+const SHARED_PART_MAX_JSON = 512;
+
+/** What an answer's records repeat, each kept once: short strings, and parts made of values only. */
+interface Repeats {
+  strings: Map<string, string>;
+  /** By their JSON: frozen, since every record that holds one shares it. */
+  parts: Map<string, object>;
+}
 
 /**
- * The records' repeated short values made one string each, within one answer. JSON.parse makes a
- * new string for every occurrence, and a page of 200 groups repeats its formats, methods, header
- * names and values, triggers and people's names thousands of times: in a heap snapshot after
- * bench:memory's undo, 15 of the 23 MB of short strings were copies of another. The answers stay
- * open for as long as they are shared (MAX_TOTAL_LENGTH), so each copy is heap held, not garbage.
+ * The records' repeated values made one each, within one answer. JSON.parse makes a new string for
+ * every occurrence, and a page of 200 groups repeats its formats, methods, header names and values,
+ * triggers and people's names thousands of times: in a heap snapshot after bench:memory's undo, 15
+ * of the 23 MB of short strings were copies of another. It makes a new array or object for every
+ * occurrence too: of a 5,000-group account's 20,000 webhooks' lists of fields, fields posted and
+ * custom fields, fewer than 700 differ (most are empty), and half of their headers repeat another's.
+ * A part made of values only (no record: nothing with an `id`) is kept once, frozen, and shared by
+ * every record that has an equal one. The answers stay open for as long as they are shared
+ * (MAX_TOTAL_LENGTH), so each copy is heap held, not garbage.
+ *
+ * Returns the value to keep in the holder's place: `value` itself or an equal part kept before.
  */
-function internStrings(value: unknown, seen: Map<string, string>): void {
-  if (!value || typeof value !== "object") return;
+function internRepeats(value: object, repeats: Repeats): object {
   const holder = value as Record<string, unknown>;
+  let valuesOnly = !Array.isArray(value) ? !("id" in holder) : true;
   for (const key of Object.keys(holder)) {
     const inner = holder[key];
     if (typeof inner === "string") {
       if (inner.length > INTERNED_MAX_LENGTH) continue;
-      const one = seen.get(inner);
-      if (one === undefined) seen.set(inner, inner);
+      const one = repeats.strings.get(inner);
+      if (one === undefined) repeats.strings.set(inner, inner);
       else holder[key] = one;
-    } else if (inner && typeof inner === "object") internStrings(inner, seen);
+    } else if (inner && typeof inner === "object") {
+      const kept = internRepeats(inner, repeats);
+      if (kept !== inner) holder[key] = kept;
+      // A part that holds a record (or a part too long to share) is not shared itself.
+      else if (!Object.isFrozen(inner)) valuesOnly = false;
+    }
+  }
+  if (!valuesOnly) return value;
+  const json = JSON.stringify(value);
+  if (json.length > SHARED_PART_MAX_JSON) return value;
+  const known = repeats.parts.get(json);
+  if (known) return known;
+  repeats.parts.set(json, Object.freeze(value));
+  return value;
+}
+
+/** The records (an answer's items) with their repeated values kept once: the list itself is never shared. */
+function internRecords(items: readonly unknown[]): void {
+  const repeats: Repeats = { strings: new Map(), parts: new Map() };
+  const list = items as unknown[];
+  for (let index = 0; index < list.length; index++) {
+    const item = list[index];
+    if (item && typeof item === "object") list[index] = internRepeats(item, repeats);
   }
 }
 
@@ -130,7 +168,7 @@ export function sharedRecords<T>(itemsJson: string, items: readonly T[]): readon
 export function sharedRecordsOf<T>(hash: string, items: readonly T[]): readonly T[] {
   const known = recordsByContent.get(hash)?.deref();
   if (known) return known as readonly T[];
-  internStrings(items, new Map());
+  internRecords(items);
   deepFreeze(items);
   recordsByContent.set(hash, new WeakRef(items));
   forgetRecords.register(items, hash);

@@ -114,6 +114,45 @@ describe("forgetOpenedAnswersOf: a write drops what this process opened of the c
   });
 });
 
+describe("sharedRecords: equal parts of an answer's records are one object", () => {
+  const webhook = (id: number, headers: unknown[]) => ({
+    id,
+    fields: [],
+    post_field_data: ["attendee_id", "email"],
+    custom_fields: [{ key: "source", type: "static", value: "ems-portal" }],
+    headers,
+  });
+
+  it("shares a part made of values only (a list of fields, a header, an empty list) between records", () => {
+    const json = JSON.stringify([
+      { id: 1, webhooks: [webhook(10, [{ key: "X-Api-Key", value: "a" }]), webhook(11, [{ key: "X-Api-Key", value: "a" }])] },
+      { id: 2, webhooks: [webhook(12, [{ key: "X-Api-Key", value: "b" }])] },
+    ]);
+    const records = sharedRecords(json, JSON.parse(json) as { webhooks: ReturnType<typeof webhook>[] }[]);
+    const [first, second, third] = [...records[0].webhooks, ...records[1].webhooks];
+    expect(records).toEqual(JSON.parse(json));
+    expect(second.post_field_data).toBe(first.post_field_data);
+    expect(third.custom_fields).toBe(first.custom_fields);
+    expect(third.fields).toBe(first.fields);
+    expect(second.headers).toBe(first.headers);
+    // Equal values only: another header's value is another part.
+    expect(third.headers).not.toBe(first.headers);
+    expect(third.headers[0]).not.toBe(first.headers[0]);
+    expect(Object.isFrozen(first.headers[0])).toBe(true);
+  });
+
+  it("never shares a record (anything with an id) nor what holds one, even when equal", () => {
+    const json = JSON.stringify([
+      { id: 1, webhooks: [{ id: 5 }], parts: [{ id: 9 }] },
+      { id: 2, webhooks: [{ id: 5 }], parts: [{ id: 9 }] },
+    ]);
+    const records = sharedRecords(json, JSON.parse(json) as { id: number; webhooks: object[]; parts: object[] }[]);
+    expect(records[1].webhooks).not.toBe(records[0].webhooks);
+    expect(records[1].webhooks[0]).not.toBe(records[0].webhooks[0]);
+    expect(records[1].parts[0]).not.toBe(records[0].parts[0]);
+  });
+});
+
 describe("sharedRecords: an opened answer's records hold each repeated short value once", () => {
   /** The heap after full collections (V8's own gc, exposed to this test only). */
   const heapUsed = (() => {
