@@ -20,6 +20,12 @@ export interface HtmlBytes {
   otherInline: number;
   /** The `class="…"` attributes of the markup (included in `markup`). */
   classAttributes: number;
+  /**
+   * Suspense boundaries that came after the first flush (React's hidden `<div id="S:…">`): each is
+   * painted only when its script swaps it in, and React batches those reveals (~300 ms after the
+   * first paint), so a list that streams paints its rows late.
+   */
+  streamedBoundaries: number;
 }
 
 const INLINE_BLOCK = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi;
@@ -42,5 +48,6 @@ export function htmlBytes(html: string): HtmlBytes {
   let classAttributes = 0;
   for (const [attribute] of markupText.matchAll(CLASS_ATTRIBUTE)) classAttributes += byteLength(attribute);
   const total = byteLength(html);
-  return { total, gzip: gzipSync(html).length, markup: total - inlineBlocks, rscPayload, otherInline, classAttributes };
+  const streamedBoundaries = markupText.match(/<div hidden(?:="")? id="S:/g)?.length ?? 0;
+  return { total, gzip: gzipSync(html).length, markup: total - inlineBlocks, rscPayload, otherInline, classAttributes, streamedBoundaries };
 }

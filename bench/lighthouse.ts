@@ -218,6 +218,7 @@ async function main(): Promise<void> {
       "markup kB": kB(html.markup),
       "RSC kB": kB(html.rscPayload),
       "class kB": kB(html.classAttributes),
+      streamed: html.streamedBoundaries,
     })),
   );
   console.table(results.map(({ page, median: run }) => ({ page, "LCP element": run.lcpElement ?? "?", "render-blocking": run.renderBlocking.join(", ") || "-" })));

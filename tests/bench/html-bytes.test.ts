@@ -24,6 +24,11 @@ describe("htmlBytes", () => {
     expect(htmlBytes(external).rscPayload + htmlBytes(external).otherInline).toBe(0);
   });
 
+  it("counts the Suspense boundaries streamed after the first flush", () => {
+    expect(htmlBytes(markup).streamedBoundaries).toBe(0);
+    expect(htmlBytes(`${markup}<div hidden id="S:0"><p>a</p></div><div hidden id="S:1"></div>`).streamedBoundaries).toBe(2);
+  });
+
   it("counts class attributes in the markup only, in UTF-8 bytes", () => {
     const html = `<p class="é">x</p><script>self.__next_f.push([1,"<p class=\\"ignored\\">"])</script>`;
     expect(htmlBytes(html).classAttributes).toBe(Buffer.byteLength(' class="é"'));
