@@ -116,6 +116,7 @@ async function lighthouseRun(url: string, port: number, report: string | null): 
   };
 }
 
+/** The run in the middle by LCP (of an even number, the lower of the two middle ones); every run is printed too. */
 const median = (runs: PageRun[]): PageRun => [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor((runs.length - 1) / 2)];
 
 interface PageResult {
