@@ -72,6 +72,11 @@ const nextConfig = {
     // server's shared code (the database client, zod, the EMS client), 1.2 MB of heap each as
     // source text. What it costs: a route's first request after a start loads its code first.
     preloadEntriesOnStart: false,
+    // Not `inlineCss` (issue 38, measured with bench:lighthouse and bench:pages): it removes the one
+    // render-blocking request (~180 ms in Lighthouse's mobile run) but puts the 70 kB stylesheet into
+    // every page twice, as a <style> and again in the RSC payload: /webhook-groups went from 84 to
+    // 294 kB of HTML (17 to 57 kB on the wire), its req/s from 0.47x to 0.28-0.35x the floor's, and its
+    // LCP did not move beyond the spread between runs.
   },
   // `npm test` type-checks in a step of its own beside the build (scripts/test-all.mjs); every
   // other build (deploys, `npm run build`) checks types itself and fails on an error.

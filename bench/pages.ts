@@ -36,17 +36,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startRoundTripCounter, type RoundTripCounter } from "./db-round-trips";
-import { freePort, nextServerRss, startService, waitForHttp } from "./processes";
+import { freePort, nextServerRss, waitForHttp, type Service } from "./processes";
+import { buildPortalAndFloor } from "./builds";
+import { startFloor } from "./floor";
 import { seedBenchUser, signIn } from "./pages-seed";
-import { DEMO_CREDENTIALS } from "../lib/sandbox/demo-credentials";
-import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
-
-const FLOOR_DIR = path.join(ROOT, "bench", "floor-app");
-const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+import { benchSecrets, cleanUp, LARGE_ACCOUNT, onCleanUp, ROOT, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
 
 const { values: flags } = parseArgs({
   options: {
@@ -217,27 +214,6 @@ async function mixedLoad(baseUrl: string, cookie: string, paths: string[], round
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-/** Runs a build to completion (its errors are shown); `command` is e.g. ["npm", "run", "build"]. */
-function build(label: string, [command, ...args]: [string, ...string[]]): void {
-  console.log(`Building ${label} (${[path.basename(command), ...args].join(" ")})…`);
-  const started = Date.now();
-  const result = spawnSync(command, args, {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
-  if (result.status !== 0) throw new Error(`${[path.basename(command), ...args].join(" ")} failed`);
-  console.log(`  built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-}
-
-/** The query string the portal sends the EMS API for a bare /webhook-groups, so the floor asks for the same rows. */
-async function portalWebhookGroupsQuery(): Promise<string> {
-  const { parseListingSearchParams } = await import("../lib/listing/search-params");
-  const { toEmsQuery } = await import("../lib/listing/query");
-  const { buildQueryString } = await import("../lib/ems/query");
-  return buildQueryString("webhook-groups", toEmsQuery(parseListingSearchParams("webhook-groups", {})) as never).replace(/^\?/, "");
-}
-
 const mb = (bytes: number | null) => (bytes === null ? "n/a" : `${(bytes / 1024 / 1024).toFixed(0)} MB`);
 
 // ---------------------------------------------------------------------------------------------
@@ -248,12 +224,7 @@ async function main(): Promise<void> {
     return;
   }
   const nodeOptions = startNodeOptions();
-  if (!flags["no-build"]) {
-    // The project's build, not `next build` alone: it also puts the static files into .next/standalone,
-    // which `npm start` (below, and whoever starts the portal after the bench) serves them from.
-    build("the portal", [NPM, "run", "--silent", "build"]);
-    build("the floor app", [process.execPath, NEXT_BIN, "build", FLOOR_DIR]);
-  }
+  if (!flags["no-build"]) buildPortalAndFloor();
 
   const database = await startDatabase(flags.database!, { embedded: flags.embedded });
   const relay: RoundTripCounter = await startRoundTripCounter({ host: new URL(database.url).hostname, port: Number(new URL(database.url).port || 5432) });
@@ -266,8 +237,6 @@ async function main(): Promise<void> {
   Object.assign(process.env, secrets, { DATABASE_URL: database.url, DATABASE_POOL_MAX: "1", EMS_ALLOW_PRIVATE_ORIGINS: new URL(sandbox.baseUrl).origin });
   const user = await seedBenchUser(sandbox.baseUrl);
   const largeUser = await seedBenchUser(sandbox.baseUrl, { consumerKey: LARGE_ACCOUNT.key, consumerSecret: LARGE_ACCOUNT.secret });
-  const { basicAuthorization } = await import("../lib/ems/credentials");
-  const floorQuery = await portalWebhookGroupsQuery();
 
   const portalPort = await freePort();
   const portalUrl = `http://127.0.0.1:${portalPort}`;
@@ -275,23 +244,11 @@ async function main(): Promise<void> {
   relayedUrl.host = `127.0.0.1:${relay.port}`;
   const portal = (portalService = startPortal({ port: portalPort, databaseUrl: relayedUrl.toString(), poolMax: database.poolMax, secrets }));
 
-  const floorPort = await freePort();
-  const floorUrl = `http://127.0.0.1:${floorPort}`;
-  const floor = startService("floor app", process.execPath, [...nodeOptions, NEXT_BIN, "start", FLOOR_DIR, "-p", String(floorPort), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      FLOOR_SANDBOX_URL: sandbox.baseUrl,
-      FLOOR_BASIC_AUTHORIZATION: basicAuthorization(DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret),
-      FLOOR_QUERY: floorQuery,
-    },
-  });
-  onCleanUp(() => floor.stop());
+  const floor = await startFloor(sandbox.baseUrl);
+  const floorUrl = floor.url;
 
   await waitForHttp(portal, `${portalUrl}/api/health`, 120_000);
-  await waitForHttp(floor, `${floorUrl}/`, 120_000);
+  await floor.ready();
   const portalRss = () => nextServerRss(portal.child.pid!);
   const rssFresh = portalRss();
 
@@ -361,7 +318,7 @@ async function main(): Promise<void> {
   console.log(`Mixed load for ${(MIXED_MS / 1000).toFixed(0)} s at concurrency 10 over ${mixedPaths.length} pages…`);
   const mixed = await mixedLoad(portalUrl, cookie, mixedPaths, relay.count, portalRss);
   const rssAfterMixed = portalRss();
-  const floorRss = nextServerRss(floor.child.pid!);
+  const floorRss = nextServerRss(floor.service.child.pid!);
 
   const floorAt = new Map(results.filter((r) => r.scenario.startsWith("floor")).map((r) => [r.concurrency, r.throughput]));
   console.table(
@@ -450,7 +407,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 /** The portal, once started: what it printed is shown when the bench fails (a crash, an out-of-memory). */
-let portalService: ReturnType<typeof startService> | undefined;
+let portalService: Service | undefined;
 
 main()
   .catch((error: unknown) => {

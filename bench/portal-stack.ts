@@ -122,10 +122,14 @@ export function startPortal(options: {
   traceGc?: boolean;
   /** More node flags for the traceGc form (a heap snapshot on a signal, for one). */
   nodeFlags?: string[];
+  /** Another standalone build (a copy of an earlier .next/standalone), started with `npm start`'s flags: a "before" beside this build. */
+  standaloneDir?: string;
 }): Service {
-  const [command, args] = options.traceGc
-    ? [process.execPath, [...startNodeOptions(), "--trace-gc", ...(options.nodeFlags ?? []), path.join(".next", "standalone", "server.js")]]
-    : [NPM, ["run", "--silent", "start"]];
+  const [command, args] = options.standaloneDir
+    ? [process.execPath, [...startNodeOptions(), path.join(options.standaloneDir, "server.js")]]
+    : options.traceGc
+      ? [process.execPath, [...startNodeOptions(), "--trace-gc", ...(options.nodeFlags ?? []), path.join(".next", "standalone", "server.js")]]
+      : [NPM, ["run", "--silent", "start"]];
   const portal = startService("portal (npm start)", command, args, {
     cwd: ROOT,
     env: {

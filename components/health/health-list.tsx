@@ -22,10 +22,10 @@ function RecordCell({ subjects, groupFilterHref }: { subjects: readonly FindingS
   const name = subject.name || `#${subject.id}`;
   const groupId = subject.kind === "group" ? subject.id : subject.groupId;
   return (
-    <span className="flex min-w-0 items-baseline gap-1">
-      <span className="shrink-0 text-xs text-slate-500">{KIND_WORDS[subject.kind]}</span>
+    <span className="finding-record">
+      <span className="finding-kind">{KIND_WORDS[subject.kind]}</span>
       {href ? (
-        <Link href={href} prefetch={false} className="min-w-0 truncate font-medium text-brand-700 hover:underline" data-testid="finding-link">
+        <Link href={href} prefetch={false} className="finding-link" data-testid="finding-link">
           {name}
         </Link>
       ) : (
@@ -35,7 +35,7 @@ function RecordCell({ subjects, groupFilterHref }: { subjects: readonly FindingS
         <Link
           href={groupFilterHref(groupId)}
           prefetch={false}
-          className="inline-flex shrink-0 items-center gap-0.5 self-center rounded px-1 text-xs text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+          className="finding-group-filter"
           title="Show only this group's findings"
           aria-label={`Only group ${groupId}'s findings`}
           data-testid="finding-group-filter"
@@ -57,20 +57,16 @@ function FindingRow({ row, canMute, groupFilterHref }: { row: HealthRow<HealthMu
   // A check whose fix is mechanical drafts it as a plan (lib/plans/fixes.ts): reviewed before anything changes.
   const fix = fixHref(finding);
   return (
-    <li
-      className="grid grid-cols-[auto_minmax(0,1fr)_auto] items-baseline gap-x-3 gap-y-0.5 px-3 py-2 text-sm lg:grid-cols-[4.5rem_minmax(0,15rem)_minmax(0,1fr)_auto]"
-      data-testid="finding"
-      data-muted={mute ? "true" : undefined}
-    >
+    <li className="finding-row" data-testid="finding" data-muted={mute ? "true" : undefined}>
       <SeverityBadge severity={finding.severity} />
       <RecordCell subjects={finding.subjects} groupFilterHref={groupFilterHref} />
-      <p className="col-span-3 row-start-2 min-w-0 text-slate-700 [overflow-wrap:anywhere] lg:col-span-1 lg:row-start-auto" data-testid="finding-message">
+      <p className="finding-message" data-testid="finding-message">
         {finding.message}
         {mute ? <span className="ml-1 text-xs text-slate-500">(muted: “{mute.reason}”)</span> : null}
       </p>
-      <div className="col-start-3 row-start-1 flex items-baseline justify-end gap-3 lg:col-start-auto lg:row-start-auto">
+      <div className="finding-actions">
         {fix && !mute ? (
-          <Link href={fix} prefetch={false} className="text-sm whitespace-nowrap text-brand-700 hover:underline" data-testid="finding-fix">
+          <Link href={fix} prefetch={false} className="finding-fix" data-testid="finding-fix">
             Fix…
           </Link>
         ) : null}

@@ -18,9 +18,7 @@ export function MuteForm({ ruleId, findingKey, label, className = "" }: { ruleId
   const error = fieldErrors.reason ?? (state.status === "error" ? (state.message ?? Object.values(fieldErrors)[0]) : undefined);
   return (
     <details className={`group text-sm ${className}`} data-testid="mute" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary className="cursor-pointer list-none whitespace-nowrap rounded px-1 text-slate-600 underline decoration-dotted underline-offset-2 hover:text-slate-900 [&::-webkit-details-marker]:hidden">
-        {label}
-      </summary>
+      <summary className="mute-summary">{label}</summary>
       {open ? (
         <form {...formProps} className="mt-2 flex max-w-md flex-col gap-2" aria-label={label} aria-busy={pending || undefined}>
           <input type="hidden" name="ruleId" value={ruleId} />
