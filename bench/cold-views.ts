@@ -28,7 +28,6 @@
  * Loopback only and bounded. Results also go to bench/results/cold-views.json.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -36,7 +35,7 @@ import pg from "pg";
 import { startRoundTripCounter } from "./db-round-trips";
 import { freePort, waitForHttp, type Service } from "./processes";
 import { seedBenchUser, signIn } from "./pages-seed";
-import { benchSecrets, cleanUp, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startPortal, startSandbox } from "./portal-stack";
+import { benchSecrets, runBench, writeResults, LARGE_ACCOUNT, NPM, onCleanUp, ROOT, startDatabase, startPortal, startSandbox } from "./portal-stack";
 
 const { values: flags } = parseArgs({
   options: {
@@ -225,24 +224,14 @@ async function main(): Promise<void> {
       met: coverage[0].kb < COVERAGE_HTML_TARGET_KB ? "met" : "NOT met",
     },
   ]);
-  const out = path.join(ROOT, "bench", "results", "cold-views.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, rounds: ROUNDS, answersCold, firsts: Object.fromEntries(firsts), seconds: Object.fromEntries(seconds), resultsCold: Object.fromEntries(resultsCold) }, null, 2)}\n`,
-  );
-  console.log(`(written to ${path.relative(ROOT, out)})`);
-}
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
+  writeResults("cold-views", {
+    database: database.kind,
+    rounds: ROUNDS,
+    answersCold,
+    firsts: Object.fromEntries(firsts),
+    seconds: Object.fromEntries(seconds),
+    resultsCold: Object.fromEntries(resultsCold),
   });
 }
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanUp());
+runBench(main);

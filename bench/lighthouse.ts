@@ -33,7 +33,7 @@ import { startFloor } from "./floor";
 import { htmlBytes, type HtmlBytes } from "./html-bytes";
 import { startLighthouseBrowser } from "./lighthouse-browser";
 import { seedBenchUser, signIn } from "./pages-seed";
-import { benchSecrets, cleanUp, onCleanUp, ROOT, startDatabase, startPortal, startSandbox } from "./portal-stack";
+import { benchSecrets, runBench, writeResults, onCleanUp, startDatabase, startPortal, startSandbox } from "./portal-stack";
 import { freePort, waitForHttp, type Service } from "./processes";
 import { TIME_ZONE_COOKIE } from "../lib/time/format";
 
@@ -232,25 +232,12 @@ async function main(): Promise<void> {
       .join(" ")} (${os.cpus().length} CPUs).`,
   );
 
-  const out = path.join(ROOT, "bench", "results", "lighthouse.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), runs: RUNS, load, results }, null, 2)}\n`);
-  console.log(`(written to ${path.relative(ROOT, out)})`);
-}
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
-  });
+  writeResults("lighthouse", { runs: RUNS, load, results });
 }
 
 /** The portal, once started: what it printed is shown when the bench fails. */
 let portalService: Service | undefined;
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    if (portalService) console.error(`The portal's last output (exit code ${portalService.child.exitCode ?? "none: running"}):\n${portalService.output().slice(-4000)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanUp());
+runBench(main, () =>
+  portalService ? `The portal's last output (exit code ${portalService.child.exitCode ?? "none: running"}):\n${portalService.output().slice(-4000)}` : undefined,
+);

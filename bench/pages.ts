@@ -35,7 +35,6 @@
  * Loopback only and bounded. Results also go to bench/results/pages.json.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startRoundTripCounter, type RoundTripCounter } from "./db-round-trips";
@@ -43,7 +42,7 @@ import { freePort, nextServerRss, waitForHttp, type Service } from "./processes"
 import { buildPortalAndFloor } from "./builds";
 import { startFloor } from "./floor";
 import { seedBenchUser, signIn } from "./pages-seed";
-import { benchSecrets, cleanUp, LARGE_ACCOUNT, onCleanUp, ROOT, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
+import { benchSecrets, runBench, writeResults, LARGE_ACCOUNT, onCleanUp, startDatabase, startNodeOptions, startPortal, startSandbox } from "./portal-stack";
 
 const { values: flags } = parseArgs({
   options: {
@@ -391,28 +390,19 @@ async function main(): Promise<void> {
     );
   }
 
-  const out = path.join(ROOT, "bench", "results", "pages.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify({ at: new Date().toISOString(), database: database.kind, nodeOptions, requests: REQUESTS, results, mixed: { ...mixed, paths: mixedPaths }, rss: { fresh: rssFresh, afterScenarios: rssAfterScenarios, afterMixed: rssAfterMixed, floorAtEnd: floorRss } }, null, 2)}\n`,
-  );
-  console.log(`(written to ${path.relative(ROOT, out)})`);
-}
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    void cleanUp().finally(() => process.exit(130));
+  writeResults("pages", {
+    database: database.kind,
+    nodeOptions,
+    requests: REQUESTS,
+    results,
+    mixed: { ...mixed, paths: mixedPaths },
+    rss: { fresh: rssFresh, afterScenarios: rssAfterScenarios, afterMixed: rssAfterMixed, floorAtEnd: floorRss },
   });
 }
 
 /** The portal, once started: what it printed is shown when the bench fails (a crash, an out-of-memory). */
 let portalService: Service | undefined;
 
-main()
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    if (portalService) console.error(`The portal's last output (exit code ${portalService.child.exitCode ?? "none: running"}):\n${portalService.output().slice(-4000)}`);
-    process.exitCode = 1;
-  })
-  .finally(() => cleanUp());
+runBench(main, () =>
+  portalService ? `The portal's last output (exit code ${portalService.child.exitCode ?? "none: running"}):\n${portalService.output().slice(-4000)}` : undefined,
+);

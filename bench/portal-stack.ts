@@ -30,6 +30,34 @@ export async function cleanUp(): Promise<void> {
   }
 }
 
+/**
+ * Runs a bench's `main`: Ctrl-C or SIGTERM stops what it started first; a failure prints its message
+ * and, when given, what the portal printed last (a crash, an out-of-memory), and sets exit code 1.
+ */
+export function runBench(main: () => Promise<void>, portalOutput: () => string | undefined = () => undefined): void {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      void cleanUp().finally(() => process.exit(130));
+    });
+  }
+  main()
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      const output = portalOutput();
+      if (output) console.error(output);
+      process.exitCode = 1;
+    })
+    .finally(() => cleanUp());
+}
+
+/** A bench's figures as JSON in bench/results/<name>.json, to compare runs by hand. */
+export function writeResults(name: string, figures: object): void {
+  const out = path.join(ROOT, "bench", "results", `${name}.json`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${JSON.stringify({ at: new Date().toISOString(), ...figures }, null, 2)}\n`);
+  console.log(`(written to ${path.relative(ROOT, out)})`);
+}
+
 export interface BenchDatabase {
   kind: "postgres" | "embedded";
   /** What the bench itself connects to (seeding). */
