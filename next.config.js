@@ -71,7 +71,9 @@ const nextConfig = {
     // Turbopack gives each of the five layouts' entries its own copy of the 585 kB chunk of the
     // server's shared code (the database client, zod, the EMS client), 1.2 MB of heap each as
     // source text. What it costs: a route's first request after a start loads its code first.
-    preloadEntriesOnStart: false,
+    // Production only: `next dev` compiles each route when first asked for anyway, and lists a
+    // changed experiment in its start-up output as "⨯", which e2e/readme-dev.spec.ts counts as a problem.
+    ...(process.env.NODE_ENV === "production" ? { preloadEntriesOnStart: false } : {}),
     // Not `inlineCss` (issue 38, measured with bench:lighthouse and bench:pages): it removes the one
     // render-blocking request (~180 ms in Lighthouse's mobile run) but puts the 70 kB stylesheet into
     // every page twice, as a <style> and again in the RSC payload: /webhook-groups went from 84 to

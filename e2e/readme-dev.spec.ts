@@ -10,9 +10,12 @@ import { startDevServer } from "./helpers/dev-server";
 // for its sibling, app/(portal)/default.tsx). What the server reports on start counts as a failure,
 // and so does a hydration error in the browser, which only development builds report.
 
-// Each page is compiled on its first visit (seconds each beside the other workers), and the database
-// is initialised first.
-test.describe.configure({ timeout: 300_000 });
+// Each page is compiled on its first visit (seconds each beside the other workers, up to a minute
+// or two on a busy two-core machine: seen 45 s for the first page and 111 s from "Create account"
+// to the portal), and the database is initialised first.
+test.describe.configure({ timeout: 540_000 });
+/** A development server's first visit to a route waits for its compile: longer than a built page's. */
+const DEV_NAVIGATION_TIMEOUT = 120_000;
 
 /**
  * Next.js's errors (⨯) and warnings (⚠) in the server's output, an error with the list that follows it
@@ -81,6 +84,7 @@ test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the s
   const server = await startDevServer();
   const context = await browser.newContext({ baseURL: server.baseUrl });
   const visitor = await browser.newContext({ baseURL: server.baseUrl });
+  for (const each of [context, visitor]) each.setDefaultNavigationTimeout(DEV_NAVIGATION_TIMEOUT);
   const browserSeen = watchBrowser([context, visitor]);
   try {
     const page = await context.newPage();
