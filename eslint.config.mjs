@@ -20,6 +20,7 @@ export const OUTBOUND_EXCEPTIONS = {
   mail: "lib/mail/send.ts",
   httpServer: "lib/auth/forwarded-for.ts",
   httpServerResponses: "lib/http/outage-response.ts",
+  httpServerClose: "lib/http/graceful-close.ts",
 };
 const ONLY_THE_DOOR = `only ${OUTBOUND_DOOR} opens connections (the destination policy lives there).`;
 const CONNECTING_MODULES = ["http", "https", "http2", "tls", "dgram", "undici"];
@@ -55,9 +56,10 @@ const silentCatchSyntax = [
   },
 ];
 
-// lib/auth/forwarded-for.ts and lib/http/outage-response.ts import node:http for the portal's own
-// server (the first appends each incoming connection's address to X-Forwarded-For, the second
-// answers a page the database's going failed with the outage page), never to connect anywhere.
+// lib/auth/forwarded-for.ts, lib/http/outage-response.ts and lib/http/graceful-close.ts import
+// node:http for the portal's own server (the first appends each incoming connection's address to
+// X-Forwarded-For, the second answers a page the database's going failed with the outage page, the
+// third lets a stopping server close its kept-alive connections), never to connect anywhere.
 const httpServerOnlySyntax = [
   {
     selector: `MemberExpression[object.name=/^https?$/][property.name=/^(request|get|Agent|globalAgent)$/]`,
@@ -160,7 +162,7 @@ const config = [
   },
   { files: [OUTBOUND_EXCEPTIONS.mail], rules: { "no-restricted-imports": ["error", { paths: outboundImportPaths({ allowNodemailer: true }) }] } },
   {
-    files: [OUTBOUND_EXCEPTIONS.httpServer, OUTBOUND_EXCEPTIONS.httpServerResponses],
+    files: [OUTBOUND_EXCEPTIONS.httpServer, OUTBOUND_EXCEPTIONS.httpServerResponses, OUTBOUND_EXCEPTIONS.httpServerClose],
     rules: {
       "no-restricted-imports": ["error", { paths: outboundImportPaths({ allowHttpServer: true }) }],
       "no-restricted-syntax": ["error", ...outboundSyntax, ...httpServerOnlySyntax, ...silentCatchSyntax],

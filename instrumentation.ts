@@ -11,8 +11,9 @@ let requestErrorLogger: RequestErrorLogger | null = null;
  * HTTP server append each connection's address to X-Forwarded-For, as a proxy hop does, so the
  * client's address cannot be chosen by the client (lib/auth/forwarded-for.ts), and answer a page
  * whose render the database's going failed with the outage page, not a 500
- * (lib/http/outage-response.ts); then start the job engine (lib/jobs/server.ts: on Node hosts, not
- * during `next build`, not on Vercel).
+ * (lib/http/outage-response.ts), and let a stopping server close its kept-alive connections, so
+ * SIGTERM ends the process (lib/http/graceful-close.ts); then start the job engine
+ * (lib/jobs/server.ts: on Node hosts, not during `next build`, not on Vercel).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -29,6 +30,8 @@ export async function register() {
   installForwardedForHook();
   const { installOutageResponseHook } = await import("@/lib/http/outage-response");
   installOutageResponseHook();
+  const { installGracefulCloseHook } = await import("@/lib/http/graceful-close");
+  installGracefulCloseHook();
   const { startJobEngineForServer } = await import("@/lib/jobs/server");
   startJobEngineForServer(process.env.NEXT_PHASE);
 }

@@ -46,11 +46,18 @@ async function startInstance(env: NodeJS.ProcessEnv, port: number): Promise<Inst
   return { baseUrl, process: child, output: () => output };
 }
 
+/** How long a stopped server may take to exit: its requests in flight answered (lib/http/graceful-close.ts), its job stopped. */
+const EXIT_WITHIN_MS = 20_000;
+
 async function stopInstance(instance: Instance, signal: "SIGKILL" | "SIGTERM"): Promise<void> {
   if (instance.process.exitCode !== null || instance.process.signalCode !== null) return;
   const exited = new Promise((resolve) => instance.process.once("exit", resolve));
   instance.process.kill(signal);
-  await exited;
+  // A server that outlives its SIGTERM fails here, by name: one did, while a plan page kept asking it every 2 s.
+  const late = new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`${instance.baseUrl} did not exit within ${EXIT_WITHIN_MS / 1000} s of ${signal}`)), EXIT_WITHIN_MS).unref(),
+  );
+  await Promise.race([exited, late]);
 }
 
 const writesTo = async (sandbox: StartedSandbox, key: string) => (await sandbox.admin.stats()).perAccount[key]?.writes ?? 0;

@@ -20,7 +20,7 @@ import { addMember } from "../teams/fixtures";
 import { planTeamPerTest } from "../plans/support/plan-team";
 import { warmPool } from "../setup/db";
 import { saveCredential } from "@/lib/credentials/store";
-import { flushBudgetUsage } from "@/lib/ems";
+import { credentialFingerprint, flushBudgetUsage } from "@/lib/ems";
 import { syncTracker } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
 import { findDriftAfterSyncs } from "@/lib/plans/drift";
@@ -190,7 +190,10 @@ describe("drift found after a sync (issue 37 §3) reaches the inbox", () => {
     process.env.HISTORY_SYNC_BUDGET_PERCENT = "70";
     try {
       await flushBudgetUsage();
-      await prisma.emsBudgetUsage.deleteMany({ where: { kind: "sync" } });
+      // Only this file's sandbox credential: other files share the database and count their own.
+      await prisma.emsBudgetUsage.deleteMany({
+        where: { kind: "sync", fingerprint: credentialFingerprint(team.sandbox.baseUrl, DEMO_CREDENTIALS.consumerKey, DEMO_CREDENTIALS.consumerSecret) },
+      });
       const existing = await prisma.changeTracker.findFirst({ where: { teamId: team.owner.teamId }, select: { id: true } });
       const trackerId = existing?.id ?? (await startTracking(team.owner, { intervalMinutes: 15 })).id;
       await prisma.changeTracker.update({ where: { id: trackerId }, data: { status: "active", pausedReason: null } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/access/actor";
 import { prisma } from "@/lib/db/prisma";
-import { flushBudgetUsage, type Webhook } from "@/lib/ems";
+import { credentialFingerprint, flushBudgetUsage, type Webhook } from "@/lib/ems";
 import { accountKey } from "@/lib/ems-access/account-key";
 import { syncTracker } from "@/lib/history/sync";
 import { startTracking } from "@/lib/history/trackers";
@@ -33,7 +33,10 @@ afterAll(() => {
 });
 beforeEach(async () => {
   await flushBudgetUsage();
-  await prisma.emsBudgetUsage.deleteMany({ where: { kind: "sync" } });
+  // Only this file's sandbox credential: other files share the database and count their own.
+  await prisma.emsBudgetUsage.deleteMany({
+    where: { kind: "sync", fingerprint: credentialFingerprint(team.sandbox.baseUrl, KEY, DEMO_CREDENTIALS.consumerSecret) },
+  });
 });
 const KEY = DEMO_CREDENTIALS.consumerKey;
 const PLAN_URL = "https://crm.example.com/moved";
