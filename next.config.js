@@ -74,6 +74,10 @@ const nextConfig = {
     // Production only: `next dev` compiles each route when first asked for anyway, and lists a
     // changed experiment in its start-up output as "⨯", which e2e/readme-dev.spec.ts counts as a problem.
     ...(process.env.NODE_ENV === "production" ? { preloadEntriesOnStart: false } : {}),
+    // `npm test` on a CI machine builds a fresh clone once and throws the clone away: writing
+    // Turbopack's build cache there (on by default since Next 16.4) took 24 s of a 212 s build and is
+    // never read. scripts/test-all.mjs sets this for CI only; a developer's builds keep the cache.
+    ...(process.env.EMS_BUILD_CACHE === "off" ? { turbopackFileSystemCacheForBuild: false } : {}),
     // Not `inlineCss` (issue 38, measured with bench:lighthouse and bench:pages): it removes the one
     // render-blocking request (~180 ms in Lighthouse's mobile run) but puts the 70 kB stylesheet into
     // every page twice, as a <style> and again in the RSC payload: /webhook-groups went from 84 to

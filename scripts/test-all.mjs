@@ -25,7 +25,8 @@ const phases = [
   ],
   [
     // next.config.js reads this: the build's own type check would repeat step "types".
-    { name: "build", ...npmRun("build", { EMS_BUILD_SKIP_TYPECHECK: "1" }) },
+    // On CI (a fresh clone, thrown away after) the build writes no cache of its own: next.config.js.
+    { name: "build", ...npmRun("build", { EMS_BUILD_SKIP_TYPECHECK: "1", ...(process.env.CI ? { EMS_BUILD_CACHE: "off" } : {}) }) },
     { name: "unit and database tests", ...npmRun("test:unit") },
   ],
   [{ name: "end-to-end tests", command: process.execPath, args: ["node_modules/@playwright/test/cli.js", "test"], env: {} }],
