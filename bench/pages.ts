@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pages [-- --duration 5m] [--requests 300] [--no-build] [--database <url> | --embedded] [--only <text>] [--hold]`
+ * `npm run bench:pages [-- --duration 5m] [--requests 300] [--no-build] [--database <url> | --embedded] [--only <text>] [--standalone <dir>] [--hold]`
  *
  * What one page view costs a user, on what a user gets: a production build of the portal started
  * as `npm start` starts it, on a real PostgreSQL, with the standalone sandbox as the EMS API, beside
@@ -29,6 +29,10 @@
  * - Memory: the portal's resident set fresh (started, nothing served), after the scenarios, and after
  *   --duration (default 5 minutes) of mixed load at concurrency 10 over the signed-in pages.
  *
+ * With --standalone <dir>, the portal is started from that copy of an earlier build's .next/standalone
+ * (with its .next/static, as `npm run build` leaves it) instead of this one, with `npm start`'s heap
+ * flags: run it with --no-build, then this build, back to back, for a before/after on one machine state.
+ *
  * With --hold, everything is started and signed in, the portal's address and session cookie are
  * printed, and the bench waits (Ctrl-C stops it): a production portal to profile by hand.
  *
@@ -54,6 +58,7 @@ const { values: flags } = parseArgs({
     embedded: { type: "boolean", default: false },
     hold: { type: "boolean", default: false },
     only: { type: "string" },
+    standalone: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -241,7 +246,7 @@ async function main(): Promise<void> {
   const portalUrl = `http://127.0.0.1:${portalPort}`;
   const relayedUrl = new URL(database.url);
   relayedUrl.host = `127.0.0.1:${relay.port}`;
-  const portal = (portalService = startPortal({ port: portalPort, databaseUrl: relayedUrl.toString(), poolMax: database.poolMax, secrets }));
+  const portal = (portalService = startPortal({ port: portalPort, databaseUrl: relayedUrl.toString(), poolMax: database.poolMax, secrets, standaloneDir: flags.standalone }));
 
   const floor = await startFloor(sandbox.baseUrl);
   const floorUrl = floor.url;

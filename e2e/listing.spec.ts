@@ -474,13 +474,16 @@ test.describe("the table", () => {
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
     test("one GET form does it all: a filter written as the API writes it, rows per page", async ({ page }) => {
-      await page.goto("/webhook-groups");
+      await page.goto("/webhook-groups?sort=-id");
+      // The form is on a page of its own, with the list's options; it comes back to the list.
+      await page.getByTestId("listing-options-link").click();
+      await expect(page).toHaveURL(/\/webhook-groups\/options\?sort=-id$/);
       const form = page.getByTestId("listing-controls");
       await form.getByLabel("Filter 1").fill("name=*contains*sync");
       await form.getByLabel("Rows per page").selectOption("50");
       await form.getByRole("button", { name: "Apply" }).click();
-      await expect(page).toHaveURL(/\/webhook-groups\?filter=name%3D\*contains\*sync&per-page=50$/);
-      const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&per-page=50");
+      await expect(page).toHaveURL(/\/webhook-groups\?filter=name%3D\*contains\*sync&sort=-id&per-page=50$/);
+      const expected = await apiList("webhook-groups", "search=name%3D*contains*sync&sort=-id&per-page=50");
       await expect.poll(() => rowIds(page)).toEqual(expected.items.map((item) => item.id));
       // Sort headers are plain links.
       await page.getByTestId("sort-name").click();

@@ -8,7 +8,8 @@ import type { ListingState } from "@/lib/listing/search-params";
 const input = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
 
 /**
- * The listing's options for a browser without JavaScript, rendered inside <noscript>: one GET form
+ * The listing's options for a browser without JavaScript, on the list's options page
+ * (listing-options-page.tsx; the list links there from a <noscript>): one GET form to the list
  * whose submit writes every option into the address (proxy.ts then shortens it with one redirect).
  * Filters are written the way the API writes a condition (`name=*contains*sync`). With JavaScript,
  * the toolbar does all of this and this form is never rendered.

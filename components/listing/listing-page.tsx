@@ -1,8 +1,8 @@
 import { Suspense } from "react";
 import type { ListingPageData, ListingResultsData } from "@/lib/listing-page/page-data";
 import { listingConfig } from "@/lib/listing/resources";
+import { optionsHrefOf } from "@/lib/listing/href";
 import { Notice } from "@/components/ui/notice";
-import { ListingControls } from "./listing-controls";
 import { ListingResults, ResultsTools } from "./listing-results";
 import { Notices } from "./notices";
 import { TableSkeleton } from "./table-skeleton";
@@ -64,8 +64,12 @@ export async function ListingPage({ data }: { data: ListingPageData }) {
             )
           }
         />
+        {/* Without JavaScript the options are a GET form on a page of their own: the form here was
+            ~6 kB of every list's HTML and RSC payload for the few who browse without scripts. */}
         <noscript>
-          <ListingControls state={state} />
+          <a href={optionsHrefOf(state)} className="text-sm text-brand-700 underline" data-testid="listing-options-link">
+            Filters, columns and rows per page
+          </a>
         </noscript>
         {state.idsErrors.length > 0 ? (
           <Notice tone="error" title="The ids in this address were not applied" testId="ids-url-errors">

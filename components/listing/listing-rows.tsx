@@ -277,8 +277,9 @@ function PhoneRow({ resource, columns, row }: { resource: EmsResource; columns: 
     }
   }
   if (row.id && name) detail.unshift(`#${row.id}`);
+  // No colSpan: the cell is shown only below 640 px, where the row is a block, not a table row.
   return (
-    <td className="phone-row" colSpan={columns.length}>
+    <td className="phone-row">
       <span className="phone-title">
         {row.id ? (
           <a href={`/${resource}/${encodeURIComponent(row.id)}`} className="phone-link">

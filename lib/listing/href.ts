@@ -56,6 +56,15 @@ export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): 
   return `${listingConfig(state.resource).path}${search ? `?${search}` : ""}`;
 }
 
+/**
+ * The list's options page for a browser without JavaScript (app/(portal)/<list>/options): its form
+ * is a page of its own rather than a `<noscript>` copy in every list's HTML and RSC payload.
+ */
+export function optionsHrefOf(state: ListingState): string {
+  const search = toSearchParams(state).toString();
+  return `${listingConfig(state.resource).path}/options${search ? `?${search}` : ""}`;
+}
+
 /** A change of what is listed starts again at page 1 (page 7 of the old filter means nothing). */
 export function hrefWith(state: ListingState, patch: Partial<ListingState>): string {
   return hrefOf(state, { ...patch, page: 1 });

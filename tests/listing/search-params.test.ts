@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hrefOf, sortByColumn, sortThenBy, toSearchParams, viewQueryOf } from "@/lib/listing/href";
+import { hrefOf, optionsHrefOf, sortByColumn, sortThenBy, toSearchParams, viewQueryOf } from "@/lib/listing/href";
 import { hasListingOptions, parseListingSearchParams } from "@/lib/listing/search-params";
 import { toEmsQuery } from "@/lib/listing/query";
 import { buildQueryString, validateQuery } from "@/lib/ems/query";
@@ -195,6 +195,16 @@ describe("sorting by headers", () => {
   it("resets to the first page when the sort changes", () => {
     const state = parse("webhook-groups", "page=3");
     expect(hrefOf(state, { sort: [{ field: "id", direction: "desc" }], page: 1 })).toBe("/webhook-groups?sort=-id");
+  });
+});
+
+describe("the options page without JavaScript", () => {
+  it("carries the list's options, page and view included, and comes back to the same list", () => {
+    const state = parse("events", "filter=status%3Dlive&sort=-id&per-page=50&page=2&view=abc");
+    const href = optionsHrefOf(state);
+    expect(href).toBe("/events/options?filter=status%3Dlive&sort=-id&per-page=50&page=2&view=abc");
+    expect(hrefOf(parse("events", href.split("?")[1]!))).toBe(hrefOf(state));
+    expect(optionsHrefOf(parse("webhook-groups", ""))).toBe("/webhook-groups/options");
   });
 });
 
