@@ -246,7 +246,13 @@ async function main(): Promise<void> {
   const portalUrl = `http://127.0.0.1:${portalPort}`;
   const relayedUrl = new URL(database.url);
   relayedUrl.host = `127.0.0.1:${relay.port}`;
-  const portal = (portalService = startPortal({ port: portalPort, databaseUrl: relayedUrl.toString(), poolMax: database.poolMax, secrets, standaloneDir: flags.standalone }));
+  const portal = (portalService = startPortal({
+    port: portalPort,
+    databaseUrl: relayedUrl.toString(),
+    poolMax: database.poolMax,
+    secrets,
+    standaloneDir: flags.standalone,
+  }));
 
   const floor = await startFloor(sandbox.baseUrl);
   const floorUrl = floor.url;
