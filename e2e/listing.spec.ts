@@ -478,6 +478,7 @@ test.describe("the table", () => {
       // The form is on a page of its own, with the list's options; it comes back to the list.
       await page.getByTestId("listing-options-link").click();
       await expect(page).toHaveURL(/\/webhook-groups\/options\?sort=-id$/);
+      await shoot(page, "listing-options-no-js");
       const form = page.getByTestId("listing-controls");
       await form.getByLabel("Filter 1").fill("name=*contains*sync");
       await form.getByLabel("Rows per page").selectOption("50");
