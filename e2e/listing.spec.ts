@@ -490,6 +490,18 @@ test.describe("the table", () => {
       await page.getByTestId("sort-name").click();
       await expect(page).toHaveURL(/sort=name/);
     });
+
+    test("the options page takes a hostile address calmly: the markup typed is text in its box, nonsense options fall back", async ({ page }) => {
+      const hostile = 'name=*contains*<img src=x onerror="document.title=1">';
+      const response = await page.goto(`/webhooks/options?filter=${encodeURIComponent(hostile)}&sort=nope&per-page=-5&fields=..%2Fx&ids=1,x`);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { name: "Webhooks: options" })).toBeVisible();
+      const form = page.getByTestId("listing-controls");
+      await expect(form.getByLabel("Filter 1")).toHaveValue(hostile);
+      await expect(form.getByLabel("Rows per page")).toHaveValue("20");
+      expect(await page.locator("img[src=x]").count()).toBe(0);
+      expect(await page.title()).not.toBe("1");
+    });
   });
 });
 
