@@ -36,7 +36,8 @@ export function installGracefulCloseHook(): void {
     if (prototype[INSTALLED]) continue;
     const close = prototype.close;
     prototype.close = function closeLettingGo(callback) {
-      if (!this[CLOSING]) {
+      // A server that is not listening answers close() with an error and never emits "close": no sweep for it.
+      if (!this[CLOSING] && this.listening) {
         this[CLOSING] = true;
         const sweep = setInterval(() => this.closeIdleConnections(), IDLE_SWEEP_MS);
         const deadline = setTimeout(() => this.closeAllConnections(), CLOSE_DEADLINE_MS);

@@ -50,10 +50,14 @@ export function changeTheseHref(state: ListingState): string {
   return `/plans/new?${new URLSearchParams([["resource", state.resource], ...options]).toString()}`;
 }
 
+/** `path` with the list's options as its query (none: the bare path). */
+function withOptions(path: string, state: ListingState): string {
+  const search = toSearchParams(state).toString();
+  return `${path}${search ? `?${search}` : ""}`;
+}
+
 export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): string {
-  const next = { ...state, ...patch };
-  const search = toSearchParams(next).toString();
-  return `${listingConfig(state.resource).path}${search ? `?${search}` : ""}`;
+  return withOptions(listingConfig(state.resource).path, { ...state, ...patch });
 }
 
 /**
@@ -61,8 +65,7 @@ export function hrefOf(state: ListingState, patch: Partial<ListingState> = {}): 
  * is a page of its own rather than a `<noscript>` copy in every list's HTML and RSC payload.
  */
 export function optionsHrefOf(state: ListingState): string {
-  const search = toSearchParams(state).toString();
-  return `${listingConfig(state.resource).path}/options${search ? `?${search}` : ""}`;
+  return withOptions(`${listingConfig(state.resource).path}/options`, state);
 }
 
 /** A change of what is listed starts again at page 1 (page 7 of the old filter means nothing). */
