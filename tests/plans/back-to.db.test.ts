@@ -12,6 +12,7 @@ import { draftGroupBackTo } from "@/lib/plans/undo-as-of";
 import { DEMO_CREDENTIALS } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { createTeam } from "../teams/fixtures";
+import { withOwnDatabase } from "../setup/db";
 import { planTeamPerTest } from "./support/plan-team";
 
 /**
@@ -21,6 +22,9 @@ import { planTeamPerTest } from "./support/plan-team";
  * review and apply as any plan.
  */
 ensureEmsTestEnv();
+// runDuePlans takes up every due plan in the database: other files' plans must not be among them
+// (offers-match-server.db.test.ts saw its "approved, started" plan run by this file's runs).
+withOwnDatabase();
 
 const team = planTeamPerTest();
 const client = () => team.client();

@@ -19,6 +19,7 @@ import { startTracking } from "@/lib/history/trackers";
 import { DEMO_CREDENTIALS, type StartedSandbox } from "@/lib/sandbox/testing";
 import { ensureEmsTestEnv } from "@/tests/ems/support/env";
 import { actorFor, createTeam, createUser, membershipIdOf } from "../teams/fixtures";
+import { withOwnDatabase } from "../setup/db";
 import { planTeamPerTest } from "./support/plan-team";
 
 /**
@@ -29,6 +30,9 @@ import { planTeamPerTest } from "./support/plan-team";
  * the clear.
  */
 ensureEmsTestEnv();
+// runDuePlans takes up every due plan in the database: other files' plans must not be among them
+// (offers-match-server.db.test.ts saw its "approved, started" plan run by this file's runs).
+withOwnDatabase();
 
 let sandbox: StartedSandbox;
 let owner: Actor;
