@@ -28,12 +28,21 @@ const DEV_NAVIGATION_TIMEOUT = 120_000;
  * (a loaded CI machine takes a few hundred milliseconds for it).
  */
 const ABOUT_THE_MACHINE = /Slow filesystem detected/;
+/**
+ * What says the browser left a page while it was still streaming (a development reload cut off by
+ * the next navigation): React's words for a response that closed under it. The portal logs it as
+ * information (lib/http/request-errors.ts); Next's development server prints it as an error.
+ */
+const ABOUT_THE_CLIENT = /The destination stream (errored while writing data|closed early)\./;
 
 function startupProblems(output: string): string[] {
   const problems: string[] = [];
   let listing = false;
   for (const line of output.split("\n")) {
-    if (ABOUT_THE_MACHINE.test(line)) continue;
+    if (ABOUT_THE_MACHINE.test(line) || ABOUT_THE_CLIENT.test(line)) {
+      listing = false;
+      continue;
+    }
     if (/^\s*[⨯⚠]/.test(line) || /\bERROR\b|hydrat/i.test(line)) {
       problems.push(line.trim());
       listing = line.trim().startsWith("⨯");

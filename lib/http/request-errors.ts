@@ -13,9 +13,20 @@ import { log } from "@/lib/log";
  * (asDatabaseUnavailable): before Next writes the page's 500, so that lib/http/outage-response.ts
  * answers it with the outage page instead.
  *
+ * A browser that leaves while a page is still streaming (a navigation, a closed tab, a development
+ * reload) makes React cancel the render with one of CLIENT_LEFT's messages: the client's doing, not
+ * a failure of ours, so it is an info line ("request.client_left"), not an error that pages someone.
+ *
  * The error is then marked (a WeakSet on globalThis) for scripts/standalone/json-output.cjs, which
  * keeps Next from printing the same error again on stderr.
  */
+
+/** React's words (react-dom/server, react-server-dom) when the response it is writing to errors or closes. */
+const CLIENT_LEFT = /^The destination stream (errored while writing data|closed early)\.$/;
+
+export function isClientLeft(error: unknown): boolean {
+  return error instanceof Error && CLIENT_LEFT.test(error.message);
+}
 
 const LOGGED = Symbol.for("ems-portal.errors-logged-by-instrumentation");
 
@@ -35,7 +46,8 @@ export const logRequestError: Instrumentation.onRequestError = (error, request, 
     ...(typeof digest === "string" ? { digest } : {}),
     err: error,
   };
-  if (asDatabaseUnavailable(error)) log.warn({ event: "request.database_unavailable", ...fields }, "request could not reach the database");
+  if (isClientLeft(error)) log.info({ event: "request.client_left", route: context.routePath, method: request.method }, "the client left before the answer was written");
+  else if (asDatabaseUnavailable(error)) log.warn({ event: "request.database_unavailable", ...fields }, "request could not reach the database");
   else log.error({ event: "request.failed", ...fields }, "request failed");
   markLogged(error);
 };
