@@ -108,7 +108,7 @@ test("`npm run dev` on a fresh clone: sign up on the empty portal, connect the s
       await page.waitForLoadState("networkidle");
       if (!/\/sign-up$/.test(page.url())) await setUp.click();
       await expect(page).toHaveURL(/\/sign-up$/, { timeout: 5_000 });
-    }).toPass({ timeout: 60_000 });
+    }).toPass({ timeout: DEV_NAVIGATION_TIMEOUT });
     const founder = newTestUser("newcomer");
     await page.getByLabel("Your name").fill(founder.name);
     await page.getByLabel("Email").fill(founder.email);
