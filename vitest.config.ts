@@ -6,7 +6,8 @@ import { toolingEnv } from "./lib/config/env-schema.js";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-// Three projects:
+// The projects (each "-isolated" one holds the files that replace modules, globals or the environment,
+// each in a module graph of its own; the others share their workers' loaded modules):
 // - unit:        tests/**/*.test.ts without a database.
 // - db-embedded: tests/**/*.db.test.ts against a fresh embedded PostgreSQL (a real server from npm,
 //                on a throw-away directory), migrated once by tests/setup/global-embedded.ts.
@@ -17,25 +18,42 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 // tests/setup/db-env.ts before anything connects.
 const dbFiles = ["tests/**/*.db.test.ts"];
 const unitFiles = ["tests/**/*.test.ts"];
+const testFiles = readdirSync(path.join(root, "tests"), { recursive: true, encoding: "utf8" })
+  .map((file) => path.posix.join("tests", file.split(path.sep).join("/")))
+  .filter((file) => file.endsWith(".test.ts"));
+const REPLACES = /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers|spyOn)\(/;
+/**
+ * What else makes a database test file unfit to share its worker's modules: a helper that replaces
+ * Next's modules (tests/actions/support), environment variables it sets, a database of its own.
+ */
+const DB_FILE_OWN_WORLD = /support\/next-(headers|cache)|process\.env\.\w+\s*=[^=]|withEnv\(|withOwnDatabase\(/;
+const sourceOf = (file: string) => readFileSync(path.join(root, file), "utf8");
 /**
  * Unit files that replace a module, a global, the environment or the clock: they run with a module
  * graph of their own, since a replacement would otherwise reach (or miss) the next file in the
  * same worker. Found by reading the files, so a new one is never forgotten.
  */
-const unitFilesNeedingIsolation = readdirSync(path.join(root, "tests"), { recursive: true, encoding: "utf8" })
-  .map((file) => path.posix.join("tests", file.split(path.sep).join("/")))
-  .filter((file) => file.endsWith(".test.ts") && !file.endsWith(".db.test.ts"))
-  .filter((file) => /\bvi\.(mock|doMock|stubEnv|stubGlobal|useFakeTimers|spyOn)\(/.test(readFileSync(path.join(root, file), "utf8")));
-const dbProject = (name: string, globalSetup: string) => ({
+const unitFilesNeedingIsolation = testFiles.filter((file) => !file.endsWith(".db.test.ts") && REPLACES.test(sourceOf(file)));
+/** The same for database test files, with what only they do (DB_FILE_OWN_WORLD). */
+const dbFilesNeedingIsolation = testFiles.filter((file) => file.endsWith(".db.test.ts") && (REPLACES.test(sourceOf(file)) || DB_FILE_OWN_WORLD.test(sourceOf(file))));
+/**
+ * A database project: `shared`, the files that replace nothing, share their worker's loaded modules
+ * (a third of the CPU of loading Prisma, the EMS client and the sandbox afresh per file, in the
+ * phase of `npm test` that waits on the CPU); `isolated`, the others, each with a module graph of
+ * its own. tests/setup/db-env.ts resets what a shared file could leave behind (the EMS client's
+ * tokens and pending writes, the Prisma client).
+ */
+const dbProject = (name: string, globalSetup: string, isolation: "shared" | "isolated") => ({
   extends: true as const,
   test: {
-    name,
-    include: dbFiles,
+    name: isolation === "shared" ? name : `${name}-isolated`,
+    include: isolation === "shared" ? dbFiles : dbFilesNeedingIsolation.length > 0 ? dbFilesNeedingIsolation : ["no-such-file"],
+    exclude: isolation === "shared" ? [...dbFilesNeedingIsolation, "node_modules/**"] : ["node_modules/**"],
+    isolate: isolation === "isolated",
     globalSetup: [globalSetup],
     setupFiles: ["tests/setup/db-env.ts", "tests/setup/no-dns.ts"],
     // Files share one database and each seeds and asserts on its own rows, so they run side by
     // side; the few that act on whole tables have a database of their own (withOwnDatabase).
-    // Each file gets a fresh worker (isolation): many replace modules (next/headers) with vi.mock.
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
@@ -78,8 +96,11 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
-      dbProject("db-embedded", "tests/setup/global-embedded.ts"),
-      ...(toolingEnv().TEST_DATABASE_URL ? [dbProject("db-postgres", "tests/setup/global-postgres.ts")] : []),
+      dbProject("db-embedded", "tests/setup/global-embedded.ts", "shared"),
+      dbProject("db-embedded", "tests/setup/global-embedded.ts", "isolated"),
+      ...(toolingEnv().TEST_DATABASE_URL
+        ? [dbProject("db-postgres", "tests/setup/global-postgres.ts", "shared"), dbProject("db-postgres", "tests/setup/global-postgres.ts", "isolated")]
+        : []),
     ],
   },
 });

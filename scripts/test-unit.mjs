@@ -24,8 +24,8 @@ function run(args, { buffered }) {
 if (!process.env.TEST_DATABASE_URL || extra.some((arg) => arg.startsWith("--project"))) {
   process.exit((await run([], { buffered: false })).code);
 }
-const postgres = run(["--project", "db-postgres"], { buffered: true });
-const first = await run(["--project", "unit", "--project", "unit-isolated", "--project", "db-embedded"], { buffered: false });
+const postgres = run(["--project", "db-postgres", "--project", "db-postgres-isolated"], { buffered: true });
+const first = await run(["--project", "unit", "--project", "unit-isolated", "--project", "db-embedded", "--project", "db-embedded-isolated"], { buffered: false });
 const second = await postgres;
 process.stdout.write(second.output);
 process.exit(Math.max(first.code, second.code));

@@ -27,7 +27,7 @@ interface PendingUsage {
   credits: number;
 }
 
-interface EmsProcessState {
+export interface EmsProcessState {
   tokens: Map<string, CachedToken>;
   /** One shared token request per credential (single flight). */
   inflight: Map<string, Promise<CachedToken>>;
