@@ -24,7 +24,7 @@ import { log } from "@/lib/log";
 /** React's words (react-dom/server, react-server-dom) when the response it is writing to errors or closes. */
 const CLIENT_LEFT = /^The destination stream (errored while writing data|closed early)\.$/;
 
-export function isClientLeft(error: unknown): boolean {
+function isClientLeft(error: unknown): boolean {
   return error instanceof Error && CLIENT_LEFT.test(error.message);
 }
 
