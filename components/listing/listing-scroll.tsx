@@ -19,7 +19,14 @@ export function ListingScroll({ label, children }: { label: string; children: Re
     const element = box.current;
     const table = element?.querySelector("table");
     if (!element || !table) return;
-    const check = () => setWide(table.scrollWidth > element.clientWidth + 1);
+    const check = () => {
+      const isWide = table.scrollWidth > element.clientWidth + 1;
+      // A table that stopped fitting (a phone's width turned into a desktop's) scrolls in its box
+      // from the first frame painted: React draws the new state a task later, and meanwhile the
+      // box would still let the table widen the page (data-fits: overflow visible).
+      if (isWide) element.removeAttribute("data-fits");
+      setWide(isWide);
+    };
     const observer = new ResizeObserver(check);
     observer.observe(element);
     observer.observe(table);
