@@ -35,7 +35,11 @@ const sourceOf = (file: string) => readFileSync(path.join(root, file), "utf8");
  */
 const unitFilesNeedingIsolation = testFiles.filter((file) => !file.endsWith(".db.test.ts") && REPLACES.test(sourceOf(file)));
 /** The same for database test files, with what only they do (DB_FILE_OWN_WORLD). */
-const dbFilesNeedingIsolation = testFiles.filter((file) => file.endsWith(".db.test.ts") && (REPLACES.test(sourceOf(file)) || DB_FILE_OWN_WORLD.test(sourceOf(file))));
+const dbFilesNeedingIsolation = testFiles.filter((file) => {
+  if (!file.endsWith(".db.test.ts")) return false;
+  const source = sourceOf(file);
+  return REPLACES.test(source) || DB_FILE_OWN_WORLD.test(source);
+});
 /**
  * A database project: `shared`, the files that replace nothing, share their worker's loaded modules
  * (a third of the CPU of loading Prisma, the EMS client and the sandbox afresh per file, in the

@@ -27,7 +27,7 @@ interface PendingUsage {
   credits: number;
 }
 
-export interface EmsProcessState {
+interface EmsProcessState {
   tokens: Map<string, CachedToken>;
   /** One shared token request per credential (single flight). */
   inflight: Map<string, Promise<CachedToken>>;

@@ -14,22 +14,14 @@ process.env.DATABASE_POOL_MAX = inject("databasePoolMax");
 
 /**
  * What a file leaves in its worker for the next one where files share their modules (the "shared"
- * database projects, vitest.config.ts): the EMS client's per-process state (lib/ems/state.ts) holds
- * tokens, rate limits and writes keyed by a credential's fingerprint, which names the sandbox's
- * address; a later file's sandbox may get the same port, with another signing secret. Written out
- * (as a stopping server would), then forgotten.
+ * database projects, vitest.config.ts): the EMS client's per-process state, keyed by a credential's
+ * fingerprint, which names the sandbox's address (a later file's sandbox may get the same port, with
+ * another signing secret). Only a file that used the client has any (lib/ems/state.ts's holder).
  */
 async function forgetEmsClientState(): Promise<void> {
-  const state = (globalThis as { __emsClientState?: import("@/lib/ems/state").EmsProcessState }).__emsClientState;
-  if (!state) return;
-  const { flushEmsState } = await import("@/lib/ems/lifecycle");
-  await flushEmsState().catch(() => undefined);
-  for (const writer of state.rateLimitWriters.values()) if (writer.timer) clearTimeout(writer.timer);
-  if (state.usage.timer) clearTimeout(state.usage.timer);
-  state.usage.timer = null;
-  state.usage.pending.clear();
-  for (const map of [state.tokens, state.inflight, state.failing, state.rateLimits, state.rateLimitWriters, state.answerFlights]) map.clear();
-  state.pendingWrites.clear();
+  if (!("__emsClientState" in globalThis)) return;
+  const { forgetEmsState } = await import("@/lib/ems/lifecycle");
+  await forgetEmsState();
 }
 
 afterAll(async () => {
